@@ -1,0 +1,46 @@
+/**
+ * Every default that changes behaviour, in one place, each with the reason the seeds give for it.
+ */
+export const DEFAULTS = {
+  /** The original default window: the gateway ran `claude-opus-5[1m]`; guessing 200k cut long work into shreds 5× too often. */
+  window: 1_000_000,
+  /** Haiku-class models without a `1m` marker have 200k. */
+  haikuWindow: 200_000,
+  /** Auto-compact fires at window − 33k; the handoff must come first, and writing it costs one more turn. */
+  headroom: 50_000,
+  /** The only brake when `window` is below a role's start-up floor: handoffs do not use retry budget. */
+  maxGenerations: 8,
+  /** Below this a handoff cannot even be written. */
+  handoffFloor: 10_000,
+  /** The near warning comes this much before the handoff line. */
+  warnBefore: 20_000,
+  warnFloor: 1_000,
+  /** Measured start-up floor of a coordinator (system prompt + workbench index). */
+  coordinatorStartupFloor: 34_000,
+  /** Characters of the original task kept in a degraded handoff's `scene`. */
+  degradedTaskChars: 1_200,
+  /** Tool results longer than this are spilled to disk (chars). */
+  spillThreshold: 4_000,
+  /** A spill pointer keeps this many leading characters in context. */
+  spillPreviewChars: 400,
+  /** INDEX.md lists at most this many workbench files, newest first. */
+  indexMaxEntries: 40,
+  /** The newest ephemeral command results kept when a session is loaded for resume. */
+  keepEphemeral: 6,
+  /** The newest denial stays: it is a valid signal and stops the model retrying the same call. */
+  keepDenials: 1,
+  /** Trim: the newest tool results kept verbatim. */
+  trimKeepRecent: 20,
+  /** Trim: results at least this long are spilled on load. */
+  trimMinChars: 2_000,
+  /** Failed attempts before a step gives up. Handoffs never count. */
+  maxAttempts: 3,
+  /**
+   * The CLI retries API errors itself 10 times with backoff up to ~40 s (≈185 s to give up). The
+   * runtime owns the retry policy, so the CLI gets only a couple of quick retries.
+   */
+  cliMaxRetries: 2,
+  runDir: "runs",
+  /** The workbench folder under the workspace. */
+  workbenchDir: ".flower",
+} as const;

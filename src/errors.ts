@@ -1,0 +1,79 @@
+/**
+ * One error base for the whole library. Every error carries a stable `code` that the CLI maps to an
+ * exit code, and keeps the original error as `cause`.
+ */
+export type FlowerErrorCode =
+  | "configuration"
+  | "manifest"
+  | "step-failed"
+  | "handoff"
+  | "store"
+  | "fake-model"
+  | "usage";
+
+export class FlowerError extends Error {
+  readonly code: FlowerErrorCode;
+
+  constructor(code: FlowerErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** An option or argument has the wrong type or value. The message names the option and the value. */
+export class ConfigurationError extends FlowerError {
+  readonly option: string;
+  readonly value: unknown;
+
+  constructor(option: string, value: unknown, expected: string) {
+    super("configuration", `Invalid option ${option}: got ${describeValue(value)}, expected ${expected}.`);
+    this.option = option;
+    this.value = value;
+  }
+}
+
+/** manifest.json is unreadable, corrupt or belongs to something else; it is left untouched. */
+export class ManifestError extends FlowerError {
+  readonly path: string;
+
+  constructor(path: string, message: string, options?: { cause?: unknown }) {
+    super("manifest", `${message} (${path})`, options);
+    this.path = path;
+  }
+}
+
+/** A step used up its attempts or hit a guard such as maxGenerations. */
+export class StepFailedError extends FlowerError {
+  readonly step: string;
+
+  constructor(step: string, message: string, options?: { cause?: unknown }) {
+    super("step-failed", `Step "${step}" failed: ${message}`, options);
+    this.step = step;
+  }
+}
+
+/** The session store could not read or write. */
+export class StoreError extends FlowerError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("store", message, options);
+  }
+}
+
+/** The offline model kit was misused: a policy threw, or it returned a reply the kit cannot send. */
+export class FakeModelError extends FlowerError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("fake-model", message, options);
+  }
+}
+
+/** Renders a value for an error message: short, and never a whole object dump. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return "undefined";
+  if (value === null) return "null";
+  if (typeof value === "string") return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
+  if (typeof value === "function") return "a function";
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  return `an object (${Object.prototype.toString.call(value).slice(8, -1)})`;
+}

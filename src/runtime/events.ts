@@ -1,0 +1,149 @@
+/**
+ * Every event the runtime emits, on one bus. The CLI's display, `--json` output and tests all
+ * subscribe to the same stream. Names are noun-verb (`step-start`, `tool-denied`).
+ */
+import type { HandoffSectionName } from "../handoff/sections.js";
+
+export interface StepStartEvent {
+  type: "step-start";
+  step: string;
+  /** 1-based attempt number (failed attempts before this one + 1). */
+  attempt: number;
+  /** 1-based generation: how many sessions this step has used so far, this one included. */
+  generation: number;
+  /** Session resumed, when continuing; undefined for a fresh session. */
+  resume?: string | undefined;
+}
+
+export interface StepEndEvent {
+  type: "step-end";
+  step: string;
+  ok: boolean;
+  sessionId: string | null;
+  costUsd: number;
+  numTurns: number;
+  generations: number;
+  errors: string[];
+}
+
+export interface RetryEvent {
+  type: "retry";
+  step: string;
+  /** The attempt that failed (1-based). */
+  attempt: number;
+  maxAttempts: number;
+  reason: string;
+}
+
+/** The main thread's context after one of its turns: the gauge line. */
+export interface ContextEvent {
+  type: "context";
+  step: string;
+  context: number;
+  window: number | null;
+  /** The handoff line; null when handoff is off. */
+  at: number | null;
+  generation: number;
+}
+
+/** Who is working now: the coordinator, or a worker started through the Agent tool. */
+export interface AgentEvent {
+  type: "agent";
+  step: string;
+  phase: "start" | "end";
+  /** "coordinator" for the main thread, else the worker's name (subagent type). */
+  agent: string;
+  description?: string | undefined;
+}
+
+export interface ToolUseEvent {
+  type: "tool-use";
+  step: string;
+  agent: string;
+  tool: string;
+  /** A short rendering of the input (the Bash command, the file path...). */
+  summary: string;
+}
+
+export interface ToolDeniedEvent {
+  type: "tool-denied";
+  step: string;
+  tool: string;
+  /** The Bash command, when the denied tool was Bash. */
+  command?: string | undefined;
+  reason: string;
+}
+
+export interface SpillEvent {
+  type: "spill";
+  step: string;
+  tool: string;
+  path: string;
+  chars: number;
+}
+
+export interface HandoffEvent {
+  type: "handoff";
+  step: string;
+  phase: "near" | "writing" | "done";
+  generation: number;
+  context: number;
+  window: number;
+  /** Only on `done`. */
+  degraded?: boolean | undefined;
+  /** Only on `done`: where the handoff was frozen, or null without a workbench. */
+  path?: string | null | undefined;
+  /** Only on `done`: the sections as written. */
+  sections?: Partial<Record<HandoffSectionName, string>> | undefined;
+  /** Only on `done`: why the handoff degraded, when it did. */
+  why?: string | undefined;
+}
+
+/** What the pruning store rewrote when it loaded a session for resume. */
+export interface StoreLoadEvent {
+  type: "store-load";
+  step: string;
+  sessionId: string;
+  expired: number;
+  trimmed: number;
+  prunedDenials: number;
+  prunedApiErrors: number;
+  interrupted: number;
+  charsSaved: number;
+}
+
+export type FlowerEvent =
+  | StepStartEvent
+  | StepEndEvent
+  | RetryEvent
+  | ContextEvent
+  | AgentEvent
+  | ToolUseEvent
+  | ToolDeniedEvent
+  | SpillEvent
+  | HandoffEvent
+  | StoreLoadEvent;
+
+export type FlowerEventType = FlowerEvent["type"];
+
+export type EventListener = (event: FlowerEvent) => void;
+
+/** A tiny synchronous bus. A listener that throws is reported on stderr and never breaks the run. */
+export class EventBus {
+  readonly #listeners = new Set<EventListener>();
+
+  on(listener: EventListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  emit(event: FlowerEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        process.stderr.write(`flower: an onEvent listener threw on "${event.type}": ${String(error)}\n`);
+      }
+    }
+  }
+}

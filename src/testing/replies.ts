@@ -1,0 +1,112 @@
+/**
+ * What a policy may answer. A reply is either content (text and tool_use blocks, streamed like the
+ * real API) or a fault. Everything a policy returns is checked before a byte is sent, so a typo in a
+ * test script is a clear error, not a hung CLI.
+ */
+import { FakeModelError, describeValue } from "../errors.js";
+
+export interface TextBlock {
+  type: "text";
+  text: string;
+}
+
+export interface ToolUseBlock {
+  type: "tool_use";
+  name: string;
+  input: Record<string, unknown>;
+  /** Generated (`toolu_<n>`) when omitted. */
+  id?: string;
+}
+
+export type ReplyBlock = TextBlock | ToolUseBlock;
+
+export interface ContentReply {
+  content: ReplyBlock[];
+  /** Wait this long before the first byte (a slow reply). */
+  delayMs?: number;
+  /** Override the computed output token count. */
+  outputTokens?: number;
+}
+
+export type FaultKind =
+  /** 529 overloaded_error: the CLI retries it itself. */
+  | "overloaded"
+  /** 500 api_error: the CLI retries it itself. */
+  | "server-error"
+  /** 400 invalid_request_error "prompt is too long: N tokens > W maximum". */
+  | "prompt-too-long"
+  /** message_start and half a text block, then the socket is destroyed. */
+  | "cut-stream";
+
+export interface FaultReply {
+  fault: FaultKind;
+  delayMs?: number;
+}
+
+export type Reply = ContentReply | FaultReply;
+
+/** A text-only reply. */
+export function text(value: string, options: { delayMs?: number } = {}): ContentReply {
+  return { content: [{ type: "text", text: value }], ...options };
+}
+
+/** A reply that calls one tool, optionally after some text. */
+export function toolUse(name: string, input: Record<string, unknown>, options: { text?: string; id?: string } = {}): ContentReply {
+  const content: ReplyBlock[] = [];
+  if (options.text !== undefined) content.push({ type: "text", text: options.text });
+  content.push({ type: "tool_use", name, input, ...(options.id ? { id: options.id } : {}) });
+  return { content };
+}
+
+/** A reply that calls several tools in parallel (one assistant message, several tool_use blocks). */
+export function toolUses(calls: Array<{ name: string; input: Record<string, unknown> }>, leadingText?: string): ContentReply {
+  const content: ReplyBlock[] = [];
+  if (leadingText !== undefined) content.push({ type: "text", text: leadingText });
+  for (const call of calls) content.push({ type: "tool_use", name: call.name, input: call.input });
+  return { content };
+}
+
+export function fault(kind: FaultKind, options: { delayMs?: number } = {}): FaultReply {
+  return { fault: kind, ...options };
+}
+
+const FAULTS: readonly FaultKind[] = ["overloaded", "server-error", "prompt-too-long", "cut-stream"];
+
+/** Checks a policy's answer; throws FakeModelError that says exactly what is wrong. */
+export function validateReply(reply: unknown, requestIndex: number): Reply {
+  const where = `fake model: the policy's reply to request #${requestIndex}`;
+  if (reply === null || typeof reply !== "object") {
+    throw new FakeModelError(`${where} is ${describeValue(reply)}; return text("..."), toolUse(...), or fault(...)`);
+  }
+  const candidate = reply as Record<string, unknown>;
+  if (candidate.delayMs !== undefined && !(typeof candidate.delayMs === "number" && candidate.delayMs >= 0)) {
+    throw new FakeModelError(`${where} has delayMs ${describeValue(candidate.delayMs)}; expected a number >= 0`);
+  }
+  if ("fault" in candidate) {
+    if (!FAULTS.includes(candidate.fault as FaultKind)) {
+      throw new FakeModelError(`${where} has unknown fault ${describeValue(candidate.fault)}; known: ${FAULTS.join(", ")}`);
+    }
+    return candidate as unknown as FaultReply;
+  }
+  if (!Array.isArray(candidate.content) || candidate.content.length === 0) {
+    throw new FakeModelError(`${where} has no content blocks; expected content: [{ type: "text" | "tool_use", ... }]`);
+  }
+  candidate.content.forEach((block: unknown, index: number) => {
+    const b = block as Record<string, unknown> | null;
+    const at = `${where}, block ${index}`;
+    if (!b || typeof b !== "object") throw new FakeModelError(`${at} is ${describeValue(block)}`);
+    if (b.type === "text") {
+      if (typeof b.text !== "string") throw new FakeModelError(`${at}: text must be a string, got ${describeValue(b.text)}`);
+    } else if (b.type === "tool_use") {
+      if (typeof b.name !== "string" || b.name === "") {
+        throw new FakeModelError(`${at}: tool_use needs a tool name, got ${describeValue(b.name)}`);
+      }
+      if (!b.input || typeof b.input !== "object" || Array.isArray(b.input)) {
+        throw new FakeModelError(`${at}: tool_use input must be an object, got ${describeValue(b.input)}`);
+      }
+    } else {
+      throw new FakeModelError(`${at} has unknown block type ${describeValue(b.type)}; the kit sends "text" and "tool_use"`);
+    }
+  });
+  return candidate as unknown as ContentReply;
+}

@@ -1,0 +1,168 @@
+import { execFileSync } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import { fault, startFakeModel, text, toolUse, type FakeModel } from "../../src/testing/index.js";
+import { runQuery, tempDir } from "./sdk-session.js";
+
+let model: FakeModel | undefined;
+let dir: Awaited<ReturnType<typeof tempDir>> | undefined;
+
+afterEach(async () => {
+  await model?.close();
+  await dir?.remove();
+  model = undefined;
+  dir = undefined;
+});
+
+describe("offline model kit through the real claude binary", () => {
+  it("answers a plain text turn and reports usage measured from the request", async () => {
+    model = await startFakeModel({ policy: () => text("Hello from the offline kit.") });
+    dir = await tempDir();
+    const run = await runQuery(model, "Say hello.", dir.path);
+    expect(run.thrown).toBeUndefined();
+    const result = run.results.at(-1)!;
+    expect(result.subtype).toBe("success");
+    expect(result.type === "result" && "result" in result ? result.result : "").toBe("Hello from the offline kit.");
+    const main = model.exchanges.filter((e) => e.kind === "main");
+    expect(main).toHaveLength(1);
+    const usage = main[0]!.usage!;
+    // The CLI's system prompt and tool list alone are tens of thousands of characters.
+    expect(usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens).toBe(main[0]!.promptTokens);
+    expect(main[0]!.promptTokens).toBeGreaterThan(1000);
+    model.assertNoErrors();
+  });
+
+  it("runs a real Bash tool call and shows its real output in the next request, mostly from cache", async () => {
+    model = await startFakeModel({
+      policy: (request) =>
+        request.countToolResults("Bash") === 0
+          ? toolUse("Bash", { command: "echo kit-$((6*7))", description: "probe" }, { text: "Running it." })
+          : text(`The command printed: ${request.lastToolResult()?.text ?? "?"}`),
+    });
+    dir = await tempDir();
+    const run = await runQuery(model, "Run the probe.", dir.path);
+    expect(run.thrown).toBeUndefined();
+    const second = model.exchanges.filter((e) => e.kind === "main")[1]!;
+    expect(second.request.lastToolResult()?.text.trim()).toBe("kit-42");
+    // The second request shares the whole first request as its prefix: a real cache hit.
+    const usage = second.usage!;
+    expect(usage.cache_read_input_tokens / second.promptTokens).toBeGreaterThan(0.8);
+  });
+
+  it("drives a subagent started with the Agent tool, and tells it apart from the main thread", async () => {
+    model = await startFakeModel({
+      policy: (request) => {
+        if (request.isSubagent) return text("SUBAGENT-REPORT: 3 files");
+        if (request.countToolResults("Agent") === 0) {
+          return toolUse("Agent", {
+            description: "count files",
+            prompt: "Count the files and report.",
+            subagent_type: "general-purpose",
+            run_in_background: false,
+          });
+        }
+        return text(`Worker said: ${request.lastToolResult()?.text ?? ""}`);
+      },
+    });
+    dir = await tempDir();
+    const run = await runQuery(model, "Delegate the count.", dir.path);
+    expect(run.thrown).toBeUndefined();
+    expect(model.exchanges.some((e) => e.kind === "subagent")).toBe(true);
+    const last = model.exchanges.filter((e) => e.kind === "main").at(-1)!;
+    expect(last.request.lastToolResult()?.text).toContain("SUBAGENT-REPORT: 3 files");
+    model.assertNoErrors();
+  });
+
+  it("retries a 529 by the CLI itself and then succeeds", async () => {
+    model = await startFakeModel({
+      policy: (request) => (request.index === 0 ? fault("overloaded") : text("recovered")),
+    });
+    dir = await tempDir();
+    const run = await runQuery(model, "Hi.", dir.path);
+    expect(run.thrown).toBeUndefined();
+    expect(model.exchanges.map((e) => e.status)).toEqual([529, 200]);
+    expect(run.messages.some((m) => m.type === "system" && m.subtype === "api_retry")).toBe(true);
+  });
+
+  it("cuts a stream mid-way; the CLI retries the whole request", async () => {
+    model = await startFakeModel({
+      policy: (request) => (request.index === 0 ? fault("cut-stream") : text("whole answer")),
+    });
+    dir = await tempDir();
+    const run = await runQuery(model, "Hi.", dir.path);
+    expect(run.thrown).toBeUndefined();
+    const result = run.results.at(-1)!;
+    expect("result" in result ? result.result : "").toBe("whole answer");
+    expect(model.requests.length).toBe(2);
+  });
+
+  it("answers prompt-is-too-long with the real API's 400 shape", async () => {
+    model = await startFakeModel({ policy: () => fault("prompt-too-long") });
+    dir = await tempDir();
+    const run = await runQuery(model, "Hi.", dir.path, { env: { ...process.env, ...(await Promise.resolve(model.env())), DISABLE_AUTO_COMPACT: "1", CLAUDE_CODE_MAX_RETRIES: "0" } });
+    const result = run.results.at(-1)!;
+    expect(result.is_error).toBe(true);
+    expect(JSON.stringify(result)).toMatch(/prompt is too long/i);
+  });
+
+  it("turns a throwing policy into a clear error, not a hang", async () => {
+    model = await startFakeModel({
+      policy: () => {
+        throw new Error("script ran out of steps");
+      },
+    });
+    dir = await tempDir();
+    const run = await runQuery(model, "Hi.", dir.path);
+    expect(run.results.at(-1)?.is_error).toBe(true);
+    expect(() => model!.assertNoErrors()).toThrow(/policy threw on request #0 \(main\): Error: script ran out of steps/);
+  });
+
+  it("rejects an unknown block type in a reply with a message that names it", async () => {
+    model = await startFakeModel({ policy: () => ({ content: [{ type: "image", source: {} }] }) as never });
+    dir = await tempDir();
+    await runQuery(model, "Hi.", dir.path);
+    expect(() => model!.assertNoErrors()).toThrow(/unknown block type "image"/);
+  });
+
+  it("leaves no claude process behind", () => {
+    const left = execFileSync("ps", ["-eo", "pid,args"], { encoding: "utf8" })
+      .split("\n")
+      .filter((line) => line.includes("claude-agent-sdk-linux-x64/claude") && line.includes("flower-test-"));
+    expect(left).toEqual([]);
+  });
+});
+
+describe("the kit's validation of what the CLI sends", () => {
+  it("rejects a real CLI request whose tool_result was removed, with the API's 400 error shape", async () => {
+    model = await startFakeModel({
+      policy: (request) =>
+        request.countToolResults() === 0 ? toolUse("Bash", { command: "echo pair" }) : text("done"),
+    });
+    dir = await tempDir();
+    await runQuery(model, "Run it.", dir.path);
+    const real = model.requests[1]!.body;
+    // The CLI repairs broken pairings itself when it resumes, so the broken transcript is made here:
+    // the exact request the binary sent, minus its tool_result.
+    const broken = structuredClone(real);
+    for (const message of broken.messages) {
+      if (Array.isArray(message.content)) message.content = message.content.filter((b) => b.type !== "tool_result");
+    }
+    broken.messages = broken.messages.filter((m) => typeof m.content === "string" || m.content.length > 0);
+    const response = await fetch(`${model.url}/v1/messages?beta=true`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(broken),
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { type: string; error: { type: string; message: string } };
+    expect(body.type).toBe("error");
+    expect(body.error.type).toBe("invalid_request_error");
+    expect(body.error.message).toMatch(/`tool_use` ids were found without `tool_result` blocks immediately after: toolu_fake_\d+/);
+    // The unbroken original is accepted when replayed.
+    const replay = await fetch(`${model.url}/v1/messages?beta=true`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ...real, stream: false }),
+    });
+    expect(replay.status).toBe(200);
+  });
+});

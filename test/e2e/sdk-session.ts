@@ -1,0 +1,53 @@
+/**
+ * Test helper: one real `query()` against the offline model kit, collected to the end, with the child
+ * process always closed.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { query, type Options, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import type { FakeModel } from "../../src/testing/index.js";
+
+export interface Collected {
+  messages: SDKMessage[];
+  results: Extract<SDKMessage, { type: "result" }>[];
+  thrown: unknown;
+}
+
+export async function tempDir(prefix = "flower-test-"): Promise<{ path: string; remove: () => Promise<void> }> {
+  const path = await mkdtemp(join(tmpdir(), prefix));
+  return { path, remove: () => rm(path, { recursive: true, force: true }) };
+}
+
+/** Longer than any scripted run takes; a CLI that hangs is killed instead of outliving the test. */
+const QUERY_DEADLINE_MS = 45_000;
+
+export async function runQuery(model: FakeModel, prompt: string, cwd: string, options: Options = {}): Promise<Collected> {
+  const abortController = new AbortController();
+  const deadline = setTimeout(() => abortController.abort(), QUERY_DEADLINE_MS);
+  const q = query({
+    prompt,
+    options: {
+      cwd,
+      env: { ...process.env, ...model.env(), CLAUDE_CODE_MAX_RETRIES: "2" },
+      permissionMode: "bypassPermissions",
+      allowDangerouslySkipPermissions: true,
+      settingSources: [],
+      abortController,
+      ...options,
+    },
+  });
+  const collected: Collected = { messages: [], results: [], thrown: undefined };
+  try {
+    for await (const message of q) {
+      collected.messages.push(message);
+      if (message.type === "result") collected.results.push(message);
+    }
+  } catch (error) {
+    collected.thrown = error;
+  } finally {
+    clearTimeout(deadline);
+    q.close();
+  }
+  return collected;
+}

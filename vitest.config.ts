@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    // e2e tests spawn the real `claude` binary; on 2 cores more than two at once only adds contention.
+    maxWorkers: 2,
+    testTimeout: 60_000,
+    hookTimeout: 30_000,
+    reporters: ["default"],
+  },
+});
