@@ -1,0 +1,42 @@
+/**
+ * The guards' user-facing words, per locale. zh is the seeds' language; where a seed quotes a string
+ * (the expiry hint) it is byte-exact, ASCII `,()` inside Chinese text included.
+ */
+import type { Locale } from "../locale/locale.js";
+
+/**
+ * The delegate guard's denial. Short on purpose: it stays in the main thread's context until pruned
+ * (the seed measured 93 chars of denial text + 180 chars of dead command), and it shows the way instead
+ * of only saying no.
+ */
+export const DELEGATE_DENIAL: Readonly<Record<Locale, (artifacts: string) => string>> = {
+  zh: (artifacts) =>
+    `主线程不亲自动手:用 Agent 工具派一个子代理,任务里写清目标和验收标准,让它把长输出写到 ${artifacts},回复里只给路径和结论。`,
+  en: (artifacts) =>
+    `The main thread does no hands-on work: send a subagent via the Agent tool, with goal and acceptance criteria in the brief; have it write long output to ${artifacts} and reply with only path + conclusion.`,
+};
+
+/**
+ * Prefix of the denial for a Bash command when glance is on. It names what does pass: after a few bare
+ * "do not use Bash" denials the coordinator stopped even trying the allowed `git status` and sent a
+ * subagent instead (learned helplessness, ~4.3k context per start).
+ */
+export const GLANCE_DENIAL_PREFIX: Readonly<Record<Locale, string>> = {
+  zh: "这条命令不是只看一眼(git status、ls、cat 这类结果会过期的只读命令可以直接跑,也可用 && | ; 组合)。",
+  en: "Not a glance (read-only commands whose result goes stale, like git status, ls, cat, run directly, also joined with && | ;). ",
+};
+
+/** The pointer line that replaces a spilled field; the preview follows on the next line. */
+export const SPILL_POINTER: Readonly<Record<Locale, (path: string, chars: number) => string>> = {
+  zh: (path, chars) => `[全文 ${chars} 字符已存到 ${path},需要时用 Read 读取;下面是前面一段]`,
+  en: (path, chars) =>
+    `[Full text (${chars} chars) saved to ${path}; read it with Read if needed. The beginning follows]`,
+};
+
+/** What replaces an expired glance result when a session is loaded for resume (the seed's wording). */
+export const EPHEMERAL_EXPIRED: Readonly<Record<Locale, (label: string, turnsAgo: number) => string>> = {
+  zh: (label, turnsAgo) =>
+    `[\`${label}\` 的结果已过期(第 ${turnsAgo} 轮前),当前状态可能已变。需要请重新执行]`,
+  en: (label, turnsAgo) =>
+    `[The result of \`${label}\` has expired (${turnsAgo} turns ago); the state may have changed. Run it again if needed]`,
+};

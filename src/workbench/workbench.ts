@@ -1,0 +1,384 @@
+/**
+ * Layer two of the context economy: the workbench, `.flower/` under the workspace. Scripts, artifacts
+ * and notes live on disk and travel with the workspace; `INDEX.md` lists them with one line each, and
+ * `promptBlock()` puts that list and the three rules into the coordinator's system prompt.
+ *
+ * This cures "write it again every time": compact clears the context but not the disk, nor the index
+ * in the system prompt. Measured over one 10.4-hour run: 61 scripts written 95 times and run 331 times,
+ * 92% run more than once, none written and never run.
+ */
+import { randomBytes } from "node:crypto";
+import { readFileSync, realpathSync } from "node:fs";
+import { lstat, mkdir, open, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { DEFAULTS } from "../defaults.js";
+import { ConfigurationError } from "../errors.js";
+import { isLocale, resolveLocale, type Locale } from "../locale/locale.js";
+import { WORKBENCH_TEXT } from "./text.js";
+
+export interface WorkbenchOptions {
+  /** The workspace the agents work in; the workbench is `<workspace>/.flower/`. */
+  workspace: string;
+  /**
+   * Language of INDEX.md and the prompt block.
+   * @default resolveLocale()
+   */
+  locale?: Locale;
+  /**
+   * INDEX.md lists at most this many files, newest first.
+   * @default 40
+   */
+  maxEntries?: number;
+}
+
+export interface WorkbenchEntry {
+  /** Path relative to the workbench, with `/` separators (`scripts/count.py`). */
+  path: string;
+  /** One line: a script's first comment, a text's first heading or line, a binary's size. */
+  description: string;
+  mtimeMs: number;
+  size: number;
+  binary: boolean;
+}
+
+export const INDEX_FILE = "INDEX.md";
+
+/** Bytes read from each file to describe it. */
+const HEAD_BYTES = 8_192;
+const DESCRIPTION_CHARS = 100;
+/** A runaway artifacts tree must not stall every Write hook. */
+const MAX_SCANNED_FILES = 20_000;
+
+const SCRIPT_EXTENSIONS = new Set([
+  ".py",
+  ".sh",
+  ".bash",
+  ".zsh",
+  ".js",
+  ".mjs",
+  ".cjs",
+  ".ts",
+  ".mts",
+  ".cts",
+  ".rb",
+  ".pl",
+  ".lua",
+  ".r",
+  ".sql",
+  ".ps1",
+  ".go",
+  ".rs",
+]);
+const BINARY_EXTENSIONS = new Set([
+  ".png",
+  ".jpg",
+  ".jpeg",
+  ".gif",
+  ".webp",
+  ".bmp",
+  ".ico",
+  ".pdf",
+  ".zip",
+  ".gz",
+  ".tgz",
+  ".bz2",
+  ".xz",
+  ".7z",
+  ".sqlite",
+  ".db",
+  ".parquet",
+  ".pkl",
+  ".npy",
+  ".npz",
+  ".bin",
+  ".so",
+  ".dylib",
+  ".woff",
+  ".woff2",
+  ".mp3",
+  ".mp4",
+]);
+
+function isInside(dir: string, candidate: string): boolean {
+  const relative = path.relative(dir, candidate);
+  return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > DESCRIPTION_CHARS ? `${flat.slice(0, DESCRIPTION_CHARS - 1)}…` : flat;
+}
+
+/** Lines like `---` or `===` (front matter, underlines) say nothing about the file. */
+function isDecoration(line: string): boolean {
+  return /^[-=_*~`#\s]*$/.test(line);
+}
+
+/** `# x`, `// x`, `-- x`, `/* x`, ` * x`, `; x`, `REM x` → `x`; null when the line is not a comment. */
+function commentText(line: string): string | null {
+  const trimmed = line.trim();
+  for (const marker of ["//", "#", "--", "/*", "*", ";", "%"]) {
+    if (trimmed.startsWith(marker))
+      return trimmed
+        .slice(marker.length)
+        .replace(/\*\/\s*$/, "")
+        .trim();
+  }
+  if (/^rem\s/i.test(trimmed)) return trimmed.slice(4).trim();
+  return null;
+}
+
+/** The first comment line of a script (shebang, encoding and linter lines skipped), or its docstring. */
+export function describeScript(text: string): string {
+  const lines = text.split(/\r?\n/).slice(0, 60);
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i]!.trim();
+    if (
+      line === "" ||
+      line.startsWith("#!") ||
+      line.includes("-*-") ||
+      /^(\/\/|#)\s*(@ts-|eslint|type:|noqa|pylint)/.test(line)
+    )
+      continue;
+    if (line.startsWith('"""') || line.startsWith("'''")) {
+      const inline = line
+        .slice(3)
+        .replace(/("""|''')\s*$/, "")
+        .trim();
+      if (inline !== "") return oneLine(inline);
+      const next = lines.slice(i + 1).find((candidate) => candidate.trim() !== "");
+      if (next !== undefined) return oneLine(next.replace(/("""|''')\s*$/, ""));
+      continue;
+    }
+    const comment = commentText(line);
+    if (comment !== null && comment !== "" && !isDecoration(comment)) return oneLine(comment);
+  }
+  return describeText(text);
+}
+
+/** The first markdown heading, else the first non-empty line. */
+export function describeText(text: string): string {
+  const lines = text.split(/\r?\n/).slice(0, 200);
+  const heading = lines.find((line) => /^#{1,6}\s+\S/.test(line));
+  if (heading !== undefined) return oneLine(heading.replace(/^#{1,6}\s+/, ""));
+  const first = lines.find((line) => line.trim() !== "" && !isDecoration(line));
+  return first === undefined ? "" : oneLine(first);
+}
+
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** NUL bytes or invalid UTF-8 in the head; a multi-byte character cut at the end of the head is fine. */
+function looksBinary(head: Buffer): boolean {
+  if (head.includes(0)) return true;
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(head, { stream: true });
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+async function readHead(file: string): Promise<Buffer> {
+  const handle = await open(file, "r");
+  try {
+    const buffer = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+export class Workbench {
+  readonly workspace: string;
+  /** `<workspace>/.flower` */
+  readonly dir: string;
+  /** Reusable scripts, each with a first comment line saying what it does. */
+  readonly scripts: string;
+  /** Long outputs; replies carry only their path + conclusion. */
+  readonly artifacts: string;
+  /** Notes and handoffs (`notes/archive/` is not indexed). */
+  readonly notes: string;
+  /** The spill guard's files; not indexed. */
+  readonly spill: string;
+  readonly indexPath: string;
+  readonly locale: Locale;
+  readonly maxEntries: number;
+  private lastIndex: string | null = null;
+
+  constructor(options: WorkbenchOptions) {
+    if (typeof options !== "object" || options === null) {
+      throw new ConfigurationError("workbench options", options, "an object { workspace }");
+    }
+    const { workspace, locale, maxEntries = DEFAULTS.indexMaxEntries } = options;
+    if (typeof workspace !== "string" || workspace === "") {
+      throw new ConfigurationError("workspace", workspace, "a directory path");
+    }
+    if (locale !== undefined && !isLocale(locale))
+      throw new ConfigurationError("locale", locale, '"zh" or "en"');
+    if (!Number.isInteger(maxEntries) || maxEntries < 1) {
+      throw new ConfigurationError("maxEntries", maxEntries, "a positive integer");
+    }
+    this.workspace = path.resolve(workspace);
+    this.dir = path.join(this.workspace, DEFAULTS.workbenchDir);
+    this.scripts = path.join(this.dir, "scripts");
+    this.artifacts = path.join(this.dir, "artifacts");
+    this.notes = path.join(this.dir, "notes");
+    this.spill = path.join(this.dir, "spill");
+    this.indexPath = path.join(this.dir, INDEX_FILE);
+    this.locale = resolveLocale(locale);
+    this.maxEntries = maxEntries;
+  }
+
+  /** Creates `.flower/` and its four folders; idempotent. */
+  async ensure(): Promise<void> {
+    for (const folder of [this.scripts, this.artifacts, this.notes, this.spill]) {
+      await mkdir(folder, { recursive: true });
+    }
+  }
+
+  /**
+   * Is `filePath` (absolute, or relative to the workspace) inside the workbench? Symlinked spellings
+   * count too, so a Write through an alias still refreshes the index.
+   */
+  contains(filePath: string): boolean {
+    const target = path.resolve(this.workspace, filePath);
+    if (isInside(this.dir, target)) return true;
+    try {
+      const realDir = realpathSync(this.dir);
+      let probe = target;
+      // The file may be new or deleted: resolve the nearest existing ancestor.
+      const rest: string[] = [];
+      for (;;) {
+        try {
+          const real = realpathSync(probe);
+          return isInside(realDir, path.join(real, ...rest));
+        } catch {
+          const parent = path.dirname(probe);
+          if (parent === probe) return false;
+          rest.unshift(path.basename(probe));
+          probe = parent;
+        }
+      }
+    } catch {
+      return false;
+    }
+  }
+
+  /** Lists the indexed files, newest first, without writing anything. */
+  async entries(): Promise<{ entries: WorkbenchEntry[]; total: number }> {
+    const files: Array<{ relative: string; mtimeMs: number; size: number }> = [];
+    const walk = async (folder: string): Promise<void> => {
+      let names;
+      try {
+        names = await readdir(folder, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const entry of names) {
+        if (files.length >= MAX_SCANNED_FILES) return;
+        // Dotfiles include the atomic writes' temporaries; symlinks could lead out of the workbench.
+        if (entry.name.startsWith(".") || entry.isSymbolicLink()) continue;
+        const full = path.join(folder, entry.name);
+        const relative = path.relative(this.dir, full).split(path.sep).join("/");
+        if (relative === INDEX_FILE || relative === "spill" || relative === "notes/archive") continue;
+        if (entry.isDirectory()) await walk(full);
+        else if (entry.isFile()) {
+          try {
+            const stat = await lstat(full);
+            files.push({ relative, mtimeMs: stat.mtimeMs, size: stat.size });
+          } catch {
+            // Deleted between readdir and stat: not there, not listed.
+          }
+        }
+      }
+    };
+    await walk(this.dir);
+    files.sort(
+      (a, b) => b.mtimeMs - a.mtimeMs || (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0),
+    );
+    const newest = files.slice(0, this.maxEntries);
+    const entries: WorkbenchEntry[] = [];
+    for (const file of newest) entries.push(await this.describe(file));
+    return { entries, total: files.length };
+  }
+
+  private async describe(file: { relative: string; mtimeMs: number; size: number }): Promise<WorkbenchEntry> {
+    const text = WORKBENCH_TEXT[this.locale];
+    const extension = path.extname(file.relative).toLowerCase();
+    const base = { path: file.relative, mtimeMs: file.mtimeMs, size: file.size };
+    let head: Buffer;
+    try {
+      head = BINARY_EXTENSIONS.has(extension)
+        ? Buffer.alloc(0)
+        : await readHead(path.join(this.dir, file.relative));
+    } catch {
+      head = Buffer.alloc(0);
+    }
+    if (BINARY_EXTENSIONS.has(extension) || looksBinary(head)) {
+      return { ...base, binary: true, description: text.binary(formatSize(file.size)) };
+    }
+    const content = head.toString("utf8");
+    const isScript = file.relative.startsWith("scripts/") || SCRIPT_EXTENSIONS.has(extension);
+    const description = isScript ? describeScript(content) : describeText(content);
+    return { ...base, binary: false, description: description === "" ? text.emptyFile : description };
+  }
+
+  /** The index as markdown: title, then one line per file. */
+  renderIndex(entries: readonly WorkbenchEntry[], total: number): string {
+    const text = WORKBENCH_TEXT[this.locale];
+    const lines = [text.indexTitle, ""];
+    if (entries.length === 0) lines.push(text.emptyIndex);
+    for (const entry of entries) lines.push(`- ${entry.path} — ${entry.description}`);
+    if (total > entries.length) lines.push("", text.truncated(total, entries.length));
+    return `${lines.join("\n")}\n`;
+  }
+
+  /**
+   * Regenerates INDEX.md (atomically; untouched when nothing changed) and returns the listed entries.
+   * Called by the index guard after a Write/Edit inside the workbench and before every step.
+   */
+  async refresh(): Promise<WorkbenchEntry[]> {
+    await mkdir(this.dir, { recursive: true });
+    const { entries, total } = await this.entries();
+    const index = this.renderIndex(entries, total);
+    this.lastIndex = index;
+    let current: string | null;
+    try {
+      current = await readFile(this.indexPath, "utf8");
+    } catch {
+      current = null;
+    }
+    if (current !== index) {
+      const tmp = path.join(this.dir, `.${INDEX_FILE}.${randomBytes(4).toString("hex")}.tmp`);
+      try {
+        await writeFile(tmp, index, "utf8");
+        await rename(tmp, this.indexPath);
+      } catch (error) {
+        await rm(tmp, { force: true });
+        throw error;
+      }
+    }
+    return entries;
+  }
+
+  /** The index and the three rules, for the coordinator's system prompt (appended, never replacing it). */
+  promptBlock(): string {
+    const text = WORKBENCH_TEXT[this.locale];
+    const index = this.lastIndex ?? this.readIndexFile() ?? this.renderIndex([], 0);
+    const rules = text.rules.map((rule, i) => `${i + 1}. ${rule}`);
+    return [text.promptTitle, text.location(this.dir), ...rules, "", index.trimEnd()].join("\n");
+  }
+
+  private readIndexFile(): string | null {
+    try {
+      return readFileSync(this.indexPath, "utf8");
+    } catch {
+      return null;
+    }
+  }
+}
