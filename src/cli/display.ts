@@ -1,0 +1,401 @@
+/**
+ * The terminal view of a run: one line per thing that happened, plus the context gauge. The whole
+ * handoff is visible here (gauge, near warning, "writing", the four-line summary, where the document
+ * lies, the restart) because it runs unattended — a long run must not stop because someone went to lunch,
+ * so the terminal is where a human sees afterwards what happened.
+ *
+ * On a TTY the gauge is a status line redrawn in place (`\r` + clear line) and every other line is
+ * printed above it. Without a TTY (a pipe, a log file) there are no escape codes at all: the gauge is an
+ * ordinary line, printed only when it moved noticeably or at the near/handoff events.
+ */
+import { homedir } from "node:os";
+import type { Locale } from "../locale/locale.js";
+import type { FlowerEvent, HandoffEvent } from "../runtime/events.js";
+import type { HandoffSectionName } from "../handoff/sections.js";
+import { EMPTY_SECTION, SUMMARY_LABELS, formatTokens, formatTokensShort } from "../handoff/text.js";
+
+export { formatTokens, formatTokensShort } from "../handoff/text.js";
+
+export interface DisplayOptions {
+  /** Where the lines go (usually process.stderr or process.stdout). */
+  out: NodeJS.WritableStream;
+  /** Redraw the gauge in place. With false, no escape code is ever written. */
+  tty: boolean;
+  locale: Locale;
+  /** Also print every tool call. @default false */
+  verbose?: boolean;
+  /** Shown as `~` at the start of paths. @default os.homedir() */
+  home?: string;
+}
+
+const CLEAR_LINE = "\r\x1b[2K";
+/** Summary values longer than this are cut: the document on disk has the rest. */
+const SUMMARY_MAX_CHARS = 200;
+const REASON_MAX_CHARS = 160;
+
+interface Text {
+  gauge: (context: string, window: string | null) => string;
+  remaining: (tokens: string) => string;
+  atLine: string;
+  nearLine: string;
+  writing: (context: string, window: string | null) => string;
+  writtenTo: (path: string) => string;
+  notWritten: string;
+  restart: (context: string) => string;
+  degraded: (why: string) => string;
+  joiner: string;
+  stepStart: (step: string, details: string[]) => string;
+  attempt: (n: number) => string;
+  generation: (n: number) => string;
+  resume: (id: string) => string;
+  stepEnd: (step: string, ok: boolean, details: string[]) => string;
+  turns: (n: number) => string;
+  generations: (n: number) => string;
+  retry: (step: string, attempt: number, max: number, reason: string) => string;
+  coordinator: string;
+  agentStart: (agent: string, description: string) => string;
+  agentEnd: (agent: string) => string;
+  denied: (tool: string, command: string, reason: string) => string;
+  spill: (tool: string, chars: string, path: string) => string;
+  storeLoad: (session: string, parts: string[]) => string;
+  storeParts: Record<
+    "expired" | "trimmed" | "prunedDenials" | "prunedApiErrors" | "interrupted",
+    (n: number) => string
+  >;
+  saved: (chars: string) => string;
+}
+
+const TEXT: Record<Locale, Text> = {
+  zh: {
+    gauge: (context, window) => `# 上下文 ${context}${window ? `/${window}` : ""}`,
+    remaining: (tokens) => ` · 还有约 ${tokens} 到换代`,
+    atLine: " · 已到换代线",
+    nearLine: " · 快到换代线",
+    writing: (context, window) => `# 上下文 ${context}${window ? `/${window}` : ""} —— 写交接准备换代`,
+    writtenTo: (path) => `<- 交接写在 ${path}`,
+    notWritten: "<- 没有工作台,交接没落盘,只经 prompt 交给接手者",
+    restart: (context) => `<- 新会话接手,上下文从 ${context} 重新开始`,
+    degraded: (why) => `!! 交接降级${why ? `(${why})` : ""} —— 接手者拿到的是残缺件,会自己去现场看`,
+    joiner: ";",
+    stepStart: (step, details) => `=> 开始 ${step}${details.map((d) => ` · ${d}`).join("")}`,
+    attempt: (n) => `第 ${n} 次尝试`,
+    generation: (n) => `第 ${n} 代`,
+    resume: (id) => `接续会话 ${id}`,
+    stepEnd: (step, ok, details) =>
+      `<= ${ok ? "完成" : "失败"} ${step}${details.map((d) => ` · ${d}`).join("")}`,
+    turns: (n) => `${n} 轮`,
+    generations: (n) => `${n} 代`,
+    retry: (step, attempt, max, reason) => `!! ${step} 第 ${attempt}/${max} 次尝试失败:${reason} —— 重试`,
+    coordinator: "协调者",
+    agentStart: (agent, description) => `-> ${agent} 开工${description ? `:${description}` : ""}`,
+    agentEnd: (agent) => `<- ${agent} 交活`,
+    denied: (tool, command, reason) =>
+      `x  拒绝 ${tool}${command ? ` ${command}` : ""}${reason ? ` —— ${reason}` : ""}`,
+    spill: (tool, chars, path) => `   ${tool} 输出 ${chars} 字符落盘 -> ${path}`,
+    storeLoad: (session, parts) => `   载入会话 ${session}:${parts.join(" · ")}`,
+    storeParts: {
+      expired: (n) => `过期 ${n}`,
+      trimmed: (n) => `裁剪 ${n}`,
+      prunedDenials: (n) => `剪除拒绝 ${n}`,
+      prunedApiErrors: (n) => `丢弃 API 错误 ${n}`,
+      interrupted: (n) => `中断 ${n}`,
+    },
+    saved: (chars) => `省下 ${chars} 字符`,
+  },
+  en: {
+    gauge: (context, window) => `# context ${context}${window ? `/${window}` : ""}`,
+    remaining: (tokens) => ` · about ${tokens} until handoff`,
+    atLine: " · at the handoff line",
+    nearLine: " · nearing the handoff line",
+    writing: (context, window) =>
+      `# context ${context}${window ? `/${window}` : ""} — writing the handoff, new session next`,
+    writtenTo: (path) => `<- handoff written to ${path}`,
+    notWritten: "<- no workbench: the handoff went only into the prompt, not to disk",
+    restart: (context) => `<- new session takes over, context restarts from ${context}`,
+    degraded: (why) =>
+      `!! handoff degraded${why ? ` (${why})` : ""} — the successor gets an incomplete one and will look at the scene itself`,
+    joiner: "; ",
+    stepStart: (step, details) => `=> start ${step}${details.map((d) => ` · ${d}`).join("")}`,
+    attempt: (n) => `attempt ${n}`,
+    generation: (n) => `generation ${n}`,
+    resume: (id) => `resuming ${id}`,
+    stepEnd: (step, ok, details) =>
+      `<= ${ok ? "done" : "failed"} ${step}${details.map((d) => ` · ${d}`).join("")}`,
+    turns: (n) => `${n} turn${n === 1 ? "" : "s"}`,
+    generations: (n) => `${n} generations`,
+    retry: (step, attempt, max, reason) =>
+      `!! ${step} attempt ${attempt}/${max} failed: ${reason} — retrying`,
+    coordinator: "coordinator",
+    agentStart: (agent, description) => `-> ${agent} started${description ? `: ${description}` : ""}`,
+    agentEnd: (agent) => `<- ${agent} done`,
+    denied: (tool, command, reason) =>
+      `x  denied ${tool}${command ? ` ${command}` : ""}${reason ? ` — ${reason}` : ""}`,
+    spill: (tool, chars, path) => `   ${tool} output of ${chars} chars spilled -> ${path}`,
+    storeLoad: (session, parts) => `   loaded session ${session}: ${parts.join(" · ")}`,
+    storeParts: {
+      expired: (n) => `expired ${n}`,
+      trimmed: (n) => `trimmed ${n}`,
+      prunedDenials: (n) => `denials pruned ${n}`,
+      prunedApiErrors: (n) => `API errors dropped ${n}`,
+      interrupted: (n) => `interrupted ${n}`,
+    },
+    saved: (chars) => `saved ${chars} chars`,
+  },
+};
+
+const SUMMARY_SECTIONS = ["doing", "decided", "deadends", "next"] as const;
+
+export class Display {
+  readonly #out: NodeJS.WritableStream;
+  readonly #tty: boolean;
+  readonly #locale: Locale;
+  readonly #text: Text;
+  readonly #verbose: boolean;
+  readonly #home: string;
+  /** TTY: the gauge as it should be drawn at the bottom; null when there is none. */
+  #status: string | null = null;
+  /** TTY: whether the bottom line currently shows the status (so it must be cleared before printing). */
+  #drawn = false;
+  /** The last permanent line, to avoid printing the same gauge twice in a row. */
+  #lastLine: string | null = null;
+  /** Per step: the handoff line from the last context event (the near event does not carry it). */
+  readonly #at = new Map<string, number | null>();
+  /** Pipe mode, per step: the context of the last gauge line printed. */
+  readonly #printed = new Map<string, number>();
+
+  constructor(options: DisplayOptions) {
+    this.#out = options.out;
+    this.#tty = options.tty;
+    this.#locale = options.locale;
+    this.#text = TEXT[options.locale];
+    this.#verbose = options.verbose ?? false;
+    this.#home = options.home ?? homedir();
+  }
+
+  handle(event: FlowerEvent): void {
+    const t = this.#text;
+    switch (event.type) {
+      case "context": {
+        this.#at.set(event.step, event.at);
+        const line = this.#gauge(event.context, event.window, event.at);
+        if (this.#tty) {
+          this.#setStatus(line);
+        } else if (this.#gaugeWorthPrinting(event.step, event.context, event.window, event.at)) {
+          this.#printed.set(event.step, event.context);
+          this.#print([line]);
+        }
+        return;
+      }
+      case "handoff":
+        this.#handoff(event);
+        return;
+      case "step-start": {
+        this.#printed.delete(event.step);
+        const details: string[] = [];
+        if (event.attempt > 1) details.push(t.attempt(event.attempt));
+        if (event.generation > 1) details.push(t.generation(event.generation));
+        if (event.resume) details.push(t.resume(shortId(event.resume)));
+        this.#print([t.stepStart(oneLine(event.step), details)]);
+        return;
+      }
+      case "step-end": {
+        this.#printed.delete(event.step);
+        this.#at.delete(event.step);
+        this.#setStatus(null);
+        const details = [t.turns(event.numTurns), `$${event.costUsd.toFixed(2)}`];
+        if (event.generations > 1) details.push(t.generations(event.generations));
+        const lines = [t.stepEnd(oneLine(event.step), event.ok, details)];
+        for (const error of event.errors) lines.push(`   ! ${cut(oneLine(error), REASON_MAX_CHARS)}`);
+        this.#print(lines);
+        return;
+      }
+      case "retry":
+        this.#print([
+          t.retry(
+            oneLine(event.step),
+            event.attempt,
+            event.maxAttempts,
+            cut(oneLine(event.reason), REASON_MAX_CHARS),
+          ),
+        ]);
+        return;
+      case "agent": {
+        const agent = event.agent === "coordinator" ? t.coordinator : oneLine(event.agent);
+        const description = cut(oneLine(event.description ?? ""), REASON_MAX_CHARS);
+        this.#print([event.phase === "start" ? t.agentStart(agent, description) : t.agentEnd(agent)]);
+        return;
+      }
+      case "tool-use":
+        if (this.#verbose) {
+          const summary = cut(oneLine(event.summary), REASON_MAX_CHARS);
+          this.#print([`   ${oneLine(event.agent)} · ${oneLine(event.tool)}${summary ? ` ${summary}` : ""}`]);
+        }
+        return;
+      case "tool-denied":
+        this.#print([
+          t.denied(
+            oneLine(event.tool),
+            cut(oneLine(event.command ?? ""), REASON_MAX_CHARS),
+            cut(firstLine(event.reason), REASON_MAX_CHARS),
+          ),
+        ]);
+        return;
+      case "spill":
+        this.#print([t.spill(oneLine(event.tool), formatTokens(event.chars), this.#path(event.path))]);
+        return;
+      case "store-load": {
+        const parts: string[] = [];
+        for (const key of [
+          "expired",
+          "trimmed",
+          "prunedDenials",
+          "prunedApiErrors",
+          "interrupted",
+        ] as const) {
+          if (event[key] > 0) parts.push(t.storeParts[key](event[key]));
+        }
+        // A load that rewrote nothing is not news.
+        if (parts.length === 0 && event.charsSaved <= 0) return;
+        if (event.charsSaved > 0) parts.push(t.saved(formatTokens(event.charsSaved)));
+        this.#print([t.storeLoad(shortId(event.sessionId), parts)]);
+        return;
+      }
+    }
+  }
+
+  /** Ends the status line so whatever is printed next starts on a fresh line. */
+  close(): void {
+    if (this.#tty && this.#drawn) this.#out.write("\n");
+    this.#drawn = false;
+    this.#status = null;
+  }
+
+  #handoff(event: HandoffEvent): void {
+    const t = this.#text;
+    const window = event.window > 0 ? event.window : null;
+    if (event.phase === "near") {
+      const at = this.#at.get(event.step) ?? null;
+      // Without a context event first the line is unknown; the warning still has to say what it is.
+      const line = this.#gauge(event.context, window, at) + (at === null ? this.#text.nearLine : "");
+      if (!this.#tty) this.#printed.set(event.step, event.context);
+      if (this.#lastLine !== line) this.#print([line]);
+      return;
+    }
+    if (event.phase === "writing") {
+      // The old gauge would claim the line is crossed; the next generation draws a fresh one.
+      this.#setStatus(null);
+      this.#print(["", t.writing(formatTokens(event.context), window ? formatTokensShort(window) : null)]);
+      return;
+    }
+    const lines: string[] = [];
+    if (event.degraded) lines.push(t.degraded(cut(oneLine(event.why ?? ""), REASON_MAX_CHARS)));
+    if (event.sections) lines.push(...handoffSummary(event.sections, this.#locale));
+    lines.push(event.path ? t.writtenTo(this.#path(event.path)) : t.notWritten);
+    lines.push(t.restart(formatTokens(event.context)));
+    this.#printed.delete(event.step);
+    this.#print(lines);
+  }
+
+  #gauge(context: number, window: number | null, at: number | null): string {
+    const t = this.#text;
+    let line = t.gauge(formatTokens(context), window ? formatTokensShort(window) : null);
+    if (at !== null) line += context < at ? t.remaining(formatTokensShort(at - context)) : t.atLine;
+    return line;
+  }
+
+  /** Pipe mode: a gauge line every ~5% of the window, not on every turn. */
+  #gaugeWorthPrinting(step: string, context: number, window: number | null, at: number | null): boolean {
+    // At or past the line the writing line follows at once and reports the same number.
+    if (at !== null && context >= at) return false;
+    const last = this.#printed.get(step);
+    if (last === undefined) return true;
+    const stride = window ? Math.max(5_000, Math.round(window * 0.05)) : 10_000;
+    return Math.abs(context - last) >= stride;
+  }
+
+  #path(path: string): string {
+    const clean = oneLine(path);
+    const home = this.#home.replace(/\/+$/, "");
+    if (home && (clean === home || clean.startsWith(`${home}/`))) return `~${clean.slice(home.length)}`;
+    return clean;
+  }
+
+  #setStatus(line: string | null): void {
+    this.#status = line;
+    if (!this.#tty) return;
+    if (line === null) {
+      if (this.#drawn) this.#out.write(CLEAR_LINE);
+      this.#drawn = false;
+      return;
+    }
+    this.#out.write(`${CLEAR_LINE}${line}`);
+    this.#drawn = true;
+  }
+
+  /** Permanent lines; on a TTY above the status line, which is redrawn below them. */
+  #print(lines: string[]): void {
+    if (lines.length === 0) return;
+    let chunk = `${lines.join("\n")}\n`;
+    if (this.#tty && this.#drawn) chunk = `${CLEAR_LINE}${chunk}`;
+    if (this.#tty && this.#status !== null) {
+      chunk += `${CLEAR_LINE}${this.#status}`;
+      this.#drawn = true;
+    } else {
+      this.#drawn = false;
+    }
+    this.#out.write(chunk);
+    this.#lastLine = lines[lines.length - 1] ?? null;
+  }
+}
+
+/** Control characters (escape codes from tool output included) would corrupt the terminal. */
+function oneLine(text: string): string {
+  return (
+    text
+      // eslint-disable-next-line no-control-regex -- removing escape sequences is the point
+      .replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, "")
+      .replace(/[\r\n\t]+/g, " ")
+      // eslint-disable-next-line no-control-regex -- and so is removing the remaining control characters
+      .replace(/[\u0000-\u001f\u007f]/g, "")
+      .replace(/ {2,}/g, " ")
+      .trim()
+  );
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n").find((candidate) => candidate.trim() !== "") ?? "";
+  return oneLine(line);
+}
+
+function cut(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : text;
+}
+
+function shortId(id: string): string {
+  return oneLine(id).slice(0, 8);
+}
+
+/** The four summary lines of a handoff (doing / decided / dead ends / next), as printed on a switch. */
+export function handoffSummary(
+  sections: Partial<Record<HandoffSectionName, string>>,
+  locale: Locale,
+): string[] {
+  return SUMMARY_SECTIONS.map(
+    (name) => `  - ${SUMMARY_LABELS[locale][name]}${summaryValue(sections[name], locale)}`,
+  );
+}
+
+/** One summary value: the section's lines joined into one, bullets dropped, cut when long. */
+export function summaryValue(text: string | undefined, locale: Locale): string {
+  const items = (text ?? "")
+    .split("\n")
+    .map((line) => line.trim().replace(/^(?:[-*+]|\d+[.)])\s+/, ""))
+    .filter((line) => line !== "" && !/^(`{3,}|~{3,})/.test(line));
+  if (items.length === 0) return EMPTY_SECTION[locale];
+  const joined = items
+    // The items become one line: a full stop inside it would read as the end of the value.
+    .map((item, index) => (index < items.length - 1 ? item.replace(/[。.;;]+$/u, "") : item))
+    .join(TEXT[locale].joiner);
+  return cut(oneLine(joined), SUMMARY_MAX_CHARS);
+}

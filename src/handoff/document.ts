@@ -1,0 +1,116 @@
+/**
+ * The handoff document: a frozen artifact a human can read and edit, in five sections. Each section
+ * blocks one mistake the successor would otherwise make (not knowing where it stands, re-opening
+ * settled decisions, re-walking dead ends, spending half an hour deciding what to do, hunting for files).
+ */
+import { resolveLocale, type Locale } from "../locale/locale.js";
+import { HANDOFF_SECTIONS, REQUIRED, type HandoffSectionName } from "./sections.js";
+import { DEGRADED, EMPTY_SECTION, HANDOFF_TITLE, SECTION_HEADINGS } from "./text.js";
+
+export type HandoffSections = Record<HandoffSectionName, string>;
+
+export interface HandoffInit extends Partial<HandoffSections> {
+  /** The step's name; used only in the document's title, never parsed back. */
+  step?: string;
+}
+
+export class Handoff {
+  readonly step: string;
+  /** Required: what is being done right now, and how far it got. */
+  readonly doing: string;
+  /** Decisions already made, each with its reason. */
+  readonly decided: string;
+  /** What was tried and did not work, with its measured cost: the most expensive thing to rediscover. */
+  readonly deadends: string;
+  /** Required: the first concrete thing the successor does. */
+  readonly next: string;
+  /** Paths of key files and outputs: pointers, not contents. */
+  readonly scene: string;
+
+  constructor(init: HandoffInit = {}) {
+    this.step = (init.step ?? "").trim();
+    this.doing = normalizeSection(init.doing);
+    this.decided = normalizeSection(init.decided);
+    this.deadends = normalizeSection(init.deadends);
+    this.next = normalizeSection(init.next);
+    this.scene = normalizeSection(init.scene);
+  }
+
+  /** The sections by name, in document order. */
+  sections(): HandoffSections {
+    return {
+      doing: this.doing,
+      decided: this.decided,
+      deadends: this.deadends,
+      next: this.next,
+      scene: this.scene,
+    };
+  }
+
+  /**
+   * Required sections that are empty. Only `doing` and `next`: demanding dead ends would provoke
+   * invented ones, and a missing required section replaces the whole handoff with a degraded one.
+   */
+  missing(): HandoffSectionName[] {
+    return REQUIRED.filter((name) => this[name] === "");
+  }
+
+  complete(): boolean {
+    return this.missing().length === 0;
+  }
+
+  /** True for a mechanically assembled handoff: `doing` carries the DEGRADED marker. */
+  get degraded(): boolean {
+    return this.doing.includes(DEGRADED);
+  }
+
+  /** The document as frozen to disk. Empty sections read `(空)` / `(empty)`, so a reader sees they were left blank. */
+  toMarkdown(locale: Locale = resolveLocale()): string {
+    const headings = SECTION_HEADINGS[locale];
+    const parts = [HANDOFF_TITLE[locale](this.step)];
+    for (const name of HANDOFF_SECTIONS) {
+      parts.push(`## ${headings[name]}\n${this[name] || EMPTY_SECTION[locale]}`);
+    }
+    return `${parts.join("\n\n")}\n`;
+  }
+
+  /**
+   * The new session's first prompt. The header says plainly that it is taking over, so it does not
+   * turn around and ask for background; a degraded handoff says it is incomplete and to look at the scene.
+   */
+  promptBlock(locale: Locale = resolveLocale()): string {
+    const text = PROMPT_HEADER[locale];
+    const lines = [text.header(this.step)];
+    if (this.degraded) lines.push(text.degraded);
+    lines.push(this.toMarkdown(locale));
+    return lines.join("\n\n");
+  }
+}
+
+const PROMPT_HEADER: Record<Locale, { header: (step: string) => string; degraded: string }> = {
+  zh: {
+    header: (step) =>
+      `你在接手${step ? `「${step}」这一步` : "这一步"}。上一条会话的上下文快满了,它写下下面这份交接书后退场,你是新开的会话,接着它往下做。` +
+      `背景都在这份交接书和磁盘上的文件里 —— 不要回头问人要背景,也不要从头再来;已经定下的别重新讨论,走不通的路别再走一遍,从"下一步"开始。`,
+    degraded:
+      "注意:这份交接是降级件 —— 上一条会话没能写成交接书,下面是机械拼出来的,不完整。先自己去现场看(工作区里的文件、工作台的 notes/ 和 artifacts/),弄清做到哪了,再接着做。",
+  },
+  en: {
+    header: (step) =>
+      `You are taking over ${step ? `the step "${step}"` : "this step"}. The previous session's context was nearly full; it wrote the handoff below and retired. You are the new session and continue from where it stopped. ` +
+      `The background is in this handoff and in the files on disk — do not ask anyone for background and do not start over; do not re-open what is decided, do not re-walk the dead ends, start with the next step.`,
+    degraded:
+      "Note: this handoff is degraded — the previous session could not write one, so what follows was assembled mechanically and is incomplete. Look at the scene yourself first (the files in the workspace, the workbench's notes/ and artifacts/), find out how far the work got, then continue.",
+  },
+};
+
+/** Line endings unified and surrounding blank space dropped, so a parsed document compares equal. */
+export function normalizeSection(text: string | null | undefined): string {
+  if (!text) return "";
+  return text
+    .replace(/\r\n?/g, "\n")
+    .split("\n")
+    .map((line) => line.replace(/\s+$/, ""))
+    .join("\n")
+    .trim();
+}

@@ -1,0 +1,86 @@
+/**
+ * When to hand off. A handoff replaces auto-compact: when the main thread's context reaches `at`, the
+ * session writes a handoff document and a new session takes over from it.
+ */
+import { DEFAULTS } from "../defaults.js";
+import { ConfigurationError } from "../errors.js";
+import { defaultWindow } from "./window.js";
+
+export { defaultWindow, modelNameFromEnv, windowForModel, WINDOW_ENV_VARIABLES } from "./window.js";
+
+export interface HandoffPolicyOptions {
+  /**
+   * Hand off at the threshold. Enabling it also turns auto-compact off for specs without an explicit
+   * `compact` (see `effectiveCompact`).
+   * @default true
+   */
+  enabled?: boolean;
+  /**
+   * The model's context window in tokens. The most important knob when changing model or gateway.
+   * @default defaultWindow() — guessed from ANTHROPIC_MODEL / ANTHROPIC_DEFAULT_OPUS_MODEL
+   */
+  window?: number;
+  /**
+   * Tokens kept free below the window. Auto-compact fires at window − 33k and writing the handoff costs
+   * one more turn; 50k covers both.
+   * @default 50_000
+   */
+  headroom?: number;
+  /**
+   * The brake against endless handoffs when `at` is below a role's start-up floor (handoffs use no retry
+   * budget, so nothing else stops them).
+   * @default 8
+   */
+  maxGenerations?: number;
+}
+
+export class HandoffPolicy {
+  readonly enabled: boolean;
+  readonly window: number;
+  readonly headroom: number;
+  readonly maxGenerations: number;
+
+  constructor(options: HandoffPolicyOptions = {}) {
+    const {
+      enabled = true,
+      window = defaultWindow(),
+      headroom = DEFAULTS.headroom,
+      maxGenerations = DEFAULTS.maxGenerations,
+    } = options;
+    if (typeof enabled !== "boolean") throw new ConfigurationError("enabled", enabled, "a boolean");
+    requirePositiveInteger("window", window);
+    requirePositiveInteger("headroom", headroom);
+    if (!Number.isSafeInteger(maxGenerations) || maxGenerations < 1) {
+      throw new ConfigurationError("maxGenerations", maxGenerations, "an integer >= 1");
+    }
+    this.enabled = enabled;
+    this.window = window;
+    this.headroom = headroom;
+    this.maxGenerations = maxGenerations;
+  }
+
+  /** `true`/`false` mean `new HandoffPolicy({ enabled })`; a policy is taken as is. */
+  static from(value: HandoffPolicy | boolean | HandoffPolicyOptions | undefined): HandoffPolicy {
+    if (value instanceof HandoffPolicy) return value;
+    if (value === undefined) return new HandoffPolicy();
+    if (typeof value === "boolean") return new HandoffPolicy({ enabled: value });
+    if (typeof value === "object" && value !== null) return new HandoffPolicy(value);
+    throw new ConfigurationError("handoff", value, "a HandoffPolicy or a boolean");
+  }
+
+  /** The handoff line. The 10k floor is mandatory: below it a handoff cannot even be written. */
+  get at(): number {
+    return Math.max(DEFAULTS.handoffFloor, this.window - this.headroom);
+  }
+
+  /** The near-warning line, once per generation. */
+  get warnAt(): number {
+    return Math.max(DEFAULTS.warnFloor, this.at - DEFAULTS.warnBefore);
+  }
+}
+
+function requirePositiveInteger(option: string, value: unknown): asserts value is number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
+    throw new ConfigurationError(option, value, "a positive integer (tokens)");
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * When a handoff is due (H4), as pure functions so they are tested directly.
+ *
+ * The writing turn's exemption is the hard-won part: the handoff is written after the line was crossed,
+ * so the context is still above `at` during that turn. Without the exemption the writing turn's first
+ * message is judged "handoff due" again and interrupted before it wrote a word; every generation then
+ * ends in a degraded handoff and everything looks normal (the degraded path works fine). The original's
+ * first live run produced exactly that — two generations, both degraded — and the offline tests missed it
+ * because their fake replaced the whole attempt and never went through this criterion.
+ */
+export interface HandoffDueInput {
+  /** `HandoffPolicy.enabled`. */
+  enabled: boolean;
+  /** True while the same session is writing its handoff: that turn is exempt from the threshold. */
+  writing: boolean;
+  /**
+   * The context the main thread saw in its last turn; null before the first turn. Only the main thread
+   * counts — a subagent's context belongs to its own transcript and dissolves when it finishes.
+   */
+  context: number | null | undefined;
+  /** `HandoffPolicy.at`. */
+  at: number;
+  /** The step's session id so far; there is nothing to hand off from before the session exists. */
+  sessionId: string | null | undefined;
+}
+
+/** True iff enabled AND not in the writing turn AND context >= at AND the step has a session id. */
+export function handoffDue({ enabled, writing, context, at, sessionId }: HandoffDueInput): boolean {
+  return enabled && !writing && typeof context === "number" && context >= at && !!sessionId;
+}
+
+export interface NearDueInput {
+  enabled: boolean;
+  writing: boolean;
+  context: number | null | undefined;
+  /** `HandoffPolicy.warnAt`. */
+  warnAt: number;
+  /** `HandoffPolicy.at`: at or past it the handoff itself is due and a warning says nothing new. */
+  at: number;
+  /** Whether this generation already warned: one warning per generation, no spam. */
+  warned: boolean;
+}
+
+/** True when the once-per-generation `near` warning should be emitted now. */
+export function nearDue({ enabled, writing, context, warnAt, at, warned }: NearDueInput): boolean {
+  return enabled && !writing && !warned && typeof context === "number" && context >= warnAt && context < at;
+}

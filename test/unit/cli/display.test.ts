@@ -1,0 +1,375 @@
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { Display, formatTokens, formatTokensShort, handoffSummary } from "../../../src/cli/display.js";
+import type { Locale } from "../../../src/locale/locale.js";
+import type { FlowerEvent } from "../../../src/runtime/events.js";
+
+/** The seed's "what a real handoff looks like" block, byte for byte. */
+const SEED_EXAMPLE = `# 上下文 130.0K/200K · 还有约 20K 到换代
+
+# 上下文 152.0K/200K —— 写交接准备换代
+  - 现在在做  在给 Makefile 加 macOS 垫片头,让 sigemptyset 宏不再展开成语法错误。
+  - 已定的事  不改业务源码 —— 用户明确说过边界,所以走 Makefile 生成 shim 这条路。
+  - 走不通的  -D_ANSI_SOURCE 会把别的宏一起关掉;改 include 顺序无效。
+  - 下一步    在干净 clone 上跑一次 make 验证 shim 成立。
+<- 交接写在 ~/proj/.flower/notes/交接-干活.md
+<- 新会话接手,上下文从 152.0K 重新开始
+`;
+
+const SECTIONS = {
+  doing: "在给 Makefile 加 macOS 垫片头,让 sigemptyset 宏不再展开成语法错误。",
+  decided: "不改业务源码 —— 用户明确说过边界,所以走 Makefile 生成 shim 这条路。",
+  deadends: "- -D_ANSI_SOURCE 会把别的宏一起关掉。\n- 改 include 顺序无效。",
+  next: "在干净 clone 上跑一次 make 验证 shim 成立。",
+  scene: "`Makefile`",
+};
+
+function capture(): { out: Writable; text: () => string } {
+  const chunks: string[] = [];
+  const out = new Writable({
+    write(chunk: Buffer | string, _encoding, callback) {
+      chunks.push(chunk.toString());
+      callback();
+    },
+  });
+  return { out, text: () => chunks.join("") };
+}
+
+/** The seed's run: 150K line on a 200K window, near at 130K, handoff at 152K. */
+function seedEvents(): FlowerEvent[] {
+  const step = "干活";
+  return [
+    { type: "context", step, context: 130_000, window: 200_000, at: 150_000, generation: 1 },
+    { type: "handoff", step, phase: "near", generation: 1, context: 130_000, window: 200_000 },
+    { type: "context", step, context: 152_000, window: 200_000, at: 150_000, generation: 1 },
+    { type: "handoff", step, phase: "writing", generation: 1, context: 152_000, window: 200_000 },
+    {
+      type: "handoff",
+      step,
+      phase: "done",
+      generation: 2,
+      context: 152_000,
+      window: 200_000,
+      degraded: false,
+      path: "/home/u/proj/.flower/notes/交接-干活.md",
+      sections: SECTIONS,
+    },
+  ];
+}
+
+function render(
+  events: FlowerEvent[],
+  options: { tty: boolean; locale?: Locale; verbose?: boolean },
+): string {
+  const { out, text } = capture();
+  const display = new Display({
+    out,
+    tty: options.tty,
+    locale: options.locale ?? "zh",
+    home: "/home/u",
+    verbose: options.verbose ?? false,
+  });
+  for (const event of events) display.handle(event);
+  display.close();
+  return text();
+}
+
+/** A minimal terminal: `\r` returns, ESC[2K clears the line, `\n` moves down. */
+function screen(output: string): string[] {
+  const lines: string[] = [""];
+  let row = 0;
+  // eslint-disable-next-line no-control-regex -- the terminal codes are what this splits on
+  for (const token of output.split(/(\r|\x1b\[2K|\n)/)) {
+    if (token === "" || token === "\r") continue;
+    if (token === "\x1b[2K") lines[row] = "";
+    else if (token === "\n") {
+      row++;
+      if (lines[row] === undefined) lines[row] = "";
+    } else lines[row] = (lines[row] ?? "") + token;
+  }
+  return lines;
+}
+
+describe("formatTokens", () => {
+  it("renders the gauge's one-decimal K", () => {
+    expect(formatTokens(130_000)).toBe("130.0K");
+    expect(formatTokens(152_000)).toBe("152.0K");
+    expect(formatTokens(34_567)).toBe("34.6K");
+    expect(formatTokens(1_000)).toBe("1.0K");
+    expect(formatTokens(999)).toBe("999");
+    expect(formatTokens(0)).toBe("0");
+    expect(formatTokens(999_960)).toBe("1.0M");
+    expect(formatTokens(1_000_000)).toBe("1.0M");
+    expect(formatTokens(1_234_567)).toBe("1.2M");
+  });
+
+  it("renders windows and distances round", () => {
+    expect(formatTokensShort(200_000)).toBe("200K");
+    expect(formatTokensShort(20_000)).toBe("20K");
+    expect(formatTokensShort(1_000_000)).toBe("1M");
+    expect(formatTokensShort(1_500_000)).toBe("1.5M");
+    expect(formatTokensShort(2_500)).toBe("2.5K");
+    expect(formatTokensShort(999_700)).toBe("1M");
+    expect(formatTokensShort(640)).toBe("640");
+  });
+});
+
+describe("Display without a TTY", () => {
+  it("renders the seed's handoff example byte for byte", () => {
+    expect(render(seedEvents(), { tty: false })).toBe(SEED_EXAMPLE);
+  });
+
+  it("never writes an escape code", () => {
+    const events: FlowerEvent[] = [
+      { type: "step-start", step: "干活", attempt: 1, generation: 1 },
+      ...Array.from({ length: 40 }, (_, i): FlowerEvent => ({
+        type: "context",
+        step: "干活",
+        context: 30_000 + i * 3_000,
+        window: 200_000,
+        at: 150_000,
+        generation: 1,
+      })),
+      ...seedEvents(),
+      { type: "tool-denied", step: "干活", tool: "Bash", command: "rm -rf \x1b[31mx", reason: "no\nway" },
+      {
+        type: "step-end",
+        step: "干活",
+        ok: true,
+        sessionId: "s",
+        costUsd: 1,
+        numTurns: 3,
+        generations: 2,
+        errors: [],
+      },
+    ];
+    const output = render(events, { tty: false });
+    expect(output).not.toContain("\x1b");
+    expect(output).not.toContain("\r");
+  });
+
+  it("prints the gauge only when it moved noticeably (5% of the window)", () => {
+    const contexts = [40_000, 42_000, 49_000, 50_000, 51_000, 61_000, 60_000];
+    const output = render(
+      contexts.map((context): FlowerEvent => ({
+        type: "context",
+        step: "s",
+        context,
+        window: 200_000,
+        at: 150_000,
+        generation: 1,
+      })),
+      { tty: false },
+    );
+    expect(output).toBe(
+      [
+        "# 上下文 40.0K/200K · 还有约 110K 到换代",
+        "# 上下文 50.0K/200K · 还有约 100K 到换代",
+        "# 上下文 61.0K/200K · 还有约 89K 到换代",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("starts a fresh gauge after the switch, even at a lower level", () => {
+    const output = render(
+      [
+        ...seedEvents(),
+        { type: "context", step: "干活", context: 36_000, window: 200_000, at: 150_000, generation: 2 },
+      ],
+      { tty: false },
+    );
+    expect(output).toBe(`${SEED_EXAMPLE}# 上下文 36.0K/200K · 还有约 114K 到换代\n`);
+  });
+
+  it("renders the same run in English", () => {
+    const output = render(seedEvents(), { tty: false, locale: "en" });
+    expect(output).toBe(
+      [
+        "# context 130.0K/200K · about 20K until handoff",
+        "",
+        "# context 152.0K/200K — writing the handoff, new session next",
+        "  - doing      在给 Makefile 加 macOS 垫片头,让 sigemptyset 宏不再展开成语法错误。",
+        "  - decided    不改业务源码 —— 用户明确说过边界,所以走 Makefile 生成 shim 这条路。",
+        "  - dead ends  -D_ANSI_SOURCE 会把别的宏一起关掉; 改 include 顺序无效。",
+        "  - next       在干净 clone 上跑一次 make 验证 shim 成立。",
+        "<- handoff written to ~/proj/.flower/notes/交接-干活.md",
+        "<- new session takes over, context restarts from 152.0K",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("says when the handoff degraded and when there was no workbench", () => {
+    const output = render(
+      [
+        {
+          type: "handoff",
+          step: "s",
+          phase: "done",
+          generation: 2,
+          context: 201_000,
+          window: 200_000,
+          degraded: true,
+          why: "prompt is too long",
+          path: null,
+          sections: { doing: "[降级:交接没写成] ...", next: "先去现场看" },
+        },
+      ],
+      { tty: false },
+    );
+    expect(output).toBe(
+      [
+        "!! 交接降级(prompt is too long) —— 接手者拿到的是残缺件,会自己去现场看",
+        "  - 现在在做  [降级:交接没写成] ...",
+        "  - 已定的事  (空)",
+        "  - 走不通的  (空)",
+        "  - 下一步    先去现场看",
+        "<- 没有工作台,交接没落盘,只经 prompt 交给接手者",
+        "<- 新会话接手,上下文从 201.0K 重新开始",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("says what a near warning is even without a preceding context event", () => {
+    const output = render(
+      [{ type: "handoff", step: "s", phase: "near", generation: 1, context: 130_000, window: 200_000 }],
+      { tty: false },
+    );
+    expect(output).toBe("# 上下文 130.0K/200K · 快到换代线\n");
+  });
+
+  it("shows the gauge without a handoff line when handoff is off", () => {
+    const output = render(
+      [{ type: "context", step: "s", context: 12_345, window: 200_000, at: null, generation: 1 }],
+      { tty: false },
+    );
+    expect(output).toBe("# 上下文 12.3K/200K\n");
+  });
+
+  it("renders step, retry, agent, denial, spill and store-load lines", () => {
+    const events: FlowerEvent[] = [
+      { type: "step-start", step: "干活", attempt: 2, generation: 1, resume: "0123456789abcdef" },
+      { type: "retry", step: "干活", attempt: 1, maxAttempts: 3, reason: "529 overloaded\nretry later" },
+      { type: "agent", step: "干活", phase: "start", agent: "coordinator" },
+      { type: "agent", step: "干活", phase: "start", agent: "分析员", description: "数一数 data/ 的文件" },
+      { type: "tool-use", step: "干活", agent: "分析员", tool: "Bash", summary: "ls data" },
+      { type: "agent", step: "干活", phase: "end", agent: "分析员" },
+      {
+        type: "tool-denied",
+        step: "干活",
+        tool: "Bash",
+        command: "make",
+        reason: "主线程不直接动手。\n派一个 subagent",
+      },
+      { type: "spill", step: "干活", tool: "Bash", path: "/home/u/proj/.flower/spill/1.txt", chars: 52_300 },
+      {
+        type: "store-load",
+        step: "干活",
+        sessionId: "abcdef0123456789",
+        expired: 3,
+        trimmed: 0,
+        prunedDenials: 1,
+        prunedApiErrors: 0,
+        interrupted: 0,
+        charsSaved: 12_000,
+      },
+      {
+        type: "store-load",
+        step: "干活",
+        sessionId: "abcdef0123456789",
+        expired: 0,
+        trimmed: 0,
+        prunedDenials: 0,
+        prunedApiErrors: 0,
+        interrupted: 0,
+        charsSaved: 0,
+      },
+      {
+        type: "step-end",
+        step: "干活",
+        ok: false,
+        sessionId: null,
+        costUsd: 0.4213,
+        numTurns: 12,
+        generations: 3,
+        errors: ["交接降级(network)", "boom"],
+      },
+    ];
+    expect(render(events, { tty: false })).toBe(
+      [
+        "=> 开始 干活 · 第 2 次尝试 · 接续会话 01234567",
+        "!! 干活 第 1/3 次尝试失败:529 overloaded retry later —— 重试",
+        "-> 协调者 开工",
+        "-> 分析员 开工:数一数 data/ 的文件",
+        "<- 分析员 交活",
+        "x  拒绝 Bash make —— 主线程不直接动手。",
+        "   Bash 输出 52.3K 字符落盘 -> ~/proj/.flower/spill/1.txt",
+        "   载入会话 abcdef01:过期 3 · 剪除拒绝 1 · 省下 12.0K 字符",
+        "<= 失败 干活 · 12 轮 · $0.42 · 3 代",
+        "   ! 交接降级(network)",
+        "   ! boom",
+        "",
+      ].join("\n"),
+    );
+    expect(render(events.slice(4, 5), { tty: false, verbose: true })).toBe("   分析员 · Bash ls data\n");
+  });
+
+  it("renders the same lines in English", () => {
+    const events: FlowerEvent[] = [
+      { type: "step-start", step: "work", attempt: 1, generation: 2 },
+      { type: "agent", step: "work", phase: "start", agent: "analyst", description: "count files" },
+      { type: "agent", step: "work", phase: "end", agent: "analyst" },
+      {
+        type: "step-end",
+        step: "work",
+        ok: true,
+        sessionId: "s",
+        costUsd: 1.5,
+        numTurns: 1,
+        generations: 1,
+        errors: [],
+      },
+    ];
+    expect(render(events, { tty: false, locale: "en" })).toBe(
+      [
+        "=> start work · generation 2",
+        "-> analyst started: count files",
+        "<- analyst done",
+        "<= done work · 1 turn · $1.50",
+        "",
+      ].join("\n"),
+    );
+  });
+});
+
+describe("Display on a TTY", () => {
+  it("redraws the gauge in place and prints other lines above it", () => {
+    const output = render(
+      [
+        { type: "context", step: "s", context: 40_000, window: 200_000, at: 150_000, generation: 1 },
+        { type: "context", step: "s", context: 41_000, window: 200_000, at: 150_000, generation: 1 },
+        { type: "agent", step: "s", phase: "start", agent: "分析员" },
+        { type: "context", step: "s", context: 45_500, window: 200_000, at: 150_000, generation: 1 },
+      ],
+      { tty: true },
+    );
+    expect(output).toContain("\r\x1b[2K# 上下文 41.0K/200K");
+    expect(screen(output)).toEqual(["-> 分析员 开工", "# 上下文 45.5K/200K · 还有约 105K 到换代", ""]);
+  });
+
+  it("leaves the seed example on screen", () => {
+    const output = render(seedEvents(), { tty: true });
+    expect(screen(output).join("\n")).toBe(SEED_EXAMPLE);
+  });
+});
+
+describe("handoffSummary", () => {
+  it("joins bullets and cuts long values", () => {
+    const lines = handoffSummary({ doing: "x".repeat(500), decided: "1. a。\n2. b。" }, "zh");
+    expect(lines[0]).toBe(`  - 现在在做  ${"x".repeat(199)}…`);
+    expect(lines[1]).toBe("  - 已定的事  a;b。");
+    expect(lines[2]).toBe("  - 走不通的  (空)");
+  });
+});
