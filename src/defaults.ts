@@ -40,6 +40,12 @@ export const DEFAULTS = {
    * runtime owns the retry policy, so the CLI gets only a couple of quick retries.
    */
   cliMaxRetries: 2,
+  /**
+   * With the spill guard on, the CLI is told to hand Bash output inline up to its maximum (default
+   * 30000, clamp 128000): otherwise it cuts stdout at 30000 before the hook sees it and keeps the rest
+   * in its own file, and the spill file would hold only a part of the output.
+   */
+  cliBashInlineMaxChars: 128_000,
   runDir: "runs",
   /** The workbench folder under the workspace. */
   workbenchDir: ".flower",

@@ -1,0 +1,42 @@
+/**
+ * What an agent is, independent of the SDK: `buildOptions` compiles it to SDK options.
+ */
+import type { CompactPolicy } from "../handoff/compact.js";
+
+/** A subagent the main thread can start with the Agent tool. */
+export interface WorkerSpec {
+  /** When to use this worker: the coordinator picks workers by this text. */
+  description: string;
+  /** The worker's own instructions (WORKER_RULES are prepended). */
+  instructions: string;
+  /** Built-in tools the worker may use. @default all tools */
+  tools?: string[] | undefined;
+  /** Model alias or id. Workers are not downgraded: they inherit the main model. @default "inherit" */
+  model?: string | undefined;
+}
+
+export interface AgentSpec {
+  /** A name for displays and the manifest. */
+  name: string;
+  /** Appended to the Claude Code preset system prompt, never replacing it. */
+  instructions: string;
+  /** Built-in tools of the main thread (`tools` option of the SDK). @default the CLI's default set */
+  tools?: string[] | undefined;
+  /** Auto-approved tools; also how Grep and Glob are added (they are not in the default set). */
+  allowedTools?: string[] | undefined;
+  disallowedTools?: string[] | undefined;
+  /** Model alias or id for the main thread. @default the runtime's model, else the CLI's default */
+  model?: string | undefined;
+  /** Workers, by name (the Agent tool's `subagent_type`). */
+  subagents?: Record<string, WorkerSpec> | undefined;
+  /** Auto-compact policy. @default unset: with handoff on, auto-compact is turned off */
+  compact?: CompactPolicy | undefined;
+  /** Deny Bash/Write/Edit/NotebookEdit on the main thread (the delegate guard). @default false */
+  delegateOnly?: boolean | undefined;
+  /** With delegateOnly: let cheap read-only glance commands through. @default false */
+  glance?: boolean | undefined;
+  /** Whether this is a coordinator (its handoff start-up floor is known: ~34k). */
+  role?: "coordinator" | "agent" | undefined;
+  /** The SDK's maxTurns for one session. */
+  maxTurns?: number | undefined;
+}

@@ -1,0 +1,123 @@
+/**
+ * Compiles an AgentSpec to SDK options. The spec's instructions are APPENDED to the Claude Code preset
+ * prompt, never replacing it: specialisation must not cost the harness's general abilities.
+ */
+import type {
+  AgentDefinition,
+  Settings,
+  HookCallbackMatcher,
+  HookEvent,
+  Options,
+  SessionStore,
+} from "@anthropic-ai/claude-agent-sdk";
+import { DEFAULTS } from "../defaults.js";
+import { effectiveCompact } from "../handoff/compact.js";
+import { delegateGuard, type DelegateDenial } from "../guards/delegate-guard.js";
+import type { Locale } from "../locale/locale.js";
+import type { AgentSpec } from "./agent-spec.js";
+import { COORDINATOR_RULES, WORKER_RULES } from "./rules.js";
+import { foregroundAgents } from "./foreground-agents.js";
+
+export type HookMap = Partial<Record<HookEvent, HookCallbackMatcher[]>>;
+
+export interface BuildContext {
+  /** The agent's working directory. */
+  workspace: string;
+  locale: Locale;
+  /** Environment the runtime adds over `process.env` (credentials, offline kit, ...). */
+  env?: Record<string, string | undefined>;
+  /** Whether handoff generations are on (turns auto-compact off unless the spec sets compact). */
+  handoffEnabled: boolean;
+  /** Extra blocks appended to the system prompt after the instructions (the workbench index). */
+  systemAppend?: string[];
+  /** Hooks the runtime adds (spill, index refresh, events). */
+  hooks?: HookMap;
+  sessionStore?: SessionStore;
+  /** Resume this session (continuity, retries). */
+  resume?: string;
+  /** Model when the spec sets none. */
+  model?: string;
+  maxBudgetUsd?: number;
+  abortController?: AbortController;
+  /** Flag settings for the CLI (e.g. `bashOutputMaxChars` when the spill guard is on). */
+  settings?: Settings;
+  /** Called when the delegate guard denies a main-thread call. */
+  onDeny?: (denial: DelegateDenial) => void;
+}
+
+/** Merges hook maps, keeping every matcher (order: first map first). */
+export function mergeHooks(...maps: Array<HookMap | undefined>): HookMap {
+  const merged: HookMap = {};
+  for (const map of maps) {
+    if (!map) continue;
+    for (const [event, matchers] of Object.entries(map) as Array<[HookEvent, HookCallbackMatcher[]]>) {
+      merged[event] = [...(merged[event] ?? []), ...matchers];
+    }
+  }
+  return merged;
+}
+
+/** The child's environment: options.env REPLACES the child's environment, so process.env is spread in. */
+export function childEnv(spec: AgentSpec, context: BuildContext): Record<string, string | undefined> {
+  const compact = effectiveCompact(spec.compact, context.handoffEnabled);
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    // The CLI would retry API errors 10 times over ~185 s; the runtime owns the retry policy.
+    CLAUDE_CODE_MAX_RETRIES: String(DEFAULTS.cliMaxRetries),
+    ...context.env,
+    ...(compact?.env() ?? {}),
+  };
+  // As root the binary refuses bypassPermissions unless it is told it runs in a sandbox.
+  if (process.getuid?.() === 0 && env.IS_SANDBOX === undefined) env.IS_SANDBOX = "1";
+  return env;
+}
+
+export function buildOptions(spec: AgentSpec, context: BuildContext): Options {
+  const append = [spec.instructions];
+  if (spec.role === "coordinator") append.unshift(COORDINATOR_RULES[context.locale]);
+  append.push(...(context.systemAppend ?? []));
+
+  const agents: Record<string, AgentDefinition> = {};
+  for (const [name, workerSpec] of Object.entries(spec.subagents ?? {})) {
+    agents[name] = {
+      description: workerSpec.description,
+      prompt: `${WORKER_RULES[context.locale]}\n\n${workerSpec.instructions}`,
+      ...(workerSpec.tools ? { tools: workerSpec.tools } : {}),
+      model: workerSpec.model ?? "inherit",
+      // Background agents end the main turn early and come back as a second result; the step loop
+      // wants one answer per turn, so workers run in the foreground.
+      background: false,
+    };
+  }
+
+  const specHooks: HookMap = { PreToolUse: [foregroundAgents()] };
+  if (spec.delegateOnly) {
+    specHooks.PreToolUse!.unshift(
+      delegateGuard({ glance: spec.glance ?? false, locale: context.locale, ...(context.onDeny ? { onDeny: context.onDeny } : {}) }),
+    );
+  }
+
+  const model = spec.model ?? context.model;
+  const options: Options = {
+    cwd: context.workspace,
+    env: childEnv(spec, context),
+    systemPrompt: { type: "preset", preset: "claude_code", append: append.filter((part) => part.trim() !== "").join("\n\n") },
+    permissionMode: "bypassPermissions",
+    allowDangerouslySkipPermissions: true,
+    hooks: mergeHooks(specHooks, context.hooks),
+    // Main-thread stream events carry the final output_tokens of each response: the context measure.
+    includePartialMessages: true,
+    ...(spec.tools ? { tools: spec.tools, allowedTools: spec.allowedTools ?? spec.tools } : {}),
+    ...(!spec.tools && spec.allowedTools ? { allowedTools: spec.allowedTools } : {}),
+    ...(spec.disallowedTools ? { disallowedTools: spec.disallowedTools } : {}),
+    ...(Object.keys(agents).length > 0 ? { agents } : {}),
+    ...(model ? { model } : {}),
+    ...(spec.maxTurns ? { maxTurns: spec.maxTurns } : {}),
+    ...(context.settings ? { settings: context.settings } : {}),
+    ...(context.sessionStore ? { sessionStore: context.sessionStore } : {}),
+    ...(context.resume ? { resume: context.resume } : {}),
+    ...(context.maxBudgetUsd !== undefined ? { maxBudgetUsd: context.maxBudgetUsd } : {}),
+    ...(context.abortController ? { abortController: context.abortController } : {}),
+  };
+  return options;
+}

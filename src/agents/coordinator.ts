@@ -1,0 +1,54 @@
+import { ConfigurationError } from "../errors.js";
+import type { AgentSpec, WorkerSpec } from "./agent-spec.js";
+
+export interface CoordinatorOptions {
+  /** Let the coordinator run cheap read-only glance commands (git status, ls, cat ...). @default true */
+  glance?: boolean;
+  /** Main-thread model. @default the runtime's model */
+  model?: string;
+}
+
+/** The tools a coordinator uses itself: it delegates, tracks tasks and reads reports, nothing hands-on. */
+export const COORDINATOR_TOOLS = ["Agent", "TodoWrite", "Read"] as const;
+
+/**
+ * The session's tool list. The CLI's `tools` option is session-wide: a tool left out of it is
+ * "disabled for this session, in subagents as well as here", so the coordinator's list must also hold
+ * every tool its workers use. Keeping the coordinator's hands off them is the delegate guard's job.
+ * A worker without a tool list uses the default set, so then no list is passed at all.
+ */
+export function sessionTools(workers: Record<string, WorkerSpec>, glance: boolean): string[] | undefined {
+  const own: string[] = [...COORDINATOR_TOOLS, ...(glance ? ["Bash"] : [])];
+  const lists = Object.values(workers).map((spec) => spec.tools);
+  if (lists.some((list) => list === undefined)) return undefined;
+  return [...new Set([...own, ...lists.flatMap((list) => list ?? [])])];
+}
+
+/**
+ * A main thread that only delegates. `delegateOnly` is always on: the delegate guard denies its own
+ * Bash/Write/Edit/NotebookEdit calls, letting through only ephemeral glance commands when `glance` is on. The rules
+ * (COORDINATOR_RULES) are added by buildOptions in the runtime's locale.
+ */
+export function coordinator(
+  name: string,
+  goal: string,
+  workers: Record<string, WorkerSpec>,
+  options: CoordinatorOptions = {},
+): AgentSpec {
+  if (typeof name !== "string" || name.trim() === "") throw new ConfigurationError("coordinator name", name, "a non-empty string");
+  if (typeof goal !== "string") throw new ConfigurationError("coordinator goal", goal, "a string");
+  if (!workers || typeof workers !== "object" || Object.keys(workers).length === 0) {
+    throw new ConfigurationError("coordinator workers", workers, "an object with at least one worker");
+  }
+  const glance = options.glance ?? true;
+  return {
+    name,
+    instructions: goal,
+    tools: sessionTools(workers, glance),
+    subagents: workers,
+    model: options.model,
+    delegateOnly: true,
+    glance,
+    role: "coordinator",
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * flower-agent: long-horizon agents on the Claude Agent SDK. Handoff generations instead of
+ * auto-compact, and a context economy for the main thread.
+ */
+export { Runtime } from "./runtime/runtime.js";
+export type { RunOptions, ContinueOptions } from "./runtime/runtime.js";
+export type { RuntimeOptions } from "./runtime/options.js";
+export type { StepResult, StepRecord, GenerationRecord, AttemptFailure, StoreLoadRecord } from "./runtime/step-result.js";
+export { Manifest, MANIFEST_FORMAT } from "./runtime/manifest.js";
+export type { ManifestFile } from "./runtime/manifest.js";
+export { EventBus } from "./runtime/events.js";
+export type {
+  FlowerEvent,
+  FlowerEventType,
+  StepStartEvent,
+  StepEndEvent,
+  RetryEvent,
+  ContextEvent,
+  AgentEvent,
+  ToolUseEvent,
+  ToolDeniedEvent,
+  SpillEvent,
+  HandoffEvent,
+  StoreLoadEvent,
+} from "./runtime/events.js";
+
+export type { AgentSpec, WorkerSpec } from "./agents/agent-spec.js";
+export { buildOptions } from "./agents/build-options.js";
+export type { BuildContext } from "./agents/build-options.js";
+export { worker } from "./agents/worker.js";
+export type { WorkerOptions } from "./agents/worker.js";
+export { coordinator, COORDINATOR_TOOLS, sessionTools } from "./agents/coordinator.js";
+export type { CoordinatorOptions } from "./agents/coordinator.js";
+export { COORDINATOR_RULES, WORKER_RULES } from "./agents/rules.js";
+
+export { HandoffPolicy, defaultWindow } from "./handoff/policy.js";
+export type { HandoffPolicyOptions } from "./handoff/policy.js";
+export { CompactPolicy } from "./handoff/compact.js";
+export type { CompactMode, CompactPolicyOptions } from "./handoff/compact.js";
+export { Handoff } from "./handoff/document.js";
+export { parseHandoff } from "./handoff/parse.js";
+export { HANDOFF_SECTIONS, REQUIRED } from "./handoff/sections.js";
+export type { HandoffSectionName } from "./handoff/sections.js";
+export { HANDOFF_PROMPT, handoffPrompt } from "./handoff/prompt.js";
+export { isOverflow } from "./handoff/overflow.js";
+export { degraded, degradedError, DEGRADED } from "./handoff/degraded.js";
+export { handoffDue } from "./handoff/trigger.js";
+export { assessHandoff } from "./handoff/quality.js";
+
+export { delegateGuard } from "./guards/delegate-guard.js";
+export { spillGuard } from "./guards/spill-guard.js";
+export { indexGuard } from "./guards/index-guard.js";
+export { isEphemeral } from "./guards/ephemeral.js";
+export { Workbench } from "./workbench/workbench.js";
+
+export { SqliteSessionStore } from "./store/sqlite-store.js";
+export { TrimmingSessionStore } from "./store/trimming-store.js";
+export { PruningSessionStore } from "./store/pruning-store.js";
+export { TrimPolicy } from "./store/trim-policy.js";
+
+export { FlowerError, ConfigurationError, ManifestError, StepFailedError, StoreError, FakeModelError } from "./errors.js";
+export type { FlowerErrorCode } from "./errors.js";
+export type { Locale } from "./locale/locale.js";
+export { DEFAULTS } from "./defaults.js";

@@ -1,0 +1,129 @@
+/**
+ * Runtime options, validated once at the boundary before any side effect. An error names the option
+ * and the value it got.
+ */
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { DEFAULTS } from "../defaults.js";
+import { ConfigurationError } from "../errors.js";
+import { HandoffPolicy } from "../handoff/policy.js";
+import { isLocale, resolveLocale, type Locale } from "../locale/locale.js";
+import { TrimPolicy } from "../store/trim-policy.js";
+import type { FlowerEvent } from "./events.js";
+
+export interface RuntimeOptions {
+  /** The agent's working directory. Required; must exist. */
+  workspace: string;
+  /** Where manifest.json and the session database live (relative paths from the process cwd). @default "runs" */
+  runDir?: string;
+  /** Create `<workspace>/.flower/` (scripts, artifacts, notes, spill) with its index, and install the spill guard. @default false */
+  workbench?: boolean;
+  /** Handoff generations instead of auto-compact. `true`/`false` = `new HandoffPolicy({ enabled })`. @default true */
+  handoff?: HandoffPolicy | boolean;
+  /** Tool output longer than this (chars) is spilled to the workbench. `null` or `0`: no spill guard. @default 4000 */
+  spillThreshold?: number | null;
+  /** Spill long tool results when a session is loaded for resume. @default false */
+  trim?: boolean | TrimPolicy;
+  /** Failed attempts before a step gives up. Handoffs never count. @default 3 */
+  maxAttempts?: number;
+  /** Receives every event (step start/end, retry, context, agents, denials, spills, handoffs, store loads). */
+  onEvent?: (event: FlowerEvent) => void;
+  /** Language of rules, handoffs and messages. @default from FLOWER_LANG, then LANG (zh*), else "en" */
+  locale?: Locale;
+  /** Model for specs that set none. @default the CLI's default */
+  model?: string;
+  /** Budget cap per session (not for the handoff-writing turn, which must be able to finish). */
+  maxBudgetUsd?: number;
+  /** Extra environment for the `claude` child, over process.env (credentials, the offline kit's env()). */
+  env?: Record<string, string>;
+}
+
+export interface ResolvedRuntimeOptions {
+  workspace: string;
+  runDir: string;
+  workbench: boolean;
+  handoff: HandoffPolicy;
+  spillThreshold: number | null;
+  trim: TrimPolicy | null;
+  maxAttempts: number;
+  onEvent: ((event: FlowerEvent) => void) | undefined;
+  locale: Locale;
+  model: string | undefined;
+  maxBudgetUsd: number | undefined;
+  env: Record<string, string>;
+}
+
+const KNOWN = new Set([
+  "workspace",
+  "runDir",
+  "workbench",
+  "handoff",
+  "spillThreshold",
+  "trim",
+  "maxAttempts",
+  "onEvent",
+  "locale",
+  "model",
+  "maxBudgetUsd",
+  "env",
+]);
+
+export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeOptions {
+  if (!options || typeof options !== "object") {
+    throw new ConfigurationError("options", options, "an object with at least { workspace }");
+  }
+  for (const key of Object.keys(options)) {
+    if (!KNOWN.has(key)) throw new ConfigurationError(key, (options as unknown as Record<string, unknown>)[key], `a known option (${[...KNOWN].join(", ")})`);
+  }
+  const { workspace } = options;
+  if (typeof workspace !== "string" || workspace.trim() === "") {
+    throw new ConfigurationError("workspace", workspace, "the path of an existing directory");
+  }
+  const workspacePath = resolve(workspace);
+  if (!existsSync(workspacePath) || !statSync(workspacePath).isDirectory()) {
+    throw new ConfigurationError("workspace", workspace, "the path of an existing directory");
+  }
+  const runDir = options.runDir ?? DEFAULTS.runDir;
+  if (typeof runDir !== "string" || runDir.trim() === "") throw new ConfigurationError("runDir", runDir, "a directory path");
+  const workbench = options.workbench ?? false;
+  if (typeof workbench !== "boolean") throw new ConfigurationError("workbench", workbench, "a boolean");
+  if (options.handoff !== undefined && typeof options.handoff !== "boolean" && !(options.handoff instanceof HandoffPolicy)) {
+    throw new ConfigurationError("handoff", options.handoff, "a HandoffPolicy or a boolean");
+  }
+  const spillThreshold = options.spillThreshold === undefined ? DEFAULTS.spillThreshold : options.spillThreshold;
+  if (spillThreshold !== null && (!Number.isInteger(spillThreshold) || spillThreshold < 0)) {
+    throw new ConfigurationError("spillThreshold", spillThreshold, "a non-negative integer, or null for no spill guard");
+  }
+  const trim = options.trim ?? false;
+  if (typeof trim !== "boolean" && !(trim instanceof TrimPolicy)) throw new ConfigurationError("trim", trim, "a boolean or a TrimPolicy");
+  const maxAttempts = options.maxAttempts ?? DEFAULTS.maxAttempts;
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new ConfigurationError("maxAttempts", maxAttempts, "an integer >= 1");
+  if (options.onEvent !== undefined && typeof options.onEvent !== "function") {
+    throw new ConfigurationError("onEvent", options.onEvent, "a function (event) => void");
+  }
+  if (options.locale !== undefined && !isLocale(options.locale)) throw new ConfigurationError("locale", options.locale, '"zh" or "en"');
+  if (options.model !== undefined && (typeof options.model !== "string" || options.model === "")) {
+    throw new ConfigurationError("model", options.model, "a model alias or id");
+  }
+  if (options.maxBudgetUsd !== undefined && !(typeof options.maxBudgetUsd === "number" && options.maxBudgetUsd > 0)) {
+    throw new ConfigurationError("maxBudgetUsd", options.maxBudgetUsd, "a positive number of dollars");
+  }
+  const env = options.env ?? {};
+  if (typeof env !== "object" || env === null || Object.values(env).some((value) => typeof value !== "string")) {
+    throw new ConfigurationError("env", env, "an object of string values");
+  }
+  return {
+    workspace: workspacePath,
+    runDir: resolve(runDir),
+    workbench,
+    handoff: HandoffPolicy.from(options.handoff),
+    spillThreshold: spillThreshold === 0 ? null : spillThreshold,
+    trim: trim === true ? new TrimPolicy() : trim === false ? null : trim,
+    maxAttempts,
+    onEvent: options.onEvent,
+    locale: resolveLocale(options.locale),
+    model: options.model,
+    maxBudgetUsd: options.maxBudgetUsd,
+    env,
+  };
+}

@@ -1,0 +1,116 @@
+/** What `rt.run()` returns, and what the manifest keeps per step (SPEC R5/R6). */
+import type { HandoffSectionName } from "../handoff/sections.js";
+
+export interface StepResult {
+  step: string;
+  /** Always the last successor: the session a later process should resume. */
+  sessionId: string | null;
+  /** Failed attempts only. Handoffs never count. */
+  attempts: number;
+  /** Session ids burned by handoffs, in order. */
+  retired: string[];
+  /** The main thread's context in its last turn (tokens). */
+  context: number;
+  /** Summed over retries and generations. */
+  costUsd: number;
+  /** Model round trips, summed over retries and generations. */
+  numTurns: number;
+  /** Why attempts failed and why handoffs degraded (`交接降级(...)`). */
+  errors: string[];
+  /** Sessions used: 1 + number of handoffs. */
+  generations: number;
+  /** Frozen handoff files, in order (none without a workbench). */
+  handoffs: string[];
+  /** How many handoffs were degraded. */
+  degraded: number;
+  /** Tool outputs the spill guard moved to disk, and their total size. */
+  spills: number;
+  spilledChars: number;
+  /** Main-thread calls the delegate guard denied. */
+  denials: number;
+  /** The final answer of the last session. */
+  result: string | null;
+}
+
+export interface AttemptFailure {
+  attempt: number;
+  generation: number;
+  sessionId: string | null;
+  reason: string;
+  at: string;
+}
+
+export interface SceneCheck {
+  found: string[];
+  missing: string[];
+}
+
+export interface GenerationRecord {
+  generation: number;
+  sessionId: string | null;
+  startedAt: string;
+  endedAt: string | null;
+  costUsd: number;
+  numTurns: number;
+  /** Last main-thread context of this generation. */
+  context: number;
+  /** How this generation ended, when it handed off. */
+  handoff: {
+    path: string | null;
+    degraded: boolean;
+    why: string | null;
+    /** Sections that were missing or hollow in what the session wrote. */
+    missing: HandoffSectionName[];
+    scene: SceneCheck;
+  } | null;
+}
+
+export interface StoreLoadRecord {
+  sessionId: string;
+  at: string;
+  expired: number;
+  trimmed: number;
+  prunedDenials: number;
+  prunedApiErrors: number;
+  interrupted: number;
+  charsSaved: number;
+}
+
+export type StepStatus = "running" | "done" | "failed" | "stopped";
+
+export interface StepRecord extends StepResult {
+  status: StepStatus;
+  /** The step's original task. */
+  prompt: string;
+  /** The spec's name. */
+  agent: string;
+  failures: AttemptFailure[];
+  history: GenerationRecord[];
+  /** A frozen handoff whose successor has not started yet: `continue` starts it from this file. */
+  pendingHandoff: string | null;
+  /** Per session, the last cumulative `total_cost_usd` seen (a resumed session starts from it). */
+  sessionCosts: Record<string, number>;
+  storeLoads: StoreLoadRecord[];
+  startedAt: string;
+  updatedAt: string;
+}
+
+export function toStepResult(record: StepRecord): StepResult {
+  return {
+    step: record.step,
+    sessionId: record.sessionId,
+    attempts: record.attempts,
+    retired: [...record.retired],
+    context: record.context,
+    costUsd: record.costUsd,
+    numTurns: record.numTurns,
+    errors: [...record.errors],
+    generations: record.generations,
+    handoffs: [...record.handoffs],
+    degraded: record.degraded,
+    spills: record.spills,
+    spilledChars: record.spilledChars,
+    denials: record.denials,
+    result: record.result,
+  };
+}

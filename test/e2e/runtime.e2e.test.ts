@@ -1,0 +1,153 @@
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { COORDINATOR_RULES, StepFailedError, coordinator, worker } from "../../src/index.js";
+import { fault, text, toolUse, type ModelRequest } from "../../src/testing/index.js";
+import { rig, type Rig } from "./runtime-helpers.js";
+
+let current: Rig | undefined;
+afterEach(async () => {
+  await current?.dispose();
+  current = undefined;
+});
+
+const analyst = worker("Analyses files: counts, searches, compares.", "Use the command line; never estimate by hand.", {
+  tools: ["Bash", "Read"],
+});
+const lead = () => coordinator("lead", "Goal: report two facts about the workspace.", { analyst }, { glance: false });
+
+/** Coordinator sends two tasks, one after the other; the worker runs one Bash each and reports. */
+function delegatingPolicy(request: ModelRequest) {
+  if (request.isSubagent) {
+    const task = request.firstUserText().includes("TASK-A") ? "A" : "B";
+    if (request.countToolResults("Bash") === 0) return toolUse("Bash", { command: `echo worker-did-${task}` });
+    return text(`Report ${task}: ${request.lastToolResult()?.text.trim()}`);
+  }
+  const done = request.countToolResults("Agent");
+  if (done < 2) {
+    const task = done === 0 ? "TASK-A" : "TASK-B";
+    return toolUse("Agent", { description: `do ${task}`, prompt: `${task}: run the check.`, subagent_type: "analyst" });
+  }
+  return text("Both tasks done.");
+}
+
+describe("Runtime through the real binary", () => {
+  it("a coordinator delegates two tasks to a worker; the preset prompt gets the rules appended", async () => {
+    current = await rig({ policy: delegatingPolicy });
+    const rt = current.runtime();
+    const result = await rt.run("survey", lead(), "Survey the workspace.");
+
+    expect(result.result).toBe("Both tasks done.");
+    expect(result.attempts).toBe(0);
+    expect(result.generations).toBe(1);
+    expect(result.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    const main = current.model.exchanges.filter((e) => e.kind === "main");
+    const subagents = current.model.exchanges.filter((e) => e.kind === "subagent");
+    expect(main.length).toBe(3);
+    expect(subagents.length).toBe(4);
+    const system = main[0]!.request.systemText;
+    // Appended, not replaced: the Claude Code preset is still there, followed by our rules and goal.
+    expect(system).toContain("You are Claude Code");
+    expect(system.indexOf("You are Claude Code")).toBeLessThan(system.indexOf(COORDINATOR_RULES.en.slice(0, 60)));
+    expect(system).toContain("Goal: report two facts about the workspace.");
+    // The session offers the coordinator's tools plus its workers' (the CLI's tool list is session-wide;
+    // TodoWrite is deferred behind a placeholder in this CLI). Hands-off is the delegate guard's job.
+    expect(main[0]!.request.toolNames).toEqual(expect.arrayContaining(["Agent", "Read", "Bash"]));
+    expect(main[0]!.request.toolNames).not.toContain("Write");
+    // Workers inherit the coordinator's model: no downgrade.
+    expect(new Set(subagents.map((e) => e.request.model))).toEqual(new Set([main[0]!.request.model]));
+    // The worker really ran its command.
+    expect(main[2]!.request.toolResults().map((r) => r.text)).toEqual([
+      expect.stringContaining("Report A: worker-did-A"),
+      expect.stringContaining("Report B: worker-did-B"),
+    ]);
+    expect(result.numTurns).toBe(3);
+    expect(result.costUsd).toBeGreaterThan(0);
+    expect(current.events.filter((e) => e.type === "agent" && e.phase === "start").map((e) => e.type === "agent" && e.agent)).toEqual([
+      "analyst",
+      "analyst",
+    ]);
+    const manifest = JSON.parse(readFileSync(join(current.runDir, "manifest.json"), "utf8"));
+    expect(manifest.steps.survey.status).toBe("done");
+    expect(manifest.steps.survey.sessionId).toBe(result.sessionId);
+    current.model.assertNoErrors();
+  });
+
+  it("retries a step whose first attempt dies on 500s; attempts, cost and turns add up", async () => {
+    let failing = true;
+    current = await rig({
+      policy: () => {
+        if (failing) return fault("server-error");
+        return text("second attempt worked");
+      },
+    });
+    const rt = current.runtime();
+    current.events.length = 0;
+    const unsubscribe = rt.on((event) => {
+      if (event.type === "retry") failing = false;
+    });
+    const result = await rt.run("flaky", lead(), "Do it.");
+    unsubscribe();
+    expect(result.result).toBe("second attempt worked");
+    expect(result.attempts).toBe(1);
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]).toMatch(/500|Internal server error/);
+    // 1 + CLAUDE_CODE_MAX_RETRIES (2) requests were refused before the runtime retried.
+    expect(current.model.exchanges.filter((e) => e.status === 500)).toHaveLength(3);
+    const manifest = JSON.parse(readFileSync(join(current.runDir, "manifest.json"), "utf8"));
+    const record = manifest.steps.flaky;
+    expect(record.failures).toHaveLength(1);
+    expect(record.failures[0].reason).toMatch(/500|Internal server error/);
+    expect(record.costUsd).toBeCloseTo(result.costUsd, 10);
+    expect(record.numTurns).toBe(result.numTurns);
+    expect(current.events.filter((e) => e.type === "retry")).toHaveLength(1);
+  });
+
+  it("gives up after maxAttempts with a StepFailedError that says why", async () => {
+    current = await rig({ policy: () => fault("server-error") });
+    const rt = current.runtime({ maxAttempts: 2 });
+    const error = await rt.run("doomed", lead(), "Do it.").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StepFailedError);
+    expect((error as Error).message).toMatch(/Step "doomed" failed: 2 of 2 attempts failed/);
+    const manifest = JSON.parse(readFileSync(join(current.runDir, "manifest.json"), "utf8"));
+    expect(manifest.steps.doomed.status).toBe("failed");
+    expect(manifest.steps.doomed.attempts).toBe(2);
+  });
+
+  it("continues a step in a second process, resuming the session with its history", async () => {
+    current = await rig({
+      policy: (request) => {
+        if (request.lastUserText().includes("second process")) return text("B saw the history");
+        if (request.countToolResults("Bash") === 0 && request.lastUserText().includes("first process")) {
+          return toolUse("Bash", { command: "echo FROM-PROCESS-A" });
+        }
+        return text("A finished");
+      },
+    });
+    const child = (mode: string) =>
+      new Promise<string>((resolve, reject) => {
+        const proc = spawn(process.execPath, [join(import.meta.dirname, "fixtures", "continuity-child.mjs"), mode], {
+          env: { ...process.env, ...current!.model.env(), FLOWER_TEST_WORKSPACE: current!.workspace, FLOWER_TEST_RUN_DIR: current!.runDir },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        let out = "";
+        let err = "";
+        proc.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+        proc.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+        proc.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`child ${mode} exited ${code}: ${err}`))));
+      });
+    const a = JSON.parse(await child("run")) as { sessionId: string };
+    const requestsOfA = current.model.requests.length;
+    const b = JSON.parse(await child("continue")) as { sessionId: string; result: string };
+    expect(b.result).toBe("B saw the history");
+    const firstOfB = current.model.requests[requestsOfA]!;
+    expect(firstOfB.allText()).toContain("FROM-PROCESS-A");
+    expect(firstOfB.allText()).toContain("first process");
+    expect(firstOfB.sessionId).toBe(b.sessionId);
+    const manifest = JSON.parse(readFileSync(join(current.runDir, "manifest.json"), "utf8"));
+    expect(Object.keys(manifest.steps)).toEqual(["carry-on"]);
+    expect(manifest.steps["carry-on"].sessionId).toBe(b.sessionId);
+    expect(a.sessionId).toBeTruthy();
+  });
+});

@@ -1,0 +1,71 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ManifestError } from "../../../src/errors.js";
+import { Manifest } from "../../../src/runtime/manifest.js";
+import type { StepRecord } from "../../../src/runtime/step-result.js";
+
+let dir: string;
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function record(step: string): StepRecord {
+  return {
+    step,
+    agent: "a",
+    prompt: "p",
+    status: "running",
+    sessionId: null,
+    attempts: 0,
+    retired: [],
+    context: 0,
+    costUsd: 0,
+    numTurns: 0,
+    errors: [],
+    generations: 1,
+    handoffs: [],
+    degraded: 0,
+    spills: 0,
+    spilledChars: 0,
+    denials: 0,
+    result: null,
+    failures: [],
+    history: [],
+    pendingHandoff: null,
+    sessionCosts: {},
+    storeLoads: [],
+    startedAt: "2026-01-01T00:00:00.000Z",
+    updatedAt: "2026-01-01T00:00:00.000Z",
+  };
+}
+
+describe("Manifest", () => {
+  it("writes atomically and keeps other steps that another writer added meanwhile", () => {
+    dir = mkdtempSync(join(tmpdir(), "flower-manifest-"));
+    const a = new Manifest(dir);
+    const b = new Manifest(dir);
+    a.put(record("one"));
+    b.put(record("two"));
+    a.put({ ...record("one"), status: "done" });
+    const file = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));
+    expect(Object.keys(file.steps).sort()).toEqual(["one", "two"]);
+    expect(file.steps.one.status).toBe("done");
+    // No temp files are left behind.
+    expect(readdirSync(dir)).toEqual(["manifest.json"]);
+  });
+
+  it("refuses a corrupt manifest with a clear error and leaves it untouched", () => {
+    dir = mkdtempSync(join(tmpdir(), "flower-manifest-"));
+    writeFileSync(join(dir, "manifest.json"), '{"format": "flower-manif');
+    expect(() => new Manifest(dir)).toThrow(ManifestError);
+    expect(() => new Manifest(dir)).toThrow(/not valid JSON; it was left as it is/);
+    expect(readFileSync(join(dir, "manifest.json"), "utf8")).toBe('{"format": "flower-manif');
+  });
+
+  it("refuses a foreign manifest.json without overwriting it", () => {
+    dir = mkdtempSync(join(tmpdir(), "flower-manifest-"));
+    writeFileSync(join(dir, "manifest.json"), '{"name": "some web app", "icons": []}');
+    expect(() => new Manifest(dir)).toThrow(/not written by flower-agent/);
+    expect(readFileSync(join(dir, "manifest.json"), "utf8")).toContain("some web app");
+  });
+});

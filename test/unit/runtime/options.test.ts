@@ -1,0 +1,43 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ConfigurationError } from "../../../src/errors.js";
+import { HandoffPolicy } from "../../../src/handoff/policy.js";
+import { resolveRuntimeOptions } from "../../../src/runtime/options.js";
+
+const workspace = mkdtempSync(join(tmpdir(), "flower-options-"));
+afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+
+describe("resolveRuntimeOptions", () => {
+  it("fills the documented defaults", () => {
+    const resolved = resolveRuntimeOptions({ workspace, locale: "en" });
+    expect(resolved.workbench).toBe(false);
+    expect(resolved.handoff.enabled).toBe(true);
+    expect(resolved.spillThreshold).toBe(4000);
+    expect(resolved.trim).toBeNull();
+    expect(resolved.maxAttempts).toBe(3);
+    expect(resolved.runDir).toBe(join(process.cwd(), "runs"));
+  });
+
+  it.each([
+    [{}, /Invalid option workspace: got undefined/],
+    [{ workspace: "/no/such/dir/anywhere" }, /Invalid option workspace: got "\/no\/such\/dir\/anywhere", expected the path of an existing directory/],
+    [{ workspace, spillThreshold: -1 }, /Invalid option spillThreshold: got -1/],
+    [{ workspace, maxAttempts: 0 }, /Invalid option maxAttempts: got 0/],
+    [{ workspace, handoff: "yes" }, /Invalid option handoff: got "yes", expected a HandoffPolicy or a boolean/],
+    [{ workspace, workbench: "true" }, /Invalid option workbench: got "true", expected a boolean/],
+    [{ workspace, locale: "de" }, /Invalid option locale: got "de"/],
+    [{ workspace, windw: 5 }, /Invalid option windw: got 5, expected a known option/],
+    [{ workspace, env: { A: 1 } }, /Invalid option env/],
+  ])("rejects %j", (options, message) => {
+    expect(() => resolveRuntimeOptions(options as never)).toThrow(ConfigurationError);
+    expect(() => resolveRuntimeOptions(options as never)).toThrow(message);
+  });
+
+  it("takes a boolean or a policy for handoff", () => {
+    expect(resolveRuntimeOptions({ workspace, handoff: false }).handoff.enabled).toBe(false);
+    const policy = new HandoffPolicy({ window: 200_000 });
+    expect(resolveRuntimeOptions({ workspace, handoff: policy }).handoff).toBe(policy);
+  });
+});
