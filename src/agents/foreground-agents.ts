@@ -10,17 +10,17 @@ export function foregroundAgents(): HookCallbackMatcher {
   return {
     matcher: "Agent|Task",
     hooks: [
-      async (input) => {
-        if (input.hook_event_name !== "PreToolUse") return {};
+      (input) => {
+        if (input.hook_event_name !== "PreToolUse") return Promise.resolve({});
         const toolInput = input.tool_input as Record<string, unknown> | undefined;
-        if (!toolInput || toolInput.run_in_background === false) return {};
-        return {
+        if (!toolInput || toolInput.run_in_background === false) return Promise.resolve({});
+        return Promise.resolve({
           hookSpecificOutput: {
             hookEventName: "PreToolUse",
             permissionDecision: "allow",
             updatedInput: { ...toolInput, run_in_background: false },
           },
-        };
+        });
       },
     ],
   };

@@ -17,7 +17,7 @@ export class PromptQueue implements AsyncIterable<SDKUserMessage> {
       message: { role: "user", content: text },
       parent_tool_use_id: null,
       session_id: "",
-    } as SDKUserMessage);
+    });
     this.#wake?.();
   }
 

@@ -128,6 +128,8 @@ export class Runtime {
     const policy = options.handoff === undefined ? this.options.handoff : HandoffPolicy.from(options.handoff);
     const o = this.options;
     this.#running.add(step);
+    // Assigned right below; the closures only run once the step has started.
+    // eslint-disable-next-line prefer-const
     let run: StepRun | undefined;
     /** Spills and denials are counted on the step record, whether or not the event is shown. */
     const count = (event: FlowerEvent) => {

@@ -96,6 +96,7 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
   let warned = input.warned;
   let stopRequested = false;
   let lastResultIsError = false;
+  let sawResult = false;
   let lastApiErrorText: string | null = null;
   let pendingPrompt = 0;
   const background = new Set<string>();
@@ -204,6 +205,7 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
           outcome.sessionId = message.session_id;
           input.onSession(message.session_id);
         }
+        sawResult = true;
         outcome.numTurns += message.num_turns;
         outcome.costTotal = message.total_cost_usd;
         lastResultIsError = message.is_error;
@@ -237,11 +239,12 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
 
   if (stopRequested) return { ...outcome, kind: "stopped" };
   if (handoffRequested) return { ...outcome, kind: "handoff-due" };
-  const errorText = thrown ? String(thrown instanceof Error ? thrown.message : thrown) : lastResultIsError ? outcome.error : null;
-  if (errorText !== null || thrown) {
-    const error = [outcome.error, thrown ? String(thrown instanceof Error ? thrown.message : thrown) : null]
-      .filter((part): part is string => !!part)
-      .join(" | ");
+  const thrownText = thrown === undefined ? null : thrown instanceof Error ? thrown.message : JSON.stringify(thrown);
+  if (!sawResult && thrownText === null) {
+    return { ...outcome, kind: "failed", error: "the claude process ended without a result" };
+  }
+  if (lastResultIsError || thrownText !== null) {
+    const error = [outcome.error, thrownText].filter((part): part is string => !!part).join(" | ");
     return { ...outcome, kind: isOverflow(error, lastApiErrorText) ? "overflow" : "failed", error: error || "unknown error" };
   }
   return outcome;
