@@ -38,7 +38,10 @@ export class Runtime {
   readonly store: PruningSessionStore;
   readonly workbench: Workbench | null;
   readonly #bus = new EventBus();
-  readonly #stop = new AbortController();
+  /** One soft stop per running step (Ctrl-C: stop at the next message boundary). */
+  readonly #stops = new Set<AbortController>();
+  /** Hard abort for close(): kills any claude child still running. */
+  readonly #kill = new AbortController();
   /** Session id → the step running it, so store loads are booked to the right step. */
   readonly #sessions = new Map<string, StepRun>();
   readonly #running = new Set<string>();
@@ -101,16 +104,19 @@ export class Runtime {
     return this.manifest.steps().sort((a, b) => a.updatedAt.localeCompare(b.updatedAt)).at(-1);
   }
 
-  /** Stops running steps at the next message boundary; their records stay continuable. */
+  /** Stops the running steps at the next message boundary; their records stay continuable. */
   stop(): void {
-    this.#stop.abort();
+    for (const stop of this.#stops) stop.abort();
   }
 
+  /** Kills whatever still runs and closes the session store. The runtime cannot be used afterwards. */
   close(): void {
+    this.#kill.abort();
     this.store.close();
   }
 
   #checkStep(step: string): void {
+    if (this.#kill.signal.aborted) throw new ConfigurationError("runtime", "closed", "a runtime that was not closed yet");
     if (typeof step !== "string" || step.trim() === "") throw new ConfigurationError("step", step, "a non-empty step name");
     if (this.#running.has(step)) throw new ConfigurationError("step", step, "a step that is not already running in this runtime");
   }
@@ -128,6 +134,8 @@ export class Runtime {
     const policy = options.handoff === undefined ? this.options.handoff : HandoffPolicy.from(options.handoff);
     const o = this.options;
     this.#running.add(step);
+    const stop = new AbortController();
+    this.#stops.add(stop);
     // Assigned right below; the closures only run once the step has started.
     // eslint-disable-next-line prefer-const
     let run: StepRun | undefined;
@@ -155,7 +163,7 @@ export class Runtime {
       maxAttempts: o.maxAttempts,
       manifest: this.manifest,
       emit,
-      stopSignal: this.#stop.signal,
+      stopSignal: stop.signal,
       ...(continuation ? { continuation } : {}),
       onSession: (sessionId) => run && this.#sessions.set(sessionId, run),
       // The index is refreshed before every session so the prompt block lists what is on disk now.
@@ -193,6 +201,7 @@ export class Runtime {
           ...(resume ? { resume } : {}),
           ...(o.model ? { model: o.model } : {}),
           ...(o.maxBudgetUsd !== undefined && !writing ? { maxBudgetUsd: o.maxBudgetUsd } : {}),
+          abortController: childAbort(this.#kill.signal),
           onDeny: (denial) => sessionEmit({ type: "tool-denied", step, tool: denial.tool, command: denial.command, reason: denial.reason }),
         });
       },
@@ -200,7 +209,16 @@ export class Runtime {
     try {
       return await run.run();
     } finally {
+      this.#stops.delete(stop);
       this.#running.delete(step);
     }
   }
+}
+
+/** A fresh controller per session that follows the runtime's kill signal. */
+function childAbort(kill: AbortSignal): AbortController {
+  const controller = new AbortController();
+  if (kill.aborted) controller.abort();
+  else kill.addEventListener("abort", () => controller.abort(), { once: true });
+  return controller;
 }
