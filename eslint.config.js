@@ -15,6 +15,9 @@ export default tseslint.config(
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/restrict-template-expressions": "off",
+      // The SDK's SessionStore and hook interfaces are async; our implementations over a synchronous
+      // SQLite driver keep `async` so a throw becomes a rejection, as the caller expects.
+      "@typescript-eslint/require-await": "off",
     },
   },
   {

@@ -38,5 +38,5 @@ export const EPHEMERAL_EXPIRED: Readonly<Record<Locale, (label: string, turnsAgo
   zh: (label, turnsAgo) =>
     `[\`${label}\` 的结果已过期(第 ${turnsAgo} 轮前),当前状态可能已变。需要请重新执行]`,
   en: (label, turnsAgo) =>
-    `[The result of \`${label}\` has expired (${turnsAgo} turns ago); the state may have changed. Run it again if needed]`,
+    `[The result of \`${label}\` has expired (${turnsAgo} ${turnsAgo === 1 ? "turn" : "turns"} ago); the state may have changed. Run it again if needed]`,
 };

@@ -1,0 +1,28 @@
+/**
+ * Denied calls (SPEC C9). A denial is a tool_result that stays in context for good next to the command
+ * that never ran (measured: 93 chars of denial + 180 chars of dead command), and worse, a few of them
+ * teach the coordinator that "Bash is restricted" so it stops trying even the allowed `git status`
+ * (learned helplessness, ~4.3k per needless subagent). Older denials are removed with their tool_use; the
+ * newest `keepDenials` stay, because the latest one is a valid signal that stops the model retrying the
+ * same call. Recognised only by the harness's marker `toolDenialKind: "permission-rule"`, never by text.
+ */
+import type { PassResult } from "./report.js";
+import { isDenial, removeToolCalls, toolResults, type Entry } from "./transcript.js";
+
+export interface PruneDenialsOptions {
+  /** Newest denial entries kept verbatim. */
+  keepDenials: number;
+}
+
+export function pruneDenials(entries: readonly Entry[], options: PruneDenialsOptions): PassResult {
+  const denials: number[] = [];
+  entries.forEach((entry, index) => {
+    if (isDenial(entry) && toolResults(entry).length > 0) denials.push(index);
+  });
+  const prune = denials.slice(0, Math.max(0, denials.length - options.keepDenials));
+  if (prune.length === 0) return { entries: [...entries], report: {} };
+
+  const ids = prune.flatMap((index) => toolResults(entries[index] as Entry).map((block) => block.tool_use_id));
+  const removed = removeToolCalls(entries, ids);
+  return { entries: removed.entries, report: { prunedDenials: ids.length, charsSaved: removed.charsRemoved } };
+}

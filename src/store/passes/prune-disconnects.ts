@@ -1,0 +1,49 @@
+/**
+ * Disconnect remnants (SPEC C10). While the CLI retries a failed or dropped request it writes synthetic
+ * entries: an assistant entry with `isApiErrorMessage: true` ("API Error: 529 Overloaded…") and one
+ * `system/api_error` per retry. Fed back, they read as the model's own words and as a history of failures
+ * that no longer matter, so they are dropped (chain re-linked). A tool result left by an interruption
+ * ("The user doesn't want to proceed…") would tell the model the user refused the call; it becomes a
+ * neutral note instead, and the entry stays so the tool_use keeps its answer.
+ */
+import type { Locale } from "../../locale/locale.js";
+import { INTERRUPTED_NOTE } from "../text.js";
+import type { PassResult } from "./report.js";
+import {
+  isApiErrorRemnant,
+  isInterruptedResult,
+  removeToolCalls,
+  replaceResultContent,
+  resultText,
+  blockChars,
+  toolResults,
+  type Entry,
+} from "./transcript.js";
+
+export interface PruneDisconnectsOptions {
+  locale: Locale;
+}
+
+export function pruneDisconnects(entries: readonly Entry[], options: PruneDisconnectsOptions): PassResult {
+  const note = INTERRUPTED_NOTE[options.locale];
+  const drop = new Set<number>();
+  entries.forEach((entry, index) => {
+    if (isApiErrorRemnant(entry)) drop.add(index);
+  });
+  const removed = removeToolCalls(entries, [], drop);
+
+  let interrupted = 0;
+  let charsSaved = removed.charsRemoved;
+  const rewritten = removed.entries.map((entry) => {
+    const replacements = new Map<string, string>();
+    for (const block of toolResults(entry)) {
+      if (!isInterruptedResult(entry, block) || resultText(block) === note) continue;
+      replacements.set(block.tool_use_id, note);
+      interrupted += 1;
+      charsSaved += blockChars(block) - note.length;
+    }
+    return replacements.size === 0 ? entry : replaceResultContent(entry, replacements);
+  });
+
+  return { entries: rewritten, report: { prunedApiErrors: drop.size, interrupted, charsSaved } };
+}

@@ -1,0 +1,58 @@
+/**
+ * The whole load-time rewrite as one pure function, in a fixed order: disconnect remnants first (a
+ * synthetic error must not count as a turn or shield anything), then denials, then expiry, then trim
+ * (so an expired glance result is never spilled: running it again gives the fresh one).
+ */
+import type { Locale } from "../../locale/locale.js";
+import { expireEphemeral } from "./expire-ephemeral.js";
+import { pruneDenials } from "./prune-denials.js";
+import { pruneDisconnects } from "./prune-disconnects.js";
+import { addReports, emptyReport, type RewriteReport } from "./report.js";
+import type { Entry } from "./transcript.js";
+import { trimResults, type SpillFile } from "./trim-results.js";
+
+export interface RewriteOptions {
+  locale: Locale;
+  /** Expiry; null skips it. */
+  expire: { keepEphemeral: number; isEphemeral: (command: string) => boolean } | null;
+  /** Denial pruning; null skips it. */
+  denials: { keepDenials: number } | null;
+  /** Disconnect remnants. */
+  disconnects: boolean;
+  /** Trim; null when off. */
+  trim: { keepRecent: number; minChars: number; spillDir: string } | null;
+}
+
+export interface RewriteResult {
+  entries: Entry[];
+  report: RewriteReport;
+  spills: SpillFile[];
+}
+
+export function rewriteTranscript(input: readonly Entry[], options: RewriteOptions): RewriteResult {
+  const { locale } = options;
+  let entries: readonly Entry[] = input;
+  let report = emptyReport();
+  if (options.disconnects) {
+    const pass = pruneDisconnects(entries, { locale });
+    ({ entries } = pass);
+    report = addReports(report, pass.report);
+  }
+  if (options.denials) {
+    const pass = pruneDenials(entries, options.denials);
+    ({ entries } = pass);
+    report = addReports(report, pass.report);
+  }
+  if (options.expire) {
+    const pass = expireEphemeral(entries, { ...options.expire, locale });
+    ({ entries } = pass);
+    report = addReports(report, pass.report);
+  }
+  let spills: SpillFile[] = [];
+  if (options.trim) {
+    const pass = trimResults(entries, { ...options.trim, locale });
+    ({ entries, spills } = pass);
+    report = addReports(report, pass.report);
+  }
+  return { entries: [...entries], report, spills };
+}

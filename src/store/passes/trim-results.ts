@@ -1,0 +1,78 @@
+/**
+ * Trim (SPEC C8, off by default). Long tool results are the bulk of a resumed main thread's history. On
+ * load, each one of at least `minChars` is moved to a file under `<workspace>/.flower/spill/` and its
+ * content replaced by a pointer; the newest `keepRecent` tool results (any size, any tool) are left as
+ * they are, since the work in progress still leans on them. The folder is inside the workspace, not the
+ * workbench root the spill guard writes to: the agent's Read must be able to reach it.
+ *
+ * The pass stays pure: it returns the files to write and the store writes them. File names are the
+ * content's hash, so loading the same session twice writes nothing new, and a spill file that the agent
+ * read back (and that is trimmed again later) maps onto itself instead of multiplying.
+ */
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import type { Locale } from "../../locale/locale.js";
+import { TRIM_POINTER } from "../text.js";
+import type { PassResult } from "./report.js";
+import { isDenial, isInterruptedResult, replaceResultContent, resultText, toolResults, type Entry } from "./transcript.js";
+
+export interface TrimResultsOptions {
+  /** Newest tool results never trimmed. */
+  keepRecent: number;
+  /** Results with at least this many characters are trimmed. */
+  minChars: number;
+  /** Absolute folder the spill files go to (`<workspace>/.flower/spill`). */
+  spillDir: string;
+  locale: Locale;
+}
+
+export interface SpillFile {
+  path: string;
+  content: string;
+}
+
+export interface TrimResult extends PassResult {
+  /** Files the caller must write before the trimmed entries are handed out. */
+  spills: SpillFile[];
+}
+
+export function spillPath(spillDir: string, text: string): string {
+  return join(spillDir, `trim-${createHash("sha256").update(text).digest("hex").slice(0, 20)}.txt`);
+}
+
+export function trimResults(entries: readonly Entry[], options: TrimResultsOptions): TrimResult {
+  const results: Array<{ index: number; toolUseId: string; text: string | undefined }> = [];
+  entries.forEach((entry, index) => {
+    if (entry.type !== "user") return;
+    for (const block of toolResults(entry)) {
+      // Denials and interruption notes are short, and belong to their own passes.
+      const skip = isDenial(entry) || isInterruptedResult(entry, block);
+      results.push({ index, toolUseId: block.tool_use_id, text: skip ? undefined : resultText(block) });
+    }
+  });
+
+  const older = results.slice(0, Math.max(0, results.length - options.keepRecent));
+  const byEntry = new Map<number, Map<string, string>>();
+  const spills = new Map<string, SpillFile>();
+  let trimmed = 0;
+  let charsSaved = 0;
+  for (const result of older) {
+    // A result holding images is never trimmed (undefined text): its blocks cannot become a text file.
+    if (result.text === undefined || result.text.length < options.minChars) continue;
+    const path = spillPath(options.spillDir, result.text);
+    const pointer = TRIM_POINTER[options.locale](path, result.text.length);
+    spills.set(path, { path, content: result.text });
+    let replacements = byEntry.get(result.index);
+    if (replacements === undefined) byEntry.set(result.index, (replacements = new Map<string, string>()));
+    replacements.set(result.toolUseId, pointer);
+    trimmed += 1;
+    charsSaved += result.text.length - pointer.length;
+  }
+  if (trimmed === 0) return { entries: [...entries], report: {}, spills: [] };
+
+  const rewritten = entries.map((entry, index) => {
+    const replacements = byEntry.get(index);
+    return replacements === undefined ? entry : replaceResultContent(entry, replacements);
+  });
+  return { entries: rewritten, report: { trimmed, charsSaved }, spills: [...spills.values()] };
+}

@@ -1,0 +1,217 @@
+/**
+ * The embedded session store: an SDK `SessionStore` on one SQLite file (better-sqlite3, WAL).
+ *
+ * - One transaction per `append` batch, taken with `BEGIN IMMEDIATE`: two processes on the same file
+ *   queue on the write lock (busy timeout) instead of failing a deferred transaction's lock upgrade.
+ * - Idempotent: an entry with a `uuid` is stored once per transcript (the SDK retries failed appends and
+ *   `importSessionToStore()` replays whole sessions). An entry without one (`cost-state`, `last-prompt`,
+ *   `mode`, …) is keyed on its content, anchored to the nearest preceding uuid in the same batch plus its
+ *   occurrence there: a retried or replayed batch adds nothing, while the same marker written again after
+ *   new conversation (e.g. `mode` switching back) is a new row, so order-sensitive markers keep their
+ *   meaning. Leading uuid-less entries of a batch have no anchor; an identical one in a later batch is
+ *   taken as a replay (for the entries seen so far, `cost-state` and `last-prompt`, a lost duplicate is
+ *   harmless, a duplicated one only noise).
+ * - Entries go in as `JSON.stringify` and come out as `JSON.parse`: deep-equal, in commit order.
+ * - Rows are never updated. The subclasses rewrite what `load()` returns, never what is stored.
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import Database from "better-sqlite3";
+import type { SessionKey, SessionStore, SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
+import { ConfigurationError, StoreError } from "../errors.js";
+
+export interface SqliteSessionStoreOptions {
+  /** The SQLite file; it and its parent folder are created when missing. */
+  path: string;
+  /**
+   * How long a writer waits for another process holding the lock, in ms.
+   * @default 10000
+   */
+  busyTimeoutMs?: number;
+}
+
+/** The main transcript's subpath in the table. The SDK forbids an empty subpath, so it cannot collide. */
+const MAIN = "";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS transcripts (
+  id INTEGER PRIMARY KEY,
+  project_key TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  subpath TEXT NOT NULL,
+  mtime INTEGER NOT NULL,
+  UNIQUE (project_key, session_id, subpath)
+);
+CREATE TABLE IF NOT EXISTS entries (
+  seq INTEGER PRIMARY KEY,
+  transcript_id INTEGER NOT NULL,
+  dedup_key TEXT NOT NULL,
+  body TEXT NOT NULL,
+  UNIQUE (transcript_id, dedup_key)
+);
+`;
+// No separate (transcript_id, seq) index: load() finds a transcript's rows through the unique index and
+// sorts them by seq; measured, that is faster than keeping a second index, and appends gain ~25%.
+
+export class SqliteSessionStore implements SessionStore {
+  /** Absolute path of the SQLite file. */
+  readonly path: string;
+  readonly #db: Database.Database;
+  readonly #appendBatch: (key: SessionKey, entries: readonly SessionStoreEntry[]) => void;
+  readonly #statements: {
+    transcriptId: Database.Statement<[string, string, string], { id: number }>;
+    insertTranscript: Database.Statement<[string, string, string, number]>;
+    touch: Database.Statement<[number, number]>;
+    insertEntry: Database.Statement<[number, string, string]>;
+    load: Database.Statement<[number], { body: string }>;
+    sessions: Database.Statement<[string, string], { session_id: string; mtime: number }>;
+    subkeys: Database.Statement<[string, string, string], { subpath: string }>;
+  };
+  #lastMtime = 0;
+  #closed = false;
+
+  constructor(options: SqliteSessionStoreOptions) {
+    if (typeof options !== "object" || options === null) throw new ConfigurationError("options", options, "an options object");
+    const { path, busyTimeoutMs = 10_000 } = options;
+    if (typeof path !== "string" || path.trim() === "") throw new ConfigurationError("path", path, "a file path");
+    if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0)
+      throw new ConfigurationError("busyTimeoutMs", busyTimeoutMs, "a non-negative integer (ms)");
+    this.path = resolve(path);
+    try {
+      mkdirSync(dirname(this.path), { recursive: true });
+      this.#db = new Database(this.path, { timeout: busyTimeoutMs });
+      this.#db.pragma("journal_mode = WAL");
+      // NORMAL is durable against process crashes in WAL mode; the CLI's own JSONL is the primary copy.
+      this.#db.pragma("synchronous = NORMAL");
+      this.#db.exec(SCHEMA);
+    } catch (error) {
+      throw new StoreError(`Cannot open session store ${this.path}: ${(error as Error).message}`, { cause: error });
+    }
+    const db = this.#db;
+    this.#statements = {
+      transcriptId: db.prepare("SELECT id FROM transcripts WHERE project_key = ? AND session_id = ? AND subpath = ?"),
+      insertTranscript: db.prepare(
+        "INSERT INTO transcripts (project_key, session_id, subpath, mtime) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+      ),
+      touch: db.prepare("UPDATE transcripts SET mtime = max(mtime, ?) WHERE id = ?"),
+      insertEntry: db.prepare("INSERT OR IGNORE INTO entries (transcript_id, dedup_key, body) VALUES (?, ?, ?)"),
+      load: db.prepare("SELECT body FROM entries WHERE transcript_id = ? ORDER BY seq"),
+      sessions: db.prepare("SELECT session_id, mtime FROM transcripts WHERE project_key = ? AND subpath = ?"),
+      subkeys: db.prepare(
+        "SELECT t.subpath FROM transcripts t WHERE t.project_key = ? AND t.session_id = ? AND t.subpath != ? ORDER BY t.id",
+      ),
+    };
+    const statements = this.#statements;
+    const batch = db.transaction((key: SessionKey, entries: readonly SessionStoreEntry[]) => {
+      const subpath = key.subpath ?? MAIN;
+      const mtime = this.#nextMtime();
+      statements.insertTranscript.run(key.projectKey, key.sessionId, subpath, mtime);
+      const row = statements.transcriptId.get(key.projectKey, key.sessionId, subpath);
+      if (row === undefined) throw new Error("transcript row vanished inside its own transaction");
+      statements.touch.run(mtime, row.id);
+      for (const [dedupKey, body] of dedupKeys(entries)) statements.insertEntry.run(row.id, dedupKey, body);
+    });
+    this.#appendBatch = (key, entries) => batch.immediate(key, entries);
+  }
+
+  async append(key: SessionKey, entries: SessionStoreEntry[]): Promise<void> {
+    this.#check(key);
+    if (!Array.isArray(entries)) throw new StoreError(`append() needs an array of entries, got ${typeof entries}`);
+    // An empty batch must not create a transcript: load() has to keep answering null for it.
+    if (entries.length === 0) return;
+    this.#run("append", () => this.#appendBatch(key, entries));
+  }
+
+  async load(key: SessionKey): Promise<SessionStoreEntry[] | null> {
+    this.#check(key);
+    return this.#run("load", () => {
+      const row = this.#statements.transcriptId.get(key.projectKey, key.sessionId, key.subpath ?? MAIN);
+      if (row === undefined) return null;
+      return this.#statements.load.all(row.id).map((entry) => JSON.parse(entry.body) as SessionStoreEntry);
+    });
+  }
+
+  /** Main transcripts of a project with their last append time (ms). */
+  async listSessions(projectKey: string): Promise<Array<{ sessionId: string; mtime: number }>> {
+    this.#check({ projectKey, sessionId: "-" });
+    return this.#run("listSessions", () =>
+      this.#statements.sessions.all(projectKey, MAIN).map((row) => ({ sessionId: row.session_id, mtime: row.mtime })),
+    );
+  }
+
+  /** Subagent transcripts (their subpaths) of a session, in the order they were first written. */
+  async listSubkeys(key: { projectKey: string; sessionId: string }): Promise<string[]> {
+    this.#check(key);
+    return this.#run("listSubkeys", () =>
+      this.#statements.subkeys.all(key.projectKey, key.sessionId, MAIN).map((row) => row.subpath),
+    );
+  }
+
+  /** Deletes one transcript; deleting a main transcript deletes its subagent transcripts too (as the SDK's in-memory store does). */
+  async delete(key: SessionKey): Promise<void> {
+    this.#check(key);
+    this.#run("delete", () => {
+      const where = key.subpath === undefined ? "project_key = ? AND session_id = ?" : "project_key = ? AND session_id = ? AND subpath = ?";
+      const params = key.subpath === undefined ? [key.projectKey, key.sessionId] : [key.projectKey, key.sessionId, key.subpath];
+      this.#db
+        .transaction(() => {
+          this.#db.prepare(`DELETE FROM entries WHERE transcript_id IN (SELECT id FROM transcripts WHERE ${where})`).run(...params);
+          this.#db.prepare(`DELETE FROM transcripts WHERE ${where}`).run(...params);
+        })
+        .immediate();
+    });
+  }
+
+  /** Closes the database. Idempotent; any later call throws a StoreError. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#db.close();
+  }
+
+  /** Strictly increasing per store, like the SDK's in-memory store, so two appends in one ms still order. */
+  #nextMtime(): number {
+    this.#lastMtime = Math.max(Date.now(), this.#lastMtime + 1);
+    return this.#lastMtime;
+  }
+
+  #check(key: { projectKey: string; sessionId: string; subpath?: string }): void {
+    if (this.#closed) throw new StoreError(`Session store ${this.path} is closed`);
+    if (typeof key !== "object" || key === null || typeof key.projectKey !== "string" || typeof key.sessionId !== "string")
+      throw new StoreError("A session key needs a string projectKey and sessionId");
+    if (key.subpath !== undefined && (typeof key.subpath !== "string" || key.subpath === ""))
+      throw new StoreError("A session key's subpath must be a non-empty string or absent (absent = main transcript)");
+  }
+
+  #run<T>(operation: string, work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      if (error instanceof StoreError) throw error;
+      throw new StoreError(`Session store ${operation} failed (${this.path}): ${(error as Error).message}`, { cause: error });
+    }
+  }
+}
+
+/** [dedup key, serialized entry] for each entry of one batch; see the module comment for the rule. */
+export function dedupKeys(entries: readonly SessionStoreEntry[]): Array<[string, string]> {
+  const keys: Array<[string, string]> = [];
+  let anchor = "";
+  const occurrences = new Map<string, number>();
+  for (const entry of entries) {
+    const body = JSON.stringify(entry);
+    if (body === undefined) throw new StoreError("An entry is not JSON-serializable");
+    if (typeof entry.uuid === "string" && entry.uuid !== "") {
+      keys.push([`u:${entry.uuid}`, body]);
+      anchor = entry.uuid;
+      occurrences.clear();
+      continue;
+    }
+    const hash = createHash("sha256").update(body).digest("base64url").slice(0, 22);
+    const seen = occurrences.get(hash) ?? 0;
+    occurrences.set(hash, seen + 1);
+    keys.push([`h:${anchor}:${hash}:${seen}`, body]);
+  }
+  return keys;
+}

@@ -1,0 +1,21 @@
+/**
+ * The session store's words, per locale. These strings replace history the model will read on resume, so
+ * they are short, neutral and say what to do next. zh is the seeds' language; the expiry hint is quoted
+ * in the seed and stays byte-exact (ASCII `,()` inside Chinese text included). en has the same structure.
+ */
+import type { Locale } from "../locale/locale.js";
+
+/**
+ * Replaces a long tool result spilled on load. Only a pointer, no preview (the seed: the block content is
+ * replaced by a file pointer); the path is absolute because Read wants one.
+ */
+export const TRIM_POINTER: Readonly<Record<Locale, (path: string, chars: number) => string>> = {
+  zh: (path, chars) => `[该工具结果共 ${chars} 字符,已移到 ${path},需要全文请用 Read 读取]`,
+  en: (path, chars) => `[This tool result (${chars} chars) was moved to ${path}; read it with Read if you need the full text]`,
+};
+
+/** Replaces a tool result left by an interruption (seed wording). It says what happened, not who did it. */
+export const INTERRUPTED_NOTE: Readonly<Record<Locale, string>> = {
+  zh: "[上一轮在此处被中断,该工具结果未产生]",
+  en: "[The previous turn was interrupted here; this tool result was not produced]",
+};

@@ -1,0 +1,149 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { rewriteTranscript, type RewriteOptions } from "../../../src/store/passes/rewrite.js";
+import { INTERRUPTED_NOTE } from "../../../src/store/text.js";
+import { passChoiceArbitrary, sessionArbitrary, type PassChoice } from "./transcript-arbitrary.js";
+import {
+  INTERRUPTED_TEXT,
+  assertLinksResolve,
+  assertPaired,
+  deepFreeze,
+  resultBlockById,
+  testIsEphemeral,
+  toolResultIds,
+  toolUseIds,
+  type Entry,
+} from "./transcript-fixtures.js";
+
+const SPILL_DIR = "/ws/.flower/spill";
+
+function optionsFor(choice: PassChoice): RewriteOptions {
+  return {
+    locale: "zh",
+    disconnects: choice.disconnects,
+    denials: choice.denials,
+    expire: choice.expire && { ...choice.expire, isEphemeral: testIsEphemeral },
+    trim: choice.trim && { ...choice.trim, spillDir: SPILL_DIR },
+  };
+}
+
+/** Ephemeral Bash results in input order that the expiry may touch: not denied, not interrupted. */
+function ephemeralResults(entries: readonly Entry[]): string[] {
+  const commands = new Map<string, string>();
+  for (const entry of entries) {
+    const blocks = ((entry["message"] as { content?: unknown })?.content ?? []) as Array<Record<string, unknown>>;
+    if (entry.type !== "assistant" || !Array.isArray(blocks)) continue;
+    for (const block of blocks) {
+      const input = block["input"] as { command?: string } | undefined;
+      if (block["type"] === "tool_use" && block["name"] === "Bash" && typeof input?.command === "string")
+        commands.set(block["id"] as string, input.command);
+    }
+  }
+  const ids: string[] = [];
+  for (const entry of entries) {
+    if (entry["toolDenialKind"] === "permission-rule") continue;
+    for (const id of toolResultIds(entry)) {
+      const command = commands.get(id);
+      if (command === undefined || !testIsEphemeral(command)) continue;
+      if (resultBlockById([entry], id)?.block["content"] === INTERRUPTED_TEXT) continue;
+      ids.push(id);
+    }
+  }
+  return ids;
+}
+
+function denialEntries(entries: readonly Entry[]): Entry[] {
+  return entries.filter((entry) => entry["toolDenialKind"] === "permission-rule");
+}
+
+function checkRewrite(input: Entry[], choice: PassChoice): void {
+  const before = structuredClone(input);
+  deepFreeze(input);
+  assertPaired(input);
+  const { entries, report, spills } = rewriteTranscript(input, optionsFor(choice));
+
+  // The red line: a resumable transcript.
+  assertPaired(entries);
+  assertLinksResolve(entries);
+  // Pure: the input is exactly as it was (frozen, so a write would also have thrown).
+  expect(input).toEqual(before);
+  // Nothing new appears; uuid-less markers are untouched and in order.
+  const inputUses = new Set(input.flatMap(toolUseIds));
+  for (const id of entries.flatMap(toolUseIds)) expect(inputUses.has(id)).toBe(true);
+  expect(entries.filter((entry) => entry.uuid === undefined)).toEqual(input.filter((entry) => entry.uuid === undefined));
+
+  if (choice.disconnects) {
+    expect(entries.some((entry) => entry["isApiErrorMessage"] === true || entry["subtype"] === "api_error")).toBe(false);
+    for (const id of entries.flatMap(toolResultIds))
+      expect(resultBlockById(entries, id)?.block["content"]).not.toBe(INTERRUPTED_TEXT);
+  }
+
+  const denials = denialEntries(input);
+  const keptDenials = choice.denials ? denials.slice(Math.max(0, denials.length - choice.denials.keepDenials)) : denials;
+  for (const denial of denials) {
+    const ids = toolResultIds(denial);
+    const kept = keptDenials.includes(denial);
+    for (const id of ids) {
+      expect(inputUses.has(id)).toBe(true);
+      expect(entries.flatMap(toolUseIds).includes(id)).toBe(kept);
+      const found = resultBlockById(entries, id);
+      if (kept) {
+        // The newest denials stay intact (only a link may have been re-pointed).
+        expect(found?.entry["message"]).toEqual(denial["message"]);
+        expect(found?.entry["toolDenialKind"]).toBe("permission-rule");
+      } else {
+        expect(found).toBeUndefined();
+      }
+    }
+  }
+  if (choice.denials) expect(report.prunedDenials).toBe(denials.slice(0, denials.length - keptDenials.length).flatMap(toolResultIds).length);
+
+  const ephemeral = ephemeralResults(input);
+  const keep = choice.expire ? choice.expire.keepEphemeral : Infinity;
+  const expired = ephemeral.slice(0, Math.max(0, ephemeral.length - keep));
+  for (const id of ephemeral) {
+    const now = resultBlockById(entries, id)?.block["content"];
+    if (expired.includes(id)) expect(now).toMatch(/^\[`.+` 的结果已过期\(第 \d+ 轮前\),当前状态可能已变。需要请重新执行\]$/);
+    else expect(now).toEqual(resultBlockById(input, id)?.block["content"]);
+  }
+  expect(report.expired).toBe(expired.length);
+
+  // Trimmed results point at a spill file holding exactly the original text.
+  for (const spill of spills) expect(spill.path.startsWith(`${SPILL_DIR}/trim-`)).toBe(true);
+  for (const id of entries.flatMap(toolResultIds)) {
+    const now = resultBlockById(entries, id)?.block["content"];
+    const spill = spills.find((candidate) => typeof now === "string" && now.includes(candidate.path));
+    if (spill) expect(spill.content).toBe(resultBlockById(input, id)?.block["content"]);
+  }
+  expect(report.trimmed > 0).toBe(spills.length > 0);
+  if (!choice.trim) expect(report.trimmed).toBe(0);
+  if (!choice.disconnects) expect(report.interrupted + report.prunedApiErrors).toBe(0);
+  if (choice.disconnects)
+    for (const id of entries.flatMap(toolResultIds)) {
+      const original = resultBlockById(input, id)?.block["content"];
+      if (original === INTERRUPTED_TEXT) expect(resultBlockById(entries, id)?.block["content"]).toBe(INTERRUPTED_NOTE.zh);
+    }
+}
+
+describe("rewrite passes (property)", () => {
+  it("keep every generated transcript resumable under any combination of passes", () => {
+    fc.assert(
+      fc.property(sessionArbitrary, passChoiceArbitrary, (session, choice) => {
+        checkRewrite(session.main, choice);
+        for (const sub of session.subagents.values()) checkRewrite(sub, choice);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("are idempotent: rewriting a rewritten transcript changes nothing more", () => {
+    fc.assert(
+      fc.property(sessionArbitrary, passChoiceArbitrary, (session, choice) => {
+        const once = rewriteTranscript(session.main, optionsFor(choice));
+        const twice = rewriteTranscript(once.entries, optionsFor(choice));
+        expect(twice.entries).toEqual(once.entries);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});

@@ -1,0 +1,243 @@
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import Database from "better-sqlite3";
+import ts from "typescript";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ConfigurationError, StoreError } from "../../../src/errors.js";
+import { SqliteSessionStore, dedupKeys } from "../../../src/store/sqlite-store.js";
+import { TranscriptBuilder, bash, type Entry } from "./transcript-fixtures.js";
+
+const ROOT = resolve(import.meta.dirname, "../../..");
+const main = { projectKey: "-repo", sessionId: "s-1" };
+const sub = { ...main, subpath: "subagents/agent-a1" };
+
+let dir: string;
+let store: SqliteSessionStore;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "flower-store-"));
+  store = new SqliteSessionStore({ path: join(dir, "nested", "runs", "sessions.db") });
+});
+
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function transcript(): Entry[] {
+  const t = new TranscriptBuilder();
+  t.prompt("hello 世界");
+  t.marker("mode", "bypassPermissions");
+  t.response("looking", [bash("git status -s", " M a.ts"), bash("ls", "a\nb")]);
+  t.marker("cost-state", 0.0147);
+  t.response("done");
+  return t.entries;
+}
+
+describe("SqliteSessionStore", () => {
+  it("creates the file and its folder in WAL mode", () => {
+    const db = new Database(store.path, { readonly: true });
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    db.close();
+  });
+
+  it("returns null for a key never written, and for an empty batch", async () => {
+    expect(await store.load(main)).toBeNull();
+    await store.append(main, []);
+    expect(await store.load(main)).toBeNull();
+    expect(await store.listSessions(main.projectKey)).toEqual([]);
+  });
+
+  it("returns entries deep-equal to what was appended, in order, across batches", async () => {
+    const entries = transcript();
+    await store.append(main, entries.slice(0, 3));
+    await store.append(main, entries.slice(3));
+    expect(await store.load(main)).toEqual(entries);
+  });
+
+  it("adds nothing when a batch is replayed or retried, uuid or not", async () => {
+    const entries = transcript();
+    await store.append(main, entries);
+    await store.append(main, entries);
+    await store.append(main, entries.slice(2, 5));
+    expect(await store.load(main)).toEqual(entries);
+  });
+
+  it("keeps a uuid-less marker repeated after new conversation, and repeats inside one batch", async () => {
+    const mode = (value: string): Entry => ({ type: "mode", mode: value });
+    const user = (uuid: string): Entry => ({ type: "user", uuid, message: { role: "user", content: "x" } });
+    const batch = [user("u1"), mode("plan"), user("u2"), mode("default"), user("u3"), mode("plan"), mode("plan")];
+    await store.append(main, batch);
+    await store.append(main, batch);
+    expect(await store.load(main)).toEqual(batch);
+    expect(new Set(dedupKeys(batch).map(([key]) => key)).size).toBe(batch.length);
+  });
+
+  it("keeps subagent transcripts under their subpath and lists them", async () => {
+    await store.append(main, transcript());
+    await store.append(sub, [{ type: "agent_metadata", agentType: "general-purpose", toolUseId: "toolu_1" }]);
+    await store.append({ ...main, subpath: "subagents/agent-b2" }, [{ type: "user", uuid: "x" }]);
+    expect(await store.load(sub)).toEqual([{ type: "agent_metadata", agentType: "general-purpose", toolUseId: "toolu_1" }]);
+    expect(await store.listSubkeys(main)).toEqual(["subagents/agent-a1", "subagents/agent-b2"]);
+    expect(await store.load(main)).toEqual(transcript());
+    // The same uuid in two transcripts is two rows: idempotency is per transcript.
+    await store.append(sub, [{ type: "user", uuid: "x" }]);
+    expect(await store.load(sub)).toHaveLength(2);
+  });
+
+  it("lists main sessions of a project with increasing mtimes", async () => {
+    await store.append(main, transcript());
+    await store.append({ ...main, sessionId: "s-2" }, transcript());
+    await store.append({ projectKey: "-other", sessionId: "s-3" }, transcript());
+    await store.append({ ...sub, sessionId: "s-4" }, transcript());
+    const sessions = await store.listSessions(main.projectKey);
+    expect(sessions.map((session) => session.sessionId).sort()).toEqual(["s-1", "s-2"]);
+    const [first, second] = sessions.sort((a, b) => a.mtime - b.mtime);
+    expect(Number.isInteger(first?.mtime)).toBe(true);
+    expect(second!.mtime).toBeGreaterThan(first!.mtime);
+  });
+
+  it("deletes a subagent transcript alone, and a main transcript with its subagents", async () => {
+    await store.append(main, transcript());
+    await store.append(sub, transcript());
+    await store.append({ ...main, subpath: "subagents/agent-b2" }, transcript());
+    await store.delete({ ...main, subpath: "subagents/agent-b2" });
+    expect(await store.listSubkeys(main)).toEqual(["subagents/agent-a1"]);
+    await store.delete(main);
+    expect(await store.load(main)).toBeNull();
+    expect(await store.load(sub)).toBeNull();
+    expect(await store.listSubkeys(main)).toEqual([]);
+    const db = new Database(store.path, { readonly: true });
+    expect(db.prepare("SELECT count(*) AS n FROM entries").get()).toEqual({ n: 0 });
+    db.close();
+  });
+
+  it("survives reopening the file", async () => {
+    await store.append(main, transcript());
+    store.close();
+    store = new SqliteSessionStore({ path: join(dir, "nested", "runs", "sessions.db") });
+    expect(await store.load(main)).toEqual(transcript());
+  });
+
+  it("rejects bad options, bad keys and use after close with typed errors", async () => {
+    expect(() => new SqliteSessionStore({ path: "" })).toThrow(ConfigurationError);
+    expect(() => new SqliteSessionStore({ path: join(dir, "x.db"), busyTimeoutMs: -1 })).toThrow(/busyTimeoutMs/);
+    await expect(store.append({ ...main, subpath: "" }, transcript())).rejects.toThrow(StoreError);
+    await expect(store.append(main, [{ type: "x", big: 10n }])).rejects.toThrow(StoreError);
+    store.close();
+    await expect(store.load(main)).rejects.toThrow(/closed/);
+    expect(() => store.close()).not.toThrow();
+  });
+
+  it("writes a whole batch or nothing", async () => {
+    const entries = transcript();
+    const poisoned = [...entries.slice(0, 2), { type: "x", bad: 1n } as unknown as Entry];
+    await expect(store.append(main, poisoned)).rejects.toThrow(StoreError);
+    expect(await store.load(main)).toBeNull();
+  });
+});
+
+/**
+ * Two real processes appending to one file. The store's source is transpiled (type erasure only) next to
+ * node_modules so the children run exactly this code, with better-sqlite3 resolved from the repo.
+ */
+describe("SqliteSessionStore across processes", () => {
+  let build: string;
+
+  beforeEach(() => {
+    build = mkdtempSync(join(ROOT, "node_modules", ".flower-store-test-"));
+    for (const file of ["store/sqlite-store.ts", "errors.ts"]) {
+      const source = readFileSync(join(ROOT, "src", file), "utf8");
+      const output = ts.transpileModule(source, {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
+      });
+      const target = join(build, file.replace(/\.ts$/, ".js"));
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, output.outputText);
+    }
+    writeFileSync(
+      join(build, "writer.mjs"),
+      `import { SqliteSessionStore } from "./store/sqlite-store.js";
+const [path, id, batches] = process.argv.slice(2);
+const store = new SqliteSessionStore({ path });
+const key = { projectKey: "-repo", sessionId: "shared" };
+// Start together: process start-up takes longer than the whole run, so without a barrier they never overlap.
+process.stdout.write("ready\\n");
+await new Promise((go) => process.stdin.once("data", go));
+const replay = [{ type: "user", uuid: "replayed-1" }, { type: "cost-state", totalCostUSD: 1 }];
+for (let b = 0; b < Number(batches); b += 1) {
+  const batch = Array.from({ length: 25 }, (_, i) => ({ type: "assistant", uuid: id + "-" + b + "-" + i, body: "x".repeat(200) }));
+  batch.push({ type: "cost-state", writer: id, batch: b });
+  await store.append(key, batch);
+  await store.append(key, replay);
+}
+store.close();
+process.stdin.destroy();
+`,
+    );
+  });
+
+  afterEach(() => {
+    rmSync(build, { recursive: true, force: true });
+  });
+
+  interface Writer {
+    ready: Promise<void>;
+    done: Promise<void>;
+    go: () => void;
+  }
+
+  function startWriter(path: string, id: string, batches: number): Writer {
+    const child = spawn(process.execPath, [join(build, "writer.mjs"), path, id, String(batches)], { stdio: ["pipe", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const done = new Promise<void>((resolveDone, fail) => {
+      child.on("error", fail);
+      child.on("exit", (code) => (code === 0 ? resolveDone() : fail(new Error(`writer ${id} exited ${code}: ${stderr}`))));
+    });
+    // A writer that dies before the barrier must fail the test, not leave it waiting.
+    const ready = Promise.race([new Promise<void>((resolveReady) => child.stdout.once("data", () => resolveReady())), done]);
+    return { ready, done, go: () => child.stdin.end("go\n") };
+  }
+
+  it("loses, duplicates and interleaves nothing when two processes append at once", async () => {
+    const path = join(dir, "concurrent.db");
+    const batches = 300;
+    const writers = [startWriter(path, "A", batches), startWriter(path, "B", batches)];
+    await Promise.all(writers.map((writer) => writer.ready));
+    for (const writer of writers) writer.go();
+    await Promise.all(writers.map((writer) => writer.done));
+
+    const reader = new SqliteSessionStore({ path });
+    const entries = (await reader.load({ projectKey: "-repo", sessionId: "shared" })) ?? [];
+    reader.close();
+    // 2 writers × batches × 26 entries + the replayed pair stored once.
+    expect(entries).toHaveLength(2 * batches * 26 + 2);
+    expect(entries.filter((entry) => entry.uuid === "replayed-1")).toHaveLength(1);
+    for (const id of ["A", "B"]) {
+      const own = entries.filter((entry) => typeof entry.uuid === "string" && entry.uuid.startsWith(`${id}-`));
+      expect(own.map((entry) => entry.uuid)).toEqual(
+        Array.from({ length: batches }, (_, b) => Array.from({ length: 25 }, (_, i) => `${id}-${b}-${i}`)).flat(),
+      );
+    }
+    // One transaction per batch: a batch's entries are contiguous in the stored order.
+    for (let index = 0; index < entries.length; index += 1) {
+      const uuid = entries[index]?.uuid;
+      if (typeof uuid === "string" && uuid.endsWith("-0") && !uuid.startsWith("replayed")) {
+        const prefix = uuid.slice(0, -1);
+        const run = entries.slice(index, index + 25).map((entry) => entry.uuid);
+        expect(run).toEqual(Array.from({ length: 25 }, (_, i) => `${prefix}${i}`));
+        expect(entries[index + 25]).toMatchObject({ type: "cost-state" });
+      }
+    }
+    // The writers really overlapped (otherwise this test proves nothing about locking).
+    const order = entries.flatMap((entry) => (typeof entry.uuid === "string" && /^[AB]-/.test(entry.uuid) ? [entry.uuid[0]] : []));
+    const switches = order.filter((writer, index) => index > 0 && writer !== order[index - 1]).length;
+    expect(switches).toBeGreaterThan(2);
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
+    db.close();
+  }, 60_000);
+});
