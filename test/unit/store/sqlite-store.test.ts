@@ -172,6 +172,8 @@ for (let b = 0; b < Number(batches); b += 1) {
   batch.push({ type: "cost-state", writer: id, batch: b });
   await store.append(key, batch);
   await store.append(key, replay);
+  // A pause between batches so the two writers overlap even when one of them starts late on a busy machine.
+  await new Promise((resolve) => setTimeout(resolve, 2));
 }
 store.close();
 process.stdin.destroy();
