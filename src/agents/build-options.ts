@@ -17,6 +17,7 @@ import type { Locale } from "../locale/locale.js";
 import type { AgentSpec } from "./agent-spec.js";
 import { COORDINATOR_RULES, WORKER_RULES } from "./rules.js";
 import { foregroundAgents } from "./foreground-agents.js";
+import { spawnClaudeInOwnGroup } from "./spawn-claude.js";
 
 export type HookMap = Partial<Record<HookEvent, HookCallbackMatcher[]>>;
 
@@ -107,6 +108,7 @@ export function buildOptions(spec: AgentSpec, context: BuildContext): Options {
     hooks: mergeHooks(specHooks, context.hooks),
     // Main-thread stream events carry the final output_tokens of each response: the context measure.
     includePartialMessages: true,
+    spawnClaudeCodeProcess: spawnClaudeInOwnGroup,
     ...(spec.tools ? { tools: spec.tools, allowedTools: spec.allowedTools ?? spec.tools } : {}),
     ...(!spec.tools && spec.allowedTools ? { allowedTools: spec.allowedTools } : {}),
     ...(spec.disallowedTools ? { disallowedTools: spec.disallowedTools } : {}),

@@ -48,7 +48,7 @@ interface Text {
   attempt: (n: number) => string;
   generation: (n: number) => string;
   resume: (id: string) => string;
-  stepEnd: (step: string, ok: boolean, details: string[]) => string;
+  stepEnd: (step: string, status: "done" | "failed" | "stopped", details: string[]) => string;
   turns: (n: number) => string;
   generations: (n: number) => string;
   retry: (step: string, attempt: number, max: number, reason: string) => string;
@@ -81,8 +81,8 @@ const TEXT: Record<Locale, Text> = {
     attempt: (n) => `第 ${n} 次尝试`,
     generation: (n) => `第 ${n} 代`,
     resume: (id) => `接续会话 ${id}`,
-    stepEnd: (step, ok, details) =>
-      `<= ${ok ? "完成" : "失败"} ${step}${details.map((d) => ` · ${d}`).join("")}`,
+    stepEnd: (step, status, details) =>
+      `<= ${{ done: "完成", failed: "失败", stopped: "已停下" }[status]} ${step}${details.map((d) => ` · ${d}`).join("")}`,
     turns: (n) => `${n} 轮`,
     generations: (n) => `${n} 代`,
     retry: (step, attempt, max, reason) => `!! ${step} 第 ${attempt}/${max} 次尝试失败:${reason} —— 重试`,
@@ -119,8 +119,8 @@ const TEXT: Record<Locale, Text> = {
     attempt: (n) => `attempt ${n}`,
     generation: (n) => `generation ${n}`,
     resume: (id) => `resuming ${id}`,
-    stepEnd: (step, ok, details) =>
-      `<= ${ok ? "done" : "failed"} ${step}${details.map((d) => ` · ${d}`).join("")}`,
+    stepEnd: (step, status, details) =>
+      `<= ${status} ${step}${details.map((d) => ` · ${d}`).join("")}`,
     turns: (n) => `${n} turn${n === 1 ? "" : "s"}`,
     generations: (n) => `${n} generations`,
     retry: (step, attempt, max, reason) =>
@@ -204,7 +204,7 @@ export class Display {
         this.#setStatus(null);
         const details = [t.turns(event.numTurns), `$${event.costUsd.toFixed(2)}`];
         if (event.generations > 1) details.push(t.generations(event.generations));
-        const lines = [t.stepEnd(oneLine(event.step), event.ok, details)];
+        const lines = [t.stepEnd(oneLine(event.step), event.status, details)];
         for (const error of event.errors) lines.push(`   ! ${cut(oneLine(error), REASON_MAX_CHARS)}`);
         this.#print(lines);
         return;

@@ -19,6 +19,8 @@ export interface StepEndEvent {
   type: "step-end";
   step: string;
   ok: boolean;
+  /** done, failed, or stopped (Ctrl-C / rt.stop(): continuable). */
+  status: "done" | "failed" | "stopped";
   sessionId: string | null;
   costUsd: number;
   numTurns: number;

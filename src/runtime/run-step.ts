@@ -50,7 +50,7 @@ export interface StepPlan {
   /** Called before each session so the runtime can refresh the workbench index. */
   beforeSession?: () => Promise<void>;
   /** Every session id this step uses (new, resumed, or writing a handoff), as soon as it is known. */
-  onSession?: (sessionId: string) => void;
+  onSession?: (sessionId: string, writing: boolean) => void;
 }
 
 const CONTINUE_AFTER_FAILURE: Record<Locale, (reason: string) => string> = {
@@ -153,7 +153,7 @@ export class StepRun {
   async #session(resume: string | undefined, prompt: string, writing: boolean): Promise<SessionOutcome> {
     const plan = this.#plan;
     await plan.beforeSession?.();
-    if (resume) plan.onSession?.(resume);
+    if (resume) plan.onSession?.(resume, writing);
     return runSession({
       step: plan.step,
       options: plan.optionsFor({ ...(resume ? { resume } : {}), writing }),
@@ -166,7 +166,7 @@ export class StepRun {
       warned: this.#warned,
       onWarned: () => (this.#warned = true),
       onSession: (sessionId) => {
-        plan.onSession?.(sessionId);
+        plan.onSession?.(sessionId, writing);
         if (writing) return;
         if (this.record.sessionId !== sessionId) {
           this.record.sessionId = sessionId;
@@ -326,6 +326,7 @@ export class StepRun {
       type: "step-end",
       step: this.record.step,
       ok: status === "done",
+      status: status === "running" ? "failed" : status,
       sessionId: this.record.sessionId,
       costUsd: this.record.costUsd,
       numTurns: this.record.numTurns,

@@ -18,7 +18,7 @@ import { EventBus, type FlowerEvent } from "./events.js";
 import { Manifest } from "./manifest.js";
 import { resolveRuntimeOptions, type ResolvedRuntimeOptions, type RuntimeOptions } from "./options.js";
 import { StepRun } from "./run-step.js";
-import type { StepRecord, StepResult } from "./step-result.js";
+import type { StepRecord, StepResult, StoreLoadRecord } from "./step-result.js";
 
 export interface RunOptions {
   /** Handoff policy for this step only (e.g. per model or per role); overrides the runtime's. */
@@ -44,6 +44,8 @@ export class Runtime {
   readonly #kill = new AbortController();
   /** Session id → the step running it, so store loads are booked to the right step. */
   readonly #sessions = new Map<string, StepRun>();
+  /** Sessions resumed only to write a handoff: their store loads are booked but not shown. */
+  readonly #writing = new Set<string>();
   readonly #running = new Set<string>();
 
   constructor(options: RuntimeOptions) {
@@ -59,15 +61,25 @@ export class Runtime {
       locale: this.options.locale,
       onLoad: (key, report) => {
         if (key.subpath) return;
-        const run = this.#sessions.get(key.sessionId);
-        const event: FlowerEvent = { type: "store-load", step: run?.record.step ?? "", sessionId: key.sessionId, ...report };
-        if (run) {
-          run.record.storeLoads.push({ sessionId: key.sessionId, at: new Date().toISOString(), ...report });
-          run.save();
+        // Bookkeeping must never break a resume: a failure here is reported, the load goes on.
+        try {
+          this.#bookLoad(key.sessionId, report);
+        } catch (error) {
+          process.stderr.write(`flower: could not record a store load for ${key.sessionId}: ${String(error)}\n`);
         }
-        this.#bus.emit(event);
       },
     });
+  }
+
+  /** Books what the store rewrote on a resume to the step running that session, and emits it. */
+  #bookLoad(sessionId: string, report: Omit<StoreLoadRecord, "sessionId" | "at">): void {
+    const run = this.#sessions.get(sessionId);
+    if (run) {
+      run.record.storeLoads.push({ sessionId, at: new Date().toISOString(), ...report });
+      run.save();
+    }
+    // The handoff-writing turn emits nothing to the UI.
+    if (!this.#writing.has(sessionId)) this.#bus.emit({ type: "store-load", step: run?.record.step ?? "", sessionId, ...report });
   }
 
   /** Subscribe to events; returns the unsubscribe function. */
@@ -102,6 +114,26 @@ export class Runtime {
   /** The most recently updated step of this run directory, if any. */
   lastStep(): StepRecord | undefined {
     return this.manifest.steps().sort((a, b) => a.updatedAt.localeCompare(b.updatedAt)).at(-1);
+  }
+
+  /**
+   * Retention: deletes a step's sessions (the burned generations and the current one, with their
+   * subagent transcripts) from the session store. The manifest record stays, so costs and handoff
+   * files remain readable; a later `continue` of the step starts without the deleted history.
+   * Returns how many sessions were deleted.
+   */
+  async deleteSessions(step: string): Promise<number> {
+    const record = this.manifest.get(step);
+    if (!record) throw new ConfigurationError("step", step, `a step recorded in ${this.manifest.path}`);
+    if (this.#running.has(step)) throw new ConfigurationError("step", step, "a step that is not running");
+    let deleted = 0;
+    for (const sessionId of new Set([...record.retired, ...(record.sessionId ? [record.sessionId] : [])])) {
+      for (const projectKey of this.store.projectKeysOf(sessionId)) {
+        await this.store.delete({ projectKey, sessionId });
+        deleted += 1;
+      }
+    }
+    return deleted;
   }
 
   /** Stops the running steps at the next message boundary; their records stay continuable. */
@@ -165,7 +197,10 @@ export class Runtime {
       emit,
       stopSignal: stop.signal,
       ...(continuation ? { continuation } : {}),
-      onSession: (sessionId) => run && this.#sessions.set(sessionId, run),
+      onSession: (sessionId, writing) => {
+        if (run) this.#sessions.set(sessionId, run);
+        if (writing) this.#writing.add(sessionId);
+      },
       // The index is refreshed before every session so the prompt block lists what is on disk now.
       beforeSession: async () => {
         if (!this.workbench) return;

@@ -163,6 +163,17 @@ export class SqliteSessionStore implements SessionStore {
     });
   }
 
+  /** The project keys a session was stored under (normally one: the sanitised cwd of the run). */
+  projectKeysOf(sessionId: string): string[] {
+    this.#check({ projectKey: "-", sessionId });
+    return this.#run("projectKeysOf", () =>
+      this.#db
+        .prepare("SELECT DISTINCT project_key FROM transcripts WHERE session_id = ? ORDER BY project_key")
+        .all(sessionId)
+        .map((row) => (row as { project_key: string }).project_key),
+    );
+  }
+
   /** Closes the database. Idempotent; any later call throws a StoreError. */
   close(): void {
     if (this.#closed) return;
