@@ -1,0 +1,120 @@
+/**
+ * What `flower "<task>"`, `flower continue` and `flower demo` share: the live view (Display, or one
+ * JSON object per line), Ctrl-C, and how a finished, stopped or failed step ends the process.
+ *
+ * Ctrl-C is `rt.stop()`: the step stops at the next message boundary, so the transcript is not torn
+ * and `flower continue` can resume it. A second Ctrl-C quits at once for someone who cannot wait.
+ */
+import { Display } from "../display.js";
+import type { Locale } from "../../locale/locale.js";
+import type { FlowerEvent } from "../../runtime/events.js";
+import type { Runtime } from "../../runtime/runtime.js";
+import type { StepResult, StepStatus } from "../../runtime/step-result.js";
+import { CLI_TEXT } from "../text.js";
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
+
+export interface Output {
+  /** Human lines: stdout normally, stderr with --json (stdout then carries only JSON). */
+  say: (line: string) => void;
+  json: boolean;
+  locale: Locale;
+  tty: boolean;
+}
+
+export function makeOutput(json: boolean, locale: Locale): Output {
+  const stream = json ? process.stderr : process.stdout;
+  return {
+    say: (line) => stream.write(`${line}\n`),
+    json,
+    locale,
+    tty: !json && process.stdout.isTTY === true,
+  };
+}
+
+/** The event sink of a run: the live display, or JSON lines. */
+export function eventSink(
+  output: Output,
+  verbose: boolean,
+): { handle(event: FlowerEvent): void; close(): void } {
+  if (output.json) {
+    return {
+      handle: (event) => process.stdout.write(`${JSON.stringify(event)}\n`),
+      close: () => undefined,
+    };
+  }
+  return new Display({ out: process.stdout, tty: output.tty, locale: output.locale, verbose });
+}
+
+export interface LiveRun {
+  rt: Runtime;
+  output: Output;
+  sink: { close(): void };
+  step: string;
+  /** How to pick the step up again, for the stop hint, e.g. `flower continue fix --run-dir x`; "" for none. */
+  continueCommand: string;
+  action: () => Promise<StepResult>;
+  /** Print the final answer after the run (not for the demo, which prints its own summary). */
+  printAnswer?: boolean;
+}
+
+export interface LiveOutcome {
+  code: number;
+  status: StepStatus | "error";
+  result: StepResult | null;
+}
+
+/** Runs the step with Ctrl-C wired to rt.stop(); closes the runtime. Errors are rethrown after clean-up. */
+export async function runLive(live: LiveRun): Promise<LiveOutcome> {
+  const { rt, output, sink } = live;
+  const text = CLI_TEXT[output.locale];
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts += 1;
+    if (interrupts === 1) {
+      rt.stop();
+      if (output.tty) process.stdout.write("\n");
+      process.stderr.write(`${text.stopping}\n`);
+      return;
+    }
+    sink.close();
+    process.stderr.write(`${text.stopped(live.continueCommand)}\n`);
+    process.exit(EXIT.interrupted);
+  };
+  process.on("SIGINT", onSigint);
+  try {
+    const result = await live.action();
+    sink.close();
+    const status = rt.manifest.get(live.step)?.status ?? "done";
+    if (output.json) process.stdout.write(`${JSON.stringify({ type: "result", status, ...result })}\n`);
+    if (status === "stopped" || interrupts > 0) {
+      output.say(text.stopped(live.continueCommand));
+      return { code: EXIT.interrupted, status: "stopped", result };
+    }
+    if (live.printAnswer !== false && !output.json && result.result) {
+      output.say("");
+      output.say(text.answer);
+      output.say(result.result.trimEnd());
+    }
+    return { code: status === "done" ? EXIT.ok : EXIT.failed, status, result };
+  } catch (error) {
+    sink.close();
+    if (output.json) {
+      const message = error instanceof Error ? error.message : String(error);
+      process.stdout.write(
+        `${JSON.stringify({ type: "result", status: "failed", step: live.step, error: message })}\n`,
+      );
+    }
+    if ((error as { code?: string }).code === "step-failed")
+      process.stderr.write(`${text.failed(live.continueCommand)}\n`);
+    throw error;
+  } finally {
+    process.off("SIGINT", onSigint);
+    rt.close();
+  }
+}
+
+/** Quotes an argument for a shell command line shown to the user. */
+export function shellQuote(value: string): string {
+  return /^[\w./:@%+=,-]+$/u.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}

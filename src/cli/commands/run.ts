@@ -1,0 +1,221 @@
+/**
+ * `flower "<task>"` and `flower continue [step]`: a coordinator with a default team, the workspace as
+ * its cwd, workbench on, handoff on unless --no-handoff.
+ */
+import { existsSync, statSync } from "node:fs";
+import { relative, resolve } from "node:path";
+import type { AgentSpec } from "../../agents/agent-spec.js";
+import { coordinator } from "../../agents/coordinator.js";
+import { worker } from "../../agents/worker.js";
+import { HandoffPolicy, defaultWindow, windowForModel } from "../../handoff/policy.js";
+import { formatTokensShort } from "../../handoff/text.js";
+import { resolveLocale, type Locale } from "../../locale/locale.js";
+import { Runtime } from "../../runtime/runtime.js";
+import {
+  parseBudget,
+  parseLang,
+  parseNonEmpty,
+  parseWindow,
+  UsageError,
+  type ParsedCommand,
+} from "../args.js";
+import { maskToken, resolveCredentials } from "../credentials.js";
+import { CLI_TEXT } from "../text.js";
+import { EXIT, eventSink, makeOutput, runLive, shellQuote, type Output } from "./live.js";
+
+const TEAM_GOAL: Record<Locale, string> = {
+  en: "Goal: carry out the user's task in this workspace, end to end, and report what was done and how it was checked.",
+  zh: "目标:在这个工作区里把用户的任务从头做到尾,汇报做了什么、怎么验证的。",
+};
+
+/** The default team: one worker that changes things, one that only looks. */
+export function defaultTeam(locale: Locale): AgentSpec {
+  const en = locale === "en";
+  return coordinator("lead", TEAM_GOAL[locale], {
+    engineer: worker(
+      en
+        ? "Engineer: changes code and files, runs builds and tests, installs. Send it anything hands-on."
+        : "工程师:改代码和文件,跑构建和测试,安装依赖。一切动手的活都派给它。",
+      en
+        ? "Make the change the brief asks for, run the checks it names, and report the result with evidence (command + outcome)."
+        : "按任务书改,跑任务书要求的检查,汇报结果并附证据(命令 + 结果)。",
+      { tools: ["Read", "Write", "Edit", "Bash", "Glob", "Grep"] },
+    ),
+    analyst: worker(
+      en
+        ? "Analyst: reads, searches, counts and compares without changing anything. Send it questions about the code or data."
+        : "分析员:只读、搜索、统计、比较,不改任何东西。关于代码或数据的问题派给它。",
+      en
+        ? "Answer the question in the brief from evidence you gathered with the tools; never estimate by hand."
+        : "用工具拿到的证据回答任务书里的问题,不要凭感觉估。",
+      { tools: ["Read", "Bash", "Glob", "Grep"] },
+    ),
+  });
+}
+
+export interface LiveSettings {
+  output: Output;
+  verbose: boolean;
+  workspace: string;
+  runDir: string;
+  model: string | undefined;
+  maxBudgetUsd: number | undefined;
+  handoff: HandoffPolicy;
+  locale: Locale;
+}
+
+/** Validates the options shared by run and continue, before anything is written. */
+export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
+  const locale = resolveLocale(parseLang(values.lang));
+  const window = parseWindow(values.window);
+  const model = parseNonEmpty("--model", values.model);
+  const maxBudgetUsd = parseBudget(values["max-budget-usd"]);
+  const workspace = resolve(parseNonEmpty("--workspace", values.workspace) ?? ".");
+  if (!existsSync(workspace) || !statSync(workspace).isDirectory()) {
+    throw new UsageError(`flower: --workspace must be an existing directory, got ${workspace}`);
+  }
+  const runDir = resolve(parseNonEmpty("--run-dir", values["run-dir"]) ?? "runs");
+  // --model names the model directly, so the window is guessed from it; else from ANTHROPIC_MODEL.
+  const guessed = model ? windowForModel(model) : defaultWindow(process.env);
+  const handoff = new HandoffPolicy({ enabled: values["no-handoff"] !== true, window: window ?? guessed });
+  const json = values.json === true;
+  return {
+    output: makeOutput(json, locale),
+    verbose: values.verbose === true,
+    workspace,
+    runDir,
+    model,
+    maxBudgetUsd,
+    handoff,
+    locale,
+  };
+}
+
+/** Refuses to start without credentials: a clear message, pointing to the offline demo. */
+export function requireCredentials(settings: LiveSettings): void {
+  const credentials = resolveCredentials(process.env, settings.model);
+  const text = CLI_TEXT[settings.locale];
+  if (!credentials.token) throw new UsageError(text.noCredentials.join("\n"));
+  if (!settings.verbose) return;
+  const say = settings.output.say;
+  say(text.endpoint(credentials.endpoint));
+  say(text.model(credentials.model));
+  say(text.token(credentials.tokenVariable, maskToken(credentials.token)));
+  say(
+    settings.handoff.enabled
+      ? text.window(formatTokensShort(settings.handoff.window), formatTokensShort(settings.handoff.at))
+      : text.handoffOff,
+  );
+  say(text.workspace(settings.workspace));
+}
+
+export function makeRuntime(settings: LiveSettings, onEvent: Runtime["options"]["onEvent"]): Runtime {
+  return new Runtime({
+    workspace: settings.workspace,
+    runDir: settings.runDir,
+    workbench: true,
+    handoff: settings.handoff,
+    locale: settings.locale,
+    ...(settings.model ? { model: settings.model } : {}),
+    ...(settings.maxBudgetUsd !== undefined ? { maxBudgetUsd: settings.maxBudgetUsd } : {}),
+    ...(onEvent ? { onEvent } : {}),
+  });
+}
+
+/** `flower continue <step>` as the user should type it, with --run-dir / --workspace when not the defaults. */
+export function continueCommand(step: string, settings: Pick<LiveSettings, "runDir" | "workspace">): string {
+  const parts = ["flower", "continue", shellQuote(step)];
+  if (settings.runDir !== resolve("runs")) parts.push("--run-dir", shellQuote(displayPath(settings.runDir)));
+  if (settings.workspace !== resolve("."))
+    parts.push("--workspace", shellQuote(displayPath(settings.workspace)));
+  return parts.join(" ");
+}
+
+function displayPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel && !rel.startsWith("..") ? rel : path;
+}
+
+/** A step name from the task's first words: readable in `flower runs`, unique in the manifest. */
+export function stepNameFor(task: string, taken: (name: string) => boolean): string {
+  const words = task
+    .normalize("NFC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s-]+/gu, " ")
+    .split(/\s+/u)
+    .filter(Boolean)
+    .slice(0, 5);
+  let base = Array.from(words.join("-")).slice(0, 40).join("").replace(/-+$/u, "");
+  if (base === "") base = "task";
+  let name = base;
+  for (let n = 2; taken(name); n++) name = `${base}-${n}`;
+  return name;
+}
+
+export async function runCommand(parsed: ParsedCommand): Promise<number> {
+  const settings = liveSettings(parsed.values);
+  if (parsed.positionals.length !== 1) {
+    throw new UsageError(
+      parsed.positionals.length === 0
+        ? 'flower: no task given. Usage: flower "<task>" (see flower --help)'
+        : `flower: give the task as one quoted argument, got ${parsed.positionals.length} words (flower "${parsed.positionals.join(" ")}")`,
+    );
+  }
+  const task = parsed.positionals[0]!.trim();
+  if (task === "") throw new UsageError("flower: the task is empty");
+  const explicitStep = parseNonEmpty("--step", parsed.values.step);
+  requireCredentials(settings);
+  const sink = eventSink(settings.output, settings.verbose);
+  const rt = makeRuntime(settings, (event) => sink.handle(event));
+  const step = explicitStep ?? stepNameFor(task, (name) => rt.manifest.get(name) !== undefined);
+  const spec = defaultTeam(settings.locale);
+  const outcome = await runLive({
+    rt,
+    output: settings.output,
+    sink,
+    step,
+    continueCommand: continueCommand(step, settings),
+    action: () => rt.run(step, spec, task),
+  });
+  return outcome.code;
+}
+
+export async function continueCommandRun(parsed: ParsedCommand): Promise<number> {
+  const settings = liveSettings(parsed.values);
+  if (parsed.positionals.length > 1)
+    throw new UsageError("flower continue: give at most one step name (see flower continue --help)");
+  const prompt = parseNonEmpty("--prompt", parsed.values.prompt);
+  requireCredentials(settings);
+  const sink = eventSink(settings.output, settings.verbose);
+  const rt = makeRuntime(settings, (event) => sink.handle(event));
+  const text = CLI_TEXT[settings.locale];
+  let step = parsed.positionals[0];
+  if (step === undefined) {
+    step = rt.lastStep()?.step;
+    if (step === undefined) {
+      rt.close();
+      throw new UsageError(`flower continue: ${text.noSteps(rt.manifest.path)}`);
+    }
+  } else if (!rt.manifest.get(step)) {
+    rt.close();
+    throw new UsageError(
+      text.noStep(
+        step,
+        rt.manifest.path,
+        rt.manifest.steps().map((s) => s.step),
+      ),
+    );
+  }
+  const name = step;
+  const outcome = await runLive({
+    rt,
+    output: settings.output,
+    sink,
+    step: name,
+    continueCommand: continueCommand(name, settings),
+    action: () => rt.continue(name, defaultTeam(settings.locale), prompt ? { prompt } : {}),
+  });
+  return outcome.code;
+}
+
+export { EXIT };

@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+/**
+ * The `flower` command: parse, dispatch, and map errors to exit codes. Each command lives in
+ * commands/; this file stays thin.
+ */
+import { FlowerError, type FlowerErrorCode } from "../errors.js";
+import { COMMANDS, helpText, parseCommandLine, type CommandName, type ParsedCommand } from "./args.js";
+import { demoCommand } from "./commands/demo.js";
+import { runsCommand, showCommand } from "./commands/inspect.js";
+import { EXIT } from "./commands/live.js";
+import { continueCommandRun, runCommand } from "./commands/run.js";
+
+/** Wrong usage or configuration is the caller's to fix (2); everything else failed while running (1). */
+export const EXIT_CODES: Record<FlowerErrorCode, number> = {
+  usage: EXIT.usage,
+  configuration: EXIT.usage,
+  manifest: EXIT.usage,
+  "step-failed": EXIT.failed,
+  handoff: EXIT.failed,
+  store: EXIT.failed,
+  "fake-model": EXIT.failed,
+};
+
+const HANDLERS: Record<CommandName, (parsed: ParsedCommand) => number | Promise<number>> = {
+  run: runCommand,
+  continue: continueCommandRun,
+  runs: runsCommand,
+  show: showCommand,
+  demo: demoCommand,
+};
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    const parsed = parseCommandLine(argv);
+    if ("help" in parsed) {
+      process.stdout.write(helpText());
+      return EXIT.ok;
+    }
+    if (parsed.values.help === true) {
+      process.stdout.write(
+        helpText(
+          parsed.command === "run" && !argv.some((arg) => COMMANDS.includes(arg as CommandName))
+            ? undefined
+            : parsed.command,
+        ),
+      );
+      return EXIT.ok;
+    }
+    return await HANDLERS[parsed.command](parsed);
+  } catch (error) {
+    if (error instanceof FlowerError) {
+      const message = error.message.startsWith("flower") ? error.message : `flower: ${error.message}`;
+      process.stderr.write(`${message}\n`);
+      return EXIT_CODES[error.code] ?? EXIT.failed;
+    }
+    process.stderr.write(
+      `flower: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    return EXIT.failed;
+  }
+}
+
+const code = await main(process.argv.slice(2));
+process.exitCode = code;
+// Whatever still holds the event loop (a child the SDK has not reaped yet) must not keep the command alive.
+setTimeout(() => process.exit(code), 2_000).unref();

@@ -1,0 +1,185 @@
+/**
+ * The command line's own words, per locale. The live view's words are in display.ts; these are the
+ * lines around a run (credentials, stop, continue hints, demo) and the `runs` / `show` reports.
+ */
+import type { Locale } from "../locale/locale.js";
+
+export interface CliText {
+  noCredentials: string[];
+  endpoint: (value: string) => string;
+  model: (value: string) => string;
+  token: (variable: string | null, masked: string) => string;
+  window: (window: string, at: string) => string;
+  handoffOff: string;
+  workspace: (path: string) => string;
+  stopping: string;
+  stopped: (command: string) => string;
+  failed: (command: string) => string;
+  answer: string;
+  noSteps: (manifest: string) => string;
+  noStep: (step: string, manifest: string, known: string[]) => string;
+  runsHeader: readonly [string, string, string, string, string, string];
+  status: Record<"running" | "done" | "failed" | "stopped", string>;
+  show: {
+    step: string;
+    status: string;
+    agent: string;
+    task: string;
+    totals: string;
+    cost: string;
+    turns: string;
+    generations: string;
+    failedAttempts: string;
+    context: string;
+    spills: string;
+    denials: string;
+    session: string;
+    retired: string;
+    generationsTitle: string;
+    current: string;
+    handedOff: string;
+    degraded: (why: string) => string;
+    noFile: string;
+    errors: string;
+    handoffFiles: string;
+    archived: string;
+    missingFile: string;
+    pending: string;
+    currentHandoff: (path: string) => string;
+    scene: string;
+    none: string;
+  };
+  demo: {
+    title: string;
+    workspaceKept: (path: string) => string;
+    workspaceRemoved: (path: string) => string;
+    inspect: (command: string) => string;
+    notEmpty: (path: string) => string;
+    noGit: string;
+    summary: (handoffs: number, generations: number, seconds: string) => string;
+  };
+}
+
+export const CLI_TEXT: Record<Locale, CliText> = {
+  en: {
+    noCredentials: [
+      "flower: no API credentials. Set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN, with ANTHROPIC_BASE_URL for a gateway),",
+      "        or see it all run offline first, with no key: flower demo",
+    ],
+    endpoint: (value) => `endpoint  ${value}`,
+    model: (value) => `model     ${value}`,
+    token: (variable, masked) => `token     ${masked}${variable ? ` (${variable})` : ""}`,
+    window: (window, at) => `window    ${window} · handoff at ${at}`,
+    handoffOff: "window    handoff off (auto-compact stays on)",
+    workspace: (path) => `workspace ${path}`,
+    stopping: "^C stopping at the next message boundary… (Ctrl-C again quits at once)",
+    stopped: (command) => `Stopped at a message boundary.${command ? ` Pick it up with: ${command}` : ""}`,
+    failed: (command) => `The step failed; after fixing the cause, try: ${command}`,
+    answer: "── answer ──",
+    noSteps: (manifest) => `No steps yet in ${manifest}. Start one with: flower "<task>"`,
+    noStep: (step, manifest, known) =>
+      `flower: no step "${step}" in ${manifest}${known.length ? ` (known: ${known.join(", ")})` : ""}`,
+    runsHeader: ["STEP", "STATUS", "GEN", "COST", "TURNS", "UPDATED"],
+    status: { running: "running", done: "done", failed: "failed", stopped: "stopped" },
+    show: {
+      step: "step",
+      status: "status",
+      agent: "agent",
+      task: "task",
+      totals: "totals",
+      cost: "cost",
+      turns: "turns",
+      generations: "generations",
+      failedAttempts: "failed attempts",
+      context: "context",
+      spills: "spills",
+      denials: "denials",
+      session: "session",
+      retired: "retired",
+      generationsTitle: "generations",
+      current: "current",
+      handedOff: "handed off",
+      degraded: (why) => `DEGRADED${why ? ` (${why})` : ""}`,
+      noFile: "(no workbench: not written to disk)",
+      errors: "errors",
+      handoffFiles: "handoff files",
+      archived: "archived",
+      missingFile: "(missing)",
+      pending: "pending: the next `flower continue` starts the successor from it",
+      currentHandoff: (path) => `current handoff  ${path}`,
+      scene: "scene      ",
+      none: "(none)",
+    },
+    demo: {
+      title:
+        "flower demo — a scripted long-horizon run against the offline model kit and the real Claude Code binary (no key, no cost)",
+      workspaceKept: (path) => `workspace kept: ${path}`,
+      workspaceRemoved: (path) => `workspace removed: ${path} (use --keep to keep it)`,
+      inspect: (command) => `inspect it: ${command}`,
+      notEmpty: (path) => `flower: --workspace for the demo must be a new or empty directory, got ${path}`,
+      noGit: "(git not found: the glance is `ls` instead of `git status`)",
+      summary: (handoffs, generations, seconds) =>
+        `demo finished: ${handoffs} handoffs, ${generations} generations, ${seconds}s`,
+    },
+  },
+  zh: {
+    noCredentials: [
+      "flower: 没有 API 凭证。请设置 ANTHROPIC_API_KEY(或 ANTHROPIC_AUTH_TOKEN,走网关时再加 ANTHROPIC_BASE_URL),",
+      "        或者先不用 key 离线看一遍完整过程: flower demo",
+    ],
+    endpoint: (value) => `端点    ${value}`,
+    model: (value) => `模型    ${value}`,
+    token: (variable, masked) => `token   ${masked}${variable ? ` (${variable})` : ""}`,
+    window: (window, at) => `窗口    ${window} · 换代线 ${at}`,
+    handoffOff: "窗口    换代已关(保留 auto-compact)",
+    workspace: (path) => `工作区  ${path}`,
+    stopping: "^C 在下一个消息边界停下……(再按一次 Ctrl-C 立即退出)",
+    stopped: (command) => `已在消息边界停下。${command ? `接着跑: ${command}` : ""}`,
+    failed: (command) => `这一步失败了;排除原因后可以: ${command}`,
+    answer: "── 回答 ──",
+    noSteps: (manifest) => `${manifest} 里还没有步骤。开一个: flower "<任务>"`,
+    noStep: (step, manifest, known) =>
+      `flower: ${manifest} 里没有步骤 "${step}"${known.length ? `(已有: ${known.join(", ")})` : ""}`,
+    runsHeader: ["步骤", "状态", "代", "花费", "轮", "更新"],
+    status: { running: "运行中", done: "完成", failed: "失败", stopped: "已停" },
+    show: {
+      step: "步骤",
+      status: "状态",
+      agent: "角色",
+      task: "任务",
+      totals: "合计",
+      cost: "花费",
+      turns: "轮",
+      generations: "代",
+      failedAttempts: "失败尝试",
+      context: "上下文",
+      spills: "落盘",
+      denials: "拒绝",
+      session: "会话",
+      retired: "已烧掉",
+      generationsTitle: "各代",
+      current: "当前",
+      handedOff: "换代",
+      degraded: (why) => `降级${why ? `(${why})` : ""}`,
+      noFile: "(没有工作台,没落盘)",
+      errors: "错误",
+      handoffFiles: "交接文件",
+      archived: "归档",
+      missingFile: "(不存在)",
+      pending: "待接手: 下一次 `flower continue` 从它开新会话",
+      currentHandoff: (path) => `当前交接  ${path}`,
+      scene: "现场      ",
+      none: "(无)",
+    },
+    demo: {
+      title: "flower demo —— 用离线模型套件和真的 Claude Code 二进制跑一段脚本化的长程任务(不要 key,不花钱)",
+      workspaceKept: (path) => `工作区保留在: ${path}`,
+      workspaceRemoved: (path) => `工作区已删除: ${path}(要保留请加 --keep)`,
+      inspect: (command) => `查看: ${command}`,
+      notEmpty: (path) => `flower: demo 的 --workspace 必须是新目录或空目录,收到 ${path}`,
+      noGit: "(没找到 git: 看一眼改用 `ls`,不是 `git status`)",
+      summary: (handoffs, generations, seconds) =>
+        `demo 跑完: 换代 ${handoffs} 次,共 ${generations} 代,${seconds} 秒`,
+    },
+  },
+};

@@ -1,0 +1,117 @@
+/**
+ * Spawning the built `flower` binary in tests. Every child runs in its own process group, so a
+ * timeout kills it together with the `claude` processes it started: no test leaves a process behind.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const BIN = resolve(import.meta.dirname, "..", "..", "dist", "cli", "main.js");
+
+export interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+export interface Spawned {
+  child: ChildProcess;
+  done: Promise<Finished>;
+}
+
+/** The environment of a test run: no real credentials, English, nothing from the developer's shell that changes behaviour. */
+export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value === undefined) continue;
+    if (
+      key.startsWith("ANTHROPIC_") ||
+      key.startsWith("CLAUDE_") ||
+      key === "FLOWER_LANG" ||
+      key === "LANG" ||
+      key === "LC_ALL"
+    )
+      continue;
+    env[key] = value;
+  }
+  return { ...env, FLOWER_LANG: "en", NO_COLOR: "1", ...extra };
+}
+
+const live = new Set<ChildProcess>();
+
+/** Kills a child's whole process group (the CLI and the `claude` children it spawned). */
+export function killGroup(child: ChildProcess, signal: NodeJS.Signals = "SIGKILL"): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+export function spawnFlower(
+  args: string[],
+  options: {
+    env?: Record<string, string>;
+    cwd?: string;
+    timeoutMs?: number;
+    command?: string;
+    commandArgs?: string[];
+  } = {},
+): Spawned {
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`npm run build\` first`);
+  const child = spawn(options.command ?? process.execPath, options.commandArgs ?? [BIN, ...args], {
+    cwd: options.cwd ?? tmpdir(),
+    env: options.env ?? cleanEnv(),
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  live.add(child);
+  let stdout = "";
+  let stderr = "";
+  let timedOut = false;
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup(child);
+  }, options.timeoutMs ?? 45_000);
+  const done = new Promise<Finished>((resolveDone) => {
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      live.delete(child);
+      // Whatever the CLI left running in its group goes too.
+      killGroup(child);
+      resolveDone({ code, signal, stdout, stderr, timedOut });
+    });
+  });
+  return { child, done };
+}
+
+export function runFlower(
+  args: string[],
+  options: Parameters<typeof spawnFlower>[1] = {},
+): Promise<Finished> {
+  return spawnFlower(args, options).done;
+}
+
+/** Kills every child still running: call in afterEach. */
+export function killAll(): void {
+  for (const child of live) killGroup(child);
+  live.clear();
+}
+
+const dirs: string[] = [];
+
+export function tempDir(prefix = "flower-cli-"): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+}
+
+export function removeTempDirs(): void {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}

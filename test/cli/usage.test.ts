@@ -1,0 +1,130 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { COMMAND_OPTIONS, COMMANDS, parseCommandLine, parseWindow } from "../../src/cli/args.js";
+import { stepNameFor } from "../../src/cli/commands/run.js";
+import { maskToken } from "../../src/cli/credentials.js";
+import { cleanEnv, killAll, removeTempDirs, runFlower, tempDir } from "./helpers.js";
+
+afterEach(() => {
+  killAll();
+  removeTempDirs();
+});
+
+function lines(text: string): string[] {
+  return text.split("\n").filter((line) => line !== "");
+}
+
+describe("flower: usage errors fail with one line and exit code 2", () => {
+  it.each([
+    [["--window", "abc", "fix it"], /--window must be an integer.*"abc"/],
+    [["--window", "5000", "fix it"], /--window must be at least 10000.*5000/],
+    [["--window", "12.5", "fix it"], /--window must be an integer/],
+    [["--bogus", "fix it"], /unknown option --bogus/],
+    [["continue", "--nope"], /flower continue: unknown option --nope/],
+    [["fix it", "--window"], /option --window needs a value/],
+    [["--lang", "fr", "fix it"], /--lang must be zh or en/],
+    [["--max-budget-usd", "-1", "fix it"], /--max-budget-usd/],
+    [["--max-budget-usd", "free", "fix it"], /--max-budget-usd must be a positive number/],
+    [[], /no task given/],
+    [["runs", "extra"], /unexpected argument/],
+  ])("%j", async (args, message) => {
+    const run = await runFlower(args, {
+      env: cleanEnv({ ANTHROPIC_API_KEY: "sk-ant-abcdef123" }),
+      timeoutMs: 15_000,
+    });
+    expect(run.code).toBe(2);
+    expect(lines(run.stderr)).toHaveLength(1);
+    expect(run.stderr).toMatch(message);
+    expect(run.stdout).toBe("");
+  });
+
+  it("without credentials: says what to set and points to the demo", async () => {
+    const workspace = tempDir();
+    const run = await runFlower(["fix the build"], { cwd: workspace, timeoutMs: 15_000 });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("ANTHROPIC_API_KEY");
+    expect(run.stderr).toContain("ANTHROPIC_AUTH_TOKEN");
+    expect(run.stderr).toContain("flower demo");
+    expect(run.stdout).toBe("");
+  });
+
+  it("a workspace that does not exist is a configuration error (2)", async () => {
+    const run = await runFlower(["--workspace", "/nonexistent/flower/ws", "x"], {
+      env: cleanEnv({ ANTHROPIC_API_KEY: "sk-ant-abcdef123" }),
+      timeoutMs: 15_000,
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/workspace/);
+  });
+});
+
+describe("flower --help", () => {
+  it("lists every run option with its default, and every command", async () => {
+    const run = await runFlower(["--help"], { timeoutMs: 15_000 });
+    expect(run.code).toBe(0);
+    for (const name of Object.keys(COMMAND_OPTIONS.run))
+      expect(run.stdout).toMatch(new RegExp(`--${name}\\b.*\\[default: `));
+    for (const command of COMMANDS.filter((c) => c !== "run"))
+      expect(run.stdout).toContain(`flower ${command}`);
+  });
+
+  it.each(COMMANDS.filter((c) => c !== "run"))(
+    "flower %s --help lists every option with its default",
+    async (command) => {
+      const run = await runFlower([command, "--help"], { timeoutMs: 15_000 });
+      expect(run.code).toBe(0);
+      for (const name of Object.keys(COMMAND_OPTIONS[command]))
+        expect(run.stdout).toMatch(new RegExp(`--${name}\\b.*\\[default: `));
+    },
+  );
+});
+
+describe("maskToken", () => {
+  it("keeps the first 4 characters and a fixed mask, never more", () => {
+    expect(maskToken("sk-ant-abcdef123")).toBe("sk-a****");
+    expect(maskToken("sk-ant-api03-" + "x".repeat(90))).toBe("sk-a****");
+    expect(maskToken("short")).toBe("****");
+    expect(maskToken(null)).toBe("(none)");
+  });
+});
+
+describe("flower runs / show on an empty run directory", () => {
+  it("runs says there is nothing yet; show is a usage error", async () => {
+    const dir = tempDir();
+    const runs = await runFlower(["runs", "--run-dir", dir], { timeoutMs: 15_000 });
+    expect(runs.code).toBe(0);
+    expect(runs.stdout).toMatch(/No steps yet/);
+    const show = await runFlower(["show", "nope", "--run-dir", dir], { timeoutMs: 15_000 });
+    expect(show.code).toBe(2);
+    expect(show.stderr).toMatch(/no step "nope"/);
+  });
+});
+
+describe("parseCommandLine", () => {
+  it("finds the command after global options, and `--` makes a command word a task", () => {
+    expect(parseCommandLine(["-v", "continue", "fix"])).toMatchObject({
+      command: "continue",
+      positionals: ["fix"],
+      values: { verbose: true },
+    });
+    expect(parseCommandLine(["--run-dir", "runs", "show"])).toMatchObject({
+      command: "show",
+      positionals: [],
+    });
+    expect(parseCommandLine(["--", "runs"])).toMatchObject({ command: "run", positionals: ["runs"] });
+    expect(parseCommandLine(["--window", "200_000", "fix the build"])).toMatchObject({
+      command: "run",
+      values: { window: "200_000" },
+    });
+    expect(parseWindow("200_000")).toBe(200_000);
+    expect(() => parseCommandLine(["runs", "--window", "1"])).toThrow(/flower runs: unknown option --window/);
+  });
+});
+
+describe("stepNameFor", () => {
+  it("is made from the first words and unique in the manifest", () => {
+    const taken = new Set(["fix-the-flaky-test"]);
+    expect(stepNameFor("Fix the flaky test!", (name) => taken.has(name))).toBe("fix-the-flaky-test-2");
+    expect(stepNameFor("修复 构建", () => false)).toBe("修复-构建");
+    expect(stepNameFor("!!!", () => false)).toBe("task");
+  });
+});
