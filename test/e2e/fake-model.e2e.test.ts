@@ -124,9 +124,11 @@ describe("offline model kit through the real claude binary", () => {
   });
 
   it("leaves no claude process behind", () => {
-    const left = execFileSync("ps", ["-eo", "pid,args"], { encoding: "utf8" })
+    // Every query above was read to its end or closed: none of this process's claude children is alive.
+    const left = execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" })
       .split("\n")
-      .filter((line) => line.includes("claude-agent-sdk-linux-x64/claude") && line.includes("flower-test-"));
+      .map((line) => line.trim().split(/\s+/))
+      .filter(([, ppid, command]) => Number(ppid) === process.pid && (command ?? "").endsWith("/claude"));
     expect(left).toEqual([]);
   });
 });
@@ -164,5 +166,25 @@ describe("the kit's validation of what the CLI sends", () => {
       body: JSON.stringify({ ...real, stream: false }),
     });
     expect(replay.status).toBe(200);
+  });
+
+  it("answers side requests, token counts and slow replies over plain HTTP", async () => {
+    model = await startFakeModel({ policy: (request) => (request.kind === "title" ? undefined : text("slow hello", { delayMs: 300 })) });
+    const post = (path: string, body: unknown) =>
+      fetch(`${model!.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const title = await post("/v1/messages", {
+      model: "m",
+      stream: false,
+      tools: [],
+      output_config: { format: { type: "json_schema" } },
+      messages: [{ role: "user", content: "name this session" }],
+    });
+    expect(((await title.json()) as { content: Array<{ text: string }> }).content[0]!.text).toBe('{"title":"Offline session"}');
+    const count = await post("/v1/messages/count_tokens", { model: "m", messages: [{ role: "user", content: "x".repeat(400) }] });
+    expect(((await count.json()) as { input_tokens: number }).input_tokens).toBeGreaterThanOrEqual(100);
+    const started = Date.now();
+    const slow = await post("/v1/messages", { model: "m", stream: false, messages: [{ role: "user", content: "hi" }] });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(280);
+    expect(((await slow.json()) as { content: Array<{ text: string }> }).content[0]!.text).toBe("slow hello");
   });
 });

@@ -101,4 +101,19 @@ describe("the pruning store on resume, through the real binary", () => {
     expect(first.text).toMatch(/^\[该工具结果共 \d+ 字符,已移到 .*\/\.flower\/spill\/.*,需要全文请用 Read 读取\]$/);
     expect(resumed.toolResults()[2]!.text).toBe("short-2");
   });
+
+  it("deleteSessions removes a step's sessions from the store and leaves the manifest readable", async () => {
+    current = await rig({
+      policy: (request: ModelRequest) => (request.countToolResults() === 0 ? toolUse("Bash", { command: "echo kept" }) : text("done")),
+    });
+    const plain: AgentSpec = { name: "plain", instructions: "", tools: ["Bash"] };
+    const rt = current.runtime();
+    const result = await rt.run("short", plain, "Echo.");
+    const [projectKey] = rt.store.projectKeysOf(result.sessionId!);
+    expect(await rt.store.load({ projectKey: projectKey!, sessionId: result.sessionId! })).not.toBeNull();
+    expect(await rt.deleteSessions("short")).toBe(1);
+    expect(await rt.store.load({ projectKey: projectKey!, sessionId: result.sessionId! })).toBeNull();
+    expect(rt.manifest.get("short")?.costUsd).toBe(result.costUsd);
+    await expect(rt.deleteSessions("no such step")).rejects.toThrow(/Invalid option step: got "no such step"/);
+  });
 });
