@@ -8,7 +8,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const files = readdirSync(here).filter((file) => file.endsWith("-bench.js")).sort();
+const files = readdirSync(here)
+  .filter((file) => file.endsWith("-bench.js"))
+  .sort();
 const results = {
   date: new Date().toISOString(),
   node: process.version,

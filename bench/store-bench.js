@@ -25,35 +25,88 @@ export function makeSession(count, prefix) {
   const base = (type) => {
     n += 1;
     const uuid = `${prefix}-${n}`;
-    const entry = { type, uuid, parentUuid: last, isSidechain: false, sessionId: prefix, timestamp: new Date(1_767_225_600_000 + n * 1000).toISOString(), cwd: "/repo", version: "2.1.332", entrypoint: "sdk-ts", userType: "external" };
+    const entry = {
+      type,
+      uuid,
+      parentUuid: last,
+      isSidechain: false,
+      sessionId: prefix,
+      timestamp: new Date(1_767_225_600_000 + n * 1000).toISOString(),
+      cwd: "/repo",
+      version: "2.1.332",
+      entrypoint: "sdk-ts",
+      userType: "external",
+    };
     last = uuid;
     entries.push(entry);
     return entry;
   };
-  base("user").message = { role: "user", content: [{ type: "text", text: "Refactor the parser and keep the tests green." }] };
+  base("user").message = {
+    role: "user",
+    content: [{ type: "text", text: "Refactor the parser and keep the tests green." }],
+  };
   while (entries.length < count) {
     turn += 1;
     const id = `msg_${turn}`;
     if (turn % 50 === 0) {
       const retry = base("system");
-      Object.assign(retry, { subtype: "api_error", level: "error", error: { status: 529 }, retryInMs: 530, retryAttempt: 1, maxRetries: 2 });
+      Object.assign(retry, {
+        subtype: "api_error",
+        level: "error",
+        error: { status: 529 },
+        retryInMs: 530,
+        retryAttempt: 1,
+        maxRetries: 2,
+      });
     }
-    const calls = turn % 3 === 0 ? [["Bash", { command: "git status -s" }], ["Read", { file_path: `/repo/src/f${turn}.ts` }]] : [[turn % 7 === 0 ? "Bash" : "Read", turn % 7 === 0 ? { command: "rm -rf build" } : { file_path: `/repo/src/g${turn}.ts` }]];
+    const calls =
+      turn % 3 === 0
+        ? [
+            ["Bash", { command: "git status -s" }],
+            ["Read", { file_path: `/repo/src/f${turn}.ts` }],
+          ]
+        : [
+            [
+              turn % 7 === 0 ? "Bash" : "Read",
+              turn % 7 === 0 ? { command: "rm -rf build" } : { file_path: `/repo/src/g${turn}.ts` },
+            ],
+          ];
     const owners = [];
     const text = base("assistant");
-    text.message = { id, model: "claude-opus-5-5", role: "assistant", type: "message", content: [{ type: "text", text: "Looking at the next file to see how the tokens flow." }], stop_reason: "tool_use", usage: { input_tokens: 100, cache_read_input_tokens: 20000, output_tokens: 80 } };
+    text.message = {
+      id,
+      model: "claude-opus-5-5",
+      role: "assistant",
+      type: "message",
+      content: [{ type: "text", text: "Looking at the next file to see how the tokens flow." }],
+      stop_reason: "tool_use",
+      usage: { input_tokens: 100, cache_read_input_tokens: 20000, output_tokens: 80 },
+    };
     calls.forEach(([name, input], index) => {
       const use = base("assistant");
-      use.message = { ...text.message, content: [{ type: "tool_use", id: `toolu_${turn}_${index}`, name, input }] };
+      use.message = {
+        ...text.message,
+        content: [{ type: "tool_use", id: `toolu_${turn}_${index}`, name, input }],
+      };
       owners.push(use.uuid);
     });
     calls.forEach(([name], index) => {
       const result = base("user");
       result.sourceToolAssistantUUID = owners[index];
       const denied = name === "Bash" && turn % 7 === 0;
-      const output = denied ? "PreToolUse:Bash hook error: denied" : name === "Bash" ? " M src/parser.ts\n?? notes.md" : `// file ${turn}\n${"export const x = 1;\n".repeat(turn % 5 === 0 ? 150 : 20)}`;
-      result.message = { role: "user", content: [{ tool_use_id: `toolu_${turn}_${index}`, type: "tool_result", content: output, is_error: denied }] };
-      if (denied) Object.assign(result, { toolDenialKind: "permission-rule", toolUseResult: `Error: ${output}` });
+      const output = denied
+        ? "PreToolUse:Bash hook error: denied"
+        : name === "Bash"
+          ? " M src/parser.ts\n?? notes.md"
+          : `// file ${turn}\n${"export const x = 1;\n".repeat(turn % 5 === 0 ? 150 : 20)}`;
+      result.message = {
+        role: "user",
+        content: [
+          { tool_use_id: `toolu_${turn}_${index}`, type: "tool_result", content: output, is_error: denied },
+        ],
+      };
+      if (denied)
+        Object.assign(result, { toolDenialKind: "permission-rule", toolUseResult: `Error: ${output}` });
       else result.toolUseResult = { stdout: output.slice(0, 200), stderr: "", interrupted: false };
     });
     if (turn % 40 === 0) entries.push({ type: "cost-state", totalCostUSD: turn / 100, modelUsage: {} });
@@ -74,13 +127,15 @@ export async function run() {
     const appendStart = performance.now();
     for (const [index, entries] of sessions.entries()) {
       const key = { projectKey: "-repo", sessionId: `s${index}` };
-      for (let i = 0; i < entries.length; i += BATCH) await appendStore.append(key, entries.slice(i, i + BATCH));
+      for (let i = 0; i < entries.length; i += BATCH)
+        await appendStore.append(key, entries.slice(i, i + BATCH));
     }
     const appendMs = performance.now() - appendStart;
     // Replaying the same batches (SDK retries, imports) must be cheap and add nothing.
     const replayStart = performance.now();
     const first = sessions[0];
-    for (let i = 0; i < first.length; i += BATCH) await appendStore.append({ projectKey: "-repo", sessionId: "s0" }, first.slice(i, i + BATCH));
+    for (let i = 0; i < first.length; i += BATCH)
+      await appendStore.append({ projectKey: "-repo", sessionId: "s0" }, first.slice(i, i + BATCH));
     const replayMs = performance.now() - replayStart;
     appendStore.close();
 
@@ -96,7 +151,13 @@ export async function run() {
     writer.close();
 
     let report;
-    const store = new PruningSessionStore({ path, workspace: join(dir, "ws"), trim: new TrimPolicy(), locale: "zh", onLoad: (_key, r) => (report = r) });
+    const store = new PruningSessionStore({
+      path,
+      workspace: join(dir, "ws"),
+      trim: new TrimPolicy(),
+      locale: "zh",
+      onLoad: (_key, r) => (report = r),
+    });
     const coldStart = performance.now();
     const loaded = await store.load(key);
     const coldMs = performance.now() - coldStart;
@@ -135,9 +196,13 @@ export async function run() {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const result = await run();
-  console.log(`append   ${result.appendEntries} entries in batches of ${result.appendBatch}: ${result.appendMs} ms, ${result.appendEntriesPerSecond} entries/s (replay ${result.replayEntriesPerSecond} entries/s)`);
+  console.log(
+    `append   ${result.appendEntries} entries in batches of ${result.appendBatch}: ${result.appendMs} ms, ${result.appendEntriesPerSecond} entries/s (replay ${result.replayEntriesPerSecond} entries/s)`,
+  );
   console.log(`load     ${result.loadEntries} entries raw: ${result.rawLoadMs} ms`);
-  console.log(`rewrite  load + rewrite: cold ${result.loadRewriteColdMs} ms (writes spills), warm ${result.loadRewriteWarmMs} ms, ${result.loadRewriteEntriesPerSecond} entries/s, ${result.rewriteOverRawLoad}× raw load`);
+  console.log(
+    `rewrite  load + rewrite: cold ${result.loadRewriteColdMs} ms (writes spills), warm ${result.loadRewriteWarmMs} ms, ${result.loadRewriteEntriesPerSecond} entries/s, ${result.rewriteOverRawLoad}× raw load`,
+  );
   console.log(`report   ${JSON.stringify(result.report)}`);
   console.log(result.pass ? "targets met" : "TARGETS MISSED");
 }

@@ -3,13 +3,7 @@
  * exit code, and keeps the original error as `cause`.
  */
 export type FlowerErrorCode =
-  | "configuration"
-  | "manifest"
-  | "step-failed"
-  | "handoff"
-  | "store"
-  | "fake-model"
-  | "usage";
+  "configuration" | "manifest" | "step-failed" | "handoff" | "store" | "fake-model" | "usage";
 
 export class FlowerError extends Error {
   readonly code: FlowerErrorCode;
@@ -71,8 +65,10 @@ export class FakeModelError extends FlowerError {
 export function describeValue(value: unknown): string {
   if (value === undefined) return "undefined";
   if (value === null) return "null";
-  if (typeof value === "string") return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
-  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
+  if (typeof value === "string")
+    return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint")
+    return String(value);
   if (typeof value === "function") return "a function";
   if (Array.isArray(value)) return `an array of ${value.length}`;
   return `an object (${Object.prototype.toString.call(value).slice(8, -1)})`;

@@ -5,7 +5,13 @@
 export { Runtime } from "./runtime/runtime.js";
 export type { RunOptions, ContinueOptions } from "./runtime/runtime.js";
 export type { RuntimeOptions } from "./runtime/options.js";
-export type { StepResult, StepRecord, GenerationRecord, AttemptFailure, StoreLoadRecord } from "./runtime/step-result.js";
+export type {
+  StepResult,
+  StepRecord,
+  GenerationRecord,
+  AttemptFailure,
+  StoreLoadRecord,
+} from "./runtime/step-result.js";
 export { Manifest, MANIFEST_FORMAT } from "./runtime/manifest.js";
 export type { ManifestFile } from "./runtime/manifest.js";
 export { EventBus } from "./runtime/events.js";
@@ -58,7 +64,14 @@ export { TrimmingSessionStore } from "./store/trimming-store.js";
 export { PruningSessionStore } from "./store/pruning-store.js";
 export { TrimPolicy } from "./store/trim-policy.js";
 
-export { FlowerError, ConfigurationError, ManifestError, StepFailedError, StoreError, FakeModelError } from "./errors.js";
+export {
+  FlowerError,
+  ConfigurationError,
+  ManifestError,
+  StepFailedError,
+  StoreError,
+  FakeModelError,
+} from "./errors.js";
 export type { FlowerErrorCode } from "./errors.js";
 export type { Locale } from "./locale/locale.js";
 export { DEFAULTS } from "./defaults.js";

@@ -94,7 +94,11 @@ export function buildOptions(spec: AgentSpec, context: BuildContext): Options {
   const specHooks: HookMap = { PreToolUse: [foregroundAgents()] };
   if (spec.delegateOnly) {
     specHooks.PreToolUse!.unshift(
-      delegateGuard({ glance: spec.glance ?? false, locale: context.locale, ...(context.onDeny ? { onDeny: context.onDeny } : {}) }),
+      delegateGuard({
+        glance: spec.glance ?? false,
+        locale: context.locale,
+        ...(context.onDeny ? { onDeny: context.onDeny } : {}),
+      }),
     );
   }
 
@@ -102,7 +106,11 @@ export function buildOptions(spec: AgentSpec, context: BuildContext): Options {
   const options: Options = {
     cwd: context.workspace,
     env: childEnv(spec, context),
-    systemPrompt: { type: "preset", preset: "claude_code", append: append.filter((part) => part.trim() !== "").join("\n\n") },
+    systemPrompt: {
+      type: "preset",
+      preset: "claude_code",
+      append: append.filter((part) => part.trim() !== "").join("\n\n"),
+    },
     permissionMode: "bypassPermissions",
     allowDangerouslySkipPermissions: true,
     hooks: mergeHooks(specHooks, context.hooks),

@@ -35,7 +35,8 @@ export function coordinator(
   workers: Record<string, WorkerSpec>,
   options: CoordinatorOptions = {},
 ): AgentSpec {
-  if (typeof name !== "string" || name.trim() === "") throw new ConfigurationError("coordinator name", name, "a non-empty string");
+  if (typeof name !== "string" || name.trim() === "")
+    throw new ConfigurationError("coordinator name", name, "a non-empty string");
   if (typeof goal !== "string") throw new ConfigurationError("coordinator goal", goal, "a string");
   if (!workers || typeof workers !== "object" || Object.keys(workers).length === 0) {
     throw new ConfigurationError("coordinator workers", workers, "an object with at least one worker");

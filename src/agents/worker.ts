@@ -11,9 +11,14 @@ export interface WorkerOptions {
 /** A worker the coordinator sends hands-on work to. */
 export function worker(description: string, instructions: string, options: WorkerOptions = {}): WorkerSpec {
   if (typeof description !== "string" || description.trim() === "") {
-    throw new ConfigurationError("worker description", description, "a non-empty string saying when to use this worker");
+    throw new ConfigurationError(
+      "worker description",
+      description,
+      "a non-empty string saying when to use this worker",
+    );
   }
-  if (typeof instructions !== "string") throw new ConfigurationError("worker instructions", instructions, "a string");
+  if (typeof instructions !== "string")
+    throw new ConfigurationError("worker instructions", instructions, "a string");
   if (options.tools !== undefined && !isStringList(options.tools)) {
     throw new ConfigurationError("worker tools", options.tools, "an array of tool names");
   }

@@ -119,8 +119,7 @@ const TEXT: Record<Locale, Text> = {
     attempt: (n) => `attempt ${n}`,
     generation: (n) => `generation ${n}`,
     resume: (id) => `resuming ${id}`,
-    stepEnd: (step, status, details) =>
-      `<= ${status} ${step}${details.map((d) => ` · ${d}`).join("")}`,
+    stepEnd: (step, status, details) => `<= ${status} ${step}${details.map((d) => ` · ${d}`).join("")}`,
     turns: (n) => `${n} turn${n === 1 ? "" : "s"}`,
     generations: (n) => `${n} generations`,
     retry: (step, attempt, max, reason) =>

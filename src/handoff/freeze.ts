@@ -24,14 +24,18 @@ export function handoffPath(notesDir: string, step: string, locale: Locale): str
  * Writes the handoff; an existing previous generation is moved to
  * `<notes>/archive/交接/<step>-<timestamp>.md` first. Returns the path written.
  */
-export function freezeHandoff(handoff: Handoff, options: { notesDir: string; step: string; locale: Locale; now?: Date }): string {
+export function freezeHandoff(
+  handoff: Handoff,
+  options: { notesDir: string; step: string; locale: Locale; now?: Date },
+): string {
   const path = handoffPath(options.notesDir, options.step, options.locale);
   if (existsSync(path)) {
     const archiveDir = join(options.notesDir, "archive", NAMES[options.locale].archive);
     mkdirSync(archiveDir, { recursive: true });
     const stamp = (options.now ?? new Date()).toISOString().replace(/[:.]/g, "-");
     let target = join(archiveDir, `${safeFileName(options.step)}-${stamp}.md`);
-    for (let n = 2; existsSync(target); n++) target = join(archiveDir, `${safeFileName(options.step)}-${stamp}-${n}.md`);
+    for (let n = 2; existsSync(target); n++)
+      target = join(archiveDir, `${safeFileName(options.step)}-${stamp}-${n}.md`);
     renameSync(path, target);
   }
   writeAtomically(path, handoff.toMarkdown(options.locale));

@@ -50,14 +50,23 @@ export class Manifest {
       );
     }
     const file = parsed as Partial<ManifestFile> | null;
-    if (!file || typeof file !== "object" || file.format !== MANIFEST_FORMAT || typeof file.steps !== "object" || !file.steps) {
+    if (
+      !file ||
+      typeof file !== "object" ||
+      file.format !== MANIFEST_FORMAT ||
+      typeof file.steps !== "object" ||
+      !file.steps
+    ) {
       throw new ManifestError(
         this.path,
         `This manifest.json was not written by flower-agent (no "format": "${MANIFEST_FORMAT}"); it was left as it is. Pick another runDir`,
       );
     }
     if (typeof file.version !== "number" || file.version > MANIFEST_VERSION) {
-      throw new ManifestError(this.path, `Manifest version ${String(file.version)} is newer than this flower-agent understands (${MANIFEST_VERSION})`);
+      throw new ManifestError(
+        this.path,
+        `Manifest version ${String(file.version)} is newer than this flower-agent understands (${MANIFEST_VERSION})`,
+      );
     }
     return file as ManifestFile;
   }

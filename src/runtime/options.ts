@@ -73,7 +73,12 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     throw new ConfigurationError("options", options, "an object with at least { workspace }");
   }
   for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key)) throw new ConfigurationError(key, (options as unknown as Record<string, unknown>)[key], `a known option (${[...KNOWN].join(", ")})`);
+    if (!KNOWN.has(key))
+      throw new ConfigurationError(
+        key,
+        (options as unknown as Record<string, unknown>)[key],
+        `a known option (${[...KNOWN].join(", ")})`,
+      );
   }
   const { workspace } = options;
   if (typeof workspace !== "string" || workspace.trim() === "") {
@@ -84,32 +89,52 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     throw new ConfigurationError("workspace", workspace, "the path of an existing directory");
   }
   const runDir = options.runDir ?? DEFAULTS.runDir;
-  if (typeof runDir !== "string" || runDir.trim() === "") throw new ConfigurationError("runDir", runDir, "a directory path");
+  if (typeof runDir !== "string" || runDir.trim() === "")
+    throw new ConfigurationError("runDir", runDir, "a directory path");
   const workbench = options.workbench ?? false;
   if (typeof workbench !== "boolean") throw new ConfigurationError("workbench", workbench, "a boolean");
-  if (options.handoff !== undefined && typeof options.handoff !== "boolean" && !(options.handoff instanceof HandoffPolicy)) {
+  if (
+    options.handoff !== undefined &&
+    typeof options.handoff !== "boolean" &&
+    !(options.handoff instanceof HandoffPolicy)
+  ) {
     throw new ConfigurationError("handoff", options.handoff, "a HandoffPolicy or a boolean");
   }
-  const spillThreshold = options.spillThreshold === undefined ? DEFAULTS.spillThreshold : options.spillThreshold;
+  const spillThreshold =
+    options.spillThreshold === undefined ? DEFAULTS.spillThreshold : options.spillThreshold;
   if (spillThreshold !== null && (!Number.isInteger(spillThreshold) || spillThreshold < 0)) {
-    throw new ConfigurationError("spillThreshold", spillThreshold, "a non-negative integer, or null for no spill guard");
+    throw new ConfigurationError(
+      "spillThreshold",
+      spillThreshold,
+      "a non-negative integer, or null for no spill guard",
+    );
   }
   const trim = options.trim ?? false;
-  if (typeof trim !== "boolean" && !(trim instanceof TrimPolicy)) throw new ConfigurationError("trim", trim, "a boolean or a TrimPolicy");
+  if (typeof trim !== "boolean" && !(trim instanceof TrimPolicy))
+    throw new ConfigurationError("trim", trim, "a boolean or a TrimPolicy");
   const maxAttempts = options.maxAttempts ?? DEFAULTS.maxAttempts;
-  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new ConfigurationError("maxAttempts", maxAttempts, "an integer >= 1");
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
+    throw new ConfigurationError("maxAttempts", maxAttempts, "an integer >= 1");
   if (options.onEvent !== undefined && typeof options.onEvent !== "function") {
     throw new ConfigurationError("onEvent", options.onEvent, "a function (event) => void");
   }
-  if (options.locale !== undefined && !isLocale(options.locale)) throw new ConfigurationError("locale", options.locale, '"zh" or "en"');
+  if (options.locale !== undefined && !isLocale(options.locale))
+    throw new ConfigurationError("locale", options.locale, '"zh" or "en"');
   if (options.model !== undefined && (typeof options.model !== "string" || options.model === "")) {
     throw new ConfigurationError("model", options.model, "a model alias or id");
   }
-  if (options.maxBudgetUsd !== undefined && !(typeof options.maxBudgetUsd === "number" && options.maxBudgetUsd > 0)) {
+  if (
+    options.maxBudgetUsd !== undefined &&
+    !(typeof options.maxBudgetUsd === "number" && options.maxBudgetUsd > 0)
+  ) {
     throw new ConfigurationError("maxBudgetUsd", options.maxBudgetUsd, "a positive number of dollars");
   }
   const env = options.env ?? {};
-  if (typeof env !== "object" || env === null || Object.values(env).some((value) => typeof value !== "string")) {
+  if (
+    typeof env !== "object" ||
+    env === null ||
+    Object.values(env).some((value) => typeof value !== "string")
+  ) {
     throw new ConfigurationError("env", env, "an object of string values");
   }
   return {

@@ -55,7 +55,8 @@ export interface StepPlan {
 
 const CONTINUE_AFTER_FAILURE: Record<Locale, (reason: string) => string> = {
   zh: (reason) => `上一次尝试因错误中断了(${reason})。请从中断的地方接着做原来的任务。`,
-  en: (reason) => `The previous attempt was cut off by an error (${reason}). Continue the original task from where it stopped.`,
+  en: (reason) =>
+    `The previous attempt was cut off by an error (${reason}). Continue the original task from where it stopped.`,
 };
 
 const FLOOR_MESSAGE: Record<Locale, (max: number, at: number) => string> = {
@@ -198,7 +199,13 @@ export class StepRun {
       this.#startGeneration();
     }
     this.save();
-    plan.emit({ type: "step-start", step: plan.step, attempt: this.record.attempts + 1, generation: this.record.generations, resume });
+    plan.emit({
+      type: "step-start",
+      step: plan.step,
+      attempt: this.record.attempts + 1,
+      generation: this.record.generations,
+      resume,
+    });
 
     while (true) {
       const outcome = await this.#session(resume, prompt, false);
@@ -224,11 +231,21 @@ export class StepRun {
         this.save();
         if (this.record.attempts >= plan.maxAttempts) {
           this.#finish("failed");
-          throw new StepFailedError(plan.step, `${this.record.attempts} of ${plan.maxAttempts} attempts failed; last: ${reason}`, {
-            cause: toStepResult(this.record),
-          });
+          throw new StepFailedError(
+            plan.step,
+            `${this.record.attempts} of ${plan.maxAttempts} attempts failed; last: ${reason}`,
+            {
+              cause: toStepResult(this.record),
+            },
+          );
         }
-        plan.emit({ type: "retry", step: plan.step, attempt: this.record.attempts, maxAttempts: plan.maxAttempts, reason });
+        plan.emit({
+          type: "retry",
+          step: plan.step,
+          attempt: this.record.attempts,
+          maxAttempts: plan.maxAttempts,
+          reason,
+        });
         // Resume only a session that got somewhere; a session that never answered starts over.
         if (outcome.sessionId && outcome.mainResponses > 0) {
           resume = outcome.sessionId;
@@ -266,10 +283,24 @@ export class StepRun {
     let missing: HandoffSectionName[] = [];
 
     if (outcome.kind === "overflow" || !burned) {
-      why = outcome.kind === "overflow" ? (outcome.error ?? "prompt is too long") : "no session to write the handoff";
+      why =
+        outcome.kind === "overflow"
+          ? (outcome.error ?? "prompt is too long")
+          : "no session to write the handoff";
     } else {
-      plan.emit({ type: "handoff", step: plan.step, phase: "writing", generation: this.record.generations, context, window: plan.policy.window });
-      const writing = await this.#session(burned, handoffPrompt(plan.locale, { used: context, window: plan.policy.window }), true);
+      plan.emit({
+        type: "handoff",
+        step: plan.step,
+        phase: "writing",
+        generation: this.record.generations,
+        context,
+        window: plan.policy.window,
+      });
+      const writing = await this.#session(
+        burned,
+        handoffPrompt(plan.locale, { used: context, window: plan.policy.window }),
+        true,
+      );
       this.#account({ ...writing, mainResponses: 0 });
       if (writing.kind !== "completed" || !writing.resultText) {
         why = writing.error ?? `the writing turn ended ${writing.kind}`;

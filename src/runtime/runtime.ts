@@ -53,7 +53,9 @@ export class Runtime {
     mkdirSync(this.options.runDir, { recursive: true });
     this.manifest = new Manifest(this.options.runDir);
     if (this.options.onEvent) this.#bus.on(this.options.onEvent);
-    this.workbench = this.options.workbench ? new Workbench({ workspace: this.options.workspace, locale: this.options.locale }) : null;
+    this.workbench = this.options.workbench
+      ? new Workbench({ workspace: this.options.workspace, locale: this.options.locale })
+      : null;
     this.store = new PruningSessionStore({
       path: join(this.options.runDir, "sessions.db"),
       workspace: this.options.workspace,
@@ -65,7 +67,9 @@ export class Runtime {
         try {
           this.#bookLoad(key.sessionId, report);
         } catch (error) {
-          process.stderr.write(`flower: could not record a store load for ${key.sessionId}: ${String(error)}\n`);
+          process.stderr.write(
+            `flower: could not record a store load for ${key.sessionId}: ${String(error)}\n`,
+          );
         }
       },
     });
@@ -79,7 +83,8 @@ export class Runtime {
       run.save();
     }
     // The handoff-writing turn emits nothing to the UI.
-    if (!this.#writing.has(sessionId)) this.#bus.emit({ type: "store-load", step: run?.record.step ?? "", sessionId, ...report });
+    if (!this.#writing.has(sessionId))
+      this.#bus.emit({ type: "store-load", step: run?.record.step ?? "", sessionId, ...report });
   }
 
   /** Subscribe to events; returns the unsubscribe function. */
@@ -90,7 +95,8 @@ export class Runtime {
   /** Runs one step to completion. Throws StepFailedError when its attempts are used up. */
   async run(step: string, spec: AgentSpec, prompt: string, options: RunOptions = {}): Promise<StepResult> {
     this.#checkStep(step);
-    if (typeof prompt !== "string" || prompt.trim() === "") throw new ConfigurationError("prompt", prompt, "a non-empty task");
+    if (typeof prompt !== "string" || prompt.trim() === "")
+      throw new ConfigurationError("prompt", prompt, "a non-empty task");
     return this.#runStep(step, spec, prompt, options, undefined);
   }
 
@@ -102,7 +108,16 @@ export class Runtime {
     this.#checkStep(step);
     const record = this.manifest.get(step);
     if (!record) {
-      throw new ConfigurationError("step", step, `a step recorded in ${this.manifest.path} (known: ${this.manifest.steps().map((s) => s.step).join(", ") || "none"})`);
+      throw new ConfigurationError(
+        "step",
+        step,
+        `a step recorded in ${this.manifest.path} (known: ${
+          this.manifest
+            .steps()
+            .map((s) => s.step)
+            .join(", ") || "none"
+        })`,
+      );
     }
     if (!record.sessionId && !record.pendingHandoff) {
       throw new StepFailedError(step, "it has no session to resume yet; run it again with rt.run()");
@@ -113,7 +128,10 @@ export class Runtime {
 
   /** The most recently updated step of this run directory, if any. */
   lastStep(): StepRecord | undefined {
-    return this.manifest.steps().sort((a, b) => a.updatedAt.localeCompare(b.updatedAt)).at(-1);
+    return this.manifest
+      .steps()
+      .sort((a, b) => a.updatedAt.localeCompare(b.updatedAt))
+      .at(-1);
   }
 
   /**
@@ -148,9 +166,12 @@ export class Runtime {
   }
 
   #checkStep(step: string): void {
-    if (this.#kill.signal.aborted) throw new ConfigurationError("runtime", "closed", "a runtime that was not closed yet");
-    if (typeof step !== "string" || step.trim() === "") throw new ConfigurationError("step", step, "a non-empty step name");
-    if (this.#running.has(step)) throw new ConfigurationError("step", step, "a step that is not already running in this runtime");
+    if (this.#kill.signal.aborted)
+      throw new ConfigurationError("runtime", "closed", "a runtime that was not closed yet");
+    if (typeof step !== "string" || step.trim() === "")
+      throw new ConfigurationError("step", step, "a non-empty step name");
+    if (this.#running.has(step))
+      throw new ConfigurationError("step", step, "a step that is not already running in this runtime");
   }
 
   async #runStep(
@@ -218,7 +239,8 @@ export class Runtime {
               dir: this.workbench.spill,
               threshold: o.spillThreshold,
               locale: o.locale,
-              onSpill: (info) => sessionEmit({ type: "spill", step, tool: info.tool, path: info.path, chars: info.chars }),
+              onSpill: (info) =>
+                sessionEmit({ type: "spill", step, tool: info.tool, path: info.path, chars: info.chars }),
             }),
             indexGuard(this.workbench),
           );
@@ -237,7 +259,14 @@ export class Runtime {
           ...(o.model ? { model: o.model } : {}),
           ...(o.maxBudgetUsd !== undefined && !writing ? { maxBudgetUsd: o.maxBudgetUsd } : {}),
           abortController: childAbort(this.#kill.signal),
-          onDeny: (denial) => sessionEmit({ type: "tool-denied", step, tool: denial.tool, command: denial.command, reason: denial.reason }),
+          onDeny: (denial) =>
+            sessionEmit({
+              type: "tool-denied",
+              step,
+              tool: denial.tool,
+              command: denial.command,
+              reason: denial.reason,
+            }),
         });
       },
     });

@@ -127,11 +127,26 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
       at: policy.enabled ? policy.at : null,
       generation: input.generation,
     });
-    const due = handoffDue({ enabled: policy.enabled, writing, context, at: policy.at, sessionId: outcome.sessionId });
-    if (nearDue({ enabled: policy.enabled, writing, context, warnAt: policy.warnAt, at: policy.at, warned })) {
+    const due = handoffDue({
+      enabled: policy.enabled,
+      writing,
+      context,
+      at: policy.at,
+      sessionId: outcome.sessionId,
+    });
+    if (
+      nearDue({ enabled: policy.enabled, writing, context, warnAt: policy.warnAt, at: policy.at, warned })
+    ) {
       warned = true;
       input.onWarned();
-      emit?.({ type: "handoff", step, phase: "near", generation: input.generation, context, window: policy.window });
+      emit?.({
+        type: "handoff",
+        step,
+        phase: "near",
+        generation: input.generation,
+        context,
+        window: policy.window,
+      });
     }
     // A response that ends the turn needs no interrupt: the work is finishing on its own.
     if (due && !handoffRequested && stopReason === "tool_use") {
@@ -147,14 +162,25 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
           outcome.sessionId = message.session_id;
           input.onSession(message.session_id);
         }
-        const system = message as { subtype: string; task_id?: string; is_backgrounded?: boolean; status?: string };
-        if (system.subtype === "task_started" && system.is_backgrounded && system.task_id) background.add(system.task_id);
+        const system = message as {
+          subtype: string;
+          task_id?: string;
+          is_backgrounded?: boolean;
+          status?: string;
+        };
+        if (system.subtype === "task_started" && system.is_backgrounded && system.task_id)
+          background.add(system.task_id);
         if (system.subtype === "task_notification" && system.task_id) background.delete(system.task_id);
         return;
       }
       case "stream_event": {
         if (message.parent_tool_use_id !== null) return;
-        const event = message.event as { type: string; message?: { usage?: Usage }; usage?: Usage; delta?: { stop_reason?: string | null } };
+        const event = message.event as {
+          type: string;
+          message?: { usage?: Usage };
+          usage?: Usage;
+          delta?: { stop_reason?: string | null };
+        };
         if (event.type === "message_start") pendingPrompt = promptSize(event.message?.usage ?? {});
         if (event.type === "message_delta") {
           afterMainResponse(pendingPrompt + (event.usage?.output_tokens ?? 0), event.delta?.stop_reason);
@@ -164,9 +190,19 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
       case "assistant": {
         const assistant = message as SDKMessage & {
           error?: string;
-          message: { content: Array<{ type: string; text?: string; name?: string; id?: string; input?: Record<string, unknown> }> };
+          message: {
+            content: Array<{
+              type: string;
+              text?: string;
+              name?: string;
+              id?: string;
+              input?: Record<string, unknown>;
+            }>;
+          };
         };
-        const agent = message.parent_tool_use_id ? (workers.get(message.parent_tool_use_id) ?? "worker") : "coordinator";
+        const agent = message.parent_tool_use_id
+          ? (workers.get(message.parent_tool_use_id) ?? "worker")
+          : "coordinator";
         if (assistant.error) {
           lastApiErrorText = assistant.message.content.map((block) => block.text ?? "").join(" ");
         }
@@ -174,7 +210,8 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
           if (block.type !== "tool_use" || !block.name) continue;
           const toolInput = block.input ?? {};
           if ((block.name === "Agent" || block.name === "Task") && block.id && !message.parent_tool_use_id) {
-            const name = typeof toolInput.subagent_type === "string" ? toolInput.subagent_type : "general-purpose";
+            const name =
+              typeof toolInput.subagent_type === "string" ? toolInput.subagent_type : "general-purpose";
             workers.set(block.id, name);
             emit?.({
               type: "agent",
@@ -184,7 +221,13 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
               description: typeof toolInput.description === "string" ? toolInput.description : undefined,
             });
           } else {
-            emit?.({ type: "tool-use", step, agent, tool: block.name, summary: summarise(block.name, toolInput) });
+            emit?.({
+              type: "tool-use",
+              step,
+              agent,
+              tool: block.name,
+              summary: summarise(block.name, toolInput),
+            });
           }
         }
         return;
@@ -215,7 +258,9 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
         } else {
           const errors = "errors" in message && Array.isArray(message.errors) ? message.errors : [];
           const text = "result" in message && typeof message.result === "string" ? message.result : "";
-          outcome.error = [message.subtype, text, ...errors, lastApiErrorText ?? ""].filter((part) => part !== "").join(": ");
+          outcome.error = [message.subtype, text, ...errors, lastApiErrorText ?? ""]
+            .filter((part) => part !== "")
+            .join(": ");
         }
         // Background work still running means the CLI will start another turn on its own.
         if (background.size === 0) queue.end();
@@ -239,13 +284,18 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
 
   if (stopRequested) return { ...outcome, kind: "stopped" };
   if (handoffRequested) return { ...outcome, kind: "handoff-due" };
-  const thrownText = thrown === undefined ? null : thrown instanceof Error ? thrown.message : JSON.stringify(thrown);
+  const thrownText =
+    thrown === undefined ? null : thrown instanceof Error ? thrown.message : JSON.stringify(thrown);
   if (!sawResult && thrownText === null) {
     return { ...outcome, kind: "failed", error: "the claude process ended without a result" };
   }
   if (lastResultIsError || thrownText !== null) {
     const error = [outcome.error, thrownText].filter((part): part is string => !!part).join(" | ");
-    return { ...outcome, kind: isOverflow(error, lastApiErrorText) ? "overflow" : "failed", error: error || "unknown error" };
+    return {
+      ...outcome,
+      kind: isOverflow(error, lastApiErrorText) ? "overflow" : "failed",
+      error: error || "unknown error",
+    };
   }
   return outcome;
 }

@@ -35,10 +35,15 @@ export class PruningSessionStore extends TrimmingSessionStore {
   readonly #isEphemeral: (command: string) => boolean;
 
   constructor(options: PruningSessionStoreOptions) {
-    const { keepEphemeral = DEFAULTS.keepEphemeral, keepDenials = DEFAULTS.keepDenials, isEphemeral = glanceTable } = options ?? {};
+    const {
+      keepEphemeral = DEFAULTS.keepEphemeral,
+      keepDenials = DEFAULTS.keepDenials,
+      isEphemeral = glanceTable,
+    } = options ?? {};
     checkCount("keepEphemeral", keepEphemeral);
     checkCount("keepDenials", keepDenials);
-    if (typeof isEphemeral !== "function") throw new ConfigurationError("isEphemeral", isEphemeral, "a function (command) => boolean");
+    if (typeof isEphemeral !== "function")
+      throw new ConfigurationError("isEphemeral", isEphemeral, "a function (command) => boolean");
     super(options);
     this.keepEphemeral = keepEphemeral;
     this.keepDenials = keepDenials;
@@ -50,7 +55,10 @@ export class PruningSessionStore extends TrimmingSessionStore {
       ...super.rewriteOptions(),
       disconnects: true,
       denials: this.keepDenials === Infinity ? null : { keepDenials: this.keepDenials },
-      expire: this.keepEphemeral === Infinity ? null : { keepEphemeral: this.keepEphemeral, isEphemeral: this.#isEphemeral },
+      expire:
+        this.keepEphemeral === Infinity
+          ? null
+          : { keepEphemeral: this.keepEphemeral, isEphemeral: this.#isEphemeral },
     };
   }
 }

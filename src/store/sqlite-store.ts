@@ -72,9 +72,11 @@ export class SqliteSessionStore implements SessionStore {
   #closed = false;
 
   constructor(options: SqliteSessionStoreOptions) {
-    if (typeof options !== "object" || options === null) throw new ConfigurationError("options", options, "an options object");
+    if (typeof options !== "object" || options === null)
+      throw new ConfigurationError("options", options, "an options object");
     const { path, busyTimeoutMs = 10_000 } = options;
-    if (typeof path !== "string" || path.trim() === "") throw new ConfigurationError("path", path, "a file path");
+    if (typeof path !== "string" || path.trim() === "")
+      throw new ConfigurationError("path", path, "a file path");
     if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0)
       throw new ConfigurationError("busyTimeoutMs", busyTimeoutMs, "a non-negative integer (ms)");
     this.path = resolve(path);
@@ -86,16 +88,22 @@ export class SqliteSessionStore implements SessionStore {
       this.#db.pragma("synchronous = NORMAL");
       this.#db.exec(SCHEMA);
     } catch (error) {
-      throw new StoreError(`Cannot open session store ${this.path}: ${(error as Error).message}`, { cause: error });
+      throw new StoreError(`Cannot open session store ${this.path}: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     const db = this.#db;
     this.#statements = {
-      transcriptId: db.prepare("SELECT id FROM transcripts WHERE project_key = ? AND session_id = ? AND subpath = ?"),
+      transcriptId: db.prepare(
+        "SELECT id FROM transcripts WHERE project_key = ? AND session_id = ? AND subpath = ?",
+      ),
       insertTranscript: db.prepare(
         "INSERT INTO transcripts (project_key, session_id, subpath, mtime) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
       ),
       touch: db.prepare("UPDATE transcripts SET mtime = max(mtime, ?) WHERE id = ?"),
-      insertEntry: db.prepare("INSERT OR IGNORE INTO entries (transcript_id, dedup_key, body) VALUES (?, ?, ?)"),
+      insertEntry: db.prepare(
+        "INSERT OR IGNORE INTO entries (transcript_id, dedup_key, body) VALUES (?, ?, ?)",
+      ),
       load: db.prepare("SELECT body FROM entries WHERE transcript_id = ? ORDER BY seq"),
       sessions: db.prepare("SELECT session_id, mtime FROM transcripts WHERE project_key = ? AND subpath = ?"),
       subkeys: db.prepare(
@@ -117,7 +125,8 @@ export class SqliteSessionStore implements SessionStore {
 
   async append(key: SessionKey, entries: SessionStoreEntry[]): Promise<void> {
     this.#check(key);
-    if (!Array.isArray(entries)) throw new StoreError(`append() needs an array of entries, got ${typeof entries}`);
+    if (!Array.isArray(entries))
+      throw new StoreError(`append() needs an array of entries, got ${typeof entries}`);
     // An empty batch must not create a transcript: load() has to keep answering null for it.
     if (entries.length === 0) return;
     this.#run("append", () => this.#appendBatch(key, entries));
@@ -136,7 +145,9 @@ export class SqliteSessionStore implements SessionStore {
   async listSessions(projectKey: string): Promise<Array<{ sessionId: string; mtime: number }>> {
     this.#check({ projectKey, sessionId: "-" });
     return this.#run("listSessions", () =>
-      this.#statements.sessions.all(projectKey, MAIN).map((row) => ({ sessionId: row.session_id, mtime: row.mtime })),
+      this.#statements.sessions
+        .all(projectKey, MAIN)
+        .map((row) => ({ sessionId: row.session_id, mtime: row.mtime })),
     );
   }
 
@@ -152,11 +163,19 @@ export class SqliteSessionStore implements SessionStore {
   async delete(key: SessionKey): Promise<void> {
     this.#check(key);
     this.#run("delete", () => {
-      const where = key.subpath === undefined ? "project_key = ? AND session_id = ?" : "project_key = ? AND session_id = ? AND subpath = ?";
-      const params = key.subpath === undefined ? [key.projectKey, key.sessionId] : [key.projectKey, key.sessionId, key.subpath];
+      const where =
+        key.subpath === undefined
+          ? "project_key = ? AND session_id = ?"
+          : "project_key = ? AND session_id = ? AND subpath = ?";
+      const params =
+        key.subpath === undefined
+          ? [key.projectKey, key.sessionId]
+          : [key.projectKey, key.sessionId, key.subpath];
       this.#db
         .transaction(() => {
-          this.#db.prepare(`DELETE FROM entries WHERE transcript_id IN (SELECT id FROM transcripts WHERE ${where})`).run(...params);
+          this.#db
+            .prepare(`DELETE FROM entries WHERE transcript_id IN (SELECT id FROM transcripts WHERE ${where})`)
+            .run(...params);
           this.#db.prepare(`DELETE FROM transcripts WHERE ${where}`).run(...params);
         })
         .immediate();
@@ -189,10 +208,17 @@ export class SqliteSessionStore implements SessionStore {
 
   #check(key: { projectKey: string; sessionId: string; subpath?: string }): void {
     if (this.#closed) throw new StoreError(`Session store ${this.path} is closed`);
-    if (typeof key !== "object" || key === null || typeof key.projectKey !== "string" || typeof key.sessionId !== "string")
+    if (
+      typeof key !== "object" ||
+      key === null ||
+      typeof key.projectKey !== "string" ||
+      typeof key.sessionId !== "string"
+    )
       throw new StoreError("A session key needs a string projectKey and sessionId");
     if (key.subpath !== undefined && (typeof key.subpath !== "string" || key.subpath === ""))
-      throw new StoreError("A session key's subpath must be a non-empty string or absent (absent = main transcript)");
+      throw new StoreError(
+        "A session key's subpath must be a non-empty string or absent (absent = main transcript)",
+      );
   }
 
   #run<T>(operation: string, work: () => T): T {
@@ -200,7 +226,9 @@ export class SqliteSessionStore implements SessionStore {
       return work();
     } catch (error) {
       if (error instanceof StoreError) throw error;
-      throw new StoreError(`Session store ${operation} failed (${this.path}): ${(error as Error).message}`, { cause: error });
+      throw new StoreError(`Session store ${operation} failed (${this.path}): ${(error as Error).message}`, {
+        cause: error,
+      });
     }
   }
 }

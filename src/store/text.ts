@@ -11,7 +11,8 @@ import type { Locale } from "../locale/locale.js";
  */
 export const TRIM_POINTER: Readonly<Record<Locale, (path: string, chars: number) => string>> = {
   zh: (path, chars) => `[该工具结果共 ${chars} 字符,已移到 ${path},需要全文请用 Read 读取]`,
-  en: (path, chars) => `[This tool result (${chars} chars) was moved to ${path}; read it with Read if you need the full text]`,
+  en: (path, chars) =>
+    `[This tool result (${chars} chars) was moved to ${path}; read it with Read if you need the full text]`,
 };
 
 /** Replaces a tool result left by an interruption (seed wording). It says what happened, not who did it. */

@@ -21,8 +21,10 @@ export class TrimPolicy {
 
   constructor(options: TrimPolicyOptions = {}) {
     const { keepRecent = DEFAULTS.trimKeepRecent, minChars = DEFAULTS.trimMinChars } = options;
-    if (!Number.isInteger(keepRecent) || keepRecent < 0) throw new ConfigurationError("keepRecent", keepRecent, "a non-negative integer");
-    if (!Number.isInteger(minChars) || minChars < 1) throw new ConfigurationError("minChars", minChars, "a positive integer");
+    if (!Number.isInteger(keepRecent) || keepRecent < 0)
+      throw new ConfigurationError("keepRecent", keepRecent, "a non-negative integer");
+    if (!Number.isInteger(minChars) || minChars < 1)
+      throw new ConfigurationError("minChars", minChars, "a positive integer");
     this.keepRecent = keepRecent;
     this.minChars = minChars;
   }

@@ -78,19 +78,26 @@ export class TrimmingSessionStore extends SqliteSessionStore {
       expire: null,
       denials: null,
       disconnects: false,
-      trim: trim === null ? null : { keepRecent: trim.keepRecent, minChars: trim.minChars, spillDir: this.spillDir },
+      trim:
+        trim === null
+          ? null
+          : { keepRecent: trim.keepRecent, minChars: trim.minChars, spillDir: this.spillDir },
     };
   }
 }
 
 function validateTrimmingOptions(options: TrimmingSessionStoreOptions): void {
-  if (typeof options !== "object" || options === null) throw new ConfigurationError("options", options, "an options object");
+  if (typeof options !== "object" || options === null)
+    throw new ConfigurationError("options", options, "an options object");
   const { workspace, trim, locale, onLoad } = options;
-  if (typeof workspace !== "string" || workspace.trim() === "") throw new ConfigurationError("workspace", workspace, "a directory path");
+  if (typeof workspace !== "string" || workspace.trim() === "")
+    throw new ConfigurationError("workspace", workspace, "a directory path");
   if (trim !== undefined && typeof trim !== "boolean" && !(trim instanceof TrimPolicy))
     throw new ConfigurationError("trim", trim, "a boolean or a TrimPolicy");
-  if (locale !== undefined && !isLocale(locale)) throw new ConfigurationError("locale", locale, '"zh" or "en"');
-  if (onLoad !== undefined && typeof onLoad !== "function") throw new ConfigurationError("onLoad", onLoad, "a function");
+  if (locale !== undefined && !isLocale(locale))
+    throw new ConfigurationError("locale", locale, '"zh" or "en"');
+  if (onLoad !== undefined && typeof onLoad !== "function")
+    throw new ConfigurationError("onLoad", onLoad, "a function");
 }
 
 /**

@@ -108,19 +108,31 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
     });
 
   const conversationKey = (request: ModelRequest): string =>
-    [request.sessionId ?? "", request.kind, createHash("sha1").update(request.firstUserText()).digest("hex")].join("|");
+    [
+      request.sessionId ?? "",
+      request.kind,
+      createHash("sha1").update(request.firstUserText()).digest("hex"),
+    ].join("|");
 
   const sendJson = (res: http.ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { "content-type": "application/json", "request-id": `req_fake_${status}` });
     res.end(JSON.stringify(body));
   };
 
-  async function answerMessages(req: http.IncomingMessage, res: http.ServerResponse, raw: string): Promise<void> {
+  async function answerMessages(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    raw: string,
+  ): Promise<void> {
     let body: WireRequestBody;
     try {
       body = JSON.parse(raw) as WireRequestBody;
     } catch {
-      return sendJson(res, 400, apiError("invalid_request_error", "There was an error parsing the body of your request"));
+      return sendJson(
+        res,
+        400,
+        apiError("invalid_request_error", "There was an error parsing the body of your request"),
+      );
     }
     const request = new ModelRequest(requests.length, body, req.headers);
     requests.push(request);
@@ -128,7 +140,8 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
     const record = (exchange: Omit<Exchange, "index" | "kind" | "request">) =>
       exchanges.push({ index: request.index, kind, request, ...exchange });
 
-    const invalid = options.validation === false ? null : validateConversation(body, options.validation ?? {});
+    const invalid =
+      options.validation === false ? null : validateConversation(body, options.validation ?? {});
     if (invalid) {
       record({ status: 400, reply: { error: invalid }, promptTokens: 0 });
       return sendJson(res, 400, apiError("invalid_request_error", invalid));
@@ -150,7 +163,10 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
       const error =
         cause instanceof FakeModelError
           ? cause
-          : new FakeModelError(`fake model: the policy threw on request #${request.index} (${kind}): ${String(cause)}`, { cause });
+          : new FakeModelError(
+              `fake model: the policy threw on request #${request.index} (${kind}): ${String(cause)}`,
+              { cause },
+            );
       errors.push(error);
       record({ status: 400, reply: { error: error.message }, promptTokens: measure.totalTokens });
       // A 400 is not retried by the CLI: the run fails at once with this message instead of hanging.
@@ -178,16 +194,32 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
     if (closed) return;
 
     if ("fault" in reply) {
-      record({ status: reply.fault === "cut-stream" ? 200 : reply.fault === "prompt-too-long" ? 400 : FAULT_STATUS[reply.fault][0], reply: { fault: reply.fault }, promptTokens: measure.totalTokens });
+      record({
+        status:
+          reply.fault === "cut-stream"
+            ? 200
+            : reply.fault === "prompt-too-long"
+              ? 400
+              : FAULT_STATUS[reply.fault][0],
+        reply: { fault: reply.fault },
+        promptTokens: measure.totalTokens,
+      });
       if (reply.fault === "prompt-too-long") {
         const message = `prompt is too long: ${Math.max(measure.totalTokens, contextWindow + 1)} tokens > ${contextWindow} maximum`;
         return sendJson(res, 400, apiError("invalid_request_error", message));
       }
       if (reply.fault === "cut-stream") {
         res.writeHead(200, { "content-type": "text/event-stream" });
-        writeEvent(res, "message_start", messageStart(body.model, `msg_fake_${nextId++}`, { ...measure.usage, output_tokens: 1 }));
+        writeEvent(
+          res,
+          "message_start",
+          messageStart(body.model, `msg_fake_${nextId++}`, { ...measure.usage, output_tokens: 1 }),
+        );
         writeEvent(res, "content_block_start", { index: 0, content_block: { type: "text", text: "" } });
-        writeEvent(res, "content_block_delta", { index: 0, delta: { type: "text_delta", text: "This reply is cut off mid-" } });
+        writeEvent(res, "content_block_delta", {
+          index: 0,
+          delta: { type: "text_delta", text: "This reply is cut off mid-" },
+        });
         await sleep(20);
         res.socket?.destroy();
         return;
@@ -201,10 +233,15 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
       block.type === "tool_use" ? { ...block, id: block.id ?? `toolu_fake_${nextId++}` } : block,
     );
     const outputChars = content.reduce(
-      (total, block) => total + (block.type === "text" ? block.text.length : JSON.stringify(block.input).length + block.name.length),
+      (total, block) =>
+        total +
+        (block.type === "text" ? block.text.length : JSON.stringify(block.input).length + block.name.length),
       0,
     );
-    const usage: Usage = { ...measure.usage, output_tokens: reply.outputTokens ?? Math.max(1, tokensFor(outputChars)) };
+    const usage: Usage = {
+      ...measure.usage,
+      output_tokens: reply.outputTokens ?? Math.max(1, tokensFor(outputChars)),
+    };
     const stopReason = content.some((block) => block.type === "tool_use") ? "tool_use" : "end_turn";
     const messageId = `msg_fake_${nextId++}`;
     record({ status: 200, reply: { ...reply, content }, usage, promptTokens: measure.totalTokens });
@@ -236,8 +273,14 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
           content_block: { type: "tool_use", id: block.id, name: block.name, input: {} },
         });
         // Tool input arrives as JSON fragments, as from the real API.
-        for (const piece of chunks(JSON.stringify(block.input), Math.max(8, Math.ceil(JSON.stringify(block.input).length / 3)))) {
-          writeEvent(res, "content_block_delta", { index, delta: { type: "input_json_delta", partial_json: piece } });
+        for (const piece of chunks(
+          JSON.stringify(block.input),
+          Math.max(8, Math.ceil(JSON.stringify(block.input).length / 3)),
+        )) {
+          writeEvent(res, "content_block_delta", {
+            index,
+            delta: { type: "input_json_delta", partial_json: piece },
+          });
         }
       }
       writeEvent(res, "content_block_stop", { index });
@@ -263,9 +306,15 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
           try {
             body = JSON.parse(raw) as WireRequestBody;
           } catch {
-            return sendJson(res, 400, apiError("invalid_request_error", "There was an error parsing the body of your request"));
+            return sendJson(
+              res,
+              400,
+              apiError("invalid_request_error", "There was an error parsing the body of your request"),
+            );
           }
-          return sendJson(res, 200, { input_tokens: measurePrompt({ ...body, messages: body.messages ?? [] }, undefined).totalTokens });
+          return sendJson(res, 200, {
+            input_tokens: measurePrompt({ ...body, messages: body.messages ?? [] }, undefined).totalTokens,
+          });
         }
         if (path === "/v1/messages" && req.method === "POST") return answerMessages(req, res, raw);
         return sendJson(res, 404, apiError("not_found_error", `Not found: ${req.method} ${path}`));
@@ -321,9 +370,14 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
 
 /** Side requests get a sensible answer when the policy returns nothing; conversation requests do not. */
 function defaultReply(request: ModelRequest): ContentReply {
-  if (request.kind === "title") return { content: [{ type: "text", text: JSON.stringify({ title: "Offline session" }) }] };
+  if (request.kind === "title")
+    return { content: [{ type: "text", text: JSON.stringify({ title: "Offline session" }) }] };
   if (request.kind === "compact") {
-    return { content: [{ type: "text", text: "<summary>Earlier work was summarised by the offline model kit.</summary>" }] };
+    return {
+      content: [
+        { type: "text", text: "<summary>Earlier work was summarised by the offline model kit.</summary>" },
+      ],
+    };
   }
   throw new FakeModelError(
     `fake model: the policy returned nothing for request #${request.index} (${request.kind}); ` +
@@ -333,7 +387,16 @@ function defaultReply(request: ModelRequest): ContentReply {
 
 function messageStart(model: string, id: string, usage: Usage) {
   return {
-    message: { id, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage },
+    message: {
+      id,
+      type: "message",
+      role: "assistant",
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage,
+    },
   };
 }
 

@@ -5,9 +5,24 @@
 export { startFakeModel } from "./fake-model.js";
 export type { FakeModel, FakeModelOptions, Policy, Exchange } from "./fake-model.js";
 export { ModelRequest, resultText } from "./model-request.js";
-export type { RequestKind, ToolCall, ToolResult, WireBlock, WireMessage, WireRequestBody } from "./model-request.js";
+export type {
+  RequestKind,
+  ToolCall,
+  ToolResult,
+  WireBlock,
+  WireMessage,
+  WireRequestBody,
+} from "./model-request.js";
 export { text, toolUse, toolUses, fault, validateReply } from "./replies.js";
-export type { Reply, ContentReply, FaultReply, FaultKind, ReplyBlock, TextBlock, ToolUseBlock } from "./replies.js";
+export type {
+  Reply,
+  ContentReply,
+  FaultReply,
+  FaultKind,
+  ReplyBlock,
+  TextBlock,
+  ToolUseBlock,
+} from "./replies.js";
 export { CHARS_PER_TOKEN, measurePrompt, tokensFor } from "./usage.js";
 export type { Usage, PromptMeasure } from "./usage.js";
 export { validateConversation } from "./validate.js";

@@ -61,7 +61,9 @@ export function resultText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content
-    .map((part: WireBlock) => (part.type === "text" ? (part.text ?? "") : part.type === "image" ? "[image]" : ""))
+    .map((part: WireBlock) =>
+      part.type === "text" ? (part.text ?? "") : part.type === "image" ? "[image]" : "",
+    )
     .join("");
 }
 
@@ -139,7 +141,12 @@ export class ModelRequest {
   /** Text of the first user message: the prompt of a session, or the brief of a subagent. */
   firstUserText(): string {
     const first = this.messages.find((message) => message.role === "user");
-    return first ? blocksOf(first).filter((block) => block.type === "text").map((block) => block.text ?? "").join("\n") : "";
+    return first
+      ? blocksOf(first)
+          .filter((block) => block.type === "text")
+          .map((block) => block.text ?? "")
+          .join("\n")
+      : "";
   }
 
   /** Every user-visible text in the conversation, joined: handy for "does the model see X". */
@@ -161,7 +168,11 @@ export class ModelRequest {
       if (message.role !== "assistant") continue;
       for (const block of blocksOf(message)) {
         if (block.type === "tool_use") {
-          calls.push({ id: block.id ?? "", name: block.name ?? "", input: (block.input ?? {}) as Record<string, unknown> });
+          calls.push({
+            id: block.id ?? "",
+            name: block.name ?? "",
+            input: (block.input ?? {}) as Record<string, unknown>,
+          });
         }
       }
     }

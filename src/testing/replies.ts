@@ -51,7 +51,11 @@ export function text(value: string, options: { delayMs?: number } = {}): Content
 }
 
 /** A reply that calls one tool, optionally after some text. */
-export function toolUse(name: string, input: Record<string, unknown>, options: { text?: string; id?: string } = {}): ContentReply {
+export function toolUse(
+  name: string,
+  input: Record<string, unknown>,
+  options: { text?: string; id?: string } = {},
+): ContentReply {
   const content: ReplyBlock[] = [];
   if (options.text !== undefined) content.push({ type: "text", text: options.text });
   content.push({ type: "tool_use", name, input, ...(options.id ? { id: options.id } : {}) });
@@ -59,7 +63,10 @@ export function toolUse(name: string, input: Record<string, unknown>, options: {
 }
 
 /** A reply that calls several tools in parallel (one assistant message, several tool_use blocks). */
-export function toolUses(calls: Array<{ name: string; input: Record<string, unknown> }>, leadingText?: string): ContentReply {
+export function toolUses(
+  calls: Array<{ name: string; input: Record<string, unknown> }>,
+  leadingText?: string,
+): ContentReply {
   const content: ReplyBlock[] = [];
   if (leadingText !== undefined) content.push({ type: "text", text: leadingText });
   for (const call of calls) content.push({ type: "tool_use", name: call.name, input: call.input });
@@ -76,27 +83,36 @@ const FAULTS: readonly FaultKind[] = ["overloaded", "server-error", "prompt-too-
 export function validateReply(reply: unknown, requestIndex: number): Reply {
   const where = `fake model: the policy's reply to request #${requestIndex}`;
   if (reply === null || typeof reply !== "object") {
-    throw new FakeModelError(`${where} is ${describeValue(reply)}; return text("..."), toolUse(...), or fault(...)`);
+    throw new FakeModelError(
+      `${where} is ${describeValue(reply)}; return text("..."), toolUse(...), or fault(...)`,
+    );
   }
   const candidate = reply as Record<string, unknown>;
   if (candidate.delayMs !== undefined && !(typeof candidate.delayMs === "number" && candidate.delayMs >= 0)) {
-    throw new FakeModelError(`${where} has delayMs ${describeValue(candidate.delayMs)}; expected a number >= 0`);
+    throw new FakeModelError(
+      `${where} has delayMs ${describeValue(candidate.delayMs)}; expected a number >= 0`,
+    );
   }
   if ("fault" in candidate) {
     if (!FAULTS.includes(candidate.fault as FaultKind)) {
-      throw new FakeModelError(`${where} has unknown fault ${describeValue(candidate.fault)}; known: ${FAULTS.join(", ")}`);
+      throw new FakeModelError(
+        `${where} has unknown fault ${describeValue(candidate.fault)}; known: ${FAULTS.join(", ")}`,
+      );
     }
     return candidate as unknown as FaultReply;
   }
   if (!Array.isArray(candidate.content) || candidate.content.length === 0) {
-    throw new FakeModelError(`${where} has no content blocks; expected content: [{ type: "text" | "tool_use", ... }]`);
+    throw new FakeModelError(
+      `${where} has no content blocks; expected content: [{ type: "text" | "tool_use", ... }]`,
+    );
   }
   candidate.content.forEach((block: unknown, index: number) => {
     const b = block as Record<string, unknown> | null;
     const at = `${where}, block ${index}`;
     if (!b || typeof b !== "object") throw new FakeModelError(`${at} is ${describeValue(block)}`);
     if (b.type === "text") {
-      if (typeof b.text !== "string") throw new FakeModelError(`${at}: text must be a string, got ${describeValue(b.text)}`);
+      if (typeof b.text !== "string")
+        throw new FakeModelError(`${at}: text must be a string, got ${describeValue(b.text)}`);
     } else if (b.type === "tool_use") {
       if (typeof b.name !== "string" || b.name === "") {
         throw new FakeModelError(`${at}: tool_use needs a tool name, got ${describeValue(b.name)}`);
@@ -105,7 +121,9 @@ export function validateReply(reply: unknown, requestIndex: number): Reply {
         throw new FakeModelError(`${at}: tool_use input must be an object, got ${describeValue(b.input)}`);
       }
     } else {
-      throw new FakeModelError(`${at} has unknown block type ${describeValue(b.type)}; the kit sends "text" and "tool_use"`);
+      throw new FakeModelError(
+        `${at} has unknown block type ${describeValue(b.type)}; the kit sends "text" and "tool_use"`,
+      );
     }
   });
   return candidate as unknown as ContentReply;

@@ -51,7 +51,8 @@ export function segmentsOf(body: WireRequestBody): Segment[] {
   else for (const block of system ?? []) segments.push(segment(block));
   for (const tool of body.tools ?? []) segments.push(segment(tool));
   for (const message of body.messages) {
-    const blocks = typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
+    const blocks =
+      typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
     segments.push(segment({ role: message.role }));
     for (const block of blocks) segments.push(segment(block));
   }
@@ -69,7 +70,8 @@ export function measurePrompt(body: WireRequestBody, previous: string[] | undefi
   const segments = segmentsOf(body);
   let shared = 0;
   if (previous) {
-    while (shared < segments.length && shared < previous.length && segments[shared]!.key === previous[shared]) shared++;
+    while (shared < segments.length && shared < previous.length && segments[shared]!.key === previous[shared])
+      shared++;
   }
   let lastBreakpoint = -1;
   segments.forEach((s, i) => {

@@ -15,7 +15,9 @@ export function validateConversation(body: WireRequestBody, options: ValidationO
   if (typeof body.model !== "string" || body.model === "") return "model: Field required";
   if (!Array.isArray(body.messages)) return "messages: Field required";
   // Role "system" entries come from the CLI's per-turn-control beta and sit outside the turn order.
-  const turns = body.messages.map((message, index) => ({ message, index })).filter((t) => t.message.role !== "system");
+  const turns = body.messages
+    .map((message, index) => ({ message, index }))
+    .filter((t) => t.message.role !== "system");
   if (turns.length === 0) return "messages: at least one message is required";
   if (turns[0]!.message.role !== "user") return 'messages: first message must use the "user" role';
   for (const { message, index } of turns) {
@@ -39,7 +41,8 @@ export function validateConversation(body: WireRequestBody, options: ValidationO
       const ids: string[] = [];
       for (const [j, block] of blocks.entries()) {
         if (block.type !== "tool_use") continue;
-        if (seen.has(block.id ?? "")) return `messages.${index}.content.${j}: \`tool_use\` ids must be unique`;
+        if (seen.has(block.id ?? ""))
+          return `messages.${index}.content.${j}: \`tool_use\` ids must be unique`;
         seen.add(block.id ?? "");
         ids.push(block.id ?? "");
       }
@@ -47,7 +50,9 @@ export function validateConversation(body: WireRequestBody, options: ValidationO
       const next = turns[t + 1];
       const answered = new Set(
         next && next.message.role === "user"
-          ? blocksOf(next.message).filter((b) => b.type === "tool_result").map((b) => b.tool_use_id)
+          ? blocksOf(next.message)
+              .filter((b) => b.type === "tool_result")
+              .map((b) => b.tool_use_id)
           : [],
       );
       const missing = ids.filter((id) => !answered.has(id));
@@ -61,7 +66,9 @@ export function validateConversation(body: WireRequestBody, options: ValidationO
       const previous = turns[t - 1];
       const offered = new Set(
         previous && previous.message.role === "assistant"
-          ? blocksOf(previous.message).filter((b) => b.type === "tool_use").map((b) => b.id)
+          ? blocksOf(previous.message)
+              .filter((b) => b.type === "tool_use")
+              .map((b) => b.id)
           : [],
       );
       const answered = new Set<string>();

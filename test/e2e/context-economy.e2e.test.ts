@@ -23,7 +23,10 @@ function gitRepo(workspace: string): void {
   git("init", "-q");
   git("config", "user.email", "t@example.com");
   git("config", "user.name", "t");
-  writeFileSync(join(workspace, "package.json"), JSON.stringify({ scripts: { test: "echo WORKER-TESTS-RAN" } }));
+  writeFileSync(
+    join(workspace, "package.json"),
+    JSON.stringify({ scripts: { test: "echo WORKER-TESTS-RAN" } }),
+  );
   git("add", ".");
   git("commit", "-qm", "first commit of the fixture");
   writeFileSync(join(workspace, "dirty.txt"), "changed\n");
@@ -73,13 +76,20 @@ describe("layers 1-3 through the real binary", () => {
         if (request.isSubagent) {
           return request.countToolResults("Bash") === 0
             ? toolUse("Bash", { command: "npm test" })
-            : text(`worker: ${request.lastToolResult()!.text.includes("WORKER-TESTS-RAN") ? "tests ran" : "no"}`);
+            : text(
+                `worker: ${request.lastToolResult()!.text.includes("WORKER-TESTS-RAN") ? "tests ran" : "no"}`,
+              );
         }
         const step = request.countToolResults();
         if (step === 0) return toolUse("Bash", { command: "npm test" });
         if (step === 1) return toolUse("Bash", { command: glance });
         if (step === 2) return toolUse("Bash", { command: "git status && rm -rf x" });
-        if (step === 3) return toolUse("Agent", { description: "run tests", prompt: "Run npm test.", subagent_type: "engineer" });
+        if (step === 3)
+          return toolUse("Agent", {
+            description: "run tests",
+            prompt: "Run npm test.",
+            subagent_type: "engineer",
+          });
         return text("checked");
       },
     });
@@ -89,7 +99,10 @@ describe("layers 1-3 through the real binary", () => {
     const result = await rt.run("check", lead(), "Check the project.");
     expect(result.result).toBe("checked");
 
-    const results = current.model.exchanges.filter((e) => e.kind === "main").at(-1)!.request.toolResults();
+    const results = current.model.exchanges
+      .filter((e) => e.kind === "main")
+      .at(-1)!
+      .request.toolResults();
     expect(results[0]!.isError).toBe(true);
     expect(results[0]!.text).toContain("send a subagent via the Agent tool");
     expect(results[1]!.isError).toBe(false);
@@ -100,7 +113,9 @@ describe("layers 1-3 through the real binary", () => {
     expect(existsSync(join(current.workspace, "x"))).toBe(true);
     expect(results[3]!.text).toContain("worker: tests ran");
     expect(result.denials).toBe(2);
-    const denied = current.events.filter((e) => e.type === "tool-denied").map((e) => (e.type === "tool-denied" ? e.command : ""));
+    const denied = current.events
+      .filter((e) => e.type === "tool-denied")
+      .map((e) => (e.type === "tool-denied" ? e.command : ""));
     expect(denied).toEqual(["npm test", "git status && rm -rf x"]);
   });
 
@@ -131,7 +146,9 @@ describe("layers 1-3 through the real binary", () => {
     const [seq, readBack, image] = last.toolResults();
     const expected = Array.from({ length: 20000 }, (_, i) => String(i + 1)).join("\n");
     // The model sees one pointer line + the first 400 characters.
-    expect(seq!.text.split("\n")[0]).toMatch(/^\[Full text \(\d+ chars\) saved to .*\.flower\/spill\/.*\.txt; read it with Read if needed/);
+    expect(seq!.text.split("\n")[0]).toMatch(
+      /^\[Full text \(\d+ chars\) saved to .*\.flower\/spill\/.*\.txt; read it with Read if needed/,
+    );
     // (The CLI strips the trailing newline when it renders the result; the 400th char is one.)
     expect(seq!.text).toContain(expected.slice(0, 399));
     expect(seq!.text.length).toBeLessThan(1000);
@@ -163,14 +180,20 @@ describe("layers 1-3 through the real binary", () => {
         }
         if (request.systemText.includes("count.sh")) return text("index lists count.sh");
         return request.countToolResults("Agent") === 0
-          ? toolUse("Agent", { description: "write script", prompt: "Write count.sh.", subagent_type: "engineer" })
+          ? toolUse("Agent", {
+              description: "write script",
+              prompt: "Write count.sh.",
+              subagent_type: "engineer",
+            })
           : text("script written");
       },
     });
     const rt = current.runtime({ workbench: true });
     expect((await rt.run("write", lead(), "Write the script.")).result).toBe("script written");
     // The index guard refreshed INDEX.md as soon as the Write landed.
-    expect(readFileSync(join(current.workspace, ".flower", "INDEX.md"), "utf8")).toContain("Counts the lines of every text file");
+    expect(readFileSync(join(current.workspace, ".flower", "INDEX.md"), "utf8")).toContain(
+      "Counts the lines of every text file",
+    );
     expect((await rt.run("use", lead(), "Use the script.")).result).toBe("index lists count.sh");
   });
 
@@ -185,7 +208,11 @@ describe("layers 1-3 through the real binary", () => {
         if (request.firstUserText().includes("PLAIN")) return work(request);
         if (request.isSubagent) return work(request);
         return request.countToolResults("Agent") === 0
-          ? toolUse("Agent", { description: "run all", prompt: "Run the 12 commands.", subagent_type: "engineer" })
+          ? toolUse("Agent", {
+              description: "run all",
+              prompt: "Run the 12 commands.",
+              subagent_type: "engineer",
+            })
           : text("delegated and done");
       },
     });

@@ -21,12 +21,16 @@ describe("offline model kit through the real claude binary", () => {
     expect(run.thrown).toBeUndefined();
     const result = run.results.at(-1)!;
     expect(result.subtype).toBe("success");
-    expect(result.type === "result" && "result" in result ? result.result : "").toBe("Hello from the offline kit.");
+    expect(result.type === "result" && "result" in result ? result.result : "").toBe(
+      "Hello from the offline kit.",
+    );
     const main = model.exchanges.filter((e) => e.kind === "main");
     expect(main).toHaveLength(1);
     const usage = main[0]!.usage!;
     // The CLI's system prompt and tool list alone are tens of thousands of characters.
-    expect(usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens).toBe(main[0]!.promptTokens);
+    expect(usage.input_tokens + usage.cache_creation_input_tokens + usage.cache_read_input_tokens).toBe(
+      main[0]!.promptTokens,
+    );
     expect(main[0]!.promptTokens).toBeGreaterThan(1000);
     model.assertNoErrors();
   });
@@ -98,7 +102,14 @@ describe("offline model kit through the real claude binary", () => {
   it("answers prompt-is-too-long with the real API's 400 shape", async () => {
     model = await startFakeModel({ policy: () => fault("prompt-too-long") });
     dir = await tempDir();
-    const run = await runQuery(model, "Hi.", dir.path, { env: { ...process.env, ...(await Promise.resolve(model.env())), DISABLE_AUTO_COMPACT: "1", CLAUDE_CODE_MAX_RETRIES: "0" } });
+    const run = await runQuery(model, "Hi.", dir.path, {
+      env: {
+        ...process.env,
+        ...(await Promise.resolve(model.env())),
+        DISABLE_AUTO_COMPACT: "1",
+        CLAUDE_CODE_MAX_RETRIES: "0",
+      },
+    });
     const result = run.results.at(-1)!;
     expect(result.is_error).toBe(true);
     expect(JSON.stringify(result)).toMatch(/prompt is too long/i);
@@ -113,7 +124,9 @@ describe("offline model kit through the real claude binary", () => {
     dir = await tempDir();
     const run = await runQuery(model, "Hi.", dir.path);
     expect(run.results.at(-1)?.is_error).toBe(true);
-    expect(() => model!.assertNoErrors()).toThrow(/policy threw on request #0 \(main\): Error: script ran out of steps/);
+    expect(() => model!.assertNoErrors()).toThrow(
+      /policy threw on request #0 \(main\): Error: script ran out of steps/,
+    );
   });
 
   it("rejects an unknown block type in a reply with a message that names it", async () => {
@@ -146,7 +159,8 @@ describe("the kit's validation of what the CLI sends", () => {
     // the exact request the binary sent, minus its tool_result.
     const broken = structuredClone(real);
     for (const message of broken.messages) {
-      if (Array.isArray(message.content)) message.content = message.content.filter((b) => b.type !== "tool_result");
+      if (Array.isArray(message.content))
+        message.content = message.content.filter((b) => b.type !== "tool_result");
     }
     broken.messages = broken.messages.filter((m) => typeof m.content === "string" || m.content.length > 0);
     const response = await fetch(`${model.url}/v1/messages?beta=true`, {
@@ -158,7 +172,9 @@ describe("the kit's validation of what the CLI sends", () => {
     const body = (await response.json()) as { type: string; error: { type: string; message: string } };
     expect(body.type).toBe("error");
     expect(body.error.type).toBe("invalid_request_error");
-    expect(body.error.message).toMatch(/`tool_use` ids were found without `tool_result` blocks immediately after: toolu_fake_\d+/);
+    expect(body.error.message).toMatch(
+      /`tool_use` ids were found without `tool_result` blocks immediately after: toolu_fake_\d+/,
+    );
     // The unbroken original is accepted when replayed.
     const replay = await fetch(`${model.url}/v1/messages?beta=true`, {
       method: "POST",
@@ -169,9 +185,15 @@ describe("the kit's validation of what the CLI sends", () => {
   });
 
   it("answers side requests, token counts and slow replies over plain HTTP", async () => {
-    model = await startFakeModel({ policy: (request) => (request.kind === "title" ? undefined : text("slow hello", { delayMs: 300 })) });
+    model = await startFakeModel({
+      policy: (request) => (request.kind === "title" ? undefined : text("slow hello", { delayMs: 300 })),
+    });
     const post = (path: string, body: unknown) =>
-      fetch(`${model!.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      fetch(`${model!.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
     const title = await post("/v1/messages", {
       model: "m",
       stream: false,
@@ -179,11 +201,20 @@ describe("the kit's validation of what the CLI sends", () => {
       output_config: { format: { type: "json_schema" } },
       messages: [{ role: "user", content: "name this session" }],
     });
-    expect(((await title.json()) as { content: Array<{ text: string }> }).content[0]!.text).toBe('{"title":"Offline session"}');
-    const count = await post("/v1/messages/count_tokens", { model: "m", messages: [{ role: "user", content: "x".repeat(400) }] });
+    expect(((await title.json()) as { content: Array<{ text: string }> }).content[0]!.text).toBe(
+      '{"title":"Offline session"}',
+    );
+    const count = await post("/v1/messages/count_tokens", {
+      model: "m",
+      messages: [{ role: "user", content: "x".repeat(400) }],
+    });
     expect(((await count.json()) as { input_tokens: number }).input_tokens).toBeGreaterThanOrEqual(100);
     const started = Date.now();
-    const slow = await post("/v1/messages", { model: "m", stream: false, messages: [{ role: "user", content: "hi" }] });
+    const slow = await post("/v1/messages", {
+      model: "m",
+      stream: false,
+      messages: [{ role: "user", content: "hi" }],
+    });
     expect(Date.now() - started).toBeGreaterThanOrEqual(280);
     expect(((await slow.json()) as { content: Array<{ text: string }> }).content[0]!.text).toBe("slow hello");
   });

@@ -14,7 +14,10 @@ afterEach(async () => {
 /** Big files the main thread reads to grow its context: ~40k chars (~10k tokens) each. */
 function writeBigFiles(workspace: string, count = 6): void {
   for (let f = 0; f < count; f++) {
-    const lines = Array.from({ length: 400 }, (_, n) => `FILE-${f}-LINE-${n} ${"lorem ipsum dolor sit amet ".repeat(3)}`);
+    const lines = Array.from(
+      { length: 400 },
+      (_, n) => `FILE-${f}-LINE-${n} ${"lorem ipsum dolor sit amet ".repeat(3)}`,
+    );
     writeFileSync(join(workspace, `big-${f}.txt`), lines.join("\n"));
   }
 }
@@ -41,7 +44,12 @@ function handoffAnswer(generation: number): string {
   ].join("\n");
 }
 
-const reader: AgentSpec = { name: "reader", instructions: "Read the big files.", tools: ["Read"], role: "agent" };
+const reader: AgentSpec = {
+  name: "reader",
+  instructions: "Read the big files.",
+  tools: ["Read"],
+  role: "agent",
+};
 
 /** Generation n is recognised by the marker the previous handoff left in the first prompt. */
 function generationOf(request: ModelRequest): number {
@@ -63,7 +71,11 @@ describe("handoff generations through the real binary", () => {
   it("hands off twice past `at`, with a real handoff, a clean successor and summed accounting", async () => {
     current = await rig({ policy: readingPolicy(3) });
     writeBigFiles(current.workspace);
-    const rt = current.runtime({ workbench: true, spillThreshold: null, handoff: new HandoffPolicy({ window: 80_000, headroom: 30_000 }) });
+    const rt = current.runtime({
+      workbench: true,
+      spillThreshold: null,
+      handoff: new HandoffPolicy({ window: 80_000, headroom: 30_000 }),
+    });
     const result = await rt.run("read all", reader, "Read every big file and summarise.");
 
     expect(result.result).toBe("All done in generation 3.");
@@ -114,9 +126,14 @@ describe("handoff generations through the real binary", () => {
     const sumTurns = record.history.reduce((total: number, g: { numTurns: number }) => total + g.numTurns, 0);
     expect(sumCost).toBeCloseTo(result.costUsd, 10);
     expect(sumTurns).toBe(result.numTurns);
-    expect(record.history[0].handoff.scene).toEqual({ found: ["big-0.txt"], missing: ["missing-output.csv"] });
+    expect(record.history[0].handoff.scene).toEqual({
+      found: ["big-0.txt"],
+      missing: ["missing-output.csv"],
+    });
     // The context fell back after each switch.
-    const contexts = current.events.filter((e) => e.type === "context").map((e) => (e.type === "context" ? e : null)!);
+    const contexts = current.events
+      .filter((e) => e.type === "context")
+      .map((e) => (e.type === "context" ? e : null)!);
     const firstOfGen2 = contexts.find((e) => e.generation === 2)!;
     expect(firstOfGen2.context).toBeLessThan(50_000);
     current.model.assertNoErrors();
@@ -127,22 +144,36 @@ describe("handoff generations through the real binary", () => {
       policy: (request) => {
         if (request.isSubagent) {
           const reads = request.countToolResults("Read");
-          return reads < 6 ? toolUse("Read", { file_path: `big-${reads}.txt` }) : text("Worker read everything: 6 files.");
+          return reads < 6
+            ? toolUse("Read", { file_path: `big-${reads}.txt` })
+            : text("Worker read everything: 6 files.");
         }
         if (request.countToolResults("Agent") === 0) {
-          return toolUse("Agent", { description: "read files", prompt: "Read big-0..5.", subagent_type: "reader" });
+          return toolUse("Agent", {
+            description: "read files",
+            prompt: "Read big-0..5.",
+            subagent_type: "reader",
+          });
         }
         return text("Coordinator done.");
       },
     });
     writeBigFiles(current.workspace);
-    const spec = coordinator("lead", "Goal: have the files read.", { reader: worker("Reads files.", "Read them.", { tools: ["Read"] }) });
-    const rt = current.runtime({ workbench: true, spillThreshold: null, handoff: new HandoffPolicy({ window: 80_000, headroom: 30_000 }) });
+    const spec = coordinator("lead", "Goal: have the files read.", {
+      reader: worker("Reads files.", "Read them.", { tools: ["Read"] }),
+    });
+    const rt = current.runtime({
+      workbench: true,
+      spillThreshold: null,
+      handoff: new HandoffPolicy({ window: 80_000, headroom: 30_000 }),
+    });
     const result = await rt.run("delegated", spec, "Get the files read.");
     expect(result.result).toBe("Coordinator done.");
     expect(result.generations).toBe(1);
     expect(current.events.some((e) => e.type === "handoff")).toBe(false);
-    const subagentPeak = Math.max(...current.model.exchanges.filter((e) => e.kind === "subagent").map((e) => e.promptTokens));
+    const subagentPeak = Math.max(
+      ...current.model.exchanges.filter((e) => e.kind === "subagent").map((e) => e.promptTokens),
+    );
     expect(subagentPeak).toBeGreaterThan(50_000);
     expect(result.context).toBeLessThan(50_000);
   });
@@ -155,7 +186,8 @@ describe("handoff generations through the real binary", () => {
           overflowed = true;
           return fault("prompt-too-long");
         }
-        if (request.firstUserText().includes("[降级:交接没写成]")) return text("Successor finished from the degraded handoff.");
+        if (request.firstUserText().includes("[降级:交接没写成]"))
+          return text("Successor finished from the degraded handoff.");
         return toolUse("Read", { file_path: "big-0.txt" });
       },
     });
@@ -189,7 +221,11 @@ describe("handoff generations through the real binary", () => {
       },
     });
     writeBigFiles(current.workspace);
-    const rt = current.runtime({ workbench: true, spillThreshold: null, handoff: new HandoffPolicy({ window: 60_000, headroom: 30_000 }) });
+    const rt = current.runtime({
+      workbench: true,
+      spillThreshold: null,
+      handoff: new HandoffPolicy({ window: 60_000, headroom: 30_000 }),
+    });
     const result = await rt.run("bad-writer", reader, "Read the files.");
     expect(result.result).toBe("done after degraded handoff");
     expect(result.degraded).toBe(1);
@@ -204,7 +240,9 @@ describe("handoff generations through the real binary", () => {
       },
     });
     writeBigFiles(current.workspace, 1);
-    const rt = current.runtime({ handoff: new HandoffPolicy({ window: 20_000, headroom: 15_000, maxGenerations: 2 }) });
+    const rt = current.runtime({
+      handoff: new HandoffPolicy({ window: 20_000, headroom: 15_000, maxGenerations: 2 }),
+    });
     const error = await rt.run("floor", reader, "Read it.").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StepFailedError);
     expect((error as Error).message).toMatch(/start-up floor/);
@@ -214,7 +252,10 @@ describe("handoff generations through the real binary", () => {
     expect(manifest.steps.floor.retired).toHaveLength(1);
     // The last generation is not asked to write a handoff nobody would take over.
     expect(current.model.exchanges.filter((e) => e.request.isHandoffTurn)).toHaveLength(1);
-    expect(new Set(current.model.exchanges.filter((e) => !e.request.isHandoffTurn).map((e) => e.request.sessionId)).size).toBe(2);
+    expect(
+      new Set(current.model.exchanges.filter((e) => !e.request.isHandoffTurn).map((e) => e.request.sessionId))
+        .size,
+    ).toBe(2);
   });
 
   it("with handoff disabled: auto-compact stays on and no handoff events", async () => {
@@ -243,13 +284,18 @@ describe("handoff generations through the real binary", () => {
     expect(stopped.generations).toBe(1);
     const path = join(current.workspace, ".flower", "notes", "handoff-edit-me.md");
     expect(existsSync(path)).toBe(true);
-    const edited = readFileSync(path, "utf8").replace(/Continue with the next unread file after generation 1\./, "HUMAN-EDIT: skip big-3.txt.");
+    const edited = readFileSync(path, "utf8").replace(
+      /Continue with the next unread file after generation 1\./,
+      "HUMAN-EDIT: skip big-3.txt.",
+    );
     writeFileSync(path, edited);
 
     const second = current.runtime({ workbench: true, spillThreshold: null, handoff: policy });
     const result = await second.continue("edit me", reader);
     expect(result.result).toBe("All done in generation 2.");
-    const successor = current.model.exchanges.filter((e) => e.kind === "main" && generationOf(e.request) === 2)[0]!.request;
+    const successor = current.model.exchanges.filter(
+      (e) => e.kind === "main" && generationOf(e.request) === 2,
+    )[0]!.request;
     expect(successor.firstUserText()).toContain("HUMAN-EDIT: skip big-3.txt.");
     expect(result.generations).toBe(2);
   });

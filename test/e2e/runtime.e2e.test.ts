@@ -12,22 +12,32 @@ afterEach(async () => {
   current = undefined;
 });
 
-const analyst = worker("Analyses files: counts, searches, compares.", "Use the command line; never estimate by hand.", {
-  tools: ["Bash", "Read"],
-});
-const lead = () => coordinator("lead", "Goal: report two facts about the workspace.", { analyst }, { glance: false });
+const analyst = worker(
+  "Analyses files: counts, searches, compares.",
+  "Use the command line; never estimate by hand.",
+  {
+    tools: ["Bash", "Read"],
+  },
+);
+const lead = () =>
+  coordinator("lead", "Goal: report two facts about the workspace.", { analyst }, { glance: false });
 
 /** Coordinator sends two tasks, one after the other; the worker runs one Bash each and reports. */
 function delegatingPolicy(request: ModelRequest) {
   if (request.isSubagent) {
     const task = request.firstUserText().includes("TASK-A") ? "A" : "B";
-    if (request.countToolResults("Bash") === 0) return toolUse("Bash", { command: `echo worker-did-${task}` });
+    if (request.countToolResults("Bash") === 0)
+      return toolUse("Bash", { command: `echo worker-did-${task}` });
     return text(`Report ${task}: ${request.lastToolResult()?.text.trim()}`);
   }
   const done = request.countToolResults("Agent");
   if (done < 2) {
     const task = done === 0 ? "TASK-A" : "TASK-B";
-    return toolUse("Agent", { description: `do ${task}`, prompt: `${task}: run the check.`, subagent_type: "analyst" });
+    return toolUse("Agent", {
+      description: `do ${task}`,
+      prompt: `${task}: run the check.`,
+      subagent_type: "analyst",
+    });
   }
   return text("Both tasks done.");
 }
@@ -49,7 +59,9 @@ describe("Runtime through the real binary", () => {
     const system = main[0]!.request.systemText;
     // Appended, not replaced: the Claude Code preset is still there, followed by our rules and goal.
     expect(system).toContain("You are Claude Code");
-    expect(system.indexOf("You are Claude Code")).toBeLessThan(system.indexOf(COORDINATOR_RULES.en.slice(0, 60)));
+    expect(system.indexOf("You are Claude Code")).toBeLessThan(
+      system.indexOf(COORDINATOR_RULES.en.slice(0, 60)),
+    );
     expect(system).toContain("Goal: report two facts about the workspace.");
     // The session offers the coordinator's tools plus its workers' (the CLI's tool list is session-wide;
     // TodoWrite is deferred behind a placeholder in this CLI). Hands-off is the delegate guard's job.
@@ -64,10 +76,11 @@ describe("Runtime through the real binary", () => {
     ]);
     expect(result.numTurns).toBe(3);
     expect(result.costUsd).toBeGreaterThan(0);
-    expect(current.events.filter((e) => e.type === "agent" && e.phase === "start").map((e) => e.type === "agent" && e.agent)).toEqual([
-      "analyst",
-      "analyst",
-    ]);
+    expect(
+      current.events
+        .filter((e) => e.type === "agent" && e.phase === "start")
+        .map((e) => e.type === "agent" && e.agent),
+    ).toEqual(["analyst", "analyst"]);
     const manifest = JSON.parse(readFileSync(join(current.runDir, "manifest.json"), "utf8"));
     expect(manifest.steps.survey.status).toBe("done");
     expect(manifest.steps.survey.sessionId).toBe(result.sessionId);
@@ -127,15 +140,26 @@ describe("Runtime through the real binary", () => {
     });
     const child = (mode: string) =>
       new Promise<string>((resolve, reject) => {
-        const proc = spawn(process.execPath, [join(import.meta.dirname, "fixtures", "continuity-child.mjs"), mode], {
-          env: { ...process.env, ...current!.model.env(), FLOWER_TEST_WORKSPACE: current!.workspace, FLOWER_TEST_RUN_DIR: current!.runDir },
-          stdio: ["ignore", "pipe", "pipe"],
-        });
+        const proc = spawn(
+          process.execPath,
+          [join(import.meta.dirname, "fixtures", "continuity-child.mjs"), mode],
+          {
+            env: {
+              ...process.env,
+              ...current!.model.env(),
+              FLOWER_TEST_WORKSPACE: current!.workspace,
+              FLOWER_TEST_RUN_DIR: current!.runDir,
+            },
+            stdio: ["ignore", "pipe", "pipe"],
+          },
+        );
         let out = "";
         let err = "";
         proc.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
         proc.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-        proc.on("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`child ${mode} exited ${code}: ${err}`))));
+        proc.on("exit", (code) =>
+          code === 0 ? resolve(out) : reject(new Error(`child ${mode} exited ${code}: ${err}`)),
+        );
       });
     const a = JSON.parse(await child("run")) as { sessionId: string };
     const requestsOfA = current.model.requests.length;

@@ -14,7 +14,9 @@ export interface Collected {
   thrown: unknown;
 }
 
-export async function tempDir(prefix = "flower-test-"): Promise<{ path: string; remove: () => Promise<void> }> {
+export async function tempDir(
+  prefix = "flower-test-",
+): Promise<{ path: string; remove: () => Promise<void> }> {
   const path = await mkdtemp(join(tmpdir(), prefix));
   return { path, remove: () => rm(path, { recursive: true, force: true }) };
 }
@@ -22,7 +24,12 @@ export async function tempDir(prefix = "flower-test-"): Promise<{ path: string; 
 /** Longer than any scripted run takes; a CLI that hangs is killed instead of outliving the test. */
 const QUERY_DEADLINE_MS = 45_000;
 
-export async function runQuery(model: FakeModel, prompt: string, cwd: string, options: Options = {}): Promise<Collected> {
+export async function runQuery(
+  model: FakeModel,
+  prompt: string,
+  cwd: string,
+  options: Options = {},
+): Promise<Collected> {
   const abortController = new AbortController();
   const deadline = setTimeout(() => abortController.abort(), QUERY_DEADLINE_MS);
   const q = query({

@@ -24,7 +24,9 @@ describe("the pruning store on resume, through the real binary", () => {
         if (request.isSubagent) return toolUse("Bash", { command: "sleep 30" });
         if (request.allText().includes("RESUMED")) {
           // One more denied call after the resume shows the hooks still run.
-          return request.lastToolResult()?.text.includes(DENIED) ? text("resumed fine") : toolUse("Bash", { command: "npm test" });
+          return request.lastToolResult()?.text.includes(DENIED)
+            ? text("resumed fine")
+            : toolUse("Bash", { command: "npm test" });
         }
         const n = request.countToolResults();
         if (n === 3 && !overloaded) {
@@ -33,10 +35,16 @@ describe("the pruning store on resume, through the real binary", () => {
         }
         if (n < 10) return toolUse("Bash", { command: "git status" });
         if (n < 13) return toolUse("Bash", { command: "npm test" });
-        return toolUse("Agent", { description: "wait", prompt: "Wait for the build.", subagent_type: "sleeper" });
+        return toolUse("Agent", {
+          description: "wait",
+          prompt: "Wait for the build.",
+          subagent_type: "sleeper",
+        });
       },
     });
-    const spec = coordinator("lead", "Goal: watch the build.", { sleeper: worker("Waits.", "Wait.", { tools: ["Bash"] }) });
+    const spec = coordinator("lead", "Goal: watch the build.", {
+      sleeper: worker("Waits.", "Wait.", { tools: ["Bash"] }),
+    });
     const first = current.runtime({ locale: "zh", workbench: true });
     first.on((event) => {
       if (event.type === "tool-use" && event.summary === "sleep 30") setTimeout(() => first.stop(), 300);
@@ -54,13 +62,16 @@ describe("the pruning store on resume, through the real binary", () => {
     expect(current.model.exchanges.filter((e) => e.status === 400)).toEqual([]);
     const results = resumed.toolResults();
     expect(results.filter((r) => EXPIRED.test(r.text))).toHaveLength(4);
-    expect(results.filter((r) => !EXPIRED.test(r.text) && r.name === "Bash" && r.input?.command === "git status")).toHaveLength(6);
+    expect(
+      results.filter((r) => !EXPIRED.test(r.text) && r.name === "Bash" && r.input?.command === "git status"),
+    ).toHaveLength(6);
     expect(results.filter((r) => r.text.includes(DENIED))).toHaveLength(1);
     expect(results.filter((r) => r.text.includes(INTERRUPTED))).toHaveLength(1);
     expect(resumed.allText()).not.toMatch(/API Error|Overloaded/);
     // The SQLite rows still hold everything: only what was fed back changed.
     const db = new Database(join(current.runDir, "sessions.db"), { readonly: true });
-    const count = (like: string) => (db.prepare("SELECT count(*) AS n FROM entries WHERE body LIKE ?").get(like) as { n: number }).n;
+    const count = (like: string) =>
+      (db.prepare("SELECT count(*) AS n FROM entries WHERE body LIKE ?").get(like) as { n: number }).n;
     expect(count("%已过期%")).toBe(0);
     expect(count("%上一轮在此处被中断%")).toBe(0);
     // The three original denials and the one after the resume are all still stored.
@@ -82,8 +93,11 @@ describe("the pruning store on resume, through the real binary", () => {
       policy: (request: ModelRequest) => {
         if (request.allText().includes("AGAIN")) {
           const pointer = /已移到 (\S+?),需要全文请用 Read 读取/.exec(request.allText());
-          if (request.countToolResults("Read") === 0 && pointer) return toolUse("Read", { file_path: pointer[1]! });
-          return text(request.lastToolResult()?.text.includes("2500") ? "read the trimmed file" : "no pointer");
+          if (request.countToolResults("Read") === 0 && pointer)
+            return toolUse("Read", { file_path: pointer[1]! });
+          return text(
+            request.lastToolResult()?.text.includes("2500") ? "read the trimmed file" : "no pointer",
+          );
         }
         const n = request.countToolResults();
         if (n === 0) return toolUse("Bash", { command: "seq 1 2500" });
@@ -98,13 +112,16 @@ describe("the pruning store on resume, through the real binary", () => {
     expect(result.result).toBe("read the trimmed file");
     const resumed = current.model.requests.find((r) => r.allText().includes("AGAIN"))!;
     const first = resumed.toolResults()[0]!;
-    expect(first.text).toMatch(/^\[该工具结果共 \d+ 字符,已移到 .*\/\.flower\/spill\/.*,需要全文请用 Read 读取\]$/);
+    expect(first.text).toMatch(
+      /^\[该工具结果共 \d+ 字符,已移到 .*\/\.flower\/spill\/.*,需要全文请用 Read 读取\]$/,
+    );
     expect(resumed.toolResults()[2]!.text).toBe("short-2");
   });
 
   it("deleteSessions removes a step's sessions from the store and leaves the manifest readable", async () => {
     current = await rig({
-      policy: (request: ModelRequest) => (request.countToolResults() === 0 ? toolUse("Bash", { command: "echo kept" }) : text("done")),
+      policy: (request: ModelRequest) =>
+        request.countToolResults() === 0 ? toolUse("Bash", { command: "echo kept" }) : text("done"),
     });
     const plain: AgentSpec = { name: "plain", instructions: "", tools: ["Bash"] };
     const rt = current.runtime();
@@ -114,6 +131,8 @@ describe("the pruning store on resume, through the real binary", () => {
     expect(await rt.deleteSessions("short")).toBe(1);
     expect(await rt.store.load({ projectKey: projectKey!, sessionId: result.sessionId! })).toBeNull();
     expect(rt.manifest.get("short")?.costUsd).toBe(result.costUsd);
-    await expect(rt.deleteSessions("no such step")).rejects.toThrow(/Invalid option step: got "no such step"/);
+    await expect(rt.deleteSessions("no such step")).rejects.toThrow(
+      /Invalid option step: got "no such step"/,
+    );
   });
 });

@@ -14,8 +14,14 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe("flower-agent installed into a scratch project", () => {
   it("imports both entry points and runs a step against the offline kit", () => {
-    writeFileSync(join(scratch, "package.json"), JSON.stringify({ name: "scratch", private: true, type: "module" }));
-    execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", root], { cwd: scratch, stdio: "pipe" });
+    writeFileSync(
+      join(scratch, "package.json"),
+      JSON.stringify({ name: "scratch", private: true, type: "module" }),
+    );
+    execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", root], {
+      cwd: scratch,
+      stdio: "pipe",
+    });
     writeFileSync(
       join(scratch, "use.mjs"),
       `
@@ -34,7 +40,11 @@ await model.close();
 console.log(JSON.stringify({ result: result.result, requests: model.requests.length }));
 `,
     );
-    const out = execFileSync(process.execPath, ["use.mjs"], { cwd: scratch, encoding: "utf8", timeout: 60_000 });
+    const out = execFileSync(process.execPath, ["use.mjs"], {
+      cwd: scratch,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect(JSON.parse(out.trim())).toEqual({ result: "installed and working", requests: 1 });
   });
 

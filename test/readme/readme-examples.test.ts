@@ -18,7 +18,10 @@ const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => matc
 function runnable(code: string): string {
   const sdk = createRequire(join(root, "package.json")).resolve("@anthropic-ai/claude-agent-sdk");
   return code
-    .replaceAll('"flower-agent/testing"', JSON.stringify(pathToFileURL(join(root, "dist/testing/index.js")).href))
+    .replaceAll(
+      '"flower-agent/testing"',
+      JSON.stringify(pathToFileURL(join(root, "dist/testing/index.js")).href),
+    )
     .replaceAll('"flower-agent"', JSON.stringify(pathToFileURL(join(root, "dist/index.js")).href))
     .replaceAll('"@anthropic-ai/claude-agent-sdk"', JSON.stringify(pathToFileURL(sdk).href));
 }

@@ -13,7 +13,12 @@ export function runNode(
 ): Promise<NodeRun> {
   return new Promise((resolve, reject) => {
     // detached: the child leads its own process group, so a timeout kills its `claude` children too.
-    const child = spawn(process.execPath, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = spawn(process.execPath, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

@@ -22,7 +22,12 @@ export function pruneDenials(entries: readonly Entry[], options: PruneDenialsOpt
   const prune = denials.slice(0, Math.max(0, denials.length - options.keepDenials));
   if (prune.length === 0) return { entries: [...entries], report: {} };
 
-  const ids = prune.flatMap((index) => toolResults(entries[index] as Entry).map((block) => block.tool_use_id));
+  const ids = prune.flatMap((index) =>
+    toolResults(entries[index] as Entry).map((block) => block.tool_use_id),
+  );
   const removed = removeToolCalls(entries, ids);
-  return { entries: removed.entries, report: { prunedDenials: ids.length, charsSaved: removed.charsRemoved } };
+  return {
+    entries: removed.entries,
+    report: { prunedDenials: ids.length, charsSaved: removed.charsRemoved },
+  };
 }

@@ -217,7 +217,10 @@ export function removeToolCalls(
       return;
     }
     charsRemoved += chars;
-    kept.push({ ...entry, message: { ...(entry["message"] as Record<string, unknown>), content: remaining } });
+    kept.push({
+      ...entry,
+      message: { ...(entry["message"] as Record<string, unknown>), content: remaining },
+    });
   });
 
   return {
@@ -293,7 +296,8 @@ export function turnsAfter(entries: readonly Entry[]): number[] {
     const entry = entries[index];
     if (entry === undefined || entry.type !== "assistant" || isApiErrorRemnant(entry)) continue;
     const message = entry["message"];
-    const id = isRecord(message) && typeof message["id"] === "string" ? message["id"] : `entry:${entry.uuid ?? index}`;
+    const id =
+      isRecord(message) && typeof message["id"] === "string" ? message["id"] : `entry:${entry.uuid ?? index}`;
     seen.add(id);
   }
   return counts;

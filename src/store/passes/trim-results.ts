@@ -14,7 +14,14 @@ import { join } from "node:path";
 import type { Locale } from "../../locale/locale.js";
 import { TRIM_POINTER } from "../text.js";
 import type { PassResult } from "./report.js";
-import { isDenial, isInterruptedResult, replaceResultContent, resultText, toolResults, type Entry } from "./transcript.js";
+import {
+  isDenial,
+  isInterruptedResult,
+  replaceResultContent,
+  resultText,
+  toolResults,
+  type Entry,
+} from "./transcript.js";
 
 export interface TrimResultsOptions {
   /** Newest tool results never trimmed. */

@@ -22,10 +22,16 @@ describe("resolveRuntimeOptions", () => {
 
   it.each([
     [{}, /Invalid option workspace: got undefined/],
-    [{ workspace: "/no/such/dir/anywhere" }, /Invalid option workspace: got "\/no\/such\/dir\/anywhere", expected the path of an existing directory/],
+    [
+      { workspace: "/no/such/dir/anywhere" },
+      /Invalid option workspace: got "\/no\/such\/dir\/anywhere", expected the path of an existing directory/,
+    ],
     [{ workspace, spillThreshold: -1 }, /Invalid option spillThreshold: got -1/],
     [{ workspace, maxAttempts: 0 }, /Invalid option maxAttempts: got 0/],
-    [{ workspace, handoff: "yes" }, /Invalid option handoff: got "yes", expected a HandoffPolicy or a boolean/],
+    [
+      { workspace, handoff: "yes" },
+      /Invalid option handoff: got "yes", expected a HandoffPolicy or a boolean/,
+    ],
     [{ workspace, workbench: "true" }, /Invalid option workbench: got "true", expected a boolean/],
     [{ workspace, locale: "de" }, /Invalid option locale: got "de"/],
     [{ workspace, windw: 5 }, /Invalid option windw: got 5, expected a known option/],

@@ -19,11 +19,15 @@ describe("safeFileName", () => {
   it("never lets a handoff file leave the notes folder, whatever the step name", () => {
     const notes = "/tmp/ws/.flower/notes";
     fc.assert(
-      fc.property(fc.string({ unit: "grapheme", maxLength: 60 }), fc.constantFrom("zh" as const, "en" as const), (step, locale) => {
-        const path = handoffPath(notes, step, locale);
-        expect(resolve(path).startsWith(join(notes, "/"))).toBe(true);
-        expect(resolve(path)).toBe(path);
-      }),
+      fc.property(
+        fc.string({ unit: "grapheme", maxLength: 60 }),
+        fc.constantFrom("zh" as const, "en" as const),
+        (step, locale) => {
+          const path = handoffPath(notes, step, locale);
+          expect(resolve(path).startsWith(join(notes, "/"))).toBe(true);
+          expect(resolve(path)).toBe(path);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -31,7 +31,9 @@ function optionsFor(choice: PassChoice): RewriteOptions {
 function ephemeralResults(entries: readonly Entry[]): string[] {
   const commands = new Map<string, string>();
   for (const entry of entries) {
-    const blocks = ((entry["message"] as { content?: unknown })?.content ?? []) as Array<Record<string, unknown>>;
+    const blocks = ((entry["message"] as { content?: unknown })?.content ?? []) as Array<
+      Record<string, unknown>
+    >;
     if (entry.type !== "assistant" || !Array.isArray(blocks)) continue;
     for (const block of blocks) {
       const input = block["input"] as { command?: string } | undefined;
@@ -70,16 +72,22 @@ function checkRewrite(input: Entry[], choice: PassChoice): void {
   // Nothing new appears; uuid-less markers are untouched and in order.
   const inputUses = new Set(input.flatMap(toolUseIds));
   for (const id of entries.flatMap(toolUseIds)) expect(inputUses.has(id)).toBe(true);
-  expect(entries.filter((entry) => entry.uuid === undefined)).toEqual(input.filter((entry) => entry.uuid === undefined));
+  expect(entries.filter((entry) => entry.uuid === undefined)).toEqual(
+    input.filter((entry) => entry.uuid === undefined),
+  );
 
   if (choice.disconnects) {
-    expect(entries.some((entry) => entry["isApiErrorMessage"] === true || entry["subtype"] === "api_error")).toBe(false);
+    expect(
+      entries.some((entry) => entry["isApiErrorMessage"] === true || entry["subtype"] === "api_error"),
+    ).toBe(false);
     for (const id of entries.flatMap(toolResultIds))
       expect(resultBlockById(entries, id)?.block["content"]).not.toBe(INTERRUPTED_TEXT);
   }
 
   const denials = denialEntries(input);
-  const keptDenials = choice.denials ? denials.slice(Math.max(0, denials.length - choice.denials.keepDenials)) : denials;
+  const keptDenials = choice.denials
+    ? denials.slice(Math.max(0, denials.length - choice.denials.keepDenials))
+    : denials;
   for (const denial of denials) {
     const ids = toolResultIds(denial);
     const kept = keptDenials.includes(denial);
@@ -96,14 +104,18 @@ function checkRewrite(input: Entry[], choice: PassChoice): void {
       }
     }
   }
-  if (choice.denials) expect(report.prunedDenials).toBe(denials.slice(0, denials.length - keptDenials.length).flatMap(toolResultIds).length);
+  if (choice.denials)
+    expect(report.prunedDenials).toBe(
+      denials.slice(0, denials.length - keptDenials.length).flatMap(toolResultIds).length,
+    );
 
   const ephemeral = ephemeralResults(input);
   const keep = choice.expire ? choice.expire.keepEphemeral : Infinity;
   const expired = ephemeral.slice(0, Math.max(0, ephemeral.length - keep));
   for (const id of ephemeral) {
     const now = resultBlockById(entries, id)?.block["content"];
-    if (expired.includes(id)) expect(now).toMatch(/^\[`.+` 的结果已过期\(第 \d+ 轮前\),当前状态可能已变。需要请重新执行\]$/);
+    if (expired.includes(id))
+      expect(now).toMatch(/^\[`.+` 的结果已过期\(第 \d+ 轮前\),当前状态可能已变。需要请重新执行\]$/);
     else expect(now).toEqual(resultBlockById(input, id)?.block["content"]);
   }
   expect(report.expired).toBe(expired.length);
@@ -121,7 +133,8 @@ function checkRewrite(input: Entry[], choice: PassChoice): void {
   if (choice.disconnects)
     for (const id of entries.flatMap(toolResultIds)) {
       const original = resultBlockById(input, id)?.block["content"];
-      if (original === INTERRUPTED_TEXT) expect(resultBlockById(entries, id)?.block["content"]).toBe(INTERRUPTED_NOTE.zh);
+      if (original === INTERRUPTED_TEXT)
+        expect(resultBlockById(entries, id)?.block["content"]).toBe(INTERRUPTED_NOTE.zh);
     }
 }
 

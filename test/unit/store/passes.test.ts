@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ephemeralExpiredHint as expiredHint, ephemeralLabel as commandLabel } from "../../../src/guards/ephemeral.js";
+import {
+  ephemeralExpiredHint as expiredHint,
+  ephemeralLabel as commandLabel,
+} from "../../../src/guards/ephemeral.js";
 import { expireEphemeral } from "../../../src/store/passes/expire-ephemeral.js";
 import { pruneDenials } from "../../../src/store/passes/prune-denials.js";
 import { pruneDisconnects } from "../../../src/store/passes/prune-disconnects.js";
@@ -23,11 +26,14 @@ import {
   type Entry,
 } from "./transcript-fixtures.js";
 
-const content = (entries: readonly Entry[], id: string): unknown => resultBlockById(entries, id)?.block["content"];
+const content = (entries: readonly Entry[], id: string): unknown =>
+  resultBlockById(entries, id)?.block["content"];
 
 describe("store texts", () => {
   it("keeps the seed's expiry hint byte-exact", () => {
-    expect(EXPIRED_HINT.zh("git status -s", 7)).toBe("[`git status -s` 的结果已过期(第 7 轮前),当前状态可能已变。需要请重新执行]");
+    expect(EXPIRED_HINT.zh("git status -s", 7)).toBe(
+      "[`git status -s` 的结果已过期(第 7 轮前),当前状态可能已变。需要请重新执行]",
+    );
     expect(INTERRUPTED_NOTE.zh).toBe("[上一轮在此处被中断,该工具结果未产生]");
     expect(EXPIRED_HINT.en("ls", 3)).toContain("`ls`");
     expect(TRIM_POINTER.en("/w/.flower/spill/x.txt", 5000)).toContain("/w/.flower/spill/x.txt");
@@ -60,20 +66,29 @@ describe("expireEphemeral", () => {
     const t = new TranscriptBuilder();
     t.prompt("watch the repo");
     const ids: string[] = [];
-    for (let i = 0; i < count; i += 1) ids.push(...t.response(null, [bash("git status -s", ` M file${i}.ts`)]));
+    for (let i = 0; i < count; i += 1)
+      ids.push(...t.response(null, [bash("git status -s", ` M file${i}.ts`)]));
     t.response("all clean");
     return { entries: t.entries, ids };
   }
 
   it("replaces all but the newest keepEphemeral results with the hint naming command and turns ago", () => {
     const { entries, ids } = glances(8);
-    const { entries: out, report } = expireEphemeral(deepFreeze(entries), { keepEphemeral: 6, isEphemeral: testIsEphemeral, locale: "zh" });
+    const { entries: out, report } = expireEphemeral(deepFreeze(entries), {
+      keepEphemeral: 6,
+      isEphemeral: testIsEphemeral,
+      locale: "zh",
+    });
     expect(report.expired).toBe(2);
     // The first glance is followed by 8 responses (7 more glances and the final one).
-    expect(content(out, ids[0] as string)).toBe("[`git status -s` 的结果已过期(第 8 轮前),当前状态可能已变。需要请重新执行]");
+    expect(content(out, ids[0] as string)).toBe(
+      "[`git status -s` 的结果已过期(第 8 轮前),当前状态可能已变。需要请重新执行]",
+    );
     expect(content(out, ids[1] as string)).toBe(expiredHint("git status -s", 7, "zh"));
     for (const id of ids.slice(2)) expect(content(out, id)).toBe(content(entries, id));
-    expect(report.charsSaved).toBe(2 * " M file0.ts".length - 2 * expiredHint("git status -s", 8, "zh").length + 0);
+    expect(report.charsSaved).toBe(
+      2 * " M file0.ts".length - 2 * expiredHint("git status -s", 8, "zh").length + 0,
+    );
     assertPaired(out);
     assertLinksResolve(out);
   });
@@ -86,7 +101,11 @@ describe("expireEphemeral", () => {
     const [stopped] = t.response(null, [bash("ls", "", "interrupted")]);
     t.prompt("continue");
     t.response("ok");
-    const { entries: out, report } = expireEphemeral(t.entries, { keepEphemeral: 0, isEphemeral: testIsEphemeral, locale: "en" });
+    const { entries: out, report } = expireEphemeral(t.entries, {
+      keepEphemeral: 0,
+      isEphemeral: testIsEphemeral,
+      locale: "en",
+    });
     expect(report.expired ?? 0).toBe(0);
     expect(content(out, test as string)).toBe("42 passed");
     expect(content(out, denied as string)).toContain("POLICY-DENIED");
@@ -96,7 +115,11 @@ describe("expireEphemeral", () => {
   it("does not mutate its input and returns unchanged entries as the same objects", () => {
     const { entries } = glances(3);
     const frozen = deepFreeze(structuredClone(entries));
-    const { entries: out } = expireEphemeral(frozen, { keepEphemeral: 1, isEphemeral: testIsEphemeral, locale: "zh" });
+    const { entries: out } = expireEphemeral(frozen, {
+      keepEphemeral: 1,
+      isEphemeral: testIsEphemeral,
+      locale: "zh",
+    });
     expect(frozen).toEqual(entries);
     expect(out[0]).toBe(frozen[0]);
   });
@@ -111,7 +134,11 @@ describe("trimResults", () => {
     const [short] = t.response(null, [read("/repo/b.txt", "short")]);
     const [recent] = t.response(null, [read("/repo/c.txt", "y".repeat(3000))]);
     t.response("done");
-    const { entries: out, report, spills } = trimResults(deepFreeze(t.entries), {
+    const {
+      entries: out,
+      report,
+      spills,
+    } = trimResults(deepFreeze(t.entries), {
       keepRecent: 1,
       minChars: 2000,
       spillDir: "/ws/.flower/spill",
@@ -135,12 +162,26 @@ describe("trimResults", () => {
       const found = entry["message"] as { content: Array<Record<string, unknown>> };
       const block = found.content[0];
       if (block?.["tool_use_id"] === image)
-        return { ...entry, message: { ...found, content: [{ ...block, content: [{ type: "image", source: { data: "A".repeat(5000) } }] }] } };
+        return {
+          ...entry,
+          message: {
+            ...found,
+            content: [{ ...block, content: [{ type: "image", source: { data: "A".repeat(5000) } }] }],
+          },
+        };
       if (block?.["tool_use_id"] === blocks)
-        return { ...entry, message: { ...found, content: [{ ...block, content: [{ type: "text", text: "z".repeat(2100) }] }] } };
+        return {
+          ...entry,
+          message: { ...found, content: [{ ...block, content: [{ type: "text", text: "z".repeat(2100) }] }] },
+        };
       return entry;
     });
-    const { report, spills } = trimResults(entries, { keepRecent: 0, minChars: 2000, spillDir: "/s", locale: "en" });
+    const { report, spills } = trimResults(entries, {
+      keepRecent: 0,
+      minChars: 2000,
+      spillDir: "/s",
+      locale: "en",
+    });
     expect(report.trimmed).toBe(1);
     expect(spills[0]?.content).toBe("z".repeat(2100));
   });
@@ -175,7 +216,10 @@ describe("pruneDenials", () => {
   it("keeps the accepted sibling of a denied call in the same response", () => {
     const t = new TranscriptBuilder();
     t.prompt("go");
-    const [denied, sibling] = t.response("two at once", [bash("rm -rf x", "", "denied"), read("/repo/a", "A")]);
+    const [denied, sibling] = t.response("two at once", [
+      bash("rm -rf x", "", "denied"),
+      read("/repo/a", "A"),
+    ]);
     t.response("next");
     const { entries: out, report } = pruneDenials(deepFreeze(t.entries), { keepDenials: 0 });
     expect(report.prunedDenials).toBe(1);
@@ -189,13 +233,17 @@ describe("pruneDenials", () => {
   it("takes every result of a marked multi-result entry as denied, and keeps the message's text", () => {
     const t = new TranscriptBuilder();
     t.prompt("go");
-    const [a, b] = t.response("both", [bash("rm a", "", "denied"), bash("rm b", "", "denied")], { multiBlock: true });
+    const [a, b] = t.response("both", [bash("rm a", "", "denied"), bash("rm b", "", "denied")], {
+      multiBlock: true,
+    });
     const [kept] = t.response(null, [bash("ls", "x")]);
     const { entries: out, report } = pruneDenials(t.entries, { keepDenials: 0 });
     expect(report.prunedDenials).toBe(2);
     expect(out.flatMap(toolUseIds)).toEqual([kept]);
     expect(resultBlockById(out, a as string) ?? resultBlockById(out, b as string)).toBeUndefined();
-    expect(apiMessages(out)[1]?.entries[0]?.["message"]).toMatchObject({ content: [{ type: "text", text: "both" }] });
+    expect(apiMessages(out)[1]?.entries[0]?.["message"]).toMatchObject({
+      content: [{ type: "text", text: "both" }],
+    });
     assertPaired(out);
     assertLinksResolve(out);
   });
@@ -235,7 +283,9 @@ describe("pruneDisconnects", () => {
     t.response("fine");
     const { entries: out, report } = pruneDisconnects(deepFreeze(t.entries), { locale: "zh" });
     expect(report.prunedApiErrors).toBe(4);
-    expect(out.some((entry) => entry["isApiErrorMessage"] === true || entry["subtype"] === "api_error")).toBe(false);
+    expect(out.some((entry) => entry["isApiErrorMessage"] === true || entry["subtype"] === "api_error")).toBe(
+      false,
+    );
     expect(out).toHaveLength(3);
     expect(apiMessages(out).map((message) => message.role)).toEqual(["user", "assistant"]);
     assertLinksResolve(out);
@@ -287,10 +337,18 @@ describe("rewriteTranscript", () => {
       expire: { keepEphemeral: 6, isEphemeral: testIsEphemeral },
       trim: { keepRecent: 1, minChars: 2000, spillDir: "/ws/.flower/spill" },
     });
-    expect(result.report).toMatchObject({ expired: 2, trimmed: 1, prunedDenials: 1, prunedApiErrors: 2, interrupted: 1 });
+    expect(result.report).toMatchObject({
+      expired: 2,
+      trimmed: 1,
+      prunedDenials: 1,
+      prunedApiErrors: 2,
+      interrupted: 1,
+    });
     expect(result.report.charsSaved).toBeGreaterThan(4000);
     expect(result.spills).toHaveLength(1);
-    expect(result.entries.filter((entry) => entry.uuid === undefined)).toEqual(t.entries.filter((entry) => entry.uuid === undefined));
+    expect(result.entries.filter((entry) => entry.uuid === undefined)).toEqual(
+      t.entries.filter((entry) => entry.uuid === undefined),
+    );
     expect(input).toEqual(t.entries);
     assertPaired(result.entries);
     assertLinksResolve(result.entries);

@@ -12,7 +12,16 @@ import { SqliteSessionStore } from "../../../src/store/sqlite-store.js";
 import { TrimPolicy } from "../../../src/store/trim-policy.js";
 import { TrimmingSessionStore } from "../../../src/store/trimming-store.js";
 import { sessionArbitrary } from "./transcript-arbitrary.js";
-import { TranscriptBuilder, assertLinksResolve, assertPaired, bash, read, resultBlockById, testIsEphemeral, type Entry } from "./transcript-fixtures.js";
+import {
+  TranscriptBuilder,
+  assertLinksResolve,
+  assertPaired,
+  bash,
+  read,
+  resultBlockById,
+  testIsEphemeral,
+  type Entry,
+} from "./transcript-fixtures.js";
 
 const main = { projectKey: "-repo", sessionId: "s-1" };
 
@@ -34,7 +43,10 @@ afterEach(() => {
 
 function rows(path: string): unknown[] {
   const db = new Database(path, { readonly: true });
-  const all = [...db.prepare("SELECT * FROM transcripts ORDER BY id").all(), ...db.prepare("SELECT * FROM entries ORDER BY seq").all()];
+  const all = [
+    ...db.prepare("SELECT * FROM transcripts ORDER BY id").all(),
+    ...db.prepare("SELECT * FROM entries ORDER BY seq").all(),
+  ];
   db.close();
   return all;
 }
@@ -88,9 +100,24 @@ describe("PruningSessionStore", () => {
     expect(reports).toHaveLength(1);
     expect(reports[0]?.[0]).toEqual(main);
     const report = reports[0]?.[1];
-    expect(report).toMatchObject({ expired: 2, trimmed: 1, prunedDenials: 1, prunedApiErrors: 2, interrupted: 0 });
-    expect(Object.keys(report ?? {}).sort()).toEqual(["charsSaved", "expired", "interrupted", "prunedApiErrors", "prunedDenials", "trimmed"]);
-    expect(resultBlockById(loaded, glances[0] as string)?.block["content"]).toMatch(/^\[`git status -s` 的结果已过期\(第 \d+ 轮前\)/);
+    expect(report).toMatchObject({
+      expired: 2,
+      trimmed: 1,
+      prunedDenials: 1,
+      prunedApiErrors: 2,
+      interrupted: 0,
+    });
+    expect(Object.keys(report ?? {}).sort()).toEqual([
+      "charsSaved",
+      "expired",
+      "interrupted",
+      "prunedApiErrors",
+      "prunedDenials",
+      "trimmed",
+    ]);
+    expect(resultBlockById(loaded, glances[0] as string)?.block["content"]).toMatch(
+      /^\[`git status -s` 的结果已过期\(第 \d+ 轮前\)/,
+    );
 
     // The spill file is inside the workspace and holds the original text.
     const pointer = String(resultBlockById(loaded, big)?.block["content"]);
@@ -108,7 +135,14 @@ describe("PruningSessionStore", () => {
   });
 
   it("applies the same passes to subagent transcripts under their subpath", async () => {
-    const store = track(new PruningSessionStore({ path: join(dir, "s.db"), workspace: dir, isEphemeral: testIsEphemeral, keepEphemeral: 1 }));
+    const store = track(
+      new PruningSessionStore({
+        path: join(dir, "s.db"),
+        workspace: dir,
+        isEphemeral: testIsEphemeral,
+        keepEphemeral: 1,
+      }),
+    );
     const t = new TranscriptBuilder({ prefix: "a1", agentId: "a1" });
     t.prompt("sub task");
     const [first] = t.response(null, [bash("ls", "a b c")]);
@@ -124,13 +158,17 @@ describe("PruningSessionStore", () => {
 
   it("returns null without calling onLoad for a session never written", async () => {
     let calls = 0;
-    const store = track(new PruningSessionStore({ path: join(dir, "s.db"), workspace: dir, onLoad: () => (calls += 1) }));
+    const store = track(
+      new PruningSessionStore({ path: join(dir, "s.db"), workspace: dir, onLoad: () => (calls += 1) }),
+    );
     expect(await store.load(main)).toBeNull();
     expect(calls).toBe(0);
   });
 
   it("uses the guard's glance table by default", async () => {
-    const store = track(new PruningSessionStore({ path: join(dir, "s.db"), workspace: dir, keepEphemeral: 0, locale: "en" }));
+    const store = track(
+      new PruningSessionStore({ path: join(dir, "s.db"), workspace: dir, keepEphemeral: 0, locale: "en" }),
+    );
     const t = new TranscriptBuilder();
     t.prompt("look");
     const [id] = t.response(null, [bash("git status -s", " M a")]);
@@ -144,7 +182,13 @@ describe("PruningSessionStore", () => {
 
   it("turns expiry and denial pruning off with Infinity, and trimming on with true", async () => {
     const store = track(
-      new PruningSessionStore({ path: join(dir, "s.db"), workspace: dir, keepEphemeral: Infinity, keepDenials: Infinity, trim: true }),
+      new PruningSessionStore({
+        path: join(dir, "s.db"),
+        workspace: dir,
+        keepEphemeral: Infinity,
+        keepDenials: Infinity,
+        trim: true,
+      }),
     );
     expect(store.trim).toEqual(new TrimPolicy());
     const { entries } = session();
@@ -166,11 +210,17 @@ describe("PruningSessionStore", () => {
   it("validates its options once, naming the option", () => {
     const path = join(dir, "s.db");
     expect(() => new PruningSessionStore({ path, workspace: "" })).toThrow(/workspace/);
-    expect(() => new PruningSessionStore({ path, workspace: dir, keepEphemeral: -1 })).toThrow(ConfigurationError);
+    expect(() => new PruningSessionStore({ path, workspace: dir, keepEphemeral: -1 })).toThrow(
+      ConfigurationError,
+    );
     expect(() => new PruningSessionStore({ path, workspace: dir, keepDenials: 1.5 })).toThrow(/keepDenials/);
-    expect(() => new PruningSessionStore({ path, workspace: dir, trim: "yes" as unknown as boolean })).toThrow(/trim/);
+    expect(
+      () => new PruningSessionStore({ path, workspace: dir, trim: "yes" as unknown as boolean }),
+    ).toThrow(/trim/);
     expect(() => new PruningSessionStore({ path, workspace: dir, locale: "fr" as "en" })).toThrow(/locale/);
-    expect(() => new PruningSessionStore({ path, workspace: dir, isEphemeral: 1 as unknown as () => boolean })).toThrow(/isEphemeral/);
+    expect(
+      () => new PruningSessionStore({ path, workspace: dir, isEphemeral: 1 as unknown as () => boolean }),
+    ).toThrow(/isEphemeral/);
     expect(() => new TrimPolicy({ minChars: 0 })).toThrow(/minChars/);
     expect(() => new TrimPolicy({ keepRecent: -2 })).toThrow(/keepRecent/);
     expect(existsSync(path)).toBe(false);
@@ -181,7 +231,14 @@ describe("PruningSessionStore", () => {
     // The workspace is a file, so `<workspace>/.flower/spill` cannot be created.
     await import("node:fs").then((fs) => fs.writeFileSync(blocker, "not a folder"));
     let report: RewriteReport | undefined;
-    const store = track(new PruningSessionStore({ path: join(dir, "s.db"), workspace: blocker, trim: true, onLoad: (_k, r) => (report = r) }));
+    const store = track(
+      new PruningSessionStore({
+        path: join(dir, "s.db"),
+        workspace: blocker,
+        trim: true,
+        onLoad: (_k, r) => (report = r),
+      }),
+    );
     const { entries, big } = session();
     await store.append(main, entries);
     const loaded = (await store.load(main)) ?? [];
@@ -193,15 +250,22 @@ describe("PruningSessionStore", () => {
   it("never changes a database row, over generated sessions with subagents (property)", async () => {
     const path = join(dir, "prop.db");
     const store = track(
-      new PruningSessionStore({ path, workspace: join(dir, "ws"), trim: new TrimPolicy({ keepRecent: 2, minChars: 500 }), isEphemeral: testIsEphemeral }),
+      new PruningSessionStore({
+        path,
+        workspace: join(dir, "ws"),
+        trim: new TrimPolicy({ keepRecent: 2, minChars: 500 }),
+        isEphemeral: testIsEphemeral,
+      }),
     );
     let run = 0;
     await fc.assert(
       fc.asyncProperty(sessionArbitrary, fc.integer({ min: 1, max: 12 }), async (generated, batchSize) => {
         run += 1;
         const key = { projectKey: "-repo", sessionId: `s-${run}` };
-        for (let i = 0; i < generated.main.length; i += batchSize) await store.append(key, generated.main.slice(i, i + batchSize));
-        for (const [subpath, entries] of generated.subagents) await store.append({ ...key, subpath }, entries);
+        for (let i = 0; i < generated.main.length; i += batchSize)
+          await store.append(key, generated.main.slice(i, i + batchSize));
+        for (const [subpath, entries] of generated.subagents)
+          await store.append({ ...key, subpath }, entries);
         const before = rows(path);
         const loaded = (await store.load(key)) ?? [];
         assertPaired(loaded);

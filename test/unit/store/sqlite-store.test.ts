@@ -68,7 +68,15 @@ describe("SqliteSessionStore", () => {
   it("keeps a uuid-less marker repeated after new conversation, and repeats inside one batch", async () => {
     const mode = (value: string): Entry => ({ type: "mode", mode: value });
     const user = (uuid: string): Entry => ({ type: "user", uuid, message: { role: "user", content: "x" } });
-    const batch = [user("u1"), mode("plan"), user("u2"), mode("default"), user("u3"), mode("plan"), mode("plan")];
+    const batch = [
+      user("u1"),
+      mode("plan"),
+      user("u2"),
+      mode("default"),
+      user("u3"),
+      mode("plan"),
+      mode("plan"),
+    ];
     await store.append(main, batch);
     await store.append(main, batch);
     expect(await store.load(main)).toEqual(batch);
@@ -79,7 +87,9 @@ describe("SqliteSessionStore", () => {
     await store.append(main, transcript());
     await store.append(sub, [{ type: "agent_metadata", agentType: "general-purpose", toolUseId: "toolu_1" }]);
     await store.append({ ...main, subpath: "subagents/agent-b2" }, [{ type: "user", uuid: "x" }]);
-    expect(await store.load(sub)).toEqual([{ type: "agent_metadata", agentType: "general-purpose", toolUseId: "toolu_1" }]);
+    expect(await store.load(sub)).toEqual([
+      { type: "agent_metadata", agentType: "general-purpose", toolUseId: "toolu_1" },
+    ]);
     expect(await store.listSubkeys(main)).toEqual(["subagents/agent-a1", "subagents/agent-b2"]);
     expect(await store.load(main)).toEqual(transcript());
     // The same uuid in two transcripts is two rows: idempotency is per transcript.
@@ -123,7 +133,9 @@ describe("SqliteSessionStore", () => {
 
   it("rejects bad options, bad keys and use after close with typed errors", async () => {
     expect(() => new SqliteSessionStore({ path: "" })).toThrow(ConfigurationError);
-    expect(() => new SqliteSessionStore({ path: join(dir, "x.db"), busyTimeoutMs: -1 })).toThrow(/busyTimeoutMs/);
+    expect(() => new SqliteSessionStore({ path: join(dir, "x.db"), busyTimeoutMs: -1 })).toThrow(
+      /busyTimeoutMs/,
+    );
     await expect(store.append({ ...main, subpath: "" }, transcript())).rejects.toThrow(StoreError);
     await expect(store.append(main, [{ type: "x", big: 10n }])).rejects.toThrow(StoreError);
     store.close();
@@ -151,7 +163,11 @@ describe("SqliteSessionStore across processes", () => {
     for (const file of ["store/sqlite-store.ts", "errors.ts"]) {
       const source = readFileSync(join(ROOT, "src", file), "utf8");
       const output = ts.transpileModule(source, {
-        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
+        compilerOptions: {
+          module: ts.ModuleKind.ESNext,
+          target: ts.ScriptTarget.ES2022,
+          verbatimModuleSyntax: true,
+        },
       });
       const target = join(build, file.replace(/\.ts$/, ".js"));
       mkdirSync(dirname(target), { recursive: true });
@@ -192,15 +208,22 @@ process.stdin.destroy();
   }
 
   function startWriter(path: string, id: string, batches: number): Writer {
-    const child = spawn(process.execPath, [join(build, "writer.mjs"), path, id, String(batches)], { stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(build, "writer.mjs"), path, id, String(batches)], {
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const done = new Promise<void>((resolveDone, fail) => {
       child.on("error", fail);
-      child.on("exit", (code) => (code === 0 ? resolveDone() : fail(new Error(`writer ${id} exited ${code}: ${stderr}`))));
+      child.on("exit", (code) =>
+        code === 0 ? resolveDone() : fail(new Error(`writer ${id} exited ${code}: ${stderr}`)),
+      );
     });
     // A writer that dies before the barrier must fail the test, not leave it waiting.
-    const ready = Promise.race([new Promise<void>((resolveReady) => child.stdout.once("data", () => resolveReady())), done]);
+    const ready = Promise.race([
+      new Promise<void>((resolveReady) => child.stdout.once("data", () => resolveReady())),
+      done,
+    ]);
     return { ready, done, go: () => child.stdin.end("go\n") };
   }
 
@@ -219,9 +242,13 @@ process.stdin.destroy();
     expect(entries).toHaveLength(2 * batches * 26 + 2);
     expect(entries.filter((entry) => entry.uuid === "replayed-1")).toHaveLength(1);
     for (const id of ["A", "B"]) {
-      const own = entries.filter((entry) => typeof entry.uuid === "string" && entry.uuid.startsWith(`${id}-`));
+      const own = entries.filter(
+        (entry) => typeof entry.uuid === "string" && entry.uuid.startsWith(`${id}-`),
+      );
       expect(own.map((entry) => entry.uuid)).toEqual(
-        Array.from({ length: batches }, (_, b) => Array.from({ length: 25 }, (_, i) => `${id}-${b}-${i}`)).flat(),
+        Array.from({ length: batches }, (_, b) =>
+          Array.from({ length: 25 }, (_, i) => `${id}-${b}-${i}`),
+        ).flat(),
       );
     }
     // One transaction per batch: a batch's entries are contiguous in the stored order.
@@ -235,7 +262,9 @@ process.stdin.destroy();
       }
     }
     // The writers really overlapped (otherwise this test proves nothing about locking).
-    const order = entries.flatMap((entry) => (typeof entry.uuid === "string" && /^[AB]-/.test(entry.uuid) ? [entry.uuid[0]] : []));
+    const order = entries.flatMap((entry) =>
+      typeof entry.uuid === "string" && /^[AB]-/.test(entry.uuid) ? [entry.uuid[0]] : [],
+    );
     const switches = order.filter((writer, index) => index > 0 && writer !== order[index - 1]).length;
     expect(switches).toBeGreaterThan(2);
     const db = new Database(path, { readonly: true });

@@ -4,24 +4,40 @@
  * subagent sidechain transcript for each Agent call.
  */
 import fc from "fast-check";
-import { TranscriptBuilder, bash, read, type CallSpec, type Entry, type ResultKind } from "./transcript-fixtures.js";
+import {
+  TranscriptBuilder,
+  bash,
+  read,
+  type CallSpec,
+  type Entry,
+  type ResultKind,
+} from "./transcript-fixtures.js";
 
 const EPHEMERAL = ["git status -s", "ls", "cat README.md", "git status"];
 const OTHER = ["npm test", "rm -rf build", "make"];
 
 const callArbitrary: fc.Arbitrary<CallSpec> = fc.oneof(
-  fc.record({
-    command: fc.constantFrom(...EPHEMERAL),
-    result: fc.constantFrom<ResultKind>("ok", "ok", "ok", "denied", "interrupted"),
-    out: fc.string({ maxLength: 40 }),
-  }).map(({ command, result, out }) => bash(command, out, result)),
-  fc.record({
-    command: fc.constantFrom(...OTHER),
-    result: fc.constantFrom<ResultKind>("ok", "denied", "denied", "interrupted"),
-    size: fc.nat({ max: 3000 }),
-  }).map(({ command, result, size }) => bash(command, "o".repeat(size), result)),
+  fc
+    .record({
+      command: fc.constantFrom(...EPHEMERAL),
+      result: fc.constantFrom<ResultKind>("ok", "ok", "ok", "denied", "interrupted"),
+      out: fc.string({ maxLength: 40 }),
+    })
+    .map(({ command, result, out }) => bash(command, out, result)),
+  fc
+    .record({
+      command: fc.constantFrom(...OTHER),
+      result: fc.constantFrom<ResultKind>("ok", "denied", "denied", "interrupted"),
+      size: fc.nat({ max: 3000 }),
+    })
+    .map(({ command, result, size }) => bash(command, "o".repeat(size), result)),
   fc.record({ size: fc.nat({ max: 4000 }) }).map(({ size }) => read("/repo/f.txt", "r".repeat(size))),
-  fc.constant<CallSpec>({ name: "Agent", input: { description: "sub task", prompt: "do it" }, result: "ok", output: "report: done" }),
+  fc.constant<CallSpec>({
+    name: "Agent",
+    input: { description: "sub task", prompt: "do it" },
+    result: "ok",
+    output: "report: done",
+  }),
 );
 
 type Step =
@@ -42,7 +58,10 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
       retries: fc.nat({ max: 2 }),
     }),
   },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("api-error" as const), retries: fc.nat({ max: 3 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant("api-error" as const), retries: fc.nat({ max: 3 }) }),
+  },
   { weight: 1, arbitrary: fc.constant<Step>({ kind: "marker" }) },
 );
 
@@ -52,7 +71,11 @@ export interface GeneratedSession {
   subagents: Map<string, Entry[]>;
 }
 
-function build(steps: readonly Step[], builder: TranscriptBuilder, subagents: Map<string, Entry[]> | null): Entry[] {
+function build(
+  steps: readonly Step[],
+  builder: TranscriptBuilder,
+  subagents: Map<string, Entry[]> | null,
+): Entry[] {
   builder.prompt("task");
   // The API needs a user message after a finished response and after an error; the CLI writes a prompt there.
   let needPrompt = false;
@@ -76,7 +99,9 @@ function build(steps: readonly Step[], builder: TranscriptBuilder, subagents: Ma
     }
     for (let attempt = 1; attempt <= step.retries; attempt += 1) builder.apiRetry(attempt);
     const calls = step.calls;
-    const ids = builder.response(step.text || calls.length === 0 ? "thinking aloud" : null, calls, { multiBlock: step.multiBlock });
+    const ids = builder.response(step.text || calls.length === 0 ? "thinking aloud" : null, calls, {
+      multiBlock: step.multiBlock,
+    });
     ids.forEach((id, index) => {
       if (subagents === null || calls[index]?.name !== "Agent") return;
       const sub = new TranscriptBuilder({ prefix: `a${subagents.size}`, agentId: `agent-${id}` });
@@ -107,5 +132,8 @@ export const passChoiceArbitrary: fc.Arbitrary<PassChoice> = fc.record({
   disconnects: fc.boolean(),
   denials: fc.option(fc.record({ keepDenials: fc.nat({ max: 3 }) }), { nil: null }),
   expire: fc.option(fc.record({ keepEphemeral: fc.nat({ max: 7 }) }), { nil: null }),
-  trim: fc.option(fc.record({ keepRecent: fc.nat({ max: 5 }), minChars: fc.integer({ min: 100, max: 3000 }) }), { nil: null }),
+  trim: fc.option(
+    fc.record({ keepRecent: fc.nat({ max: 5 }), minChars: fc.integer({ min: 100, max: 3000 }) }),
+    { nil: null },
+  ),
 });

@@ -71,7 +71,9 @@ export class TranscriptBuilder {
     const ids = calls.map((_, index) => `toolu_${this.#prefix}_${this.#messages}_${index}`);
     const blocks: unknown[] = [];
     if (text !== null) blocks.push({ type: "text", text });
-    calls.forEach((call, index) => blocks.push({ type: "tool_use", id: ids[index], name: call.name, input: call.input }));
+    calls.forEach((call, index) =>
+      blocks.push({ type: "tool_use", id: ids[index], name: call.name, input: call.input }),
+    );
     const owners: string[] = [];
     const assistant = (content: unknown[]): void => {
       const entry = this.#base("assistant");
@@ -83,7 +85,12 @@ export class TranscriptBuilder {
         type: "message",
         content,
         stop_reason: calls.length > 0 ? "tool_use" : "end_turn",
-        usage: { input_tokens: 100, cache_creation_input_tokens: 300, cache_read_input_tokens: 2000, output_tokens: 7 },
+        usage: {
+          input_tokens: 100,
+          cache_creation_input_tokens: 300,
+          cache_read_input_tokens: 2000,
+          output_tokens: 7,
+        },
       };
       this.entries.push(entry);
       owners.push(entry.uuid as string);
@@ -97,7 +104,10 @@ export class TranscriptBuilder {
     if (options.multiBlock) {
       const entry = this.#base("user");
       entry["sourceToolAssistantUUID"] = ownerOf(0);
-      entry["message"] = { role: "user", content: calls.map((call, index) => resultBlock(call, ids[index] as string)) };
+      entry["message"] = {
+        role: "user",
+        content: calls.map((call, index) => resultBlock(call, ids[index] as string)),
+      };
       // The marker is per entry: a multi-result entry is a denial when its calls were denied.
       if (calls.every((call) => call.result === "denied")) entry["toolDenialKind"] = "permission-rule";
       this.entries.push(entry);
@@ -106,7 +116,10 @@ export class TranscriptBuilder {
     }
     if (calls.some((call) => call.result === "interrupted")) {
       const entry = this.#base("user");
-      entry["message"] = { role: "user", content: [{ type: "text", text: "[Request interrupted by user for tool use]" }] };
+      entry["message"] = {
+        role: "user",
+        content: [{ type: "text", text: "[Request interrupted by user for tool use]" }],
+      };
       this.entries.push(entry);
     }
     return ids;
@@ -119,11 +132,22 @@ export class TranscriptBuilder {
     if (call.result === "denied") {
       entry["toolUseResult"] = "Error: PreToolUse:Bash hook error: POLICY-DENIED-XYZ";
       entry["toolDenialKind"] = "permission-rule";
-      entry["permissionDecision"] = { decision: "reject", source: "hook", reasonType: "hook", reasonCode: "hook:PreToolUse" };
+      entry["permissionDecision"] = {
+        decision: "reject",
+        source: "hook",
+        reasonType: "hook",
+        reasonCode: "hook:PreToolUse",
+      };
     } else if (call.result === "interrupted") {
       entry["toolUseResult"] = "Error: The user doesn't want to proceed with this tool use.";
     } else {
-      entry["toolUseResult"] = { stdout: call.output ?? "", stderr: "", interrupted: false, isImage: false, noOutputExpected: false };
+      entry["toolUseResult"] = {
+        stdout: call.output ?? "",
+        stderr: "",
+        interrupted: false,
+        isImage: false,
+        noOutputExpected: false,
+      };
       entry["permissionDecision"] = { decision: "accept", source: "config", reasonType: "mode" };
     }
     this.entries.push(entry);
@@ -153,7 +177,12 @@ export class TranscriptBuilder {
       id: `synthetic-${this.#count}`,
       model: "<synthetic>",
       role: "assistant",
-      content: [{ type: "text", text: "API Error: Connection dropped (ECONNRESET). Check the gateway set in ANTHROPIC_BASE_URL, then try again." }],
+      content: [
+        {
+          type: "text",
+          text: "API Error: Connection dropped (ECONNRESET). Check the gateway set in ANTHROPIC_BASE_URL, then try again.",
+        },
+      ],
       stop_reason: "stop_sequence",
     };
     this.entries.push(entry);
@@ -171,8 +200,14 @@ export class TranscriptBuilder {
 
 function resultBlock(call: CallSpec, id: string): Record<string, unknown> {
   if (call.result === "denied")
-    return { type: "tool_result", content: "PreToolUse:Bash hook error: POLICY-DENIED-XYZ", is_error: true, tool_use_id: id };
-  if (call.result === "interrupted") return { type: "tool_result", content: INTERRUPTED_TEXT, is_error: true, tool_use_id: id };
+    return {
+      type: "tool_result",
+      content: "PreToolUse:Bash hook error: POLICY-DENIED-XYZ",
+      is_error: true,
+      tool_use_id: id,
+    };
+  if (call.result === "interrupted")
+    return { type: "tool_result", content: INTERRUPTED_TEXT, is_error: true, tool_use_id: id };
   return { tool_use_id: id, type: "tool_result", content: call.output ?? "", is_error: false };
 }
 
@@ -220,7 +255,10 @@ export function toolResultIds(entry: Entry): string[] {
   });
 }
 
-export function resultBlockById(entries: readonly Entry[], id: string): { entry: Entry; block: Record<string, unknown> } | undefined {
+export function resultBlockById(
+  entries: readonly Entry[],
+  id: string,
+): { entry: Entry; block: Record<string, unknown> } | undefined {
   for (const entry of entries) {
     for (const block of blocksOf(entry)) {
       const b = block as Record<string, unknown>;
@@ -254,14 +292,16 @@ export function apiMessages(entries: readonly Entry[]): Message[] {
   }
   chain.reverse();
   const missing = chained.filter((entry) => !seen.has(entry.uuid as string));
-  if (missing.length > 0) throw new Error(`entries off the chain: ${missing.map((entry) => entry.uuid).join(", ")}`);
+  if (missing.length > 0)
+    throw new Error(`entries off the chain: ${missing.map((entry) => entry.uuid).join(", ")}`);
 
   const messages: Message[] = [];
   for (const entry of chain) {
     if (entry.type !== "user" && entry.type !== "assistant") continue;
     const role = entry.type;
     const last = messages.at(-1);
-    const target: Message = last && last.role === role ? last : { role, toolUses: [], toolResults: [], entries: [] };
+    const target: Message =
+      last && last.role === role ? last : { role, toolUses: [], toolResults: [], entries: [] };
     if (target !== last) messages.push(target);
     target.toolUses.push(...toolUseIds(entry));
     target.toolResults.push(...toolResultIds(entry));
@@ -284,7 +324,8 @@ export function assertPaired(entries: readonly Entry[]): void {
     }
     if (message.role === "user" && message.toolResults.length > 0) {
       const previous = messages[index - 1];
-      if (previous === undefined || previous.role !== "assistant") throw new Error("tool_result without a preceding assistant message");
+      if (previous === undefined || previous.role !== "assistant")
+        throw new Error("tool_result without a preceding assistant message");
     }
   });
 }
@@ -297,12 +338,15 @@ export function assertLinksResolve(entries: readonly Entry[]): void {
   for (const entry of entries) {
     for (const field of ["parentUuid", "logicalParentUuid", "sourceToolAssistantUUID"]) {
       const target = entry[field];
-      if (typeof target === "string" && !uuids.has(target)) throw new Error(`${entry.uuid}.${field} → removed ${target}`);
+      if (typeof target === "string" && !uuids.has(target))
+        throw new Error(`${entry.uuid}.${field} → removed ${target}`);
     }
     const source = entry["sourceToolAssistantUUID"];
     const first = toolResultIds(entry)[0];
     if (typeof source === "string" && first !== undefined && owner.get(first) !== source)
-      throw new Error(`${entry.uuid}.sourceToolAssistantUUID is ${source}, tool_use ${first} is in ${owner.get(first)}`);
+      throw new Error(
+        `${entry.uuid}.sourceToolAssistantUUID is ${source}, tool_use ${first} is in ${owner.get(first)}`,
+      );
   }
 }
 
