@@ -3,6 +3,7 @@
  * subscribe to the same stream. Names are noun-verb (`step-start`, `tool-denied`).
  */
 import type { HandoffSectionName } from "../handoff/sections.js";
+import type { RewriteReport } from "../store/passes/report.js";
 
 export interface StepStartEvent {
   type: "step-start";
@@ -102,16 +103,10 @@ export interface HandoffEvent {
 }
 
 /** What the pruning store rewrote when it loaded a session for resume. */
-export interface StoreLoadEvent {
+export interface StoreLoadEvent extends RewriteReport {
   type: "store-load";
   step: string;
   sessionId: string;
-  expired: number;
-  trimmed: number;
-  prunedDenials: number;
-  prunedApiErrors: number;
-  interrupted: number;
-  charsSaved: number;
 }
 
 export type FlowerEvent =

@@ -28,7 +28,13 @@ import type { Locale } from "../locale/locale.js";
 import type { FlowerEvent } from "./events.js";
 import type { Manifest } from "./manifest.js";
 import { runSession, type SessionOutcome } from "./session-run.js";
-import { toStepResult, type GenerationRecord, type StepRecord, type StepResult } from "./step-result.js";
+import {
+  newStepRecord,
+  toStepResult,
+  type GenerationRecord,
+  type StepRecord,
+  type StepResult,
+} from "./step-result.js";
 
 export interface StepPlan {
   step: string;
@@ -66,37 +72,6 @@ const FLOOR_MESSAGE: Record<Locale, (max: number, at: number) => string> = {
     `Handed off ${max} times (maxGenerations) and still over the line. The threshold (${at}) is probably below this role's start-up floor (measured ~${DEFAULTS.coordinatorStartupFloor / 1000}k for a coordinator): raise window, or use --no-handoff.`,
 };
 
-function newRecord(plan: StepPlan): StepRecord {
-  const now = new Date().toISOString();
-  return {
-    step: plan.step,
-    agent: plan.agent,
-    prompt: plan.prompt,
-    status: "running",
-    sessionId: null,
-    attempts: 0,
-    retired: [],
-    context: 0,
-    costUsd: 0,
-    numTurns: 0,
-    errors: [],
-    generations: 0,
-    handoffs: [],
-    degraded: 0,
-    spills: 0,
-    spilledChars: 0,
-    denials: 0,
-    result: null,
-    failures: [],
-    history: [],
-    pendingHandoff: null,
-    sessionCosts: {},
-    storeLoads: [],
-    startedAt: now,
-    updatedAt: now,
-  };
-}
-
 export class StepRun {
   readonly record: StepRecord;
   readonly #plan: StepPlan;
@@ -104,7 +79,9 @@ export class StepRun {
 
   constructor(plan: StepPlan) {
     this.#plan = plan;
-    this.record = plan.continuation ? { ...plan.continuation.record, status: "running" } : newRecord(plan);
+    this.record = plan.continuation
+      ? { ...plan.continuation.record, status: "running" }
+      : newStepRecord(plan.step, plan.agent, plan.prompt);
   }
 
   /** Persist the record now (every change goes to disk at once: a crash loses nothing). */

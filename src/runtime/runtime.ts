@@ -18,7 +18,8 @@ import { EventBus, type FlowerEvent } from "./events.js";
 import { Manifest } from "./manifest.js";
 import { resolveRuntimeOptions, type ResolvedRuntimeOptions, type RuntimeOptions } from "./options.js";
 import { StepRun } from "./run-step.js";
-import type { StepRecord, StepResult, StoreLoadRecord } from "./step-result.js";
+import type { RewriteReport } from "../store/passes/report.js";
+import type { StepRecord, StepResult } from "./step-result.js";
 
 export interface RunOptions {
   /** Handoff policy for this step only (e.g. per model or per role); overrides the runtime's. */
@@ -76,7 +77,7 @@ export class Runtime {
   }
 
   /** Books what the store rewrote on a resume to the step running that session, and emits it. */
-  #bookLoad(sessionId: string, report: Omit<StoreLoadRecord, "sessionId" | "at">): void {
+  #bookLoad(sessionId: string, report: RewriteReport): void {
     const run = this.#sessions.get(sessionId);
     if (run) {
       run.record.storeLoads.push({ sessionId, at: new Date().toISOString(), ...report });

@@ -1,5 +1,6 @@
 /** What `rt.run()` returns, and what the manifest keeps per step (SPEC R5/R6). */
 import type { HandoffSectionName } from "../handoff/sections.js";
+import type { RewriteReport } from "../store/passes/report.js";
 
 export interface StepResult {
   step: string;
@@ -65,15 +66,9 @@ export interface GenerationRecord {
   } | null;
 }
 
-export interface StoreLoadRecord {
+export interface StoreLoadRecord extends RewriteReport {
   sessionId: string;
   at: string;
-  expired: number;
-  trimmed: number;
-  prunedDenials: number;
-  prunedApiErrors: number;
-  interrupted: number;
-  charsSaved: number;
 }
 
 export type StepStatus = "running" | "done" | "failed" | "stopped";
@@ -93,6 +88,38 @@ export interface StepRecord extends StepResult {
   storeLoads: StoreLoadRecord[];
   startedAt: string;
   updatedAt: string;
+}
+
+/** A step that has not run yet. */
+export function newStepRecord(step: string, agent: string, prompt: string): StepRecord {
+  const now = new Date().toISOString();
+  return {
+    step,
+    agent,
+    prompt,
+    status: "running",
+    sessionId: null,
+    attempts: 0,
+    retired: [],
+    context: 0,
+    costUsd: 0,
+    numTurns: 0,
+    errors: [],
+    generations: 0,
+    handoffs: [],
+    degraded: 0,
+    spills: 0,
+    spilledChars: 0,
+    denials: 0,
+    result: null,
+    failures: [],
+    history: [],
+    pendingHandoff: null,
+    sessionCosts: {},
+    storeLoads: [],
+    startedAt: now,
+    updatedAt: now,
+  };
 }
 
 export function toStepResult(record: StepRecord): StepResult {

@@ -114,26 +114,14 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
       createHash("sha1").update(request.firstUserText()).digest("hex"),
     ].join("|");
 
-  const sendJson = (res: http.ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { "content-type": "application/json", "request-id": `req_fake_${status}` });
-    res.end(JSON.stringify(body));
-  };
 
   async function answerMessages(
     req: http.IncomingMessage,
     res: http.ServerResponse,
     raw: string,
   ): Promise<void> {
-    let body: WireRequestBody;
-    try {
-      body = JSON.parse(raw) as WireRequestBody;
-    } catch {
-      return sendJson(
-        res,
-        400,
-        apiError("invalid_request_error", "There was an error parsing the body of your request"),
-      );
-    }
+    const body = parseBody(raw, res);
+    if (!body) return;
     const request = new ModelRequest(requests.length, body, req.headers);
     requests.push(request);
     const kind = request.kind;
@@ -302,16 +290,8 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
       const handle = async () => {
         if (req.method === "HEAD" || path === "/api/hello") return sendJson(res, 200, {});
         if (path === "/v1/messages/count_tokens") {
-          let body: WireRequestBody | undefined;
-          try {
-            body = JSON.parse(raw) as WireRequestBody;
-          } catch {
-            return sendJson(
-              res,
-              400,
-              apiError("invalid_request_error", "There was an error parsing the body of your request"),
-            );
-          }
+          const body = parseBody(raw, res);
+          if (!body) return;
           return sendJson(res, 200, {
             input_tokens: measurePrompt({ ...body, messages: body.messages ?? [] }, undefined).totalTokens,
           });
@@ -383,6 +363,21 @@ function defaultReply(request: ModelRequest): ContentReply {
     `fake model: the policy returned nothing for request #${request.index} (${request.kind}); ` +
       `last user text: ${JSON.stringify(request.lastUserText().slice(0, 120))}`,
   );
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json", "request-id": `req_fake_${status}` });
+  res.end(JSON.stringify(body));
+}
+
+/** The body as JSON, or undefined after answering the real API's 400 for an unparseable body. */
+function parseBody(raw: string, res: http.ServerResponse): WireRequestBody | undefined {
+  try {
+    return JSON.parse(raw) as WireRequestBody;
+  } catch {
+    sendJson(res, 400, apiError("invalid_request_error", "There was an error parsing the body of your request"));
+    return undefined;
+  }
 }
 
 function messageStart(model: string, id: string, usage: Usage) {

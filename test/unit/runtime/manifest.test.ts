@@ -4,39 +4,13 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ManifestError } from "../../../src/errors.js";
 import { Manifest } from "../../../src/runtime/manifest.js";
-import type { StepRecord } from "../../../src/runtime/step-result.js";
+import { newStepRecord, type StepRecord } from "../../../src/runtime/step-result.js";
 
 let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function record(step: string): StepRecord {
-  return {
-    step,
-    agent: "a",
-    prompt: "p",
-    status: "running",
-    sessionId: null,
-    attempts: 0,
-    retired: [],
-    context: 0,
-    costUsd: 0,
-    numTurns: 0,
-    errors: [],
-    generations: 1,
-    handoffs: [],
-    degraded: 0,
-    spills: 0,
-    spilledChars: 0,
-    denials: 0,
-    result: null,
-    failures: [],
-    history: [],
-    pendingHandoff: null,
-    sessionCosts: {},
-    storeLoads: [],
-    startedAt: "2026-01-01T00:00:00.000Z",
-    updatedAt: "2026-01-01T00:00:00.000Z",
-  };
+  return newStepRecord(step, "a", "p");
 }
 
 describe("Manifest", () => {
