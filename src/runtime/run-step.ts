@@ -150,6 +150,7 @@ export class StepRun {
           this.record.sessionId = sessionId;
           this.#generation.sessionId = sessionId;
           this.record.pendingHandoff = null;
+          this.record.pendingPrompt = null;
           this.save();
         }
       },
@@ -161,11 +162,16 @@ export class StepRun {
     const plan = this.#plan;
     let resume: string | undefined;
     let prompt = plan.prompt;
-    const pending = plan.continuation?.record.pendingHandoff ?? null;
+    const pendingFile = plan.continuation?.record.pendingHandoff ?? null;
+    const pendingPrompt = plan.continuation?.record.pendingPrompt ?? null;
+    const pending = pendingFile !== null || pendingPrompt !== null;
     if (plan.continuation) {
       if (pending) {
-        // Stopped between freezing a handoff and the successor's start: start it from the file now.
-        prompt = readFrozenHandoff(pending, plan.step).promptBlock(plan.locale);
+        // Stopped between a handoff and the successor's start: start the successor now, from the file
+        // as it is on disk (a person may have edited it), never from the burned session.
+        prompt = pendingFile
+          ? readFrozenHandoff(pendingFile, plan.step).promptBlock(plan.locale)
+          : pendingPrompt!;
         this.#startGeneration();
       } else {
         resume = plan.continuation.record.sessionId ?? undefined;
@@ -310,6 +316,10 @@ export class StepRun {
 
     // Built from the file as it stands on disk, so a person's edit counts.
     const successor = path ? readFrozenHandoff(path, plan.step) : handoff;
+    if (!path) {
+      this.record.pendingPrompt = successor.promptBlock(plan.locale);
+      this.save();
+    }
     plan.emit({
       type: "handoff",
       step: plan.step,

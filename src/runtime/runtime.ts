@@ -120,7 +120,7 @@ export class Runtime {
         })`,
       );
     }
-    if (!record.sessionId && !record.pendingHandoff) {
+    if (!record.sessionId && !record.pendingHandoff && !record.pendingPrompt) {
       throw new StepFailedError(step, "it has no session to resume yet; run it again with rt.run()");
     }
     const prompt = options.prompt ?? CONTINUE_PROMPT[this.options.locale];

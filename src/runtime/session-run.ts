@@ -98,7 +98,7 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
   let lastResultIsError = false;
   let sawResult = false;
   let lastApiErrorText: string | null = null;
-  let pendingPrompt = 0;
+  let promptTokens = 0;
   const background = new Set<string>();
   /** Agent tool_use id → worker name, to tell who is working. */
   const workers = new Map<string, string>();
@@ -181,9 +181,9 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
           usage?: Usage;
           delta?: { stop_reason?: string | null };
         };
-        if (event.type === "message_start") pendingPrompt = promptSize(event.message?.usage ?? {});
+        if (event.type === "message_start") promptTokens = promptSize(event.message?.usage ?? {});
         if (event.type === "message_delta") {
-          afterMainResponse(pendingPrompt + (event.usage?.output_tokens ?? 0), event.delta?.stop_reason);
+          afterMainResponse(promptTokens + (event.usage?.output_tokens ?? 0), event.delta?.stop_reason);
         }
         return;
       }
@@ -282,8 +282,11 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
     q.close();
   }
 
-  if (stopRequested) return { ...outcome, kind: "stopped" };
-  if (handoffRequested) return { ...outcome, kind: "handoff-due" };
+  // The interrupt can lose the race against a turn that was finishing anyway: a clean final answer
+  // means the work is done, and there is nothing to hand off or stop.
+  const finished = sawResult && !lastResultIsError && outcome.resultText !== null && thrown === undefined;
+  if (stopRequested && !finished) return { ...outcome, kind: "stopped" };
+  if (handoffRequested && !finished) return { ...outcome, kind: "handoff-due" };
   const thrownText =
     thrown === undefined ? null : thrown instanceof Error ? thrown.message : JSON.stringify(thrown);
   if (!sawResult && thrownText === null) {

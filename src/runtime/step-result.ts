@@ -83,6 +83,11 @@ export interface StepRecord extends StepResult {
   history: GenerationRecord[];
   /** A frozen handoff whose successor has not started yet: `continue` starts it from this file. */
   pendingHandoff: string | null;
+  /**
+   * The successor's first prompt while it has not started yet. Only used without a workbench (no file):
+   * `continue` must start the successor, never resume the burned generation.
+   */
+  pendingPrompt: string | null;
   /** Per session, the last cumulative `total_cost_usd` seen (a resumed session starts from it). */
   sessionCosts: Record<string, number>;
   storeLoads: StoreLoadRecord[];
@@ -115,6 +120,7 @@ export function newStepRecord(step: string, agent: string, prompt: string): Step
     failures: [],
     history: [],
     pendingHandoff: null,
+    pendingPrompt: null,
     sessionCosts: {},
     storeLoads: [],
     startedAt: now,

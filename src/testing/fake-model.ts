@@ -114,7 +114,6 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
       createHash("sha1").update(request.firstUserText()).digest("hex"),
     ].join("|");
 
-
   async function answerMessages(
     req: http.IncomingMessage,
     res: http.ServerResponse,
@@ -375,7 +374,11 @@ function parseBody(raw: string, res: http.ServerResponse): WireRequestBody | und
   try {
     return JSON.parse(raw) as WireRequestBody;
   } catch {
-    sendJson(res, 400, apiError("invalid_request_error", "There was an error parsing the body of your request"));
+    sendJson(
+      res,
+      400,
+      apiError("invalid_request_error", "There was an error parsing the body of your request"),
+    );
     return undefined;
   }
 }

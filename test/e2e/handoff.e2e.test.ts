@@ -299,4 +299,25 @@ describe("handoff generations through the real binary", () => {
     expect(successor.firstUserText()).toContain("HUMAN-EDIT: skip big-3.txt.");
     expect(result.generations).toBe(2);
   });
+
+  it("without a workbench, a step stopped right after a handoff continues in the successor, not the burned session", async () => {
+    current = await rig({ policy: readingPolicy(2) });
+    writeBigFiles(current.workspace);
+    const policy = new HandoffPolicy({ window: 80_000, headroom: 30_000 });
+    const first = current.runtime({ handoff: policy });
+    first.on((event) => {
+      if (event.type === "handoff" && event.phase === "done") first.stop();
+    });
+    const stopped = await first.run("no bench", reader, "Read every big file.");
+    expect(stopped.handoffs).toEqual([]);
+    const burned = stopped.retired[0];
+    const result = await current.runtime({ handoff: policy }).continue("no bench", reader);
+    expect(result.result).toBe("All done in generation 2.");
+    expect(result.sessionId).not.toBe(burned);
+    const successor = current.model.exchanges.filter(
+      (e) => e.kind === "main" && generationOf(e.request) === 2,
+    )[0]!.request;
+    expect(successor.sessionId).not.toBe(burned);
+    expect(successor.firstUserText()).toContain("You are taking over");
+  });
 });
