@@ -227,7 +227,8 @@ export class Display {
       case "tool-use":
         if (this.#verbose) {
           const summary = cut(oneLine(event.summary), REASON_MAX_CHARS);
-          this.#print([`   ${oneLine(event.agent)} · ${oneLine(event.tool)}${summary ? ` ${summary}` : ""}`]);
+          const agent = event.agent === "coordinator" ? t.coordinator : oneLine(event.agent);
+          this.#print([`   ${agent} · ${oneLine(event.tool)}${summary ? ` ${summary}` : ""}`]);
         }
         return;
       case "tool-denied":

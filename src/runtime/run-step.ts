@@ -212,11 +212,13 @@ export class StepRun {
           at: new Date().toISOString(),
         });
         this.save();
-        if (this.record.attempts >= plan.maxAttempts) {
+        if (this.record.attempts >= plan.maxAttempts || outcome.limitReached) {
           this.#finish("failed");
           throw new StepFailedError(
             plan.step,
-            `${this.record.attempts} of ${plan.maxAttempts} attempts failed; last: ${reason}`,
+            outcome.limitReached
+              ? `a limit was reached, not retried: ${reason}`
+              : `${this.record.attempts} of ${plan.maxAttempts} attempts failed; last: ${reason}`,
             {
               cause: toStepResult(this.record),
             },

@@ -39,7 +39,15 @@ export interface SessionOutcome {
   mainResponses: number;
   /** Why it failed or overflowed. */
   error: string | null;
+  /**
+   * A limit the user set was reached (maxTurns, maxBudgetUsd): retrying would only spend more, so the
+   * step fails at once instead of using another attempt.
+   */
+  limitReached: boolean;
 }
+
+/** Result subtypes that mean "a limit you set was hit", not "something broke". */
+const LIMIT_SUBTYPES = new Set(["error_max_turns", "error_max_budget_usd"]);
 
 export interface SessionRunInput {
   step: string;
@@ -91,6 +99,7 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
     context: 0,
     mainResponses: 0,
     error: null,
+    limitReached: false,
   };
   let handoffRequested = false;
   let warned = input.warned;
@@ -252,6 +261,7 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
         outcome.numTurns += message.num_turns;
         outcome.costTotal = message.total_cost_usd;
         lastResultIsError = message.is_error;
+        outcome.limitReached = LIMIT_SUBTYPES.has(message.subtype);
         if (message.subtype === "success" && !message.is_error) {
           outcome.resultText = message.result;
           outcome.error = null;

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -173,5 +173,42 @@ describe("Runtime through the real binary", () => {
     expect(Object.keys(manifest.steps)).toEqual(["carry-on"]);
     expect(manifest.steps["carry-on"].sessionId).toBe(b.sessionId);
     expect(a.sessionId).toBeTruthy();
+  });
+
+  it("retries after the claude process is killed mid-step", async () => {
+    let killed = false;
+    current = await rig({
+      policy: (request) => {
+        if (!killed) {
+          killed = true;
+          // A crash, not an error result: SIGKILL every claude child of this test process.
+          for (const line of execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" }).split(
+            "\n",
+          )) {
+            const [pid, ppid, command] = line.trim().split(/\s+/);
+            if (Number(ppid) === process.pid && (command ?? "").endsWith("/claude"))
+              process.kill(Number(pid), "SIGKILL");
+          }
+          return text("never delivered", { delayMs: 500 });
+        }
+        return text(`recovered on request ${request.index}`);
+      },
+    });
+    const result = await current.runtime().run("crash", lead(), "Do it.");
+    expect(result.result).toMatch(/^recovered on request \d+$/);
+    expect(result.attempts).toBe(1);
+    expect(result.errors).toEqual(["Claude Code process terminated by signal SIGKILL"]);
+    expect(current.events.filter((e) => e.type === "retry")).toHaveLength(1);
+  });
+
+  it("does not retry a step that hit its budget: retrying would only spend more", async () => {
+    current = await rig({ policy: () => toolUse("Bash", { command: "echo again" }) });
+    const rt = current.runtime({ maxBudgetUsd: 0.0001, maxAttempts: 3 });
+    const plain = { name: "plain", instructions: "", tools: ["Bash"] };
+    const error = await rt.run("budget", plain, "Loop.").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StepFailedError);
+    expect((error as Error).message).toMatch(/a limit was reached, not retried: error_max_budget_usd/);
+    expect(rt.manifest.get("budget")?.attempts).toBe(1);
+    expect(current.events.some((e) => e.type === "retry")).toBe(false);
   });
 });
