@@ -164,9 +164,8 @@ export class StepRun {
     let prompt = plan.prompt;
     const pendingFile = plan.continuation?.record.pendingHandoff ?? null;
     const pendingPrompt = plan.continuation?.record.pendingPrompt ?? null;
-    const pending = pendingFile !== null || pendingPrompt !== null;
     if (plan.continuation) {
-      if (pending) {
+      if (pendingFile !== null || pendingPrompt !== null) {
         // Stopped between a handoff and the successor's start: start the successor now, from the file
         // as it is on disk (a person may have edited it), never from the burned session.
         prompt = pendingFile
@@ -190,6 +189,8 @@ export class StepRun {
       resume,
     });
 
+    /** maxAttempts counts per run()/continue() call; record.attempts keeps the step's whole history. */
+    let failedHere = 0;
     while (true) {
       const outcome = await this.#session(resume, prompt, false);
       this.#account(outcome);
@@ -212,13 +213,14 @@ export class StepRun {
           at: new Date().toISOString(),
         });
         this.save();
-        if (this.record.attempts >= plan.maxAttempts || outcome.limitReached) {
+        failedHere += 1;
+        if (failedHere >= plan.maxAttempts || outcome.limitReached) {
           this.#finish("failed");
           throw new StepFailedError(
             plan.step,
             outcome.limitReached
               ? `a limit was reached, not retried: ${reason}`
-              : `${this.record.attempts} of ${plan.maxAttempts} attempts failed; last: ${reason}`,
+              : `${failedHere} of ${plan.maxAttempts} attempts failed; last: ${reason}`,
             {
               cause: toStepResult(this.record),
             },
@@ -231,13 +233,11 @@ export class StepRun {
           maxAttempts: plan.maxAttempts,
           reason,
         });
-        // Resume only a session that got somewhere; a session that never answered starts over.
+        // A session that got somewhere is resumed with a note; one that never answered is simply tried
+        // again as it was started (the same prompt: the task, a successor's handoff, or a continuation).
         if (outcome.sessionId && outcome.mainResponses > 0) {
           resume = outcome.sessionId;
           prompt = CONTINUE_AFTER_FAILURE[plan.locale](reason.slice(0, 300));
-        } else {
-          resume = plan.continuation && !pending ? resume : undefined;
-          prompt = resume ? CONTINUE_AFTER_FAILURE[plan.locale](reason.slice(0, 300)) : plan.prompt;
         }
         continue;
       }

@@ -320,4 +320,38 @@ describe("handoff generations through the real binary", () => {
     expect(successor.sessionId).not.toBe(burned);
     expect(successor.firstUserText()).toContain("You are taking over");
   });
+
+  it("a successor whose first attempt fails is retried from the handoff, not from the original task", async () => {
+    const reading = readingPolicy(2);
+    let failures = 0;
+    current = await rig({
+      policy: (request: ModelRequest) => {
+        // The successor's first request fails until the CLI gives up (1 + 2 retries): a failed attempt.
+        if (!request.isHandoffTurn && generationOf(request) === 2 && failures < 3) {
+          failures += 1;
+          return fault("server-error");
+        }
+        return reading(request);
+      },
+    });
+    writeBigFiles(current.workspace);
+    const rt = current.runtime({
+      workbench: true,
+      spillThreshold: null,
+      handoff: new HandoffPolicy({ window: 80_000, headroom: 30_000 }),
+    });
+    const result = await rt.run("retry successor", reader, "Read every big file.");
+    expect(result.result).toBe("All done in generation 2.");
+    expect(result.attempts).toBe(1);
+    expect(result.generations).toBe(2);
+    const retried = current.model.exchanges.filter(
+      (e) => e.status === 200 && e.kind === "main" && generationOf(e.request) === 2,
+    );
+    expect(retried[0]!.request.firstUserText()).toContain("You are taking over");
+    expect(
+      current.model.requests
+        .filter((r) => r.firstUserText().includes("Read every big file."))
+        .every((r) => generationOf(r) === 1),
+    ).toBe(true);
+  });
 });
