@@ -82,6 +82,12 @@ export class StepRun {
     this.record = plan.continuation
       ? { ...plan.continuation.record, status: "running" }
       : newStepRecord(plan.step, plan.agent, plan.prompt);
+    // run() of a step name that already has a record starts afresh but keeps what the earlier run cost.
+    const earlier = plan.continuation ? undefined : plan.manifest.get(plan.step);
+    if (earlier) {
+      const { earlierRuns = [], ...rest } = earlier;
+      this.record.earlierRuns = [...earlierRuns, rest];
+    }
   }
 
   /** Persist the record now (every change goes to disk at once: a crash loses nothing). */

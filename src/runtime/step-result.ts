@@ -91,6 +91,8 @@ export interface StepRecord extends StepResult {
   /** Per session, the last cumulative `total_cost_usd` seen (a resumed session starts from it). */
   sessionCosts: Record<string, number>;
   storeLoads: StoreLoadRecord[];
+  /** Earlier records of a step name that `run()` started afresh: kept, never overwritten. */
+  earlierRuns?: Array<Omit<StepRecord, "earlierRuns">>;
   startedAt: string;
   updatedAt: string;
 }

@@ -85,6 +85,13 @@ describe("Runtime through the real binary", () => {
     expect(manifest.steps.survey.status).toBe("done");
     expect(manifest.steps.survey.sessionId).toBe(result.sessionId);
     current.model.assertNoErrors();
+
+    // Running the same step name again starts afresh and keeps the earlier record.
+    const again = await rt.run("survey", lead(), "Survey the workspace.");
+    const record = rt.manifest.get("survey")!;
+    expect(record.sessionId).toBe(again.sessionId);
+    expect(record.earlierRuns?.map((r) => r.sessionId)).toEqual([result.sessionId]);
+    expect(record.earlierRuns?.[0]?.costUsd).toBe(result.costUsd);
   });
 
   it("retries a step whose first attempt dies on 500s; attempts, cost and turns add up", async () => {
