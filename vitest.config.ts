@@ -7,6 +7,6 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 30_000,
-    reporters: ["default"],
+    reporters: ["default", "./test/support/plain-summary-reporter.ts"],
   },
 });
