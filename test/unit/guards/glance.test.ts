@@ -1,6 +1,9 @@
 import type { HookJSONOutput, PreToolUseHookInput } from "@anthropic-ai/claude-agent-sdk";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { DEFAULTS } from "../../../src/defaults.js";
+import { expireEphemeral } from "../../../src/store/passes/expire-ephemeral.js";
+import { TranscriptBuilder, bash, resultBlockById } from "../store/transcript-fixtures.js";
 import { delegateGuard } from "../../../src/guards/delegate-guard.js";
 import {
   ephemeralExpiredHint,
@@ -34,6 +37,26 @@ async function guardAllows(command: string): Promise<boolean> {
   return !(specific?.hookEventName === "PreToolUse" && specific.permissionDecision === "deny");
 }
 
+/**
+ * The store's decision, taken from the store itself: the command's result is the oldest of seven
+ * glance-like results in a transcript loaded through the expiry pass with its defaults (the last 6
+ * kept), so it is replaced by the hint exactly when the store treats the command as ephemeral.
+ */
+function storeExpires(command: string): boolean {
+  const transcript = new TranscriptBuilder().prompt("go");
+  const [target] = transcript.response(null, [bash(command, "RESULT-UNDER-TEST")]);
+  for (let i = 0; i < DEFAULTS.keepEphemeral; i++)
+    transcript.response(null, [bash("git status", `clean ${i}`)]);
+  transcript.response("done");
+  const { entries } = expireEphemeral(transcript.entries, {
+    keepEphemeral: DEFAULTS.keepEphemeral,
+    isEphemeral,
+    locale: "en",
+  });
+  const content = resultBlockById(entries, target!)?.block["content"];
+  return content !== "RESULT-UNDER-TEST";
+}
+
 describe("glance corpus", () => {
   it("is big enough and has enough adversarial cases", () => {
     expect(GLANCE_CORPUS.length).toBeGreaterThanOrEqual(150);
@@ -47,11 +70,11 @@ describe("glance corpus", () => {
   });
 
   // The invariant of the seed's tests/glance.py: what the guard lets the coordinator run is exactly what
-  // the store expires, and both match the label.
+  // the store's expiry pass expires, and both match the label.
   it.each(GLANCE_CORPUS.map((entry) => [JSON.stringify(entry.command).slice(0, 90), entry] as const))(
     "guard == expiry == label: %s",
     async (_name, entry) => {
-      const expires = isEphemeral(entry.command);
+      const expires = storeExpires(entry.command);
       const allowed = await guardAllows(entry.command);
       expect({ allowed, expires }).toEqual({ allowed: entry.allow, expires: entry.allow });
     },
