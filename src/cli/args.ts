@@ -14,9 +14,9 @@ export class UsageError extends FlowerError {
   }
 }
 
-export type CommandName = "run" | "continue" | "runs" | "show" | "demo";
+export type CommandName = "run" | "continue" | "runs" | "show" | "forget" | "demo";
 
-export const COMMANDS: readonly CommandName[] = ["run", "continue", "runs", "show", "demo"];
+export const COMMANDS: readonly CommandName[] = ["run", "continue", "runs", "show", "forget", "demo"];
 
 export interface OptionSpec {
   type: "string" | "boolean";
@@ -126,6 +126,7 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
   },
   runs: { ...RUN_DIR, ...JSON_OUT, ...LANG, ...HELP },
   show: { ...RUN_DIR, ...JSON_OUT, ...LANG, ...HELP },
+  forget: { ...RUN_DIR, ...HELP },
   demo: {
     workspace: {
       type: "string",
@@ -162,6 +163,10 @@ const USAGE: Record<CommandName, { usage: string; summary: string }> = {
     usage: "flower show [step] [options]",
     summary:
       "Show one step (default: the last): generations, retired sessions, cost, turns, errors, handoffs.",
+  },
+  forget: {
+    usage: "flower forget <step> [options]",
+    summary: "Delete the step's sessions from the session store (retention); its manifest record stays.",
   },
   demo: {
     usage: "flower demo [options]",

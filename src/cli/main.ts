@@ -6,6 +6,7 @@
 import { FlowerError, type FlowerErrorCode } from "../errors.js";
 import { COMMANDS, helpText, parseCommandLine, type CommandName, type ParsedCommand } from "./args.js";
 import { demoCommand } from "./commands/demo.js";
+import { forgetCommand } from "./commands/forget.js";
 import { runsCommand, showCommand } from "./commands/inspect.js";
 import { EXIT } from "./commands/live.js";
 import { continueCommandRun, runCommand } from "./commands/run.js";
@@ -26,6 +27,7 @@ const HANDLERS: Record<CommandName, (parsed: ParsedCommand) => number | Promise<
   continue: continueCommandRun,
   runs: runsCommand,
   show: showCommand,
+  forget: forgetCommand,
   demo: demoCommand,
 };
 
@@ -58,6 +60,14 @@ export async function main(argv: string[]): Promise<number> {
     );
     return EXIT.failed;
   }
+}
+
+// `flower show | head` closes the pipe early: that is the reader being done, not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error;
+  });
 }
 
 const code = await main(process.argv.slice(2));

@@ -16,6 +16,7 @@ import { PruningSessionStore } from "../store/pruning-store.js";
 import { Workbench } from "../workbench/workbench.js";
 import { EventBus, type FlowerEvent } from "./events.js";
 import { Manifest } from "./manifest.js";
+import { deleteStepSessions } from "./retention.js";
 import { resolveRuntimeOptions, type ResolvedRuntimeOptions, type RuntimeOptions } from "./options.js";
 import { StepRun } from "./run-step.js";
 import type { RewriteReport } from "../store/passes/report.js";
@@ -136,23 +137,12 @@ export class Runtime {
   }
 
   /**
-   * Retention: deletes a step's sessions (the burned generations and the current one, with their
-   * subagent transcripts) from the session store. The manifest record stays, so costs and handoff
-   * files remain readable; a later `continue` of the step starts without the deleted history.
-   * Returns how many sessions were deleted.
+   * Retention: deletes a step's sessions (burned generations and the current one, with their subagent
+   * transcripts) from the session store; the manifest record stays. Returns how many were deleted.
    */
   async deleteSessions(step: string): Promise<number> {
-    const record = this.manifest.get(step);
-    if (!record) throw new ConfigurationError("step", step, `a step recorded in ${this.manifest.path}`);
     if (this.#running.has(step)) throw new ConfigurationError("step", step, "a step that is not running");
-    let deleted = 0;
-    for (const sessionId of new Set([...record.retired, ...(record.sessionId ? [record.sessionId] : [])])) {
-      for (const projectKey of this.store.projectKeysOf(sessionId)) {
-        await this.store.delete({ projectKey, sessionId });
-        deleted += 1;
-      }
-    }
-    return deleted;
+    return deleteStepSessions(this.manifest, this.store, step);
   }
 
   /** Stops the running steps at the next message boundary; their records stay continuable. */

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { BIN, cleanEnv, killAll, removeTempDirs, runFlower, tempDir } from "./helpers.js";
 
@@ -79,6 +80,21 @@ describe("flower demo", () => {
     expect(show.stdout).toContain(join(notes, "archive", "handoff", archived[0]!));
     expect(show.stdout).toMatch(/^ {2}- doing {6}Finishing the survey/m);
     expect(show.stdout).toMatch(/^ {2}- scene {6}`\.flower\/artifacts\/notes-summary\.md`/m);
+
+    // Retention: the sessions go, the record stays.
+    const forget = await runFlower(["forget", "demo", "--run-dir", runDir], {
+      env: cleanEnv(),
+      timeoutMs: 15_000,
+    });
+    expect(forget.stdout).toBe(`deleted 3 sessions of "demo" from ${join(runDir, "sessions.db")}\n`);
+    const db = new Database(join(runDir, "sessions.db"), { readonly: true });
+    expect(db.prepare("SELECT count(*) AS n FROM transcripts").get()).toEqual({ n: 0 });
+    db.close();
+    const again = await runFlower(["show", "demo", "--run-dir", runDir], {
+      env: cleanEnv(),
+      timeoutMs: 15_000,
+    });
+    expect(again.stdout).toContain(record.sessionId);
   }, 80_000);
 
   it("removes its temporary workspace unless --keep, and speaks zh with --lang zh", async () => {

@@ -1,6 +1,7 @@
 /**
  * Spawning the built `flower` binary in tests. Every child runs in its own process group, so a
- * timeout kills it together with the `claude` processes it started: no test leaves a process behind.
+ * timeout kills it at once; the `claude` processes it started (in groups of their own, so a terminal's
+ * Ctrl-C does not reach them) end when their stdin closes with it: no test leaves a process behind.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";

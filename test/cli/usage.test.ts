@@ -1,8 +1,9 @@
+import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { COMMAND_OPTIONS, COMMANDS, parseCommandLine, parseWindow } from "../../src/cli/args.js";
 import { stepNameFor } from "../../src/cli/commands/run.js";
 import { maskToken } from "../../src/cli/credentials.js";
-import { cleanEnv, killAll, removeTempDirs, runFlower, tempDir } from "./helpers.js";
+import { BIN, cleanEnv, killAll, removeTempDirs, runFlower, tempDir } from "./helpers.js";
 
 afterEach(() => {
   killAll();
@@ -96,6 +97,21 @@ describe("flower runs / show on an empty run directory", () => {
     const show = await runFlower(["show", "nope", "--run-dir", dir], { timeoutMs: 15_000 });
     expect(show.code).toBe(2);
     expect(show.stderr).toMatch(/no step "nope"/);
+    const forget = await runFlower(["forget", "--run-dir", dir], { timeoutMs: 15_000 });
+    expect(forget.code).toBe(2);
+    expect(forget.stderr).toBe("flower forget: name the step whose sessions to delete (see flower runs)\n");
+  });
+
+  it("a reader that closes the pipe early is not an error", () => {
+    const dir = tempDir();
+    // `true` exits before flower writes a byte, so the write meets a closed pipe (EPIPE): flower must
+    // end quietly with 0, not crash with a stack trace.
+    const out = execFileSync("bash", ["-c", `node ${BIN} --help | true; echo "pipe:\${PIPESTATUS[0]}"`], {
+      cwd: dir,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    expect(out).toBe("pipe:0\n");
   });
 });
 
