@@ -123,7 +123,8 @@ const GIT_BRANCH_FLAGS = new Set([
   "--no-column",
   "--omit-empty",
 ]);
-const GIT_BRANCH_FLAGS_WITH_VALUE = new Set([
+/** Ref filters `git branch` and `git tag` share in list mode; each takes a value. */
+const GIT_REF_FILTERS = [
   "--contains",
   "--no-contains",
   "--merged",
@@ -131,10 +132,8 @@ const GIT_BRANCH_FLAGS_WITH_VALUE = new Set([
   "--points-at",
   "--sort",
   "--format",
-  "--abbrev",
-  "--column",
-  "--color",
-]);
+];
+const GIT_BRANCH_FLAGS_WITH_VALUE = new Set([...GIT_REF_FILTERS, "--abbrev", "--column", "--color"]);
 
 /**
  * Lists refs only. A positional argument outside list mode is the name of a branch or tag to create,
@@ -169,17 +168,7 @@ function gitListing(flags: ReadonlySet<string>, flagsWithValue: ReadonlySet<stri
 const gitBranch = gitListing(GIT_BRANCH_FLAGS, GIT_BRANCH_FLAGS_WITH_VALUE, "arvli");
 const gitTag = gitListing(
   new Set(["-l", "--list", "--no-color", "--color", "-i", "--ignore-case", "--no-column", "--omit-empty"]),
-  new Set([
-    "--contains",
-    "--no-contains",
-    "--merged",
-    "--no-merged",
-    "--points-at",
-    "--sort",
-    "--format",
-    "--column",
-    "--color",
-  ]),
+  new Set([...GIT_REF_FILTERS, "--column", "--color"]),
   "li",
 );
 
