@@ -1,6 +1,7 @@
 /**
  * What an agent is, independent of the SDK: `buildOptions` compiles it to SDK options.
  */
+import type { HookCallbackMatcher, HookEvent } from "@anthropic-ai/claude-agent-sdk";
 import type { CompactPolicy } from "../handoff/compact.js";
 
 /** A subagent the main thread can start with the Agent tool. */
@@ -39,4 +40,6 @@ export interface AgentSpec {
   role?: "coordinator" | "agent" | undefined;
   /** The SDK's maxTurns for one session. */
   maxTurns?: number | undefined;
+  /** Your own SDK hooks; they run after flower's own (the delegate guard decides first). */
+  hooks?: Partial<Record<HookEvent, HookCallbackMatcher[]>> | undefined;
 }

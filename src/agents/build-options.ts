@@ -113,7 +113,7 @@ export function buildOptions(spec: AgentSpec, context: BuildContext): Options {
     },
     permissionMode: "bypassPermissions",
     allowDangerouslySkipPermissions: true,
-    hooks: mergeHooks(specHooks, context.hooks),
+    hooks: mergeHooks(specHooks, context.hooks, spec.hooks),
     // Main-thread stream events carry the final output_tokens of each response: the context measure.
     includePartialMessages: true,
     spawnClaudeCodeProcess: spawnClaudeInOwnGroup,
