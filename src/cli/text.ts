@@ -19,7 +19,7 @@ export interface CliText {
   noSteps: (manifest: string) => string;
   noStep: (step: string, manifest: string, known: string[]) => string;
   runsHeader: readonly [string, string, string, string, string, string];
-  status: Record<"running" | "done" | "failed" | "stopped", string>;
+  status: Record<"running" | "done" | "failed" | "stopped" | "interrupted", string>;
   show: {
     step: string;
     status: string;
@@ -80,7 +80,13 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     noStep: (step, manifest, known) =>
       `flower: no step "${step}" in ${manifest}${known.length ? ` (known: ${known.join(", ")})` : ""}`,
     runsHeader: ["STEP", "STATUS", "GEN", "COST", "TURNS", "UPDATED"],
-    status: { running: "running", done: "done", failed: "failed", stopped: "stopped" },
+    status: {
+      running: "running",
+      done: "done",
+      failed: "failed",
+      stopped: "stopped",
+      interrupted: "interrupted (its process is gone; flower continue picks it up)",
+    },
     show: {
       step: "step",
       status: "status",
@@ -141,7 +147,13 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     noStep: (step, manifest, known) =>
       `flower: ${manifest} 里没有步骤 "${step}"${known.length ? `(已有: ${known.join(", ")})` : ""}`,
     runsHeader: ["步骤", "状态", "代", "花费", "轮", "更新"],
-    status: { running: "运行中", done: "完成", failed: "失败", stopped: "已停" },
+    status: {
+      running: "运行中",
+      done: "完成",
+      failed: "失败",
+      stopped: "已停",
+      interrupted: "中断(进程已不在;flower continue 可接着做)",
+    },
     show: {
       step: "步骤",
       status: "状态",

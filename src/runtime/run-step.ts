@@ -80,7 +80,7 @@ export class StepRun {
   constructor(plan: StepPlan) {
     this.#plan = plan;
     this.record = plan.continuation
-      ? { ...plan.continuation.record, status: "running" }
+      ? { ...plan.continuation.record, status: "running", pid: process.pid }
       : newStepRecord(plan.step, plan.agent, plan.prompt);
     // run() of a step name that already has a record starts afresh but keeps what the earlier run cost.
     const earlier = plan.continuation ? undefined : plan.manifest.get(plan.step);

@@ -91,6 +91,8 @@ export interface StepRecord extends StepResult {
   /** Per session, the last cumulative `total_cost_usd` seen (a resumed session starts from it). */
   sessionCosts: Record<string, number>;
   storeLoads: StoreLoadRecord[];
+  /** The process running the step (while `status` is "running"): a dead pid means it was cut off. */
+  pid?: number;
   /** Earlier records of a step name that `run()` started afresh: kept, never overwritten. */
   earlierRuns?: Array<Omit<StepRecord, "earlierRuns">>;
   startedAt: string;
@@ -125,6 +127,7 @@ export function newStepRecord(step: string, agent: string, prompt: string): Step
     pendingPrompt: null,
     sessionCosts: {},
     storeLoads: [],
+    pid: process.pid,
     startedAt: now,
     updatedAt: now,
   };

@@ -40,7 +40,7 @@ export function runsCommand(parsed: ParsedCommand): number {
   }
   const rows = steps.map((record) => [
     record.step,
-    text.status[record.status] ?? record.status,
+    text.status[effectiveStatus(record)],
     String(record.generations),
     `$${record.costUsd.toFixed(4)}`,
     String(record.numTurns),
@@ -51,10 +51,25 @@ export function runsCommand(parsed: ParsedCommand): number {
   return EXIT.ok;
 }
 
+/**
+ * "running" is only true while the process that runs the step lives; a step whose process crashed or
+ * was killed is shown as interrupted (and can be continued).
+ */
+export function effectiveStatus(record: StepRecord): StepRecord["status"] | "interrupted" {
+  if (record.status !== "running" || record.pid === undefined || record.pid === process.pid)
+    return record.status;
+  try {
+    process.kill(record.pid, 0);
+    return "running";
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM" ? "running" : "interrupted";
+  }
+}
+
 function summaryOf(record: StepRecord) {
   return {
     step: record.step,
-    status: record.status,
+    status: effectiveStatus(record),
     generations: record.generations,
     costUsd: record.costUsd,
     numTurns: record.numTurns,
@@ -95,7 +110,7 @@ export function showCommand(parsed: ParsedCommand): number {
   const label = (name: string) => name.padEnd(12);
   say(`${label(t.step)}${record.step}`);
   say(
-    `${label(t.status)}${text.status[record.status] ?? record.status} · ${localTime(record.startedAt)} → ${localTime(record.updatedAt)}`,
+    `${label(t.status)}${text.status[effectiveStatus(record)]} · ${localTime(record.startedAt)} → ${localTime(record.updatedAt)}`,
   );
   say(`${label(t.agent)}${record.agent}`);
   say(`${label(t.task)}${cut(record.prompt.replace(/\s+/g, " ").trim(), 160)}`);
