@@ -20,15 +20,23 @@ export function handoffPath(notesDir: string, step: string, locale: Locale): str
   return join(notesDir, `${NAMES[locale].file}-${safeFileName(step)}.md`);
 }
 
+export interface Frozen {
+  /** Where this handoff now is. */
+  path: string;
+  /** Where the previous generation's file was moved, if there was one. */
+  archived: string | null;
+}
+
 /**
  * Writes the handoff; an existing previous generation is moved to
- * `<notes>/archive/交接/<step>-<timestamp>.md` first. Returns the path written.
+ * `<notes>/archive/交接/<step>-<timestamp>.md` first.
  */
 export function freezeHandoff(
   handoff: Handoff,
   options: { notesDir: string; step: string; locale: Locale; now?: Date },
-): string {
+): Frozen {
   const path = handoffPath(options.notesDir, options.step, options.locale);
+  let archived: string | null = null;
   if (existsSync(path)) {
     const archiveDir = join(options.notesDir, "archive", NAMES[options.locale].archive);
     mkdirSync(archiveDir, { recursive: true });
@@ -37,9 +45,10 @@ export function freezeHandoff(
     for (let n = 2; existsSync(target); n++)
       target = join(archiveDir, `${safeFileName(options.step)}-${stamp}-${n}.md`);
     renameSync(path, target);
+    archived = target;
   }
   writeAtomically(path, handoff.toMarkdown(options.locale));
-  return path;
+  return { path, archived };
 }
 
 /** The frozen file as it is on disk now (possibly edited by a person). */

@@ -59,6 +59,9 @@ export interface StepPlan {
   onSession?: (sessionId: string, writing: boolean) => void;
 }
 
+/** The writing turn is never stopped from outside. */
+const NEVER = new AbortController().signal;
+
 const CONTINUE_AFTER_FAILURE: Record<Locale, (reason: string) => string> = {
   zh: (reason) => `上一次尝试因错误中断了(${reason})。请从中断的地方接着做原来的任务。`,
   en: (reason) =>
@@ -160,7 +163,9 @@ export class StepRun {
           this.save();
         }
       },
-      stopSignal: plan.stopSignal,
+      // A stop during the writing turn lets the handoff finish (a few seconds) and stops right after it:
+      // cutting the turn would only leave a degraded handoff to continue from.
+      stopSignal: writing ? NEVER : plan.stopSignal,
     });
   }
 
@@ -206,6 +211,10 @@ export class StepRun {
         return this.#finish("done");
       }
       if (outcome.kind === "stopped") return this.#finish("stopped");
+
+      // With handoff off, auto-compact is the CLI's own answer to a full context; an overflow that still
+      // reaches us is an ordinary failure, not a reason to switch sessions behind the user's back.
+      if (outcome.kind === "overflow" && !plan.policy.enabled) outcome.kind = "failed";
 
       if (outcome.kind === "failed") {
         this.record.attempts += 1;
@@ -311,7 +320,14 @@ export class StepRun {
 
     let path: string | null = null;
     if (plan.notesDir) {
-      path = freezeHandoff(handoff, { notesDir: plan.notesDir, step: plan.step, locale: plan.locale });
+      const frozen = freezeHandoff(handoff, {
+        notesDir: plan.notesDir,
+        step: plan.step,
+        locale: plan.locale,
+      });
+      path = frozen.path;
+      // The previous generation's file moved to the archive: its records follow it.
+      if (frozen.archived) this.#followArchived(frozen.path, frozen.archived);
       this.record.handoffs.push(path);
       this.record.pendingHandoff = path;
     }
@@ -341,6 +357,13 @@ export class StepRun {
       ...(why !== null ? { why } : {}),
     });
     return successor.promptBlock(plan.locale);
+  }
+
+  #followArchived(from: string, to: string): void {
+    this.record.handoffs = this.record.handoffs.map((path) => (path === from ? to : path));
+    for (const generation of this.record.history) {
+      if (generation.handoff?.path === from) generation.handoff.path = to;
+    }
   }
 
   #finish(status: StepRecord["status"]): StepResult {

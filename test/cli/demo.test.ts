@@ -75,7 +75,9 @@ describe("flower demo", () => {
     });
     expect(show.code).toBe(0);
     for (const session of [...record.retired, record.sessionId]) expect(show.stdout).toContain(session);
-    expect(show.stdout.match(/-> handed off: .*handoff-demo\.md · ok/g)).toHaveLength(2);
+    // Generation 1's file moved to the archive when generation 2 handed off; the record followed it.
+    expect(show.stdout).toContain(`-> handed off: ${join(notes, "archive", "handoff", archived[0]!)} · ok`);
+    expect(show.stdout).toContain(`-> handed off: ${current} · ok`);
     expect(show.stdout).toContain(`current handoff  ${current}`);
     expect(show.stdout).toContain(join(notes, "archive", "handoff", archived[0]!));
     expect(show.stdout).toMatch(/^ {2}- doing {6}Finishing the survey/m);

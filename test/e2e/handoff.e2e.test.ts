@@ -93,7 +93,11 @@ describe("handoff generations through the real binary", () => {
 
     // The frozen file: all five sections as the model wrote them.
     const path = join(current.workspace, ".flower", "notes", "handoff-read-all.md");
-    expect(result.handoffs).toEqual([path, path]);
+    const archive = join(current.workspace, ".flower", "notes", "archive", "handoff");
+    const archived = readdirSync(archive);
+    expect(archived).toHaveLength(1);
+    // The first generation's file moved to the archive, and the records followed it.
+    expect(result.handoffs).toEqual([join(archive, archived[0]!), path]);
     const frozen = readFileSync(path, "utf8");
     expect(frozen).toContain("GEN-2: reading the big files");
     expect(frozen).toContain("because the later files refer to the earlier ones");
@@ -101,9 +105,6 @@ describe("handoff generations through the real binary", () => {
     expect(frozen).toContain("Continue with the next unread file after generation 2.");
     expect(frozen).toContain("`big-0.txt`");
     // The second crossing archived the first generation's file.
-    const archive = join(current.workspace, ".flower", "notes", "archive", "handoff");
-    const archived = readdirSync(archive);
-    expect(archived).toHaveLength(1);
     expect(readFileSync(join(archive, archived[0]!), "utf8")).toContain("GEN-1: reading");
 
     // Each successor starts from the handoff alone: none of the old history.
@@ -353,5 +354,36 @@ describe("handoff generations through the real binary", () => {
         .filter((r) => r.firstUserText().includes("Read every big file."))
         .every((r) => generationOf(r) === 1),
     ).toBe(true);
+  });
+
+  it("a stop during the writing turn lets the handoff finish, then stops", async () => {
+    current = await rig({ policy: readingPolicy(2) });
+    writeBigFiles(current.workspace);
+    const policy = new HandoffPolicy({ window: 80_000, headroom: 30_000 });
+    const rt = current.runtime({ workbench: true, spillThreshold: null, handoff: policy });
+    rt.on((event) => {
+      if (event.type === "handoff" && event.phase === "writing") rt.stop();
+    });
+    const stopped = await rt.run("stop while writing", reader, "Read every big file.");
+    expect(rt.manifest.get("stop while writing")?.status).toBe("stopped");
+    expect(stopped.degraded).toBe(0);
+    expect(readFileSync(stopped.handoffs[0]!, "utf8")).toContain("GEN-1: reading the big files");
+    const result = await current
+      .runtime({ workbench: true, spillThreshold: null, handoff: policy })
+      .continue("stop while writing", reader);
+    expect(result.result).toBe("All done in generation 2.");
+  });
+
+  it("with handoff off, an overflow is an ordinary failure: no switch, no degraded handoff", async () => {
+    current = await rig({ policy: () => fault("prompt-too-long") });
+    const rt = current.runtime({ handoff: false, workbench: true, maxAttempts: 1 });
+    const error = await rt.run("no switch", reader, "Read it.").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StepFailedError);
+    expect((error as Error).message).toMatch(/prompt is too long/i);
+    const record = rt.manifest.get("no switch")!;
+    expect(record.generations).toBe(1);
+    expect(record.degraded).toBe(0);
+    expect(record.handoffs).toEqual([]);
+    expect(current.events.some((e) => e.type === "handoff")).toBe(false);
   });
 });

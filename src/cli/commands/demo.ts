@@ -95,7 +95,7 @@ export async function demoCommand(parsed: ParsedCommand): Promise<number> {
     if (result) {
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       output.say(text.demo.summary(result.retired.length, result.generations, seconds));
-      for (const path of new Set(result.handoffs)) output.say(`  ${path}`);
+      for (const path of result.handoffs) output.say(`  ${path}`);
     }
     if (keep) {
       output.say(text.demo.workspaceKept(workspace));

@@ -168,10 +168,14 @@ export function showCommand(parsed: ParsedCommand): number {
   return EXIT.ok;
 }
 
-/** The frozen files of a step: the current path(s) from the manifest, and the archived generations next to them. */
+/**
+ * The frozen files of a step: the newest one is current; earlier generations were moved to the archive
+ * (the manifest follows them there), and archived files of earlier runs of the same step are listed too.
+ */
 function handoffFiles(record: StepRecord): { current: string[]; archived: string[] } {
-  const current = [...new Set(record.handoffs)];
-  const archived = new Set<string>();
+  const newest = record.handoffs.at(-1);
+  const current = newest === undefined ? [] : [newest];
+  const archived = new Set(record.handoffs.slice(0, -1));
   const prefix = `${safeFileName(record.step)}-`;
   for (const path of current) {
     // <notes>/交接-<step>.md → <notes>/archive/交接/<step>-<timestamp>.md (handoff-… in en).
@@ -187,7 +191,7 @@ function handoffFiles(record: StepRecord): { current: string[]; archived: string
         archived.add(join(dir, name));
     }
   }
-  return { current, archived: [...archived] };
+  return { current, archived: [...archived].sort() };
 }
 
 function localTime(iso: string): string {
