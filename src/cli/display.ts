@@ -13,6 +13,7 @@ import type { Locale } from "../locale/locale.js";
 import type { FlowerEvent, HandoffEvent } from "../runtime/events.js";
 import type { HandoffSectionName } from "../handoff/sections.js";
 import { EMPTY_SECTION, SUMMARY_LABELS, formatTokens, formatTokensShort } from "../handoff/text.js";
+import { cut, oneLine } from "./terminal-text.js";
 
 export { formatTokens, formatTokensShort } from "../handoff/text.js";
 
@@ -348,28 +349,9 @@ export class Display {
   }
 }
 
-/** Control characters (escape codes from tool output included) would corrupt the terminal. */
-function oneLine(text: string): string {
-  return (
-    text
-      // eslint-disable-next-line no-control-regex -- removing escape sequences is the point
-      .replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, "")
-      .replace(/[\r\n\t]+/g, " ")
-      // eslint-disable-next-line no-control-regex -- and so is removing the remaining control characters
-      .replace(/[\u0000-\u001f\u007f]/g, "")
-      .replace(/ {2,}/g, " ")
-      .trim()
-  );
-}
-
 function firstLine(text: string): string {
   const line = text.split("\n").find((candidate) => candidate.trim() !== "") ?? "";
   return oneLine(line);
-}
-
-function cut(text: string, max: number): string {
-  const chars = Array.from(text);
-  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : text;
 }
 
 function shortId(id: string): string {

@@ -15,6 +15,7 @@ import { handoffSummary } from "../display.js";
 import { parseLang, parseNonEmpty, UsageError, type ParsedCommand } from "../args.js";
 import { CLI_TEXT } from "../text.js";
 import { EXIT, makeOutput } from "./live.js";
+import { cut } from "../terminal-text.js";
 
 function openManifest(values: ParsedCommand["values"]): Manifest {
   return new Manifest(resolve(parseNonEmpty("--run-dir", values["run-dir"]) ?? "runs"));
@@ -199,11 +200,6 @@ function localTime(iso: string): string {
   if (Number.isNaN(date.getTime())) return iso;
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
-}
-
-function cut(text: string, max: number): string {
-  const chars = Array.from(text);
-  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : text;
 }
 
 /** Terminal columns of a string: CJK and other wide characters take two. */
