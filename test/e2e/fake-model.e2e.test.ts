@@ -1,6 +1,6 @@
-import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { fault, startFakeModel, text, toolUse, type FakeModel } from "../../src/testing/index.js";
+import { claudeChildren } from "../support/claude-children.js";
 import { runQuery, tempDir } from "./sdk-session.js";
 
 let model: FakeModel | undefined;
@@ -138,11 +138,7 @@ describe("offline model kit through the real claude binary", () => {
 
   it("leaves no claude process behind", () => {
     // Every query above was read to its end or closed: none of this process's claude children is alive.
-    const left = execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" })
-      .split("\n")
-      .map((line) => line.trim().split(/\s+/))
-      .filter(([, ppid, command]) => Number(ppid) === process.pid && (command ?? "").endsWith("/claude"));
-    expect(left).toEqual([]);
+    expect(claudeChildren()).toEqual([]);
   });
 });
 

@@ -1,9 +1,10 @@
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { COORDINATOR_RULES, StepFailedError, coordinator, worker } from "../../src/index.js";
 import { fault, text, toolUse, type ModelRequest } from "../../src/testing/index.js";
+import { claudeChildren } from "../support/claude-children.js";
 import { rig, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
@@ -189,13 +190,7 @@ describe("Runtime through the real binary", () => {
         if (!killed) {
           killed = true;
           // A crash, not an error result: SIGKILL every claude child of this test process.
-          for (const line of execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" }).split(
-            "\n",
-          )) {
-            const [pid, ppid, command] = line.trim().split(/\s+/);
-            if (Number(ppid) === process.pid && (command ?? "").endsWith("/claude"))
-              process.kill(Number(pid), "SIGKILL");
-          }
+          for (const pid of claudeChildren()) process.kill(pid, "SIGKILL");
           return text("never delivered", { delayMs: 500 });
         }
         return text(`recovered on request ${request.index}`);
