@@ -12,6 +12,7 @@ import {
   MAX_GLANCE_CHARS,
 } from "../../../src/guards/ephemeral.js";
 import { GLANCE_CORPUS } from "./glance-corpus.js";
+import { properties } from "../../support/properties.js";
 
 function bashInput(command: string, agentId?: string): PreToolUseHookInput {
   return {
@@ -161,7 +162,7 @@ describe("composition property", () => {
           expect(isEphemeral(command)).toBe(segments.every((part) => part.allowed));
         },
       ),
-      { numRuns: 500 },
+      properties(500),
     );
   });
 });

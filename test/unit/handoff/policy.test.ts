@@ -4,6 +4,7 @@ import { ConfigurationError } from "../../../src/errors.js";
 import { CompactPolicy, effectiveCompact } from "../../../src/handoff/compact.js";
 import { HandoffPolicy, defaultWindow } from "../../../src/handoff/policy.js";
 import { modelNameFromEnv, windowForModel } from "../../../src/handoff/window.js";
+import { properties } from "../../support/properties.js";
 
 describe("defaultWindow", () => {
   const cases: Array<[string | undefined, number]> = [
@@ -78,6 +79,7 @@ describe("HandoffPolicy", () => {
           expect(policy.warnAt).toBeLessThan(policy.at);
         },
       ),
+      properties(100),
     );
   });
 

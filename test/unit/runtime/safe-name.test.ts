@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { handoffPath } from "../../../src/handoff/freeze.js";
 import { safeFileName } from "../../../src/runtime/safe-name.js";
+import { properties } from "../../support/properties.js";
 
 describe("safeFileName", () => {
   it.each([
@@ -28,7 +29,7 @@ describe("safeFileName", () => {
           expect(resolve(path)).toBe(path);
         },
       ),
-      { numRuns: 2000 },
+      properties(2000),
     );
   });
 });

@@ -14,6 +14,7 @@ import {
   toolUseIds,
   type Entry,
 } from "./transcript-fixtures.js";
+import { properties } from "../../support/properties.js";
 
 const SPILL_DIR = "/ws/.flower/spill";
 
@@ -145,7 +146,7 @@ describe("rewrite passes (property)", () => {
         checkRewrite(session.main, choice);
         for (const sub of session.subagents.values()) checkRewrite(sub, choice);
       }),
-      { numRuns: 3000 },
+      properties(3000),
     );
   });
 
@@ -156,7 +157,7 @@ describe("rewrite passes (property)", () => {
         const twice = rewriteTranscript(once.entries, optionsFor(choice));
         expect(twice.entries).toEqual(once.entries);
       }),
-      { numRuns: 1000 },
+      properties(1000),
     );
   });
 });

@@ -22,6 +22,7 @@ import {
   testIsEphemeral,
   type Entry,
 } from "./transcript-fixtures.js";
+import { properties } from "../../support/properties.js";
 
 const main = { projectKey: "-repo", sessionId: "s-1" };
 
@@ -280,7 +281,7 @@ describe("PruningSessionStore", () => {
         expect(await raw.load(key)).toEqual(generated.main);
         raw.close();
       }),
-      { numRuns: 150 },
+      properties(150),
     );
   }, 120_000);
 });
