@@ -7,7 +7,7 @@
  * recognises a section by its heading wherever and however it is written, and keeps everything else
  * as written. It also reads the files `toMarkdown()` froze (in both locales), after a human edited them.
  */
-import { Handoff, normalizeSection } from "./document.js";
+import { Handoff, isRule, normalizeSection } from "./document.js";
 import { HANDOFF_SECTIONS, type HandoffSectionName } from "./sections.js";
 import { SECTION_HEADINGS } from "./text.js";
 
@@ -159,20 +159,26 @@ function collect(lines: string[]): ParsedSections {
       const heading = matchHeading(line, inFence[i + 1] ? undefined : lines[i + 1]);
       if (heading) {
         if (!found.includes(heading.section)) found.push(heading.section);
-        current = { inline: heading.inline, lines: [] };
+        current = { inline: heading.inline, lines: [], fenced: [] };
         const chunks = buffers.get(heading.section) ?? [];
         chunks.push(current);
         buffers.set(heading.section, chunks);
         i += heading.span - 1;
         continue;
       }
-      // A thematic break ends a section: models put their closing remarks after one.
-      if (current && /^\s{0,3}([-*_])(\s*\1){2,}\s*$/.test(line)) {
-        current = null;
-        continue;
-      }
     }
     current?.lines.push(line);
+    current?.fenced.push(inFence[i] ?? false);
+  }
+
+  // Models put their closing remarks after a rule below the last section ("---\n\nLet me know…"), so a
+  // rule ends the last section of a model's answer. Anywhere else a rule is a separator or the writer's
+  // own content: cutting there would drop every line up to the next heading. A file flower froze
+  // (it starts with its title) has no closing remarks, so a human's rule in its last section stays.
+  if (current && !isFrozenFile(lines)) {
+    const last = current;
+    const rule = last.lines.findIndex((line, index) => !last.fenced[index] && isRule(line));
+    if (rule !== -1) last.lines = last.lines.slice(0, rule);
   }
 
   const sections: Partial<Record<HandoffSectionName, string>> = {};
@@ -187,13 +193,22 @@ interface Chunk {
   /** Text on the heading's own line; it starts at column 0, so it takes no part in dedenting. */
   inline: string;
   lines: string[];
+  /** Per line: inside a code fence (where `---` is code, not a rule). */
+  fenced: boolean[];
 }
 
 function finishChunk(chunk: Chunk): string {
   // Content indented under a numbered heading ("1. 现在在做什么\n   ...") is dedented as a block.
+  // normalizeSection drops the rules at the edges: they separate sections, they are not part of one.
   const body = dedent(chunk.lines);
   const text = normalizeSection(chunk.inline ? [chunk.inline, ...body].join("\n") : body.join("\n"));
   return EMPTY_MARKER.test(text) ? "" : text;
+}
+
+/** Does the text start with the title `toMarkdown()` writes (`# 交接…` / `# Handoff…`)? */
+function isFrozenFile(lines: string[]): boolean {
+  const first = lines.find((line) => line.trim() !== "") ?? "";
+  return /^#\s+(?:交接|Handoff)(?:\s*[::].*)?\s*$/.test(first.trim());
 }
 
 function dedent(lines: string[]): string[] {

@@ -19,6 +19,13 @@ describe("Handoff", () => {
     expect(new Handoff({ doing: "  \n ", next: "x" }).missing()).toEqual(["doing"]);
   });
 
+  it("drops blank lines and rules at a section's edges, keeps them inside", () => {
+    const handoff = new Handoff({ doing: "\n---\n  a\n\n* * *\nb  \n___\n", next: "- - -" });
+    expect(handoff.doing).toBe("a\n\n* * *\nb");
+    expect(handoff.next).toBe("");
+    expect(handoff.missing()).toEqual(["next"]);
+  });
+
   it("renders the zh document with (空) for empty sections", () => {
     expect(SEED.toMarkdown("zh")).toBe(
       [

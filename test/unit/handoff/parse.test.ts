@@ -6,6 +6,7 @@ import { HANDOFF_SECTIONS } from "../../../src/handoff/sections.js";
 import { degraded } from "../../../src/handoff/degraded.js";
 import { LOCALES } from "../../../src/locale/locale.js";
 import { FIXTURES } from "./fixtures.js";
+import { properties } from "../../support/properties.js";
 
 describe("parseHandoff on what models write", () => {
   it("has ten differently formatted fixtures", () => {
@@ -59,6 +60,33 @@ describe("parseHandoff on what models write", () => {
     const handoff = parseHandoff("\uFEFF## 现在在做什么\r\n修 bug\r\n## 下一步\r\n跑测试\r\n");
     expect(handoff.doing).toBe("修 bug");
     expect(handoff.next).toBe("跑测试");
+  });
+
+  it("keeps what follows a rule inside a section instead of dropping it up to the next heading", () => {
+    const handoff = parseHandoff("## Doing\nporting the parser\n\n---\n\nhalf done\n## Next\nrun tests");
+    expect(handoff.doing).toBe("porting the parser\n\n---\n\nhalf done");
+    expect(handoff.next).toBe("run tests");
+  });
+
+  it("drops rules written as separators between sections", () => {
+    const handoff = parseHandoff(
+      "## Doing\nporting\n\n---\n\n## Next\n***\nrun tests\n\n___\n## Scene\n- a.ts",
+    );
+    expect(handoff.sections()).toMatchObject({ doing: "porting", next: "run tests", scene: "- a.ts" });
+  });
+
+  it("ends a model's last section at a rule, but keeps a rule a human put in a frozen file's last section", () => {
+    const answer = "## Doing\nx\n## Next\ny\n## Scene\n- a.ts\n\n---\n\nHope this helps!";
+    expect(parseHandoff(answer).scene).toBe("- a.ts");
+    const edited = new Handoff({ step: "s", doing: "x", next: "y", scene: "- a.ts\n\n---\n\n- old/b.ts" });
+    for (const locale of LOCALES) {
+      expect(parseHandoff(edited.toMarkdown(locale)).scene).toBe("- a.ts\n\n---\n\n- old/b.ts");
+    }
+  });
+
+  it("treats a rule inside a code fence as code", () => {
+    const answer = "## Doing\nx\n## Next\ny\n## Scene\n```yaml\n---\nkey: 1\n```\n- a.ts";
+    expect(parseHandoff(answer).scene).toBe("```yaml\n---\nkey: 1\n```\n- a.ts");
   });
 
   it("does not mistake prose for labels", () => {
@@ -122,6 +150,10 @@ describe("round trip through toMarkdown", () => {
     "note:",
     "Scene-graph",
     "doings",
+    "---",
+    "***",
+    "* * *",
+    "___",
   );
   const line = fc.array(word, { minLength: 1, maxLength: 8 }).map((words) => words.join(" "));
   const section = fc
@@ -139,7 +171,7 @@ describe("round trip through toMarkdown", () => {
           expect(parsed.sections()).toEqual(original.sections());
         },
       ),
-      { numRuns: 300 },
+      properties(300),
     );
   });
 
@@ -149,7 +181,7 @@ describe("round trip through toMarkdown", () => {
         const handoff = parseHandoff(text);
         expect(typeof handoff.doing).toBe("string");
       }),
-      { numRuns: 500 },
+      properties(500),
     );
   });
 });
