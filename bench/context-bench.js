@@ -41,17 +41,38 @@ export async function run() {
   const root = mkdtempSync(join(tmpdir(), "flower-bench-context-"));
   const model = await startFakeModel({ policy });
   try {
-    const plainRt = new Runtime({ workspace: root, runDir: join(root, "runs-plain"), env: model.env(), handoff: false, locale: "en" });
+    const plainRt = new Runtime({
+      workspace: root,
+      runDir: join(root, "runs-plain"),
+      env: model.env(),
+      handoff: false,
+      locale: "en",
+    });
     const started = Date.now();
-    const plain = await plainRt.run("plain", { name: "plain", instructions: "", tools: ["Bash", "Read"] }, "PLAIN: run the 12 commands.");
+    const plain = await plainRt.run(
+      "plain",
+      { name: "plain", instructions: "", tools: ["Bash", "Read"] },
+      "PLAIN: run the 12 commands.",
+    );
     const plainMs = Date.now() - started;
     plainRt.close();
     const plainExchanges = [...model.exchanges];
 
     const engineer = worker("Runs commands.", "Run what the brief says.", { tools: ["Bash", "Read"] });
-    const layeredRt = new Runtime({ workspace: root, runDir: join(root, "runs-layered"), env: model.env(), workbench: true, handoff: false, locale: "en" });
+    const layeredRt = new Runtime({
+      workspace: root,
+      runDir: join(root, "runs-layered"),
+      env: model.env(),
+      workbench: true,
+      handoff: false,
+      locale: "en",
+    });
     const layeredStart = Date.now();
-    const layered = await layeredRt.run("layered", coordinator("lead", "Run the commands.", { engineer }), "Run the 12 commands through a worker.");
+    const layered = await layeredRt.run(
+      "layered",
+      coordinator("lead", "Run the commands.", { engineer }),
+      "Run the 12 commands through a worker.",
+    );
     const layeredMs = Date.now() - layeredStart;
     layeredRt.close();
     const layeredExchanges = model.exchanges.slice(plainExchanges.length);
