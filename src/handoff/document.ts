@@ -117,7 +117,8 @@ export function normalizeSection(text: string | null | undefined): string {
     .map((line) => line.replace(/\s+$/, ""));
   let start = 0;
   let end = lines.length;
-  const edge = (line: string | undefined): boolean => line === undefined || line.trim() === "" || isRule(line);
+  const edge = (line: string | undefined): boolean =>
+    line === undefined || line.trim() === "" || isRule(line);
   while (start < end && edge(lines[start])) start++;
   while (end > start && edge(lines[end - 1])) end--;
   return lines.slice(start, end).join("\n").trim();

@@ -41,3 +41,8 @@ const factor = factorFromEnvironment();
 export function properties<T>(base: number): fc.Parameters<T> {
   return seed === undefined ? { numRuns: base * factor } : { numRuns: base * factor, seed };
 }
+
+/** A test timeout for a property test, scaled with its runs under `npm run fuzz`. */
+export function propertyTimeout(ms: number): number {
+  return ms * factor;
+}

@@ -22,7 +22,7 @@ import {
   testIsEphemeral,
   type Entry,
 } from "./transcript-fixtures.js";
-import { properties } from "../../support/properties.js";
+import { properties, propertyTimeout } from "../../support/properties.js";
 
 const main = { projectKey: "-repo", sessionId: "s-1" };
 
@@ -248,40 +248,44 @@ describe("PruningSessionStore", () => {
     expect(report?.prunedDenials).toBe(1);
   });
 
-  it("never changes a database row, over generated sessions with subagents (property)", async () => {
-    const path = join(dir, "prop.db");
-    const store = track(
-      new PruningSessionStore({
-        path,
-        workspace: join(dir, "ws"),
-        trim: new TrimPolicy({ keepRecent: 2, minChars: 500 }),
-        isEphemeral: testIsEphemeral,
-      }),
-    );
-    let run = 0;
-    await fc.assert(
-      fc.asyncProperty(sessionArbitrary, fc.integer({ min: 1, max: 12 }), async (generated, batchSize) => {
-        run += 1;
-        const key = { projectKey: "-repo", sessionId: `s-${run}` };
-        for (let i = 0; i < generated.main.length; i += batchSize)
-          await store.append(key, generated.main.slice(i, i + batchSize));
-        for (const [subpath, entries] of generated.subagents)
-          await store.append({ ...key, subpath }, entries);
-        const before = rows(path);
-        const loaded = (await store.load(key)) ?? [];
-        assertPaired(loaded);
-        assertLinksResolve(loaded);
-        for (const subpath of await store.listSubkeys(key)) {
-          const sub = (await store.load({ ...key, subpath })) ?? [];
-          assertPaired(sub);
-          assertLinksResolve(sub);
-        }
-        expect(rows(path)).toEqual(before);
-        const raw = track(new SqliteSessionStore({ path }));
-        expect(await raw.load(key)).toEqual(generated.main);
-        raw.close();
-      }),
-      properties(150),
-    );
-  }, 120_000);
+  it(
+    "never changes a database row, over generated sessions with subagents (property)",
+    async () => {
+      const path = join(dir, "prop.db");
+      const store = track(
+        new PruningSessionStore({
+          path,
+          workspace: join(dir, "ws"),
+          trim: new TrimPolicy({ keepRecent: 2, minChars: 500 }),
+          isEphemeral: testIsEphemeral,
+        }),
+      );
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(sessionArbitrary, fc.integer({ min: 1, max: 12 }), async (generated, batchSize) => {
+          run += 1;
+          const key = { projectKey: "-repo", sessionId: `s-${run}` };
+          for (let i = 0; i < generated.main.length; i += batchSize)
+            await store.append(key, generated.main.slice(i, i + batchSize));
+          for (const [subpath, entries] of generated.subagents)
+            await store.append({ ...key, subpath }, entries);
+          const before = rows(path);
+          const loaded = (await store.load(key)) ?? [];
+          assertPaired(loaded);
+          assertLinksResolve(loaded);
+          for (const subpath of await store.listSubkeys(key)) {
+            const sub = (await store.load({ ...key, subpath })) ?? [];
+            assertPaired(sub);
+            assertLinksResolve(sub);
+          }
+          expect(rows(path)).toEqual(before);
+          const raw = track(new SqliteSessionStore({ path }));
+          expect(await raw.load(key)).toEqual(generated.main);
+          raw.close();
+        }),
+        properties(150),
+      );
+    },
+    propertyTimeout(120_000),
+  );
 });
