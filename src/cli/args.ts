@@ -18,29 +18,40 @@ export type CommandName = "run" | "continue" | "runs" | "show" | "forget" | "dem
 
 export const COMMANDS: readonly CommandName[] = ["run", "continue", "runs", "show", "forget", "demo"];
 
+/** A help string in both display languages. */
+export type Localized = Readonly<Record<Locale, string>>;
+
 export interface OptionSpec {
   type: "string" | "boolean";
   short?: string;
   /** Placeholder of the value in the help, e.g. `N`. */
   value?: string;
   /** The default as shown in the help. */
-  default: string;
-  help: string;
+  default: Localized;
+  help: Localized;
 }
 
 /** The smallest --window: below 10k a handoff cannot even be written (the `at` floor). */
 export const MIN_WINDOW = 10_000;
 
 const HELP: Record<string, OptionSpec> = {
-  help: { type: "boolean", short: "h", default: "off", help: "Show this help." },
+  help: {
+    type: "boolean",
+    short: "h",
+    default: { en: "off", zh: "关" },
+    help: { en: "Show this help.", zh: "显示这份帮助。" },
+  },
 };
 
 const LANG: Record<string, OptionSpec> = {
   lang: {
     type: "string",
     value: "zh|en",
-    default: "FLOWER_LANG, else LANG (zh* → zh), else en",
-    help: "Language of the display and the handoff documents.",
+    default: {
+      en: "FLOWER_LANG, else LANG (zh* → zh), else en",
+      zh: "FLOWER_LANG,其次 LANG(zh* → zh),否则 en",
+    },
+    help: { en: "Language of the display and the handoff documents.", zh: "界面和交接书用的语言。" },
   },
 };
 
@@ -48,16 +59,32 @@ const RUN_DIR: Record<string, OptionSpec> = {
   "run-dir": {
     type: "string",
     value: "DIR",
-    default: "runs",
-    help: "Where manifest.json and the session database live.",
+    default: { en: "runs", zh: "runs" },
+    help: {
+      en: "Where manifest.json and the session database live.",
+      zh: "manifest.json 和会话数据库所在的目录。",
+    },
   },
 };
 
 const JSON_OUT: Record<string, OptionSpec> = {
   json: {
     type: "boolean",
-    default: "off",
-    help: "One JSON object per line on stdout, nothing else there (human lines go to stderr).",
+    default: { en: "off", zh: "关" },
+    help: {
+      en: "One JSON object per line on stdout, nothing else there (human lines go to stderr).",
+      zh: "stdout 上每行一个 JSON 对象,别的都不写(给人看的行去 stderr)。",
+    },
+  },
+};
+
+const VERBOSE_RUN: OptionSpec = {
+  type: "boolean",
+  short: "v",
+  default: { en: "off", zh: "关" },
+  help: {
+    en: "Before starting, print endpoint, model and token (first 4 chars only); also show every tool call.",
+    zh: "开始前打印端点、模型名和 token(只露前 4 个字符);并显示每次工具调用。",
   },
 };
 
@@ -66,38 +93,48 @@ const LIVE: Record<string, OptionSpec> = {
   window: {
     type: "string",
     value: "N",
-    default: "guessed from the model name: 1000000, 200000 for haiku",
-    help: `The model's context window in tokens (integer >= ${MIN_WINDOW}). The handoff line is window - 50000.`,
+    default: {
+      en: "guessed from the model name: 1000000, 200000 for haiku",
+      zh: "按模型名猜:1000000,haiku 为 200000",
+    },
+    help: {
+      en: `The model's context window in tokens (integer >= ${MIN_WINDOW}). The handoff line is window - 50000.`,
+      zh: `模型的上下文窗口,单位 token(整数,>= ${MIN_WINDOW})。换代线是 window - 50000。`,
+    },
   },
   "no-handoff": {
     type: "boolean",
-    default: "off (handoff on)",
-    help: "No handoff generations: the SDK's auto-compact stays on.",
+    default: { en: "off (handoff on)", zh: "关(换代开着)" },
+    help: {
+      en: "No handoff generations: the SDK's auto-compact stays on.",
+      zh: "不换代:SDK 的自动压缩保持开启。",
+    },
   },
-  verbose: {
-    type: "boolean",
-    short: "v",
-    default: "off",
-    help: "Before starting, print endpoint, model and token (first 4 chars only); also show every tool call.",
-  },
+  verbose: VERBOSE_RUN,
   workspace: {
     type: "string",
     value: "DIR",
-    default: ". (the current directory)",
-    help: "The agent's working directory.",
+    default: { en: ". (the current directory)", zh: ".(当前目录)" },
+    help: { en: "The agent's working directory.", zh: "智能体的工作目录。" },
   },
   ...RUN_DIR,
   model: {
     type: "string",
     value: "NAME",
-    default: "ANTHROPIC_MODEL, else the CLI's default",
-    help: "Model alias or id of the coordinator (workers inherit it).",
+    default: { en: "ANTHROPIC_MODEL, else the CLI's default", zh: "ANTHROPIC_MODEL,否则用 CLI 的默认值" },
+    help: {
+      en: "Model alias or id of the coordinator (workers inherit it).",
+      zh: "协调者的模型别名或 id(工人继承它)。",
+    },
   },
   "max-budget-usd": {
     type: "string",
     value: "USD",
-    default: "no cap",
-    help: "Budget cap per session, in dollars (not for the handoff-writing turn).",
+    default: { en: "no cap", zh: "不设上限" },
+    help: {
+      en: "Budget cap per session, in dollars (not for the handoff-writing turn).",
+      zh: "每个会话的预算上限,单位美元(写交接的那一轮不受限)。",
+    },
   },
   ...JSON_OUT,
   ...LANG,
@@ -109,8 +146,8 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
     step: {
       type: "string",
       value: "NAME",
-      default: "made from the task's first words",
-      help: "Name of the step in the manifest.",
+      default: { en: "made from the task's first words", zh: "取任务的开头几个词" },
+      help: { en: "Name of the step in the manifest.", zh: "这一步在 manifest 里的名字。" },
     },
     ...HELP,
   },
@@ -119,8 +156,8 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
     prompt: {
       type: "string",
       value: "TEXT",
-      default: '"Continue the task." (zh: "继续。")',
-      help: "What the resumed session is told.",
+      default: { en: '"Continue the task." (zh: "继续。")', zh: '"继续。"(en: "Continue the task.")' },
+      help: { en: "What the resumed session is told.", zh: "对接着做的会话说的话。" },
     },
     ...HELP,
   },
@@ -131,47 +168,29 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
     workspace: {
       type: "string",
       value: "DIR",
-      default: "a fresh temporary directory",
-      help: "Run the demo here (must be new or empty; it is kept).",
+      default: { en: "a fresh temporary directory", zh: "新建的临时目录" },
+      help: {
+        en: "Run the demo here (must be new or empty; it is kept).",
+        zh: "在这里跑演示(必须是新的或空的目录;跑完保留)。",
+      },
     },
     keep: {
       type: "boolean",
-      default: "off (the temporary workspace is removed)",
-      help: "Keep the temporary workspace and its run directory.",
+      default: { en: "off (the temporary workspace is removed)", zh: "关(临时工作区跑完删除)" },
+      help: {
+        en: "Keep the temporary workspace and its run directory.",
+        zh: "保留临时工作区和它的运行目录。",
+      },
     },
-    verbose: { type: "boolean", short: "v", default: "off", help: "Also show every tool call." },
+    verbose: {
+      type: "boolean",
+      short: "v",
+      default: { en: "off", zh: "关" },
+      help: { en: "Also show every tool call.", zh: "同时显示每次工具调用。" },
+    },
     ...JSON_OUT,
     ...LANG,
     ...HELP,
-  },
-};
-
-const USAGE: Record<CommandName, { usage: string; summary: string }> = {
-  run: {
-    usage: 'flower [options] "<task>"',
-    summary: "Run a coordinator on the task, with the workspace as its cwd, workbench and handoff on.",
-  },
-  continue: {
-    usage: "flower continue [step] [options]",
-    summary: "Continue the last (or the named) step of the run directory, on its latest session.",
-  },
-  runs: {
-    usage: "flower runs [options]",
-    summary: "List the steps in the manifest: status, generations, cost, turns, last update.",
-  },
-  show: {
-    usage: "flower show [step] [options]",
-    summary:
-      "Show one step (default: the last): generations, retired sessions, cost, turns, errors, handoffs.",
-  },
-  forget: {
-    usage: "flower forget <step> [options]",
-    summary: "Delete the step's sessions from the session store (retention); its manifest record stays.",
-  },
-  demo: {
-    usage: "flower demo [options]",
-    summary:
-      "A scripted long-horizon run against the offline model kit and the real Claude Code binary: no key, no cost.",
   },
 };
 
@@ -294,51 +313,4 @@ export function parseNonEmpty(option: string, value: string | boolean | undefine
   const text = String(value).trim();
   if (text === "") throw new UsageError(`flower: ${option} must not be empty`);
   return text;
-}
-
-export function helpText(command?: CommandName): string {
-  if (!command) {
-    const lines = [
-      "flower — long-horizon agents on the Claude Agent SDK: handoff generations instead of auto-compact.",
-      "",
-      "Usage:",
-      ...COMMANDS.map((name) => `  ${USAGE[name].usage.padEnd(34)} ${USAGE[name].summary}`),
-      "",
-      optionsBlock("Options of a run", COMMAND_OPTIONS.run),
-      "",
-      "Credentials: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN; ANTHROPIC_BASE_URL for a gateway; ANTHROPIC_MODEL.",
-      "No key yet? `flower demo` shows a whole run offline.",
-      "`flower <command> --help` lists each command's options. Exit codes: 0 ok, 1 step failed, 2 usage or configuration, 130 interrupted.",
-    ];
-    return `${lines.join("\n")}\n`;
-  }
-  const lines = [
-    `${USAGE[command].summary}`,
-    "",
-    `Usage: ${USAGE[command].usage}`,
-    "",
-    optionsBlock("Options", COMMAND_OPTIONS[command]),
-  ];
-  if (command === "continue") {
-    lines.push(
-      "",
-      "The step is continued with the default coordinator and workers, in --workspace (default: the current directory).",
-    );
-  }
-  if (command === "demo") {
-    lines.push(
-      "",
-      "Shows delegation, a glance, a denied Bash, a spill and two handoffs live, in well under a minute.",
-    );
-  }
-  return `${lines.join("\n")}\n`;
-}
-
-function optionsBlock(title: string, specs: Record<string, OptionSpec>): string {
-  const rows = Object.entries(specs).map(([name, spec]) => {
-    const flag = `${spec.short ? `-${spec.short}, ` : "    "}--${name}${spec.value ? ` ${spec.value}` : ""}`;
-    return { flag, text: `${spec.help} [default: ${spec.default}]` };
-  });
-  const width = Math.max(...rows.map((row) => row.flag.length)) + 2;
-  return [`${title}:`, ...rows.map((row) => `  ${row.flag.padEnd(width)}${row.text}`)].join("\n");
 }

@@ -4,12 +4,14 @@
  * commands/; this file stays thin.
  */
 import { FlowerError, type FlowerErrorCode } from "../errors.js";
-import { COMMANDS, helpText, parseCommandLine, type CommandName, type ParsedCommand } from "./args.js";
+import { isLocale, resolveLocale, type Locale } from "../locale/locale.js";
+import { COMMANDS, parseCommandLine, type CommandName, type ParsedCommand } from "./args.js";
 import { demoCommand } from "./commands/demo.js";
 import { forgetCommand } from "./commands/forget.js";
 import { runsCommand, showCommand } from "./commands/inspect.js";
 import { EXIT } from "./commands/live.js";
 import { continueCommandRun, runCommand } from "./commands/run.js";
+import { helpText } from "./help.js";
 
 /** Wrong usage or configuration is the caller's to fix (2); everything else failed while running (1). */
 export const EXIT_CODES: Record<FlowerErrorCode, number> = {
@@ -35,7 +37,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const parsed = parseCommandLine(argv);
     if ("help" in parsed) {
-      process.stdout.write(helpText());
+      process.stdout.write(helpText(undefined, resolveLocale()));
       return EXIT.ok;
     }
     if (parsed.values.help === true) {
@@ -44,6 +46,7 @@ export async function main(argv: string[]): Promise<number> {
           parsed.command === "run" && !argv.some((arg) => COMMANDS.includes(arg as CommandName))
             ? undefined
             : parsed.command,
+          helpLocale(parsed),
         ),
       );
       return EXIT.ok;
@@ -60,6 +63,12 @@ export async function main(argv: string[]): Promise<number> {
     );
     return EXIT.failed;
   }
+}
+
+/** Help in `--lang` when it is valid; asking for help never fails on another option's value. */
+function helpLocale(parsed: ParsedCommand): Locale {
+  const lang = parsed.values.lang;
+  return resolveLocale(isLocale(lang) ? lang : undefined);
 }
 
 // `flower show | head` closes the pipe early: that is the reader being done, not an error.

@@ -77,6 +77,33 @@ describe("flower --help", () => {
         expect(run.stdout).toMatch(new RegExp(`--${name}\\b.*\\[default: `));
     },
   );
+
+  it("speaks zh with --lang zh, FLOWER_LANG or a zh LANG, and every option keeps its default", async () => {
+    const flag = await runFlower(["--help", "--lang", "zh"], { timeoutMs: 15_000 });
+    expect(flag.code).toBe(0);
+    expect(flag.stdout).toMatch(/^flower —— /);
+    expect(flag.stdout).toContain("运行的选项:");
+    for (const name of Object.keys(COMMAND_OPTIONS.run))
+      expect(flag.stdout).toMatch(new RegExp(`--${name}\\b.*\\[默认: `));
+    expect(flag.stdout).not.toMatch(/\[default: /);
+
+    const env = await runFlower(["demo", "--help"], {
+      timeoutMs: 15_000,
+      env: cleanEnv({ FLOWER_LANG: "zh" }),
+    });
+    expect(env.stdout).toContain("用法: flower demo [options]");
+    for (const name of Object.keys(COMMAND_OPTIONS.demo))
+      expect(env.stdout).toMatch(new RegExp(`--${name}\\b.*\\[默认: `));
+
+    const lang = await runFlower(["help"], { timeoutMs: 15_000, env: cleanEnv({ FLOWER_LANG: "", LANG: "zh_CN.UTF-8" }) });
+    expect(lang.stdout).toContain("用法:");
+  });
+
+  it("asking for help with a bad --lang still shows the help, in the environment's language", async () => {
+    const run = await runFlower(["show", "--help", "--lang", "fr"], { timeoutMs: 15_000 });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Usage: flower show [step] [options]");
+  });
 });
 
 describe("maskToken", () => {

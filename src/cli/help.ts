@@ -1,0 +1,135 @@
+/**
+ * `flower --help` and `flower <command> --help`, in the display language (`--lang`, else FLOWER_LANG,
+ * else LANG). The options and their defaults come from the one table in args.ts, so the help cannot
+ * drift from what the parser accepts.
+ */
+import type { Locale } from "../locale/locale.js";
+import { COMMAND_OPTIONS, COMMANDS, type CommandName, type Localized, type OptionSpec } from "./args.js";
+
+const USAGE: Record<CommandName, { usage: string; summary: Localized }> = {
+  run: {
+    usage: 'flower [options] "<task>"',
+    summary: {
+      en: "Run a coordinator on the task, with the workspace as its cwd, workbench and handoff on.",
+      zh: "让协调者在工作区里做这个任务,工作台和换代都开着。",
+    },
+  },
+  continue: {
+    usage: "flower continue [step] [options]",
+    summary: {
+      en: "Continue the last (or the named) step of the run directory, on its latest session.",
+      zh: "在最新的会话上接着做运行目录里最后一步(或指定的那一步)。",
+    },
+  },
+  runs: {
+    usage: "flower runs [options]",
+    summary: {
+      en: "List the steps in the manifest: status, generations, cost, turns, last update.",
+      zh: "列出 manifest 里的步骤:状态、代数、花费、轮数、最后更新。",
+    },
+  },
+  show: {
+    usage: "flower show [step] [options]",
+    summary: {
+      en: "Show one step (default: the last): generations, retired sessions, cost, turns, errors, handoffs.",
+      zh: "看一步(默认最后一步):代数、退场的会话、花费、轮数、错误、交接书。",
+    },
+  },
+  forget: {
+    usage: "flower forget <step> [options]",
+    summary: {
+      en: "Delete the step's sessions from the session store (retention); its manifest record stays.",
+      zh: "从会话库里删掉这一步的会话(保留期);它在 manifest 里的记录留着。",
+    },
+  },
+  demo: {
+    usage: "flower demo [options]",
+    summary: {
+      en: "A scripted long-horizon run against the offline model kit and the real Claude Code binary: no key, no cost.",
+      zh: "一段写好剧本的长程运行,用离线模型套件和真的 Claude Code 二进制:不要密钥,不花钱。",
+    },
+  },
+};
+
+const WORDS: Record<
+  Locale,
+  {
+    tagline: string;
+    usage: string;
+    options: string;
+    runOptions: string;
+    default: string;
+    footer: string[];
+    continueNote: string;
+    demoNote: string;
+  }
+> = {
+  en: {
+    tagline:
+      "flower — long-horizon agents on the Claude Agent SDK: handoff generations instead of auto-compact.",
+    usage: "Usage",
+    options: "Options",
+    runOptions: "Options of a run",
+    default: "default",
+    footer: [
+      "Credentials: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN; ANTHROPIC_BASE_URL for a gateway; ANTHROPIC_MODEL.",
+      "No key yet? `flower demo` shows a whole run offline.",
+      "`flower <command> --help` lists each command's options. Exit codes: 0 ok, 1 step failed, 2 usage or configuration, 130 interrupted.",
+    ],
+    continueNote:
+      "The step is continued with the default coordinator and workers, in --workspace (default: the current directory).",
+    demoNote:
+      "Shows delegation, a glance, a denied Bash, a spill and two handoffs live, in well under a minute.",
+  },
+  zh: {
+    tagline: "flower —— 基于 Claude Agent SDK 的长程智能体:用交接换代代替自动压缩。",
+    usage: "用法",
+    options: "选项",
+    runOptions: "运行的选项",
+    default: "默认",
+    footer: [
+      "凭据:ANTHROPIC_API_KEY 或 ANTHROPIC_AUTH_TOKEN;走网关用 ANTHROPIC_BASE_URL;模型用 ANTHROPIC_MODEL。",
+      "还没有密钥?`flower demo` 离线演示一整段运行。",
+      "`flower <命令> --help` 列出每个命令的选项。退出码:0 成功,1 步骤失败,2 用法或配置错误,130 被中断。",
+    ],
+    continueNote: "接着做时用默认的协调者和工人,在 --workspace 里(默认当前目录)。",
+    demoNote: "现场演示委派、看一眼仓库、被拒的 Bash、溢出落盘和两次换代,一分钟以内。",
+  },
+};
+
+export function helpText(command: CommandName | undefined, locale: Locale): string {
+  const words = WORDS[locale];
+  if (!command) {
+    const lines = [
+      words.tagline,
+      "",
+      `${words.usage}:`,
+      ...COMMANDS.map((name) => `  ${USAGE[name].usage.padEnd(34)} ${USAGE[name].summary[locale]}`),
+      "",
+      optionsBlock(words.runOptions, COMMAND_OPTIONS.run, locale),
+      "",
+      ...words.footer,
+    ];
+    return `${lines.join("\n")}\n`;
+  }
+  const lines = [
+    USAGE[command].summary[locale],
+    "",
+    `${words.usage}: ${USAGE[command].usage}`,
+    "",
+    optionsBlock(words.options, COMMAND_OPTIONS[command], locale),
+  ];
+  if (command === "continue") lines.push("", words.continueNote);
+  if (command === "demo") lines.push("", words.demoNote);
+  return `${lines.join("\n")}\n`;
+}
+
+function optionsBlock(title: string, specs: Record<string, OptionSpec>, locale: Locale): string {
+  const label = WORDS[locale].default;
+  const rows = Object.entries(specs).map(([name, spec]) => {
+    const flag = `${spec.short ? `-${spec.short}, ` : "    "}--${name}${spec.value ? ` ${spec.value}` : ""}`;
+    return { flag, text: `${spec.help[locale]} [${label}: ${spec.default[locale]}]` };
+  });
+  const width = Math.max(...rows.map((row) => row.flag.length)) + 2;
+  return [`${title}:`, ...rows.map((row) => `  ${row.flag.padEnd(width)}${row.text}`)].join("\n");
+}
