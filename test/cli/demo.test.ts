@@ -22,7 +22,7 @@ function hasScript(): boolean {
 describe("flower demo", () => {
   it("runs offline with no key: delegation, glance, denial, spill, two handoffs; runs/show read it back", async () => {
     const workspace = join(tempDir(), "demo");
-    const started = Date.now();
+    // A hang guard, not a speed claim: the demo's wall time is ~10 s here.
     const run = await runFlower(["demo", "--keep", "--workspace", workspace], {
       env: cleanEnv(),
       timeoutMs: 55_000,
@@ -30,7 +30,6 @@ describe("flower demo", () => {
     expect(run.timedOut).toBe(false);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    expect(Date.now() - started).toBeLessThan(55_000);
     const out = run.stdout;
     // A plain pipe: no escape codes at all.
     expect(out).not.toContain("\x1b");
