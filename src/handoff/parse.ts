@@ -9,7 +9,8 @@
  */
 import { Handoff, isRule, normalizeSection } from "./document.js";
 import { HANDOFF_SECTIONS, type HandoffSectionName } from "./sections.js";
-import { SECTION_HEADINGS } from "./text.js";
+import { LOCALES } from "../locale/locale.js";
+import { HANDOFF_TITLE, SECTION_HEADINGS } from "./text.js";
 
 /** Heading words per section, in both languages (lowercase). The rendered headings come first. */
 const ALIASES: Readonly<Record<HandoffSectionName, readonly string[]>> = {
@@ -205,10 +206,14 @@ function finishChunk(chunk: Chunk): string {
   return EMPTY_MARKER.test(text) ? "" : text;
 }
 
-/** Does the text start with the title `toMarkdown()` writes (`# 交接…` / `# Handoff…`)? */
+/** Does the text start with the title `toMarkdown()` writes, in either locale, with or without a step? */
 function isFrozenFile(lines: string[]): boolean {
-  const first = lines.find((line) => line.trim() !== "") ?? "";
-  return /^#\s+(?:交接|Handoff)(?:\s*[::].*)?\s*$/.test(first.trim());
+  const first = (lines.find((line) => line.trim() !== "") ?? "").trim();
+  return LOCALES.some((locale) => {
+    const title = HANDOFF_TITLE[locale];
+    const withStep = title("\u0000").split("\u0000")[0] ?? "";
+    return first === title("") || first.startsWith(withStep);
+  });
 }
 
 function dedent(lines: string[]): string[] {
