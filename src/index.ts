@@ -56,7 +56,7 @@ export { assessHandoff } from "./handoff/quality.js";
 export { delegateGuard } from "./guards/delegate-guard.js";
 export { spillGuard } from "./guards/spill-guard.js";
 export { indexGuard } from "./guards/index-guard.js";
-export { isEphemeral } from "./guards/ephemeral.js";
+export { isEphemeral } from "./glance/is-ephemeral.js";
 export { Workbench } from "./workbench/workbench.js";
 
 export { SqliteSessionStore } from "./store/sqlite-store.js";

@@ -16,7 +16,7 @@ import type {
 import { DEFAULTS } from "../defaults.js";
 import { ConfigurationError } from "../errors.js";
 import { isLocale, type Locale } from "../locale/locale.js";
-import { isEphemeral } from "./ephemeral.js";
+import { isEphemeral } from "../glance/is-ephemeral.js";
 import { DELEGATE_DENIAL, GLANCE_DENIAL_PREFIX } from "./text.js";
 
 /** The tools the main thread may not use itself. */

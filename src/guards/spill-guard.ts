@@ -14,10 +14,11 @@
  * - A Read whose response is not text (image, PDF, notebook) is left alone.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, realpath, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, realpath } from "node:fs/promises";
 import path from "node:path";
 import type { HookCallback, HookCallbackMatcher, HookJSONOutput } from "@anthropic-ai/claude-agent-sdk";
 import { DEFAULTS } from "../defaults.js";
+import { writeFileAtomicallyAsync } from "../fs/atomic-write.js";
 import { ConfigurationError } from "../errors.js";
 import { isLocale, type Locale } from "../locale/locale.js";
 import { SPILL_POINTER } from "./text.js";
@@ -229,17 +230,6 @@ export function spillGuard(options: SpillGuardOptions): HookCallbackMatcher {
     return file;
   }
 
-  async function writeAtomically(file: string, text: string): Promise<void> {
-    const tmp = `${file}.${randomBytes(4).toString("hex")}.tmp`;
-    try {
-      await writeFile(tmp, text, { encoding: "utf8", flag: "wx" });
-      await rename(tmp, file);
-    } catch (error) {
-      await rm(tmp, { force: true });
-      throw error;
-    }
-  }
-
   const callback: HookCallback = async (input) => {
     if (input.hook_event_name !== "PostToolUse") return {};
     if (mainOnly && typeof input.agent_id === "string" && input.agent_id !== "") return {};
@@ -263,7 +253,7 @@ export function spillGuard(options: SpillGuardOptions): HookCallbackMatcher {
       });
       if (spills.length === 0) return {};
       await mkdir(dir, { recursive: true });
-      for (const { file, text } of pending) await writeAtomically(file, text);
+      for (const { file, text } of pending) await writeFileAtomicallyAsync(file, text);
       for (const spill of spills) {
         try {
           onSpill?.({ tool, path: spill.path, chars: spill.chars });

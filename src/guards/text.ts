@@ -32,11 +32,3 @@ export const SPILL_POINTER: Readonly<Record<Locale, (path: string, chars: number
   en: (path, chars) =>
     `[Full text (${chars} chars) saved to ${path}; read it with Read if needed. The beginning follows]`,
 };
-
-/** What replaces an expired glance result when a session is loaded for resume (the seed's wording). */
-export const EPHEMERAL_EXPIRED: Readonly<Record<Locale, (label: string, turnsAgo: number) => string>> = {
-  zh: (label, turnsAgo) =>
-    `[\`${label}\` 的结果已过期(第 ${turnsAgo} 轮前),当前状态可能已变。需要请重新执行]`,
-  en: (label, turnsAgo) =>
-    `[The result of \`${label}\` has expired (${turnsAgo} ${turnsAgo === 1 ? "turn" : "turns"} ago); the state may have changed. Run it again if needed]`,
-};

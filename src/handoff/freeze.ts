@@ -5,8 +5,8 @@
 import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import type { Locale } from "../locale/locale.js";
-import { writeAtomically } from "../runtime/manifest.js";
-import { safeFileName } from "../runtime/safe-name.js";
+import { writeFileAtomically } from "../fs/atomic-write.js";
+import { safeFileName } from "../fs/safe-file-name.js";
 import type { Handoff } from "./document.js";
 import { parseHandoff } from "./parse.js";
 
@@ -47,7 +47,7 @@ export function freezeHandoff(
     renameSync(path, target);
     archived = target;
   }
-  writeAtomically(path, handoff.toMarkdown(options.locale));
+  writeFileAtomically(path, handoff.toMarkdown(options.locale));
   return { path, archived };
 }
 

@@ -4,10 +4,10 @@
  * change, so a crash never leaves half a file; re-read before each write so two processes running
  * different steps of one run do not erase each other's records.
  */
-import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ManifestError } from "../errors.js";
+import { writeFileAtomically } from "../fs/atomic-write.js";
 import type { StepRecord } from "./step-result.js";
 
 export const MANIFEST_FORMAT = "flower-manifest";
@@ -83,20 +83,6 @@ export class Manifest {
   put(record: StepRecord): void {
     const file = this.read();
     file.steps[record.step] = { ...record, updatedAt: new Date().toISOString() };
-    writeAtomically(this.path, `${JSON.stringify(file, null, 2)}\n`);
-  }
-}
-
-/** Temp file in the same directory + rename: readers see the old file or the new one, never half. */
-export function writeAtomically(path: string, content: string): void {
-  const dir = join(path, "..");
-  mkdirSync(dir, { recursive: true });
-  const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  try {
-    writeFileSync(temp, content);
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
+    writeFileAtomically(this.path, `${JSON.stringify(file, null, 2)}\n`);
   }
 }

@@ -4,7 +4,7 @@
  * (the newest stays) and disconnect remnants. `trim: false` only turns off trimming long results; the
  * other three always run. Subagent transcripts (loaded on resume too) get the same rewrite.
  */
-import { isEphemeral as glanceTable } from "../guards/ephemeral.js";
+import { isEphemeral as glanceTable } from "../glance/is-ephemeral.js";
 import { DEFAULTS } from "../defaults.js";
 import { ConfigurationError } from "../errors.js";
 import type { RewriteOptions } from "./passes/rewrite.js";
@@ -24,7 +24,7 @@ export interface PruningSessionStoreOptions extends TrimmingSessionStoreOptions 
   /**
    * The glance table deciding which Bash results go stale. Defaults to the guard's table, so what the
    * coordinator may run itself and what expires can never drift apart.
-   * @default isEphemeral from src/guards/ephemeral.ts
+   * @default isEphemeral from src/glance/is-ephemeral.ts
    */
   isEphemeral?: (command: string) => boolean;
 }

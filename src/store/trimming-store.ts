@@ -4,12 +4,12 @@
  * facts §4). This layer owns trimming long tool results into `<workspace>/.flower/spill/`; the pruning
  * layer above adds expiry, denials and disconnect remnants to the same single rewrite.
  */
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import type { SessionKey, SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
 import { DEFAULTS } from "../defaults.js";
 import { ConfigurationError } from "../errors.js";
+import { writeFileAtomically } from "../fs/atomic-write.js";
 import { isLocale, resolveLocale, type Locale } from "../locale/locale.js";
 import type { RewriteReport } from "./passes/report.js";
 import { rewriteTranscript, type RewriteOptions } from "./passes/rewrite.js";
@@ -107,14 +107,6 @@ function validateTrimmingOptions(options: TrimmingSessionStoreOptions): void {
 export function writeSpills(spills: readonly SpillFile[]): void {
   for (const spill of spills) {
     if (existsSync(spill.path)) continue;
-    mkdirSync(dirname(spill.path), { recursive: true });
-    const temporary = `${spill.path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-    try {
-      writeFileSync(temporary, spill.content, "utf8");
-      renameSync(temporary, spill.path);
-    } catch (error) {
-      rmSync(temporary, { force: true });
-      throw error;
-    }
+    writeFileAtomically(spill.path, spill.content);
   }
 }

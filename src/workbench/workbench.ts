@@ -7,11 +7,11 @@
  * in the system prompt. Measured over one 10.4-hour run: 61 scripts written 95 times and run 331 times,
  * 92% run more than once, none written and never run.
  */
-import { randomBytes } from "node:crypto";
 import { readFileSync, realpathSync } from "node:fs";
-import { lstat, mkdir, open, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, open, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { DEFAULTS } from "../defaults.js";
+import { writeFileAtomicallyAsync } from "../fs/atomic-write.js";
 import { ConfigurationError } from "../errors.js";
 import { isLocale, resolveLocale, type Locale } from "../locale/locale.js";
 import { WORKBENCH_TEXT } from "./text.js";
@@ -354,14 +354,7 @@ export class Workbench {
       current = null;
     }
     if (current !== index) {
-      const tmp = path.join(this.dir, `.${INDEX_FILE}.${randomBytes(4).toString("hex")}.tmp`);
-      try {
-        await writeFile(tmp, index, "utf8");
-        await rename(tmp, this.indexPath);
-      } catch (error) {
-        await rm(tmp, { force: true });
-        throw error;
-      }
+      await writeFileAtomicallyAsync(this.indexPath, index);
     }
     return entries;
   }

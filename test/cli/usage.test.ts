@@ -95,7 +95,10 @@ describe("flower --help", () => {
     for (const name of Object.keys(COMMAND_OPTIONS.demo))
       expect(env.stdout).toMatch(new RegExp(`--${name}\\b.*\\[默认: `));
 
-    const lang = await runFlower(["help"], { timeoutMs: 15_000, env: cleanEnv({ FLOWER_LANG: "", LANG: "zh_CN.UTF-8" }) });
+    const lang = await runFlower(["help"], {
+      timeoutMs: 15_000,
+      env: cleanEnv({ FLOWER_LANG: "", LANG: "zh_CN.UTF-8" }),
+    });
     expect(lang.stdout).toContain("用法:");
   });
 

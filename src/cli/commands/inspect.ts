@@ -9,7 +9,7 @@ import { readFrozenHandoff } from "../../handoff/freeze.js";
 import { formatTokens } from "../../handoff/text.js";
 import { resolveLocale } from "../../locale/locale.js";
 import { Manifest } from "../../runtime/manifest.js";
-import { safeFileName } from "../../runtime/safe-name.js";
+import { safeFileName } from "../../fs/safe-file-name.js";
 import type { StepRecord } from "../../runtime/step-result.js";
 import { handoffSummary } from "../display.js";
 import { parseLang, parseNonEmpty, UsageError, type ParsedCommand } from "../args.js";

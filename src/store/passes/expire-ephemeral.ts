@@ -30,7 +30,7 @@ export interface ExpireEphemeralOptions {
 }
 
 /** The hint comes from the glance table's module: what may run and how its expiry reads live together. */
-import { ephemeralExpiredHint as expiredHint } from "../../guards/ephemeral.js";
+import { ephemeralExpiredHint as expiredHint } from "../text.js";
 
 interface Candidate {
   index: number;

@@ -1,16 +1,17 @@
 import { describe, expect, it } from "vitest";
-import {
-  ephemeralExpiredHint as expiredHint,
-  ephemeralLabel as commandLabel,
-} from "../../../src/guards/ephemeral.js";
 import { expireEphemeral } from "../../../src/store/passes/expire-ephemeral.js";
 import { pruneDenials } from "../../../src/store/passes/prune-denials.js";
 import { pruneDisconnects } from "../../../src/store/passes/prune-disconnects.js";
 import { rewriteTranscript } from "../../../src/store/passes/rewrite.js";
 import { removeToolCalls, turnsAfter } from "../../../src/store/passes/transcript.js";
 import { spillPath, trimResults } from "../../../src/store/passes/trim-results.js";
-import { EPHEMERAL_EXPIRED as EXPIRED_HINT } from "../../../src/guards/text.js";
-import { INTERRUPTED_NOTE, TRIM_POINTER } from "../../../src/store/text.js";
+import {
+  EPHEMERAL_EXPIRED as EXPIRED_HINT,
+  ephemeralExpiredHint as expiredHint,
+  ephemeralLabel as commandLabel,
+  INTERRUPTED_NOTE,
+  TRIM_POINTER,
+} from "../../../src/store/text.js";
 import {
   INTERRUPTED_TEXT,
   TranscriptBuilder,

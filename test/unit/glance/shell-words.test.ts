@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseShell, type ShellSegment } from "../../../src/guards/shell-words.js";
+import { parseShell, type ShellSegment } from "../../../src/glance/shell-words.js";
 
 function segments(command: string): ShellSegment[] {
   const parsed = parseShell(command);

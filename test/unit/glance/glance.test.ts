@@ -5,12 +5,8 @@ import { DEFAULTS } from "../../../src/defaults.js";
 import { expireEphemeral } from "../../../src/store/passes/expire-ephemeral.js";
 import { TranscriptBuilder, bash, resultBlockById } from "../store/transcript-fixtures.js";
 import { delegateGuard } from "../../../src/guards/delegate-guard.js";
-import {
-  ephemeralExpiredHint,
-  ephemeralLabel,
-  isEphemeral,
-  MAX_GLANCE_CHARS,
-} from "../../../src/guards/ephemeral.js";
+import { isEphemeral, MAX_GLANCE_CHARS } from "../../../src/glance/is-ephemeral.js";
+import { ephemeralExpiredHint, ephemeralLabel } from "../../../src/store/text.js";
 import { GLANCE_CORPUS } from "./glance-corpus.js";
 import { properties } from "../../support/properties.js";
 

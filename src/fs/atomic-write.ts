@@ -1,0 +1,60 @@
+/**
+ * Writing a file so that a reader (or a crash) sees the old content or the new one, never half: write a
+ * temp file in the same folder, then rename it over the target (a rename within one file system is
+ * atomic on POSIX). Every file flower writes for a person or a later process goes through here: the run
+ * record, frozen handoffs, spill files, the workbench index.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+
+export interface AtomicWriteOptions {
+  /** File mode of a newly created file. @default 0o666 (less the umask) */
+  mode?: number;
+}
+
+/** The temp file's name: same folder (so the rename stays on one file system), unique per writer. */
+function temporaryPath(path: string): string {
+  return `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+}
+
+/** Writes `content` to `path` atomically, creating the folder if needed. */
+export function writeFileAtomically(
+  path: string,
+  content: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = temporaryPath(path);
+  try {
+    writeFileSync(temporary, content, {
+      flag: "wx",
+      ...(options.mode !== undefined ? { mode: options.mode } : {}),
+    });
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** The same, without blocking the event loop (hooks run inside the SDK's message loop). */
+export async function writeFileAtomicallyAsync(
+  path: string,
+  content: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = temporaryPath(path);
+  try {
+    await writeFile(temporary, content, {
+      flag: "wx",
+      ...(options.mode !== undefined ? { mode: options.mode } : {}),
+    });
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
