@@ -9,7 +9,9 @@ import { ConfigurationError } from "../errors.js";
 import { HandoffPolicy } from "../handoff/policy.js";
 import { isLocale, resolveLocale, type Locale } from "../locale/locale.js";
 import { TrimPolicy } from "../store/trim-policy.js";
+import { query } from "@anthropic-ai/claude-agent-sdk";
 import type { FlowerEvent } from "./events.js";
+import type { QueryFunction } from "./session-run.js";
 
 export interface RuntimeOptions {
   /** The agent's working directory. Required; must exist. */
@@ -36,6 +38,18 @@ export interface RuntimeOptions {
   maxBudgetUsd?: number;
   /** Extra environment for the `claude` child, over process.env (credentials, the offline kit's env()). */
   env?: Record<string, string>;
+  /**
+   * Seams for tests, not a public API: `query` replaces the SDK's `query()` (the step loop's unit tests
+   * script it in process), `now` the clock. Use the offline kit (`flower-agent/testing`) to test your
+   * own workflows instead.
+   * @internal
+   */
+  _internal?: RuntimeInternals;
+}
+
+export interface RuntimeInternals {
+  query?: QueryFunction;
+  now?: () => Date;
 }
 
 export interface ResolvedRuntimeOptions {
@@ -51,6 +65,7 @@ export interface ResolvedRuntimeOptions {
   model: string | undefined;
   maxBudgetUsd: number | undefined;
   env: Record<string, string>;
+  internal: Required<RuntimeInternals>;
 }
 
 const KNOWN = new Set([
@@ -66,6 +81,7 @@ const KNOWN = new Set([
   "model",
   "maxBudgetUsd",
   "env",
+  "_internal",
 ]);
 
 export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeOptions {
@@ -137,6 +153,9 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
   ) {
     throw new ConfigurationError("env", env, "an object of string values");
   }
+  const internal = options._internal ?? {};
+  if (typeof internal !== "object" || internal === null)
+    throw new ConfigurationError("_internal", internal, "an object { query?, now? }");
   return {
     workspace: workspacePath,
     runDir: resolve(runDir),
@@ -150,5 +169,6 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     model: options.model,
     maxBudgetUsd: options.maxBudgetUsd,
     env,
+    internal: { query: internal.query ?? query, now: internal.now ?? (() => new Date()) },
   };
 }

@@ -1,26 +1,27 @@
 /**
- * The runtime: wiring only. It validates options, owns the run directory (manifest + session store),
- * the workbench and the event bus, and hands each step to run-step.
+ * The runtime: wiring only. It validates options, owns the run directory (records + session store), the
+ * workbench and the event bus, and hands each step to StepRun, which alone writes the step's record.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { HookCallbackMatcher } from "@anthropic-ai/claude-agent-sdk";
+import type { HookCallbackMatcher, Options } from "@anthropic-ai/claude-agent-sdk";
 import type { AgentSpec } from "../agents/agent-spec.js";
 import { buildOptions, type HookMap } from "../agents/build-options.js";
 import { DEFAULTS } from "../defaults.js";
 import { ConfigurationError, StepFailedError } from "../errors.js";
-import { spillGuards } from "../guards/spill-guard.js";
 import { indexGuard } from "../guards/index-guard.js";
+import { spillGuards } from "../guards/spill-guard.js";
 import { HandoffPolicy } from "../handoff/policy.js";
 import { PruningSessionStore } from "../store/pruning-store.js";
 import { Workbench } from "../workbench/workbench.js";
 import { EventBus, type FlowerEvent } from "./events.js";
+import { LoadRouter } from "./load-router.js";
 import { Manifest } from "./manifest.js";
-import { deleteStepSessions } from "./retention.js";
 import { resolveRuntimeOptions, type ResolvedRuntimeOptions, type RuntimeOptions } from "./options.js";
-import { StepRun } from "./run-step.js";
-import type { RewriteReport } from "../store/passes/report.js";
+import { deleteStepSessions } from "./retention.js";
+import { StepRun, type StepEnvironment } from "./step-run.js";
 import type { StepRecord, StepResult } from "./step-result.js";
+import { CONTINUE_PROMPT } from "./text.js";
 
 export interface RunOptions {
   /** Handoff policy for this step only (e.g. per model or per role); overrides the runtime's. */
@@ -32,22 +33,17 @@ export interface ContinueOptions extends RunOptions {
   prompt?: string;
 }
 
-const CONTINUE_PROMPT = { zh: "继续。", en: "Continue the task." } as const;
-
 export class Runtime {
   readonly options: ResolvedRuntimeOptions;
   readonly manifest: Manifest;
   readonly store: PruningSessionStore;
   readonly workbench: Workbench | null;
   readonly #bus = new EventBus();
+  readonly #loads = new LoadRouter();
   /** One soft stop per running step (Ctrl-C: stop at the next message boundary). */
   readonly #stops = new Set<AbortController>();
   /** Hard abort for close(): kills any claude child still running. */
   readonly #kill = new AbortController();
-  /** Session id → the step running it, so store loads are booked to the right step. */
-  readonly #sessions = new Map<string, StepRun>();
-  /** Sessions resumed only to write a handoff: their store loads are booked but not shown. */
-  readonly #writing = new Set<string>();
   readonly #running = new Set<string>();
 
   constructor(options: RuntimeOptions) {
@@ -64,29 +60,9 @@ export class Runtime {
       trim: this.options.trim ?? false,
       locale: this.options.locale,
       onLoad: (key, report) => {
-        if (key.subpath) return;
-        // Bookkeeping must never break a resume: a failure here is reported, the load goes on.
-        try {
-          this.#bookLoad(key.sessionId, report);
-        } catch (error) {
-          process.stderr.write(
-            `flower: could not record a store load for ${key.sessionId}: ${String(error)}\n`,
-          );
-        }
+        if (!key.subpath) this.#loads.route(key.sessionId, report);
       },
     });
-  }
-
-  /** Books what the store rewrote on a resume to the step running that session, and emits it. */
-  #bookLoad(sessionId: string, report: RewriteReport): void {
-    const run = this.#sessions.get(sessionId);
-    if (run) {
-      run.record.storeLoads.push({ sessionId, at: new Date().toISOString(), ...report });
-      run.save();
-    }
-    // The handoff-writing turn emits nothing to the UI.
-    if (!this.#writing.has(sessionId))
-      this.#bus.emit({ type: "store-load", step: run?.record.step ?? "", sessionId, ...report });
   }
 
   /** Subscribe to events; returns the unsubscribe function. */
@@ -110,15 +86,15 @@ export class Runtime {
     this.#checkStep(step);
     const record = this.manifest.get(step);
     if (!record) {
+      const known =
+        this.manifest
+          .steps()
+          .map((s) => s.step)
+          .join(", ") || "none";
       throw new ConfigurationError(
         "step",
         step,
-        `a step recorded in ${this.manifest.path} (known: ${
-          this.manifest
-            .steps()
-            .map((s) => s.step)
-            .join(", ") || "none"
-        })`,
+        `a step recorded in ${this.manifest.path} (known: ${known})`,
       );
     }
     if (!record.sessionId && !record.pendingHandoff && !record.pendingPrompt) {
@@ -138,7 +114,7 @@ export class Runtime {
 
   /**
    * Retention: deletes a step's sessions (burned generations and the current one, with their subagent
-   * transcripts) from the session store; the manifest record stays. Returns how many were deleted.
+   * transcripts) from the session store; the record stays. Returns how many were deleted.
    */
   async deleteSessions(step: string): Promise<number> {
     if (this.#running.has(step)) throw new ConfigurationError("step", step, "a step that is not running");
@@ -176,97 +152,98 @@ export class Runtime {
       throw new ConfigurationError("spec", spec, "an AgentSpec (see coordinator() and worker())");
     }
     const policy = options.handoff === undefined ? this.options.handoff : HandoffPolicy.from(options.handoff);
-    const o = this.options;
     this.#running.add(step);
     const stop = new AbortController();
     this.#stops.add(stop);
-    // Assigned right below; the closures only run once the step has started.
-    // eslint-disable-next-line prefer-const
-    let run: StepRun | undefined;
-    /** Spills and denials are counted on the step record, whether or not the event is shown. */
-    const count = (event: FlowerEvent) => {
-      if (!run) return;
-      if (event.type === "spill") {
-        run.record.spills += 1;
-        run.record.spilledChars += event.chars;
-      }
-      if (event.type === "tool-denied") run.record.denials += 1;
-    };
-    const emit = (event: FlowerEvent) => {
-      count(event);
-      this.#bus.emit(event);
-    };
-    run = new StepRun({
-      step,
-      agent: spec.name,
-      prompt,
-      policy,
-      locale: o.locale,
-      workspace: o.workspace,
-      notesDir: this.workbench?.notes ?? null,
-      maxAttempts: o.maxAttempts,
-      manifest: this.manifest,
-      emit,
-      stopSignal: stop.signal,
-      ...(continuation ? { continuation } : {}),
-      onSession: (sessionId, writing) => {
-        if (run) this.#sessions.set(sessionId, run);
-        if (writing) this.#writing.add(sessionId);
+    const run = new StepRun(
+      {
+        step,
+        agent: spec.name,
+        prompt,
+        policy,
+        locale: this.options.locale,
+        workspace: this.options.workspace,
+        notesDir: this.workbench?.notes ?? null,
+        maxAttempts: this.options.maxAttempts,
+        stopSignal: stop.signal,
+        ...(continuation ? { continuation } : {}),
       },
-      // The index is refreshed before every session so the prompt block lists what is on disk now.
-      beforeSession: async () => {
-        if (!this.workbench) return;
-        await this.workbench.ensure();
-        await this.workbench.refresh();
-      },
-      optionsFor: ({ resume, writing }) => {
-        // The writing turn's hooks still count spills and denials but show nothing.
-        const sessionEmit = writing ? count : emit;
-        const postToolUse: HookCallbackMatcher[] = [];
-        const spilling = this.workbench !== null && o.spillThreshold !== null;
-        if (this.workbench) {
-          postToolUse.push(
-            ...spillGuards({
-              dir: this.workbench.spill,
-              threshold: o.spillThreshold,
-              locale: o.locale,
-              onSpill: (info) =>
-                sessionEmit({ type: "spill", step, tool: info.tool, path: info.path, chars: info.chars }),
-            }),
-            indexGuard(this.workbench),
-          );
-        }
-        const hooks: HookMap = postToolUse.length > 0 ? { PostToolUse: postToolUse } : {};
-        return buildOptions(spec, {
-          workspace: o.workspace,
-          locale: o.locale,
-          env: o.env,
-          handoffEnabled: policy.enabled,
-          systemAppend: this.workbench && spec.role === "coordinator" ? [this.workbench.promptBlock()] : [],
-          hooks,
-          ...(spilling ? { settings: { bashOutputMaxChars: DEFAULTS.cliBashInlineMaxChars } } : {}),
-          sessionStore: this.store,
-          ...(resume ? { resume } : {}),
-          ...(o.model ? { model: o.model } : {}),
-          ...(o.maxBudgetUsd !== undefined && !writing ? { maxBudgetUsd: o.maxBudgetUsd } : {}),
-          abortController: childAbort(this.#kill.signal),
-          onDeny: (denial) =>
-            sessionEmit({
-              type: "tool-denied",
-              step,
-              tool: denial.tool,
-              command: denial.command,
-              reason: denial.reason,
-            }),
-        });
-      },
-    });
+      this.#environment(step, spec, policy),
+    );
     try {
       return await run.run();
     } finally {
       this.#stops.delete(stop);
       this.#running.delete(step);
     }
+  }
+
+  /** What a step gets from the runtime: persistence, session options, the store's reports, the bus. */
+  #environment(step: string, spec: AgentSpec, policy: HandoffPolicy): StepEnvironment {
+    const o = this.options;
+    return {
+      save: (record) => this.manifest.put(record),
+      earlier: (name) => this.manifest.get(name),
+      sessionOptions: (session) => this.#sessionOptions(step, spec, policy, session),
+      // The index is refreshed before every session so the prompt block lists what is on disk now.
+      beforeSession: async () => {
+        if (!this.workbench) return;
+        await this.workbench.ensure();
+        await this.workbench.refresh();
+      },
+      watchLoads: (sessionId, listener) => this.#loads.watch(sessionId, listener),
+      emit: (event) => this.#bus.emit(event),
+      query: o.internal.query,
+      now: o.internal.now,
+    };
+  }
+
+  #sessionOptions(
+    step: string,
+    spec: AgentSpec,
+    policy: HandoffPolicy,
+    session: { resume?: string; writing: boolean; sink: (event: FlowerEvent) => void },
+  ): Options {
+    const o = this.options;
+    const { resume, writing, sink } = session;
+    const postToolUse: HookCallbackMatcher[] = [];
+    const spilling = this.workbench !== null && o.spillThreshold !== null;
+    if (this.workbench) {
+      postToolUse.push(
+        ...spillGuards({
+          dir: this.workbench.spill,
+          threshold: o.spillThreshold,
+          locale: o.locale,
+          onSpill: (info) =>
+            sink({ type: "spill", step, tool: info.tool, path: info.path, chars: info.chars }),
+        }),
+        indexGuard(this.workbench),
+      );
+    }
+    const hooks: HookMap = postToolUse.length > 0 ? { PostToolUse: postToolUse } : {};
+    return buildOptions(spec, {
+      workspace: o.workspace,
+      locale: o.locale,
+      env: o.env,
+      handoffEnabled: policy.enabled,
+      systemAppend: this.workbench && spec.role === "coordinator" ? [this.workbench.promptBlock()] : [],
+      hooks,
+      ...(spilling ? { settings: { bashOutputMaxChars: DEFAULTS.cliBashInlineMaxChars } } : {}),
+      sessionStore: this.store,
+      ...(resume ? { resume } : {}),
+      ...(o.model ? { model: o.model } : {}),
+      // The writing turn must be able to finish: no budget cap there.
+      ...(o.maxBudgetUsd !== undefined && !writing ? { maxBudgetUsd: o.maxBudgetUsd } : {}),
+      abortController: childAbort(this.#kill.signal),
+      onDeny: (denial) =>
+        sink({
+          type: "tool-denied",
+          step,
+          tool: denial.tool,
+          command: denial.command,
+          reason: denial.reason,
+        }),
+    });
   }
 }
 

@@ -1,4 +1,9 @@
-/** What `rt.run()` returns, and what the manifest keeps per step (SPEC R5/R6). */
+/**
+ * What `rt.run()` returns, and what the run record keeps per step (SPEC R5/R6).
+ *
+ * One writer: a `StepRecord` is changed only by `StepRun` (runtime/step-run.ts), which folds in the events
+ * and outcomes everything else reports. Everyone else reads copies.
+ */
 import type { HandoffSectionName } from "../handoff/sections.js";
 import type { RewriteReport } from "../store/passes/report.js";
 
@@ -100,8 +105,13 @@ export interface StepRecord extends StepResult {
 }
 
 /** A step that has not run yet. */
-export function newStepRecord(step: string, agent: string, prompt: string): StepRecord {
-  const now = new Date().toISOString();
+export function newStepRecord(
+  step: string,
+  agent: string,
+  prompt: string,
+  at: Date = new Date(),
+): StepRecord {
+  const now = at.toISOString();
   return {
     step,
     agent,

@@ -1,0 +1,218 @@
+/**
+ * Reads one session's SDK messages and says what they mean for flower: which events to show, when the
+ * session id is known, when a main-thread response ended (with its context size), and what the final
+ * result was. Pure: no I/O and no `query()`, so it is unit-tested on recorded SDK messages.
+ *
+ * Only the main thread's responses count for the context: a message with a `parent_tool_use_id` belongs
+ * to a subagent, whose context dissolves when it finishes.
+ */
+import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import type { FlowerEvent } from "./events.js";
+
+/** What one message means; a message may mean several things. */
+export type SessionSignal =
+  /** Show this event. */
+  | { kind: "event"; event: FlowerEvent }
+  /** The session id is known now (first `system/init`, or a result without one). */
+  | { kind: "session"; sessionId: string }
+  /** A main-thread API response ended: its prompt + output tokens, and why it stopped. */
+  | { kind: "main-response"; context: number; stopReason: string | null }
+  /** A result message arrived; `backgroundRunning` = the CLI will start another turn on its own. */
+  | { kind: "result"; backgroundRunning: boolean };
+
+/** Everything the stream said that decides the session's outcome. */
+export interface SessionReading {
+  sessionId: string | null;
+  /** The final answer of a successful result. */
+  resultText: string | null;
+  /** The last cumulative `total_cost_usd` seen for this session. */
+  costTotal: number | null;
+  numTurns: number;
+  /** Main-thread context after its last response. */
+  context: number;
+  /** Complete main-thread API responses. */
+  mainResponses: number;
+  sawResult: boolean;
+  lastResultIsError: boolean;
+  /** The error result's subtype, text and errors, joined. */
+  resultError: string | null;
+  /** The text of the last synthetic API-error assistant message (e.g. "prompt is too long"). */
+  apiErrorText: string | null;
+  /** The last result was a limit the user set (maxTurns, maxBudgetUsd). */
+  limitReached: boolean;
+}
+
+interface Usage {
+  input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+  output_tokens?: number | null;
+}
+
+interface ContentBlock {
+  type: string;
+  text?: string;
+  name?: string;
+  id?: string;
+  input?: Record<string, unknown>;
+  tool_use_id?: string;
+}
+
+/** Result subtypes that mean "a limit you set was hit", not "something broke". */
+const LIMIT_SUBTYPES = new Set(["error_max_turns", "error_max_budget_usd"]);
+
+const SUMMARY_CHARS = 120;
+
+const promptSize = (usage: Usage): number =>
+  (usage.input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0);
+
+/** The one argument that says what a tool call does, cut to one short line. */
+export function summariseToolInput(input: Record<string, unknown>): string {
+  const pick = input.command ?? input.file_path ?? input.pattern ?? input.description ?? input.url ?? "";
+  const text = typeof pick === "string" ? pick : JSON.stringify(pick);
+  return text.length > SUMMARY_CHARS ? `${text.slice(0, SUMMARY_CHARS - 3)}...` : text;
+}
+
+export class SessionTranslator {
+  readonly #step: string;
+  readonly reading: SessionReading = {
+    sessionId: null,
+    resultText: null,
+    costTotal: null,
+    numTurns: 0,
+    context: 0,
+    mainResponses: 0,
+    sawResult: false,
+    lastResultIsError: false,
+    resultError: null,
+    apiErrorText: null,
+    limitReached: false,
+  };
+  /** Prompt tokens of the main-thread response being streamed. */
+  #promptTokens = 0;
+  /** Background tasks still running: while any is, a result does not end the session. */
+  readonly #background = new Set<string>();
+  /** Agent tool_use id → worker name, to tell who is working. */
+  readonly #workers = new Map<string, string>();
+
+  constructor(step: string) {
+    this.#step = step;
+  }
+
+  read(message: SDKMessage): SessionSignal[] {
+    switch (message.type) {
+      case "system":
+        return this.#system(message);
+      case "stream_event":
+        return this.#streamEvent(message);
+      case "assistant":
+        return this.#assistant(message);
+      case "user":
+        return this.#user(message);
+      case "result":
+        return this.#result(message);
+      default:
+        return [];
+    }
+  }
+
+  #knowSession(sessionId: string): SessionSignal[] {
+    if (this.reading.sessionId) return [];
+    this.reading.sessionId = sessionId;
+    return [{ kind: "session", sessionId }];
+  }
+
+  #system(message: Extract<SDKMessage, { type: "system" }>): SessionSignal[] {
+    const system = message as { subtype: string; task_id?: string; is_backgrounded?: boolean };
+    if (system.subtype === "init") return this.#knowSession(message.session_id);
+    if (system.subtype === "task_started" && system.is_backgrounded && system.task_id)
+      this.#background.add(system.task_id);
+    if (system.subtype === "task_notification" && system.task_id) this.#background.delete(system.task_id);
+    return [];
+  }
+
+  #streamEvent(message: Extract<SDKMessage, { type: "stream_event" }>): SessionSignal[] {
+    if (message.parent_tool_use_id !== null) return [];
+    const event = message.event as {
+      type: string;
+      message?: { usage?: Usage };
+      usage?: Usage;
+      delta?: { stop_reason?: string | null };
+    };
+    if (event.type === "message_start") this.#promptTokens = promptSize(event.message?.usage ?? {});
+    if (event.type !== "message_delta") return [];
+    const context = this.#promptTokens + (event.usage?.output_tokens ?? 0);
+    this.reading.context = context;
+    this.reading.mainResponses += 1;
+    return [{ kind: "main-response", context, stopReason: event.delta?.stop_reason ?? null }];
+  }
+
+  #assistant(message: Extract<SDKMessage, { type: "assistant" }>): SessionSignal[] {
+    const assistant = message as { error?: string; message: { content: ContentBlock[] } };
+    const step = this.#step;
+    const parent = message.parent_tool_use_id;
+    const agent = parent ? (this.#workers.get(parent) ?? "worker") : "coordinator";
+    if (assistant.error) {
+      this.reading.apiErrorText = assistant.message.content.map((block) => block.text ?? "").join(" ");
+    }
+    const signals: SessionSignal[] = [];
+    for (const block of assistant.message.content) {
+      if (block.type !== "tool_use" || !block.name) continue;
+      const input = block.input ?? {};
+      if ((block.name === "Agent" || block.name === "Task") && block.id && !parent) {
+        const name = typeof input.subagent_type === "string" ? input.subagent_type : "general-purpose";
+        this.#workers.set(block.id, name);
+        const description = typeof input.description === "string" ? input.description : undefined;
+        signals.push({
+          kind: "event",
+          event: { type: "agent", step, phase: "start", agent: name, description },
+        });
+      } else {
+        signals.push({
+          kind: "event",
+          event: { type: "tool-use", step, agent, tool: block.name, summary: summariseToolInput(input) },
+        });
+      }
+    }
+    return signals;
+  }
+
+  #user(message: Extract<SDKMessage, { type: "user" }>): SessionSignal[] {
+    if (message.parent_tool_use_id !== null) return [];
+    const content = (message.message as { content?: unknown }).content;
+    if (!Array.isArray(content)) return [];
+    const signals: SessionSignal[] = [];
+    for (const block of content as ContentBlock[]) {
+      if (block.type !== "tool_result" || !block.tool_use_id) continue;
+      const name = this.#workers.get(block.tool_use_id);
+      if (name)
+        signals.push({
+          kind: "event",
+          event: { type: "agent", step: this.#step, phase: "end", agent: name },
+        });
+    }
+    return signals;
+  }
+
+  #result(message: Extract<SDKMessage, { type: "result" }>): SessionSignal[] {
+    const reading = this.reading;
+    const signals = this.#knowSession(message.session_id);
+    reading.sawResult = true;
+    reading.numTurns += message.num_turns;
+    reading.costTotal = message.total_cost_usd;
+    reading.lastResultIsError = message.is_error;
+    reading.limitReached = LIMIT_SUBTYPES.has(message.subtype);
+    if (message.subtype === "success" && !message.is_error) {
+      reading.resultText = message.result;
+      reading.resultError = null;
+    } else {
+      const errors = "errors" in message && Array.isArray(message.errors) ? message.errors : [];
+      const text = "result" in message && typeof message.result === "string" ? message.result : "";
+      reading.resultError = [message.subtype, text, ...errors, reading.apiErrorText ?? ""]
+        .filter((part) => part !== "")
+        .join(": ");
+    }
+    signals.push({ kind: "result", backgroundRunning: this.#background.size > 0 });
+    return signals;
+  }
+}

@@ -1,0 +1,129 @@
+import { readFileSync } from "node:fs";
+import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import { describe, expect, it } from "vitest";
+import {
+  SessionTranslator,
+  summariseToolInput,
+  type SessionSignal,
+} from "../../../src/runtime/session-translator.js";
+
+const recorded = JSON.parse(
+  readFileSync(new URL("./fixtures/sdk-session-background-agent.json", import.meta.url), "utf8"),
+) as SDKMessage[];
+
+function readAll(messages: SDKMessage[]): { translator: SessionTranslator; signals: SessionSignal[] } {
+  const translator = new SessionTranslator("survey");
+  const signals = messages.flatMap((message) => translator.read(message));
+  return { translator, signals };
+}
+
+describe("SessionTranslator on a recorded session", () => {
+  const { translator, signals } = readAll(recorded);
+  const sessionId = recorded.find((m) => m.type === "system")!.session_id;
+
+  it("reports the session id once, from system/init", () => {
+    expect(signals.filter((s) => s.kind === "session")).toEqual([{ kind: "session", sessionId }]);
+    expect(translator.reading.sessionId).toBe(sessionId);
+  });
+
+  it("counts only the main thread's responses, with their context", () => {
+    const responses = signals.filter((s) => s.kind === "main-response");
+    const mainDeltas = recorded.filter(
+      (m) =>
+        m.type === "stream_event" &&
+        m.parent_tool_use_id === null &&
+        (m.event as { type: string }).type === "message_delta",
+    );
+    expect(responses).toHaveLength(mainDeltas.length);
+    expect(translator.reading.mainResponses).toBe(mainDeltas.length);
+    for (const response of responses)
+      expect(response.kind === "main-response" && response.context > 5000).toBe(true);
+    // The first response ended in a tool call, the last ended the turn.
+    expect(responses[0]).toMatchObject({ stopReason: "tool_use" });
+    expect(responses.at(-1)).toMatchObject({ stopReason: "end_turn" });
+  });
+
+  it("shows the main thread's tool call and the worker's start and end", () => {
+    const events = signals.flatMap((s) => (s.kind === "event" ? [s.event] : []));
+    expect(events).toContainEqual({
+      type: "tool-use",
+      step: "survey",
+      agent: "coordinator",
+      tool: "Bash",
+      summary: "echo main-out",
+    });
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: "agent", phase: "start", agent: "helper" }),
+    );
+    expect(events).toContainEqual({ type: "agent", step: "survey", phase: "end", agent: "helper" });
+    // The worker's own Bash call is attributed to the worker.
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        type: "tool-use",
+        agent: "helper",
+        tool: "Bash",
+        summary: "echo worker-out",
+      }),
+    );
+  });
+
+  it("keeps the session open while a background task runs, and ends it after the last result", () => {
+    const results = signals.filter((s) => s.kind === "result");
+    expect(results).toEqual([
+      { kind: "result", backgroundRunning: true },
+      { kind: "result", backgroundRunning: false },
+    ]);
+    expect(translator.reading).toMatchObject({
+      sawResult: true,
+      lastResultIsError: false,
+      resultText: "All done.",
+    });
+    expect(translator.reading.numTurns).toBeGreaterThan(1);
+  });
+});
+
+describe("SessionTranslator on error results", () => {
+  it("joins the subtype, text and the API error's words", () => {
+    const { translator } = readAll([
+      {
+        type: "assistant",
+        parent_tool_use_id: null,
+        error: "invalid_request",
+        message: {
+          content: [{ type: "text", text: "prompt is too long: 1000001 tokens > 1000000 maximum" }],
+        },
+      },
+      {
+        type: "result",
+        subtype: "error_during_execution",
+        is_error: true,
+        num_turns: 2,
+        total_cost_usd: 0.5,
+        session_id: "s",
+        errors: ["boom"],
+      },
+    ] as unknown as SDKMessage[]);
+    expect(translator.reading.resultError).toBe(
+      "error_during_execution: boom: prompt is too long: 1000001 tokens > 1000000 maximum",
+    );
+    expect(translator.reading).toMatchObject({ lastResultIsError: true, resultText: null, costTotal: 0.5 });
+  });
+
+  it("marks maxTurns and maxBudgetUsd as limits the user set", () => {
+    for (const subtype of ["error_max_turns", "error_max_budget_usd"]) {
+      const { translator } = readAll([
+        { type: "result", subtype, is_error: true, num_turns: 3, total_cost_usd: 1, session_id: "s" },
+      ] as unknown as SDKMessage[]);
+      expect(translator.reading.limitReached).toBe(true);
+    }
+  });
+});
+
+describe("summariseToolInput", () => {
+  it("picks the argument that says what the call does, cut to one line of 120", () => {
+    expect(summariseToolInput({ command: "ls -la" })).toBe("ls -la");
+    expect(summariseToolInput({ file_path: "/a/b.ts", limit: 3 })).toBe("/a/b.ts");
+    expect(summariseToolInput({ command: "x".repeat(300) })).toHaveLength(120);
+    expect(summariseToolInput({ other: 1 })).toBe("");
+  });
+});

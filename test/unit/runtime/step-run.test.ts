@@ -1,0 +1,209 @@
+/**
+ * The step loop without the binary: StepRun over an in-process scripted query() and a recording
+ * environment. End to end, the same paths run through the real binary in test/e2e/.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import { afterEach, describe, expect, it } from "vitest";
+import { StepFailedError } from "../../../src/errors.js";
+import { HandoffPolicy } from "../../../src/handoff/policy.js";
+import type { FlowerEvent } from "../../../src/runtime/events.js";
+import { StepRun, type StepEnvironment, type StepPlan } from "../../../src/runtime/step-run.js";
+import type { StepRecord } from "../../../src/runtime/step-result.js";
+import { init, response, result, scriptedQuery, type ScriptedSession } from "../../support/scripted-query.js";
+
+const HANDOFF_ANSWER = [
+  "## doing",
+  "Counting the lines in data/.",
+  "## decided",
+  "- wc over find: one pass",
+  "## dead ends",
+  "- none",
+  "## next",
+  "Sum the per-file counts.",
+  "## scene",
+  "- data/",
+].join("\n");
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Harness {
+  run: StepRun;
+  saves: StepRecord[];
+  events: FlowerEvent[];
+  loads: Map<string, (report: { expired: number }) => void>;
+  calls: ReturnType<typeof scriptedQuery>["calls"];
+  assertComplete: () => void;
+}
+
+function harness(sessions: ScriptedSession[], plan: Partial<StepPlan> = {}): Harness {
+  const scripted = scriptedQuery(sessions);
+  const saves: StepRecord[] = [];
+  const events: FlowerEvent[] = [];
+  const loads = new Map<string, (report: { expired: number }) => void>();
+  const workspace = mkdtempSync(join(tmpdir(), "flower-step-run-"));
+  dirs.push(workspace);
+  let tick = 0;
+  const env: StepEnvironment = {
+    save: (record) => saves.push(structuredClone(record)),
+    earlier: () => undefined,
+    sessionOptions: ({ resume, writing }) => ({
+      ...(resume ? { resume } : {}),
+      env: { WRITING: String(writing) },
+    }),
+    beforeSession: async () => {},
+    watchLoads: (sessionId, listener) => {
+      loads.set(sessionId, listener as never);
+      return () => loads.delete(sessionId);
+    },
+    emit: (event) => events.push(event),
+    query: scripted.query,
+    now: () => new Date(Date.UTC(2026, 10, 30, 12, 0, tick++)),
+  };
+  const run = new StepRun(
+    {
+      step: "survey",
+      agent: "lead",
+      prompt: "Count the lines in data/.",
+      policy: new HandoffPolicy({ window: 100_000, headroom: 50_000 }),
+      locale: "en",
+      workspace,
+      notesDir: join(workspace, ".flower", "notes"),
+      maxAttempts: 3,
+      stopSignal: new AbortController().signal,
+      ...plan,
+    },
+    env,
+  );
+  return { run, saves, events, loads, calls: scripted.calls, assertComplete: scripted.assertComplete };
+}
+
+const session =
+  (id: string, ...parts: Array<SDKMessage | SDKMessage[]>): ScriptedSession =>
+  () => [init(id), ...parts.flat()];
+
+describe("StepRun over a scripted query", () => {
+  it("runs a step to its answer and books cost, turns and context", async () => {
+    const h = harness([
+      session("s1", response("s1", 12_000), result("s1", { text: "42 lines", turns: 3, cost: 0.25 })),
+    ]);
+    const step = await h.run.run();
+    expect(step).toMatchObject({
+      sessionId: "s1",
+      result: "42 lines",
+      generations: 1,
+      attempts: 0,
+      costUsd: 0.25,
+      numTurns: 3,
+      context: 12_000,
+    });
+    expect(h.saves.at(-1)).toMatchObject({ status: "done", history: [{ sessionId: "s1", costUsd: 0.25 }] });
+    expect(h.events.map((e) => e.type)).toEqual(["step-start", "context", "step-end"]);
+    h.assertComplete();
+  });
+
+  it("hands off past `at`: the same session writes, a new session takes over from the frozen file", async () => {
+    const h = harness([
+      session("s1", response("s1", 35_000, "tool_use"), response("s1", 55_000, "tool_use")),
+      session("s1", response("s1", 56_000), result("s1", { text: HANDOFF_ANSWER, cost: 0.4 })),
+      session("s2", response("s2", 9_000), result("s2", { text: "done", cost: 0.1 })),
+    ]);
+    const step = await h.run.run();
+    expect(step).toMatchObject({
+      sessionId: "s2",
+      retired: ["s1"],
+      generations: 2,
+      degraded: 0,
+      attempts: 0,
+    });
+    // The writing turn resumes the burned session; the successor is a new one, prompted with the file.
+    expect(h.calls[1]!.options?.resume).toBe("s1");
+    expect(h.calls[1]!.options?.env).toEqual({ WRITING: "true" });
+    expect(h.calls[2]!.options?.resume).toBeUndefined();
+    expect(h.calls[2]!.prompt).toContain("Sum the per-file counts.");
+    const file = step.handoffs[0]!;
+    expect(readFileSync(file, "utf8")).toContain("Counting the lines in data/.");
+    // The interrupted session's cost (first result) and the writing turn's count once each.
+    expect(step.costUsd).toBeCloseTo(0.5);
+    // The writing turn shows nothing: no context event at 56k.
+    const contexts = h.events.flatMap((e) => (e.type === "context" ? [e.context] : []));
+    expect(contexts).toEqual([35_000, 55_000, 9_000]);
+    expect(h.events.filter((e) => e.type === "handoff").map((e) => e.type === "handoff" && e.phase)).toEqual([
+      "near",
+      "writing",
+      "done",
+    ]);
+    h.assertComplete();
+  });
+
+  it("an overflow hands off degraded without asking the full session, and the step goes on", async () => {
+    const overflow: SDKMessage = {
+      type: "assistant",
+      parent_tool_use_id: null,
+      error: "invalid_request",
+      message: { content: [{ type: "text", text: "prompt is too long: 101000 tokens > 100000 maximum" }] },
+    } as unknown as SDKMessage;
+    const h = harness([
+      session(
+        "s1",
+        response("s1", 30_000, "tool_use"),
+        overflow,
+        result("s1", { subtype: "error_during_execution", isError: true }),
+      ),
+      session("s2", result("s2", { text: "done" })),
+    ]);
+    const step = await h.run.run();
+    expect(step).toMatchObject({ generations: 2, degraded: 1, attempts: 0, retired: ["s1"] });
+    expect(step.errors[0]).toMatch(/^交接降级\(.*prompt is too long/);
+    expect(h.calls).toHaveLength(2);
+    expect(h.calls[1]!.prompt).toContain("Count the lines in data/.");
+    h.assertComplete();
+  });
+
+  it("retries a failed attempt by resuming with a note, and counts it", async () => {
+    const h = harness([
+      session(
+        "s1",
+        response("s1", 8_000, "tool_use"),
+        result("s1", { subtype: "error_during_execution", isError: true }),
+      ),
+      session("s1", response("s1", 9_000), result("s1", { text: "done" })),
+    ]);
+    const step = await h.run.run();
+    expect(step).toMatchObject({ attempts: 1, generations: 1, result: "done" });
+    expect(h.calls[1]!.options?.resume).toBe("s1");
+    expect(h.calls[1]!.prompt).toMatch(/^The previous attempt was cut off by an error/);
+    expect(h.events.map((e) => e.type)).toContain("retry");
+  });
+
+  it("gives up after maxAttempts with a StepFailedError that carries the result", async () => {
+    const failing = (id: string) =>
+      session(id, result(id, { subtype: "error_during_execution", isError: true }));
+    const h = harness([failing("a"), failing("b")], { maxAttempts: 2 });
+    const error = await h.run.run().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StepFailedError);
+    expect((error as StepFailedError).message).toMatch(/2 of 2 attempts failed/);
+    expect(h.saves.at(-1)?.status).toBe("failed");
+  });
+
+  it("books a store load of a resumed session to the record, silently during the writing turn", async () => {
+    const h = harness([
+      session("s1", response("s1", 60_000, "tool_use")),
+      () => {
+        // The store reports its rewrite while the writing turn resumes s1.
+        h.loads.get("s1")!({ expired: 2 });
+        return [init("s1"), ...response("s1", 61_000), result("s1", { text: HANDOFF_ANSWER })];
+      },
+      session("s2", result("s2", { text: "done" })),
+    ]);
+    await h.run.run();
+    expect(h.saves.at(-1)?.storeLoads).toEqual([expect.objectContaining({ sessionId: "s1", expired: 2 })]);
+    expect(h.events.some((e) => e.type === "store-load")).toBe(false);
+    expect(h.loads.size).toBe(0);
+  });
+});
