@@ -3,7 +3,7 @@
  * exit code, and keeps the original error as `cause`.
  */
 export type FlowerErrorCode =
-  "configuration" | "manifest" | "step-failed" | "handoff" | "store" | "fake-model" | "usage";
+  "configuration" | "manifest" | "step-failed" | "handoff" | "store" | "fake-model" | "usage" | "lease";
 
 export class FlowerError extends Error {
   readonly code: FlowerErrorCode;
@@ -72,4 +72,40 @@ export function describeValue(value: unknown): string {
   if (typeof value === "function") return "a function";
   if (Array.isArray(value)) return `an array of ${value.length}`;
   return `an object (${Object.prototype.toString.call(value).slice(8, -1)})`;
+}
+
+/** Who holds a step's lease. */
+export interface LeaseHolder {
+  pid: number;
+  host: string;
+  startedAt: string;
+  heartbeatAt: string;
+}
+
+/**
+ * Another driver holds the step: a second `run`/`continue` of a step that is running in another process,
+ * another terminal, or this process. Its message names the holder; wait (`--wait`) or stop that one first.
+ */
+export class LeaseHeldError extends FlowerError {
+  readonly step: string;
+  readonly holder: LeaseHolder;
+
+  constructor(step: string, holder: LeaseHolder) {
+    super(
+      "lease",
+      `Step "${step}" is being driven by pid ${holder.pid} on ${holder.host} (since ${holder.startedAt}, last heartbeat ${holder.heartbeatAt}). Stop that one, or wait for it with --wait.`,
+    );
+    this.step = step;
+    this.holder = holder;
+  }
+}
+
+/** This driver's lease was taken over (it was presumed dead): it must stop writing the step at once. */
+export class LeaseLostError extends FlowerError {
+  readonly step: string;
+
+  constructor(step: string) {
+    super("lease", `Step "${step}" lost its lease to another driver; this process stops driving it.`);
+    this.step = step;
+  }
 }

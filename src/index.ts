@@ -11,9 +11,12 @@ export type {
   GenerationRecord,
   AttemptFailure,
   StoreLoadRecord,
-} from "./runtime/step-result.js";
-export { Manifest, MANIFEST_FORMAT } from "./runtime/manifest.js";
-export type { ManifestFile } from "./runtime/manifest.js";
+} from "./records/step-record.js";
+export { MANIFEST_FORMAT, MANIFEST_VERSION } from "./records/manifest-file.js";
+export type { ManifestFile } from "./records/manifest-file.js";
+export { SqliteRunRecords } from "./records/sqlite-records.js";
+export type { RunRecords } from "./records/run-records.js";
+export type { LeaseRow } from "./records/lease.js";
 export { EventBus } from "./runtime/events.js";
 export type {
   FlowerEvent,
@@ -71,7 +74,9 @@ export {
   StepFailedError,
   StoreError,
   FakeModelError,
+  LeaseHeldError,
+  LeaseLostError,
 } from "./errors.js";
-export type { FlowerErrorCode } from "./errors.js";
+export type { FlowerErrorCode, LeaseHolder } from "./errors.js";
 export type { Locale } from "./locale/locale.js";
 export { DEFAULTS } from "./defaults.js";

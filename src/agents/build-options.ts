@@ -17,7 +17,7 @@ import type { Locale } from "../locale/locale.js";
 import type { AgentSpec } from "./agent-spec.js";
 import { COORDINATOR_RULES, WORKER_RULES } from "./rules.js";
 import { foregroundAgents } from "./foreground-agents.js";
-import { spawnClaudeInOwnGroup } from "./spawn-claude.js";
+import { claudeSpawner } from "./spawn-claude.js";
 
 export type HookMap = Partial<Record<HookEvent, HookCallbackMatcher[]>>;
 
@@ -44,6 +44,8 @@ export interface BuildContext {
   settings?: Settings;
   /** Called when the delegate guard denies a main-thread call. */
   onDeny?: (denial: DelegateDenial) => void;
+  /** Called with the pid of each `claude` child as it starts (the lease names its owner's children). */
+  onSpawn?: (pid: number) => void;
 }
 
 /** Merges hook maps, keeping every matcher (order: first map first). */
@@ -116,7 +118,7 @@ export function buildOptions(spec: AgentSpec, context: BuildContext): Options {
     hooks: mergeHooks(specHooks, context.hooks, spec.hooks),
     // Main-thread stream events carry the final output_tokens of each response: the context measure.
     includePartialMessages: true,
-    spawnClaudeCodeProcess: spawnClaudeInOwnGroup,
+    spawnClaudeCodeProcess: claudeSpawner(context.onSpawn),
     ...(spec.tools ? { tools: spec.tools, allowedTools: spec.allowedTools ?? spec.tools } : {}),
     ...(!spec.tools && spec.allowedTools ? { allowedTools: spec.allowedTools } : {}),
     ...(spec.disallowedTools ? { disallowedTools: spec.disallowedTools } : {}),

@@ -1,18 +1,67 @@
 /**
- * Starts the `claude` child in its own process group. A terminal's Ctrl-C goes to the whole foreground
- * group: without this the child died with the signal before the runtime could stop it at a message
- * boundary, and the interrupted session's turns and cost were never reported. The runtime owns the
- * stop; the child still ends when its stdin closes, so a crashed parent does not leave it running.
+ * How the `claude` child is started, so that it can be stopped at a message boundary and dies with
+ * its driver.
+ *
+ * - Its own process group: a terminal's Ctrl-C goes to the whole foreground group; without this the child
+ *   died with the signal before the runtime could stop it at a message boundary, and the interrupted
+ *   session's turns and cost were never reported. The runtime owns the stop.
+ * - It dies with its driver. A detached child only notices a dead parent when its stdin closes, at the
+ *   end of its turn; a killed `flower` left it working for many seconds (one turn can last minutes),
+ *   making model requests nobody would read, and a `flower continue` started meanwhile had two processes
+ *   driving one session. On Linux the child is started through util-linux's `setpriv --pdeathsig KILL`,
+ *   which sets PR_SET_PDEATHSIG and then execs the binary (same pid, so the process group and the SDK's
+ *   handle are unchanged): the kernel kills it the moment the driver dies, however it dies — exit,
+ *   exception, SIGTERM, SIGKILL, the OOM killer. Chosen over the alternatives because it is the only one
+ *   that holds for SIGKILL without a helper process: an `exit` handler never runs on SIGKILL, and a
+ *   watchdog process that polls its parent costs a process per session and reacts only at its poll
+ *   interval. Where `setpriv` is missing, the child is started directly and the lease takeover kills what
+ *   is left (see records/lease.ts).
+ * - The pid is reported, so the lease can name the children its owner had.
  */
 import { spawn } from "node:child_process";
+import { accessSync, constants } from "node:fs";
 import type { SpawnedProcess, SpawnOptions } from "@anthropic-ai/claude-agent-sdk";
 
-export function spawnClaudeInOwnGroup(options: SpawnOptions): SpawnedProcess {
-  return spawn(options.command, options.args, {
-    cwd: options.cwd,
-    env: options.env,
-    signal: options.signal,
-    stdio: ["pipe", "pipe", "ignore"],
-    detached: true,
-  });
+const SETPRIV_CANDIDATES = ["/usr/bin/setpriv", "/bin/setpriv"];
+
+let setprivPath: string | null | undefined;
+
+/** util-linux's setpriv, if this machine has it (Linux only). */
+export function findSetpriv(): string | null {
+  if (setprivPath !== undefined) return setprivPath;
+  setprivPath = null;
+  if (process.platform === "linux") {
+    for (const candidate of SETPRIV_CANDIDATES) {
+      try {
+        accessSync(candidate, constants.X_OK);
+        setprivPath = candidate;
+        break;
+      } catch {
+        // Not here; try the next one.
+      }
+    }
+  }
+  return setprivPath;
 }
+
+/** A spawner for the SDK's `spawnClaudeCodeProcess`; `onSpawn` learns each child's pid. */
+export function claudeSpawner(onSpawn?: (pid: number) => void): (options: SpawnOptions) => SpawnedProcess {
+  return (options) => {
+    const setpriv = findSetpriv();
+    const [command, args] = setpriv
+      ? [setpriv, ["--pdeathsig", "KILL", "--", options.command, ...options.args]]
+      : [options.command, options.args];
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env,
+      signal: options.signal,
+      stdio: ["pipe", "pipe", "ignore"],
+      detached: true,
+    });
+    if (child.pid !== undefined) onSpawn?.(child.pid);
+    return child;
+  };
+}
+
+/** The spawner without a pid listener (kept for callers of the earlier name). */
+export const spawnClaudeInOwnGroup = claudeSpawner();

@@ -18,6 +18,7 @@ export const EXIT_CODES: Record<FlowerErrorCode, number> = {
   usage: EXIT.usage,
   configuration: EXIT.usage,
   manifest: EXIT.usage,
+  lease: EXIT.usage,
   "step-failed": EXIT.failed,
   handoff: EXIT.failed,
   store: EXIT.failed,

@@ -2,6 +2,7 @@
  * Every event the runtime emits, on one bus. The CLI's display, `--json` output and tests all
  * subscribe to the same stream. Names are noun-verb (`step-start`, `tool-denied`).
  */
+import type { LeaseHolder } from "../errors.js";
 import type { HandoffSectionName } from "../handoff/sections.js";
 import type { RewriteReport } from "../store/passes/report.js";
 
@@ -109,6 +110,13 @@ export interface StoreLoadEvent extends RewriteReport {
   sessionId: string;
 }
 
+/** Another live driver holds the step; this one waits for it (`wait` / `--wait`). Told once. */
+export interface LeaseWaitEvent {
+  type: "lease-wait";
+  step: string;
+  holder: LeaseHolder;
+}
+
 export type FlowerEvent =
   | StepStartEvent
   | StepEndEvent
@@ -119,7 +127,8 @@ export type FlowerEvent =
   | ToolDeniedEvent
   | SpillEvent
   | HandoffEvent
-  | StoreLoadEvent;
+  | StoreLoadEvent
+  | LeaseWaitEvent;
 
 export type FlowerEventType = FlowerEvent["type"];
 

@@ -12,6 +12,7 @@ import { TrimPolicy } from "../store/trim-policy.js";
 import { query } from "@anthropic-ai/claude-agent-sdk";
 import type { FlowerEvent } from "./events.js";
 import type { QueryFunction } from "./session-run.js";
+import type { LeaseTiming } from "../records/lease.js";
 
 export interface RuntimeOptions {
   /** The agent's working directory. Required; must exist. */
@@ -50,6 +51,8 @@ export interface RuntimeOptions {
 export interface RuntimeInternals {
   query?: QueryFunction;
   now?: () => Date;
+  /** Lease heartbeat and staleness (tests shorten them). */
+  leaseTiming?: Partial<LeaseTiming>;
 }
 
 export interface ResolvedRuntimeOptions {
@@ -65,7 +68,7 @@ export interface ResolvedRuntimeOptions {
   model: string | undefined;
   maxBudgetUsd: number | undefined;
   env: Record<string, string>;
-  internal: Required<RuntimeInternals>;
+  internal: Required<Omit<RuntimeInternals, "leaseTiming">> & Pick<RuntimeInternals, "leaseTiming">;
 }
 
 const KNOWN = new Set([
@@ -169,6 +172,10 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     model: options.model,
     maxBudgetUsd: options.maxBudgetUsd,
     env,
-    internal: { query: internal.query ?? query, now: internal.now ?? (() => new Date()) },
+    internal: {
+      query: internal.query ?? query,
+      now: internal.now ?? (() => new Date()),
+      ...(internal.leaseTiming ? { leaseTiming: internal.leaseTiming } : {}),
+    },
   };
 }

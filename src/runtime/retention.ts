@@ -5,22 +5,22 @@
  */
 import { ConfigurationError } from "../errors.js";
 import type { SqliteSessionStore } from "../store/sqlite-store.js";
-import type { Manifest } from "./manifest.js";
+import type { RunRecords } from "../records/run-records.js";
 
 /** Deletes the step's burned generations and its current session (with their subagent transcripts). */
 export async function deleteStepSessions(
-  manifest: Manifest,
+  records: RunRecords,
   store: SqliteSessionStore,
   step: string,
 ): Promise<number> {
-  const record = manifest.get(step);
+  const record = records.get(step);
   if (!record) {
     const known =
-      manifest
-        .steps()
+      records
+        .list()
         .map((s) => s.step)
         .join(", ") || "none";
-    throw new ConfigurationError("step", step, `a step recorded in ${manifest.path} (known: ${known})`);
+    throw new ConfigurationError("step", step, `a step recorded in ${records.location} (known: ${known})`);
   }
   let deleted = 0;
   for (const sessionId of new Set([...record.retired, ...(record.sessionId ? [record.sessionId] : [])])) {

@@ -16,16 +16,24 @@ import { PruningSessionStore } from "../store/pruning-store.js";
 import { Workbench } from "../workbench/workbench.js";
 import { EventBus, type FlowerEvent } from "./events.js";
 import { LoadRouter } from "./load-router.js";
-import { Manifest } from "./manifest.js";
 import { resolveRuntimeOptions, type ResolvedRuntimeOptions, type RuntimeOptions } from "./options.js";
 import { deleteStepSessions } from "./retention.js";
+import { StepLease } from "./step-lease.js";
 import { StepRun, type StepEnvironment } from "./step-run.js";
-import type { StepRecord, StepResult } from "./step-result.js";
+import { DEFAULT_LEASE_TIMING } from "../records/lease.js";
+import type { RunRecords } from "../records/run-records.js";
+import { SqliteRunRecords } from "../records/sqlite-records.js";
+import type { StepRecord, StepResult } from "../records/step-record.js";
 import { CONTINUE_PROMPT } from "./text.js";
 
 export interface RunOptions {
   /** Handoff policy for this step only (e.g. per model or per role); overrides the runtime's. */
   handoff?: HandoffPolicy | boolean;
+  /**
+   * When another live driver holds the step: wait for it (true: as long as it takes; a number: at most
+   * that many ms) instead of failing with LeaseHeldError at once. @default false
+   */
+  wait?: boolean | number;
 }
 
 export interface ContinueOptions extends RunOptions {
@@ -35,7 +43,8 @@ export interface ContinueOptions extends RunOptions {
 
 export class Runtime {
   readonly options: ResolvedRuntimeOptions;
-  readonly manifest: Manifest;
+  /** Step records and leases (records.db, mirrored to manifest.json). */
+  readonly records: RunRecords;
   readonly store: PruningSessionStore;
   readonly workbench: Workbench | null;
   readonly #bus = new EventBus();
@@ -49,7 +58,7 @@ export class Runtime {
   constructor(options: RuntimeOptions) {
     this.options = resolveRuntimeOptions(options);
     mkdirSync(this.options.runDir, { recursive: true });
-    this.manifest = new Manifest(this.options.runDir);
+    this.records = new SqliteRunRecords(this.options.runDir);
     if (this.options.onEvent) this.#bus.on(this.options.onEvent);
     this.workbench = this.options.workbench
       ? new Workbench({ workspace: this.options.workspace, locale: this.options.locale })
@@ -84,32 +93,35 @@ export class Runtime {
    */
   async continue(step: string, spec: AgentSpec, options: ContinueOptions = {}): Promise<StepResult> {
     this.#checkStep(step);
-    const record = this.manifest.get(step);
+    const record = this.#continuable(step);
+    const prompt = options.prompt ?? CONTINUE_PROMPT[this.options.locale];
+    return this.#runStep(step, spec, record.prompt, options, prompt);
+  }
+
+  /** The record of a step that `continue` can pick up; a clear error otherwise. */
+  #continuable(step: string): StepRecord {
+    const record = this.records.get(step);
     if (!record) {
       const known =
-        this.manifest
-          .steps()
+        this.records
+          .list()
           .map((s) => s.step)
           .join(", ") || "none";
       throw new ConfigurationError(
         "step",
         step,
-        `a step recorded in ${this.manifest.path} (known: ${known})`,
+        `a step recorded in ${this.records.location} (known: ${known})`,
       );
     }
     if (!record.sessionId && !record.pendingHandoff && !record.pendingPrompt) {
       throw new StepFailedError(step, "it has no session to resume yet; run it again with rt.run()");
     }
-    const prompt = options.prompt ?? CONTINUE_PROMPT[this.options.locale];
-    return this.#runStep(step, spec, record.prompt, options, { record, prompt });
+    return record;
   }
 
   /** The most recently updated step of this run directory, if any. */
   lastStep(): StepRecord | undefined {
-    return this.manifest
-      .steps()
-      .sort((a, b) => a.updatedAt.localeCompare(b.updatedAt))
-      .at(-1);
+    return this.records.list().at(-1);
   }
 
   /**
@@ -118,7 +130,7 @@ export class Runtime {
    */
   async deleteSessions(step: string): Promise<number> {
     if (this.#running.has(step)) throw new ConfigurationError("step", step, "a step that is not running");
-    return deleteStepSessions(this.manifest, this.store, step);
+    return deleteStepSessions(this.records, this.store, step);
   }
 
   /** Stops the running steps at the next message boundary; their records stay continuable. */
@@ -130,6 +142,7 @@ export class Runtime {
   close(): void {
     this.#kill.abort();
     this.store.close();
+    this.records.close();
   }
 
   #checkStep(step: string): void {
@@ -146,15 +159,51 @@ export class Runtime {
     spec: AgentSpec,
     prompt: string,
     options: RunOptions,
-    continuation: { record: StepRecord; prompt: string } | undefined,
+    continuePrompt: string | undefined,
   ): Promise<StepResult> {
     if (!spec || typeof spec !== "object" || typeof spec.instructions !== "string") {
       throw new ConfigurationError("spec", spec, "an AgentSpec (see coordinator() and worker())");
     }
+    const wait = options.wait ?? false;
+    if (typeof wait !== "boolean" && !(typeof wait === "number" && wait >= 0))
+      throw new ConfigurationError("wait", wait, "a boolean or a number of milliseconds >= 0");
     const policy = options.handoff === undefined ? this.options.handoff : HandoffPolicy.from(options.handoff);
     this.#running.add(step);
     const stop = new AbortController();
     this.#stops.add(stop);
+    let lease: StepLease | undefined;
+    try {
+      lease = await StepLease.acquire({
+        records: this.records,
+        step,
+        timing: { ...DEFAULT_LEASE_TIMING, ...this.options.internal.leaseTiming },
+        now: this.options.internal.now,
+        wait,
+        signal: stop.signal,
+        onWait: (error) => this.#bus.emit({ type: "lease-wait", step, holder: error.holder }),
+      });
+      // Read under the lease: while we waited, the holder may have moved the step on.
+      const continuation =
+        continuePrompt === undefined
+          ? undefined
+          : { record: this.#continuable(step), prompt: continuePrompt };
+      return await this.#drive(step, spec, prompt, policy, stop, lease, continuation);
+    } finally {
+      lease?.release();
+      this.#stops.delete(stop);
+      this.#running.delete(step);
+    }
+  }
+
+  async #drive(
+    step: string,
+    spec: AgentSpec,
+    prompt: string,
+    policy: HandoffPolicy,
+    stop: AbortController,
+    lease: StepLease,
+    continuation: { record: StepRecord; prompt: string } | undefined,
+  ): Promise<StepResult> {
     const run = new StepRun(
       {
         step,
@@ -168,23 +217,19 @@ export class Runtime {
         stopSignal: stop.signal,
         ...(continuation ? { continuation } : {}),
       },
-      this.#environment(step, spec, policy),
+      this.#environment(step, spec, policy, lease),
     );
-    try {
-      return await run.run();
-    } finally {
-      this.#stops.delete(stop);
-      this.#running.delete(step);
-    }
+    return run.run();
   }
 
   /** What a step gets from the runtime: persistence, session options, the store's reports, the bus. */
-  #environment(step: string, spec: AgentSpec, policy: HandoffPolicy): StepEnvironment {
+  #environment(step: string, spec: AgentSpec, policy: HandoffPolicy, lease: StepLease): StepEnvironment {
     const o = this.options;
     return {
-      save: (record) => this.manifest.put(record),
-      earlier: (name) => this.manifest.get(name),
-      sessionOptions: (session) => this.#sessionOptions(step, spec, policy, session),
+      // Every write proves the lease still holds: a driver presumed dead must not overwrite its successor.
+      save: (record) => this.records.put(record, { lease: lease.token }),
+      earlier: (name) => this.records.get(name),
+      sessionOptions: (session) => this.#sessionOptions(step, spec, policy, session, lease),
       // The index is refreshed before every session so the prompt block lists what is on disk now.
       beforeSession: async () => {
         if (!this.workbench) return;
@@ -203,6 +248,7 @@ export class Runtime {
     spec: AgentSpec,
     policy: HandoffPolicy,
     session: { resume?: string; writing: boolean; sink: (event: FlowerEvent) => void },
+    lease: StepLease,
   ): Options {
     const o = this.options;
     const { resume, writing, sink } = session;
@@ -235,6 +281,7 @@ export class Runtime {
       // The writing turn must be able to finish: no budget cap there.
       ...(o.maxBudgetUsd !== undefined && !writing ? { maxBudgetUsd: o.maxBudgetUsd } : {}),
       abortController: childAbort(this.#kill.signal),
+      onSpawn: (pid) => lease.addChild(pid),
       onDeny: (denial) =>
         sink({
           type: "tool-denied",

@@ -31,7 +31,7 @@ import {
   type GenerationRecord,
   type StepRecord,
   type StepResult,
-} from "./step-result.js";
+} from "../records/step-record.js";
 import { CONTINUE_AFTER_FAILURE, FLOOR_MESSAGE } from "./text.js";
 
 /** What a step needs from the runtime around it: wiring, no decisions. */
@@ -76,6 +76,8 @@ export class StepRun {
   readonly #env: StepEnvironment;
   /** The near warning was given in this generation (one per generation). */
   #warned = false;
+  /** A new generation waits for its session to exist (see #expectGeneration). */
+  #pendingGeneration = false;
 
   constructor(plan: StepPlan, env: StepEnvironment) {
     this.#plan = plan;
@@ -104,8 +106,9 @@ export class StepRun {
     return this.#env.now().toISOString();
   }
 
-  get #generation(): GenerationRecord {
-    return this.#record.history.at(-1)!;
+  /** The booked generation of the running session; undefined while a new one waits for its session. */
+  get #generation(): GenerationRecord | undefined {
+    return this.#pendingGeneration ? undefined : this.#record.history.at(-1);
   }
 
   /**
@@ -155,25 +158,25 @@ export class StepRun {
       type: "handoff",
       step: this.#plan.step,
       phase: "near",
-      generation: this.#record.generations,
+      generation: this.#generationNumber,
       context,
       window: policy.window,
     });
   }
 
-  #startGeneration(): void {
-    this.#record.generations += 1;
+  /**
+   * The next session starts a new generation. It is booked only when that session exists (its id is
+   * known): a crash between a handoff and the successor's start must not leave a generation without a
+   * session, or `continue` would book a second one for it (generations = 1 + handoffs, always).
+   */
+  #expectGeneration(): void {
+    this.#pendingGeneration = true;
     this.#warned = false;
-    this.#record.history.push({
-      generation: this.#record.generations,
-      sessionId: null,
-      startedAt: this.#now(),
-      endedAt: null,
-      costUsd: 0,
-      numTurns: 0,
-      context: 0,
-      handoff: null,
-    });
+  }
+
+  /** The generation the running (or next) session belongs to. */
+  get #generationNumber(): number {
+    return this.#record.generations + (this.#pendingGeneration ? 1 : 0);
   }
 
   /** Adds what one session run cost to the step and its generation. */
@@ -184,21 +187,39 @@ export class StepRun {
       const spend = sessionSpend(record.sessionCosts[outcome.sessionId], outcome.costTotal);
       if (spend.total !== null) record.sessionCosts[outcome.sessionId] = spend.total;
       record.costUsd += spend.spent;
-      generation.costUsd += spend.spent;
+      if (generation) generation.costUsd += spend.spent;
     }
     record.numTurns += outcome.numTurns;
-    generation.numTurns += outcome.numTurns;
+    if (generation) generation.numTurns += outcome.numTurns;
     if (countsForContext && outcome.mainResponses > 0) {
       record.context = outcome.context;
-      generation.context = outcome.context;
+      if (generation) generation.context = outcome.context;
     }
   }
 
   #onSession(sessionId: string): void {
     const record = this.#record;
-    if (record.sessionId === sessionId) return;
+    if (this.#pendingGeneration) {
+      this.#pendingGeneration = false;
+      record.generations += 1;
+      record.history.push({
+        generation: record.generations,
+        sessionId,
+        startedAt: this.#now(),
+        endedAt: null,
+        costUsd: 0,
+        numTurns: 0,
+        context: 0,
+        handoff: null,
+      });
+    } else if (record.sessionId === sessionId) {
+      return;
+    } else {
+      // A retry that started afresh (its first session never answered) stays in the same generation.
+      const generation = this.#generation;
+      if (generation) generation.sessionId = sessionId;
+    }
     record.sessionId = sessionId;
-    this.#generation.sessionId = sessionId;
     record.pendingHandoff = null;
     record.pendingPrompt = null;
     this.#save();
@@ -220,7 +241,7 @@ export class StepRun {
         options: env.sessionOptions({ ...(resume ? { resume } : {}), writing, sink }),
         prompt,
         policy: plan.policy,
-        generation: this.#record.generations,
+        generation: this.#generationNumber,
         writing,
         sink,
         onSession: (sessionId) => {
@@ -248,21 +269,21 @@ export class StepRun {
         prompt = pendingFile
           ? readFrozenHandoff(pendingFile, plan.step).promptBlock(plan.locale)
           : pendingPrompt!;
-        this.#startGeneration();
+        this.#expectGeneration();
       } else {
         resume = plan.continuation.record.sessionId ?? undefined;
         prompt = plan.continuation.prompt;
-        if (record.history.length === 0) this.#startGeneration();
+        if (record.history.length === 0) this.#expectGeneration();
       }
     } else {
-      this.#startGeneration();
+      this.#expectGeneration();
     }
     this.#save();
     this.#env.emit({
       type: "step-start",
       step: plan.step,
       attempt: record.attempts + 1,
-      generation: record.generations,
+      generation: this.#generationNumber,
       resume,
     });
 
@@ -288,7 +309,7 @@ export class StepRun {
         record.errors.push(reason);
         record.failures.push({
           attempt: record.attempts,
-          generation: record.generations,
+          generation: this.#generationNumber,
           sessionId: outcome.sessionId,
           reason,
           at: this.#now(),
@@ -323,15 +344,18 @@ export class StepRun {
 
       // handoff-due or overflow: switch generations.
       if (record.generations >= plan.policy.maxGenerations) {
-        const message = FLOOR_MESSAGE[plan.locale](plan.policy.maxGenerations, plan.policy.at);
+        const message = FLOOR_MESSAGE[plan.locale]({
+          handoffs: record.generations - 1,
+          max: plan.policy.maxGenerations,
+          at: plan.policy.at,
+        });
         record.errors.push(message);
         this.#finish("failed");
         throw new StepFailedError(plan.step, message, { cause: toStepResult(record) });
       }
       const successorPrompt = await this.#handOff(outcome);
       if (plan.stopSignal.aborted) return this.#finish("stopped");
-      this.#startGeneration();
-      this.#save();
+      this.#expectGeneration();
       resume = undefined;
       prompt = successorPrompt;
     }
@@ -360,7 +384,7 @@ export class StepRun {
           type: "handoff",
           step: plan.step,
           phase: "writing",
-          generation: record.generations,
+          generation: this.#generationNumber,
           context,
           window: plan.policy.window,
         });
@@ -399,7 +423,7 @@ export class StepRun {
       record.pendingPrompt = frozen.successor.promptBlock(plan.locale);
     }
     if (burned) record.retired.push(burned);
-    const generation = this.#generation;
+    const generation = this.#generation!;
     generation.endedAt = this.#now();
     generation.handoff = {
       path: frozen.path,
@@ -414,7 +438,7 @@ export class StepRun {
       type: "handoff",
       step: plan.step,
       phase: "done",
-      generation: record.generations,
+      generation: this.#generationNumber,
       context,
       window: plan.policy.window,
       degraded: why !== null,
@@ -436,7 +460,7 @@ export class StepRun {
   #finish(status: StepRecord["status"]): StepResult {
     const record = this.#record;
     record.status = status;
-    const generation = record.history.at(-1);
+    const generation = this.#generation;
     if (generation && !generation.endedAt) generation.endedAt = this.#now();
     this.#save();
     this.#env.emit({

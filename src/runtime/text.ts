@@ -12,10 +12,15 @@ export const CONTINUE_AFTER_FAILURE: Readonly<Record<Locale, (reason: string) =>
     `The previous attempt was cut off by an error (${reason}). Continue the original task from where it stopped.`,
 };
 
-/** maxGenerations reached: the threshold is probably below the role's start-up floor (seed H10). */
-export const FLOOR_MESSAGE: Readonly<Record<Locale, (max: number, at: number) => string>> = {
-  zh: (max, at) =>
-    `已换代 ${max} 次(max_generations),仍然越线。阈值(${at})很可能低于这个角色的启动地板(协调者实测约 ${DEFAULTS.coordinatorStartupFloor / 1000}k),把 window 调大,或 --no-handoff。`,
-  en: (max, at) =>
-    `Handed off ${max} times (maxGenerations) and still over the line. The threshold (${at}) is probably below this role's start-up floor (measured ~${DEFAULTS.coordinatorStartupFloor / 1000}k for a coordinator): raise window, or use --no-handoff.`,
+/**
+ * maxGenerations reached: the threshold is probably below the role's start-up floor (seed H10). The zh
+ * text carries the seeds' sentence as written.
+ */
+export const FLOOR_MESSAGE: Readonly<
+  Record<Locale, (counts: { handoffs: number; max: number; at: number }) => string>
+> = {
+  zh: ({ handoffs, max, at }) =>
+    `已换代 ${handoffs} 次,到了 max_generations=${max},仍然越线(阈值 ${at},协调者实测启动地板约 ${DEFAULTS.coordinatorStartupFloor / 1000}k)。阈值很可能低于这个角色的启动地板,把 window 调大,或 --no-handoff。`,
+  en: ({ handoffs, max, at }) =>
+    `Handed off ${handoffs} ${handoffs === 1 ? "time" : "times"} and reached maxGenerations (${max}), still over the line. The threshold (${at}) is probably below this role's start-up floor (measured ~${DEFAULTS.coordinatorStartupFloor / 1000}k for a coordinator): raise window, or use --no-handoff.`,
 };

@@ -365,7 +365,7 @@ describe("handoff generations through the real binary", () => {
       if (event.type === "handoff" && event.phase === "writing") rt.stop();
     });
     const stopped = await rt.run("stop while writing", reader, "Read every big file.");
-    expect(rt.manifest.get("stop while writing")?.status).toBe("stopped");
+    expect(rt.records.get("stop while writing")?.status).toBe("stopped");
     expect(stopped.degraded).toBe(0);
     expect(readFileSync(stopped.handoffs[0]!, "utf8")).toContain("GEN-1: reading the big files");
     const result = await current
@@ -380,7 +380,7 @@ describe("handoff generations through the real binary", () => {
     const error = await rt.run("no switch", reader, "Read it.").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StepFailedError);
     expect((error as Error).message).toMatch(/prompt is too long/i);
-    const record = rt.manifest.get("no switch")!;
+    const record = rt.records.get("no switch")!;
     expect(record.generations).toBe(1);
     expect(record.degraded).toBe(0);
     expect(record.handoffs).toEqual([]);

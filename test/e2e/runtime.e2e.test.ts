@@ -89,7 +89,7 @@ describe("Runtime through the real binary", () => {
 
     // Running the same step name again starts afresh and keeps the earlier record.
     const again = await rt.run("survey", lead(), "Survey the workspace.");
-    const record = rt.manifest.get("survey")!;
+    const record = rt.records.get("survey")!;
     expect(record.sessionId).toBe(again.sessionId);
     expect(record.earlierRuns?.map((r) => r.sessionId)).toEqual([result.sessionId]);
     expect(record.earlierRuns?.[0]?.costUsd).toBe(result.costUsd);
@@ -210,7 +210,7 @@ describe("Runtime through the real binary", () => {
     const error = await rt.run("budget", plain, "Loop.").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StepFailedError);
     expect((error as Error).message).toMatch(/a limit was reached, not retried: error_max_budget_usd/);
-    expect(rt.manifest.get("budget")?.attempts).toBe(1);
+    expect(rt.records.get("budget")?.attempts).toBe(1);
     expect(current.events.some((e) => e.type === "retry")).toBe(false);
   });
 });

@@ -130,7 +130,7 @@ describe("the pruning store on resume, through the real binary", () => {
     expect(await rt.store.load({ projectKey: projectKey!, sessionId: result.sessionId! })).not.toBeNull();
     expect(await rt.deleteSessions("short")).toBe(1);
     expect(await rt.store.load({ projectKey: projectKey!, sessionId: result.sessionId! })).toBeNull();
-    expect(rt.manifest.get("short")?.costUsd).toBe(result.costUsd);
+    expect(rt.records.get("short")?.costUsd).toBe(result.costUsd);
     await expect(rt.deleteSessions("no such step")).rejects.toThrow(
       /Invalid option step: got "no such step"/,
     );

@@ -8,17 +8,17 @@ import { basename, dirname, join, resolve } from "node:path";
 import { readFrozenHandoff } from "../../handoff/freeze.js";
 import { formatTokens } from "../../handoff/text.js";
 import { resolveLocale } from "../../locale/locale.js";
-import { Manifest } from "../../runtime/manifest.js";
+import { SqliteRunRecords } from "../../records/sqlite-records.js";
 import { safeFileName } from "../../fs/safe-file-name.js";
-import type { StepRecord } from "../../runtime/step-result.js";
+import type { StepRecord } from "../../records/step-record.js";
 import { handoffSummary } from "../display.js";
 import { parseLang, parseNonEmpty, UsageError, type ParsedCommand } from "../args.js";
 import { CLI_TEXT } from "../text.js";
 import { EXIT, makeOutput } from "./live.js";
 import { cut } from "../terminal-text.js";
 
-function openManifest(values: ParsedCommand["values"]): Manifest {
-  return new Manifest(resolve(parseNonEmpty("--run-dir", values["run-dir"]) ?? "runs"));
+function openManifest(values: ParsedCommand["values"]): SqliteRunRecords {
+  return new SqliteRunRecords(resolve(parseNonEmpty("--run-dir", values["run-dir"]) ?? "runs"));
 }
 
 export function runsCommand(parsed: ParsedCommand): number {
@@ -29,14 +29,14 @@ export function runsCommand(parsed: ParsedCommand): number {
   const locale = resolveLocale(parseLang(parsed.values.lang));
   const output = makeOutput(parsed.values.json === true, locale);
   const manifest = openManifest(parsed.values);
-  const steps = manifest.steps().sort((a, b) => a.updatedAt.localeCompare(b.updatedAt));
+  const steps = manifest.list().sort((a, b) => a.updatedAt.localeCompare(b.updatedAt));
   if (output.json) {
     for (const record of steps) process.stdout.write(`${JSON.stringify(summaryOf(record))}\n`);
     return EXIT.ok;
   }
   const text = CLI_TEXT[locale];
   if (steps.length === 0) {
-    output.say(text.noSteps(manifest.path));
+    output.say(text.noSteps(manifest.manifestPath));
     return EXIT.ok;
   }
   const rows = steps.map((record) => [
@@ -87,17 +87,17 @@ export function showCommand(parsed: ParsedCommand): number {
   const text = CLI_TEXT[locale];
   const manifest = openManifest(parsed.values);
   const wanted = parsed.positionals[0];
-  const steps = manifest.steps();
+  const steps = manifest.list();
   const record =
     wanted === undefined
       ? steps.sort((a, b) => a.updatedAt.localeCompare(b.updatedAt)).at(-1)
       : manifest.get(wanted);
   if (!record) {
-    if (wanted === undefined) throw new UsageError(`flower show: ${text.noSteps(manifest.path)}`);
+    if (wanted === undefined) throw new UsageError(`flower show: ${text.noSteps(manifest.manifestPath)}`);
     throw new UsageError(
       text.noStep(
         wanted,
-        manifest.path,
+        manifest.manifestPath,
         steps.map((s) => s.step),
       ),
     );

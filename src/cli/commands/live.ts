@@ -9,7 +9,7 @@ import { Display } from "../display.js";
 import type { Locale } from "../../locale/locale.js";
 import type { FlowerEvent } from "../../runtime/events.js";
 import type { Runtime } from "../../runtime/runtime.js";
-import type { StepResult, StepStatus } from "../../runtime/step-result.js";
+import type { StepResult, StepStatus } from "../../records/step-record.js";
 import { CLI_TEXT } from "../text.js";
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
@@ -85,7 +85,7 @@ export async function runLive(live: LiveRun): Promise<LiveOutcome> {
   try {
     const result = await live.action();
     sink.close();
-    const status = rt.manifest.get(live.step)?.status ?? "done";
+    const status = rt.records.get(live.step)?.status ?? "done";
     if (output.json) process.stdout.write(`${JSON.stringify({ type: "result", status, ...result })}\n`);
     if (status === "stopped" || interrupts > 0) {
       output.say(text.stopped(live.continueCommand));

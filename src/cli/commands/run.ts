@@ -167,7 +167,7 @@ export async function runCommand(parsed: ParsedCommand): Promise<number> {
   requireCredentials(settings);
   const sink = eventSink(settings.output, settings.verbose);
   const rt = makeRuntime(settings, (event) => sink.handle(event));
-  const step = explicitStep ?? stepNameFor(task, (name) => rt.manifest.get(name) !== undefined);
+  const step = explicitStep ?? stepNameFor(task, (name) => rt.records.get(name) !== undefined);
   const spec = defaultTeam(settings.locale);
   const outcome = await runLive({
     rt,
@@ -194,15 +194,15 @@ export async function continueCommandRun(parsed: ParsedCommand): Promise<number>
     step = rt.lastStep()?.step;
     if (step === undefined) {
       rt.close();
-      throw new UsageError(`flower continue: ${text.noSteps(rt.manifest.path)}`);
+      throw new UsageError(`flower continue: ${text.noSteps(rt.records.location)}`);
     }
-  } else if (!rt.manifest.get(step)) {
+  } else if (!rt.records.get(step)) {
     rt.close();
     throw new UsageError(
       text.noStep(
         step,
-        rt.manifest.path,
-        rt.manifest.steps().map((s) => s.step),
+        rt.records.location,
+        rt.records.list().map((s) => s.step),
       ),
     );
   }

@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { effectiveStatus } from "../../../src/cli/commands/inspect.js";
-import { newStepRecord } from "../../../src/runtime/step-result.js";
+import { newStepRecord } from "../../../src/records/step-record.js";
 
 describe("effectiveStatus", () => {
   it("shows a running step whose process is gone as interrupted", () => {

@@ -11,7 +11,7 @@ import { StepFailedError } from "../../../src/errors.js";
 import { HandoffPolicy } from "../../../src/handoff/policy.js";
 import type { FlowerEvent } from "../../../src/runtime/events.js";
 import { StepRun, type StepEnvironment, type StepPlan } from "../../../src/runtime/step-run.js";
-import type { StepRecord } from "../../../src/runtime/step-result.js";
+import type { StepRecord } from "../../../src/records/step-record.js";
 import { init, response, result, scriptedQuery, type ScriptedSession } from "../../support/scripted-query.js";
 
 const HANDOFF_ANSWER = [
@@ -205,5 +205,50 @@ describe("StepRun over a scripted query", () => {
     expect(h.saves.at(-1)?.storeLoads).toEqual([expect.objectContaining({ sessionId: "s1", expired: 2 })]);
     expect(h.events.some((e) => e.type === "store-load")).toBe(false);
     expect(h.loads.size).toBe(0);
+  });
+
+  it("books a generation only when its session exists: a stop after the handoff leaves none behind", async () => {
+    const stop = new AbortController();
+    const first = harness(
+      [
+        session("s1", response("s1", 60_000, "tool_use")),
+        () => {
+          stop.abort(); // Ctrl-C while the handoff is being written: it finishes, then the step stops.
+          return [init("s1"), ...response("s1", 61_000), result("s1", { text: HANDOFF_ANSWER })];
+        },
+      ],
+      { stopSignal: stop.signal },
+    );
+    expect((await first.run.run()).generations).toBe(1);
+    const stopped = first.saves.at(-1)!;
+    expect(stopped).toMatchObject({ status: "stopped", generations: 1, retired: ["s1"] });
+    expect(stopped.history).toHaveLength(1);
+    expect(stopped.pendingHandoff).toBe(stopped.handoffs[0]);
+
+    // Another process continues: the successor starts from the file and is generation 2, once.
+    const second = harness([session("s2", response("s2", 5_000), result("s2", { text: "done" }))], {
+      continuation: { record: stopped, prompt: "Continue the task." },
+    });
+    const step = await second.run.run();
+    const record = second.saves.at(-1)!;
+    expect(step).toMatchObject({ generations: 2, retired: ["s1"], sessionId: "s2" });
+    expect(record.history.map((g) => g.sessionId)).toEqual(["s1", "s2"]);
+    expect(record.history.filter((g) => g.handoff !== null)).toHaveLength(record.generations - 1);
+    expect(second.calls[0]!.prompt).toContain("Sum the per-file counts.");
+  });
+
+  it("stops at maxGenerations counting the handoffs it made, in the seeds' words in zh", async () => {
+    const over = (id: string): ScriptedSession => session(id, response(id, 60_000, "tool_use"));
+    const writes = (id: string): ScriptedSession => session(id, result(id, { text: HANDOFF_ANSWER }));
+    const h = harness([over("s1"), writes("s1"), over("s2"), writes("s2"), over("s3")], {
+      locale: "zh",
+      policy: new HandoffPolicy({ window: 100_000, headroom: 50_000, maxGenerations: 3 }),
+    });
+    const error = (await h.run.run().catch((e: unknown) => e)) as StepFailedError;
+    expect(error).toBeInstanceOf(StepFailedError);
+    expect(error.message).toContain("已换代 2 次");
+    expect(error.message).toContain("阈值很可能低于这个角色的启动地板,把 window 调大,或 --no-handoff");
+    expect(h.saves.at(-1)).toMatchObject({ generations: 3, retired: ["s1", "s2"], status: "failed" });
+    h.assertComplete();
   });
 });

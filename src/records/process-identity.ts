@@ -1,0 +1,51 @@
+/**
+ * Who a process is, well enough to tell later whether it is still alive: its pid, the host, and (on
+ * Linux) its start time in clock ticks since boot. A pid alone is not enough: pids are reused, and a
+ * lease held by a dead driver whose pid now belongs to an unrelated process would never be taken over.
+ */
+import { readFileSync } from "node:fs";
+import { hostname } from "node:os";
+
+export interface ProcessIdentity {
+  pid: number;
+  host: string;
+  /** Start time from /proc/<pid>/stat (field 22); null where /proc is not available. */
+  startTicks: number | null;
+}
+
+/** Field 22 of /proc/<pid>/stat. The name (field 2) may contain spaces and parentheses: parse after its last ")". */
+export function processStartTicks(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // fields[0] is field 3 (state), so field 22 is fields[19].
+    const ticks = Number(fields[19]);
+    return Number.isFinite(ticks) ? ticks : null;
+  } catch {
+    return null;
+  }
+}
+
+export function currentProcess(): ProcessIdentity {
+  return { pid: process.pid, host: hostname(), startTicks: processStartTicks(process.pid) };
+}
+
+/** True when `pid` exists (signal 0 probes without sending anything; EPERM means it exists). */
+export function pidExists(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** True when the process `identity` names is still running on this host (same pid and same start time). */
+export function isAlive(identity: { pid: number; startTicks: number | null }): boolean {
+  if (!pidExists(identity.pid)) return false;
+  if (identity.startTicks === null) return true;
+  const now = processStartTicks(identity.pid);
+  // A zombie or an unreadable /proc entry: trust the pid probe.
+  return now === null || now === identity.startTicks;
+}

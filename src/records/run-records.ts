@@ -1,0 +1,47 @@
+/**
+ * Where step records and leases live: the interface the runtime writes through. The SQLite
+ * implementation (sqlite-records.ts) is the default; a shared store (PostgreSQL) implements the same.
+ */
+import type { LeaseRow } from "./lease.js";
+import type { ProcessIdentity } from "./process-identity.js";
+import type { StepRecord } from "./step-record.js";
+
+export interface AcquireOptions {
+  /** The acquiring process. */
+  self: ProcessIdentity;
+  now: Date;
+}
+
+export interface RunRecords {
+  /** Where a person finds the records (a path or a URL without its password), for messages. */
+  readonly location: string;
+  get(step: string): StepRecord | undefined;
+  /** Every step, oldest update first. */
+  list(): StepRecord[];
+  /**
+   * Writes one step's record in a transaction. With `lease`, the write happens only while that lease
+   * still holds the step; otherwise `LeaseLostError` is thrown and nothing is written.
+   */
+  put(record: StepRecord, options?: { lease?: string }): void;
+  /**
+   * Takes the step's lease: returns the new lease, or the current row when another live owner holds it
+   * (the caller decides to wait or to fail). A dead owner's lease is returned with `takeover: true`:
+   * the caller must make sure its children are gone and then call `takeOver`.
+   */
+  acquire(step: string, options: AcquireOptions & { token: string }): AcquireResult;
+  /** Replaces a dead owner's lease (identified by its token) with ours, atomically. */
+  takeOver(step: string, deadToken: string, options: AcquireOptions & { token: string }): boolean;
+  /** Refreshes the heartbeat and the list of children; false when the lease is no longer ours. */
+  heartbeat(step: string, token: string, now: Date, children?: number[]): boolean;
+  release(step: string, token: string): void;
+  /** Current leases, for `flower runs`. */
+  leases(): LeaseRow[];
+  /** Removes a step's record (and its lease) entirely. */
+  delete(step: string): boolean;
+  close(): void;
+}
+
+export type AcquireResult =
+  | { kind: "acquired"; lease: LeaseRow }
+  | { kind: "held"; lease: LeaseRow }
+  | { kind: "dead-owner"; lease: LeaseRow };
