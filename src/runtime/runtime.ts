@@ -17,7 +17,12 @@ import { Workbench } from "../workbench/workbench.js";
 import { EventBus, type FlowerEvent } from "./events.js";
 import { Manifest } from "./manifest.js";
 import { deleteStepSessions } from "./retention.js";
-import { resolveRuntimeOptions, type ResolvedRuntimeOptions, type RuntimeOptions } from "./options.js";
+import {
+  resolveHandoffPolicy,
+  resolveRuntimeOptions,
+  type ResolvedRuntimeOptions,
+  type RuntimeOptions,
+} from "./options.js";
 import { StepRun } from "./run-step.js";
 import type { RewriteReport } from "../store/passes/report.js";
 import type { StepRecord, StepResult } from "./step-result.js";
@@ -175,7 +180,10 @@ export class Runtime {
     if (!spec || typeof spec !== "object" || typeof spec.instructions !== "string") {
       throw new ConfigurationError("spec", spec, "an AgentSpec (see coordinator() and worker())");
     }
-    const policy = options.handoff === undefined ? this.options.handoff : HandoffPolicy.from(options.handoff);
+    const policy =
+      options.handoff === undefined
+        ? this.options.handoff
+        : resolveHandoffPolicy(options.handoff, this.options.env);
     const o = this.options;
     this.#running.add(step);
     const stop = new AbortController();
