@@ -2,6 +2,58 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+/*
+ * The direction of imports inside src/, enforced: an upward import fails the lint.
+ *
+ *   cli → runtime → middle (agents, handoff, guards, store, workbench, goal, report) → leaves
+ *   leaves: fs, glance, locale, errors.ts, defaults.ts (they import only each other; glance may use them)
+ *   testing (the offline kit, `flower-agent/testing`) never imports runtime or cli.
+ *
+ * Folders of one layer may import each other; scripts/check-layers.mjs (part of `npm run lint`) makes
+ * sure no folder cycle arises that way.
+ */
+const MIDDLE = ["agents", "handoff", "guards", "store", "workbench", "goal", "report"];
+const LEAF_FOLDERS = ["fs", "glance", "locale"];
+const LEAF_FILES = ["errors", "defaults"];
+const ABOVE_LEAVES = ["cli", "runtime", "testing", ...MIDDLE];
+
+/** A relative import that climbs out into `target` (a folder of src/ or one of its top files). */
+function into(target) {
+  return LEAF_FILES.includes(target) ? `^(\\.\\./)+${target}\\.js$` : `^(\\.\\./)+${target}/`;
+}
+
+/** Forbids files in `folders` (of src/) to import from `targets`. */
+function layer(folders, targets, why) {
+  return {
+    files: folders.map((folder) =>
+      [...LEAF_FILES, "index"].includes(folder) ? `src/${folder}.ts` : `src/${folder}/**/*.ts`,
+    ),
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: targets.map((target) => ({ regex: into(target), message: `(${target}) ${why}` })) },
+      ],
+    },
+  };
+}
+
+const layers = [
+  layer(["index"], ["cli", "testing"], "the library's entry point exports neither the CLI nor the kit."),
+  layer(["runtime"], ["cli", "testing"], "the runtime sits below the CLI and never needs the offline kit."),
+  layer(MIDDLE, ["cli", "runtime", "testing"], "the middle layer sits below the runtime; pass values down."),
+  layer(["testing"], ["cli", "runtime"], "the offline kit stays independent of the runtime and the CLI."),
+  layer(
+    ["glance"],
+    ABOVE_LEAVES,
+    "glance is a leaf (tokenizer, command table, git rules): only fs, locale, errors and defaults.",
+  ),
+  layer(
+    [...LEAF_FOLDERS.filter((folder) => folder !== "glance"), ...LEAF_FILES],
+    [...ABOVE_LEAVES, "glance"],
+    "a leaf imports only other leaves (fs, locale, errors, defaults).",
+  ),
+];
+
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "runs/", "bench/*.js", "coverage/", "test/**/*.mjs"] },
   js.configs.recommended,
@@ -31,5 +83,6 @@ export default tseslint.config(
       "@typescript-eslint/no-unsafe-argument": "off",
     },
   },
-  { files: ["eslint.config.js"], ...tseslint.configs.disableTypeChecked },
+  ...layers,
+  { files: ["eslint.config.js", "scripts/**/*.mjs"], ...tseslint.configs.disableTypeChecked },
 );

@@ -1,6 +1,6 @@
 /**
- * One error base for the whole library. Every error carries a stable `code` that the CLI maps to an
- * exit code, and keeps the original error as `cause`.
+ * One error base for the whole library. Every error carries a stable `code`, keeps the original error
+ * as `cause`, and maps to one exit code of the `flower` command (`EXIT_CODES`, the only such table).
  */
 export type FlowerErrorCode =
   "configuration" | "manifest" | "step-failed" | "handoff" | "store" | "fake-model" | "usage" | "lease";
@@ -60,6 +60,30 @@ export class FakeModelError extends FlowerError {
     super("fake-model", message, options);
   }
 }
+
+/** Wrong command-line usage: one line on stderr, exit code 2. */
+export class UsageError extends FlowerError {
+  constructor(message: string) {
+    super("usage", message);
+  }
+}
+
+/** The exit codes of the `flower` command. 130 is the shell's convention for "stopped by Ctrl-C". */
+export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** Wrong usage or configuration is the caller's to fix (2); everything else failed while running (1). */
+export const EXIT_CODES: Readonly<Record<FlowerErrorCode, ExitCode>> = {
+  usage: EXIT.usage,
+  configuration: EXIT.usage,
+  manifest: EXIT.usage,
+  lease: EXIT.usage,
+  "step-failed": EXIT.failed,
+  handoff: EXIT.failed,
+  store: EXIT.failed,
+  "fake-model": EXIT.failed,
+};
 
 /** Renders a value for an error message: short, and never a whole object dump. */
 export function describeValue(value: unknown): string {

@@ -11,8 +11,9 @@
 import { homedir } from "node:os";
 import type { Locale } from "../locale/locale.js";
 import type { FlowerEvent, HandoffEvent } from "../runtime/events.js";
-import type { HandoffSectionName } from "../handoff/sections.js";
-import { EMPTY_SECTION, SUMMARY_LABELS, formatTokens, formatTokensShort } from "../handoff/text.js";
+import { formatTokens, formatTokensShort } from "../handoff/text.js";
+import { DISPLAY_TEXT, type DisplayText } from "./display-text.js";
+import { handoffSummary } from "./handoff-summary.js";
 import { cut, oneLine } from "./terminal-text.js";
 
 export { formatTokens, formatTokensShort } from "../handoff/text.js";
@@ -30,126 +31,13 @@ export interface DisplayOptions {
 }
 
 const CLEAR_LINE = "\r\x1b[2K";
-/** Summary values longer than this are cut: the document on disk has the rest. */
-const SUMMARY_MAX_CHARS = 200;
 const REASON_MAX_CHARS = 160;
-
-interface Text {
-  gauge: (context: string, window: string | null) => string;
-  remaining: (tokens: string) => string;
-  atLine: string;
-  nearLine: string;
-  writing: (context: string, window: string | null) => string;
-  writtenTo: (path: string) => string;
-  notWritten: string;
-  restart: (context: string) => string;
-  degraded: (why: string) => string;
-  joiner: string;
-  stepStart: (step: string, details: string[]) => string;
-  attempt: (n: number) => string;
-  generation: (n: number) => string;
-  resume: (id: string) => string;
-  stepEnd: (step: string, status: "done" | "failed" | "stopped", details: string[]) => string;
-  turns: (n: number) => string;
-  generations: (n: number) => string;
-  retry: (step: string, attempt: number, max: number, reason: string) => string;
-  coordinator: string;
-  agentStart: (agent: string, description: string) => string;
-  agentEnd: (agent: string) => string;
-  denied: (tool: string, command: string, reason: string) => string;
-  spill: (tool: string, chars: string, path: string) => string;
-  storeLoad: (session: string, parts: string[]) => string;
-  storeParts: Record<
-    "expired" | "trimmed" | "prunedDenials" | "prunedApiErrors" | "interrupted",
-    (n: number) => string
-  >;
-  saved: (chars: string) => string;
-}
-
-const TEXT: Record<Locale, Text> = {
-  zh: {
-    gauge: (context, window) => `# 上下文 ${context}${window ? `/${window}` : ""}`,
-    remaining: (tokens) => ` · 还有约 ${tokens} 到换代`,
-    atLine: " · 已到换代线",
-    nearLine: " · 快到换代线",
-    writing: (context, window) => `# 上下文 ${context}${window ? `/${window}` : ""} —— 写交接准备换代`,
-    writtenTo: (path) => `<- 交接写在 ${path}`,
-    notWritten: "<- 没有工作台,交接没落盘,只经 prompt 交给接手者",
-    restart: (context) => `<- 新会话接手,上下文从 ${context} 重新开始`,
-    degraded: (why) => `!! 交接降级${why ? `(${why})` : ""} —— 接手者拿到的是残缺件,会自己去现场看`,
-    joiner: ";",
-    stepStart: (step, details) => `=> 开始 ${step}${details.map((d) => ` · ${d}`).join("")}`,
-    attempt: (n) => `第 ${n} 次尝试`,
-    generation: (n) => `第 ${n} 代`,
-    resume: (id) => `接续会话 ${id}`,
-    stepEnd: (step, status, details) =>
-      `<= ${{ done: "完成", failed: "失败", stopped: "已停下" }[status]} ${step}${details.map((d) => ` · ${d}`).join("")}`,
-    turns: (n) => `${n} 轮`,
-    generations: (n) => `${n} 代`,
-    retry: (step, attempt, max, reason) => `!! ${step} 第 ${attempt}/${max} 次尝试失败:${reason} —— 重试`,
-    coordinator: "协调者",
-    agentStart: (agent, description) => `-> ${agent} 开工${description ? `:${description}` : ""}`,
-    agentEnd: (agent) => `<- ${agent} 交活`,
-    denied: (tool, command, reason) =>
-      `x  拒绝 ${tool}${command ? ` ${command}` : ""}${reason ? ` —— ${reason}` : ""}`,
-    spill: (tool, chars, path) => `   ${tool} 输出 ${chars} 字符落盘 -> ${path}`,
-    storeLoad: (session, parts) => `   载入会话 ${session}:${parts.join(" · ")}`,
-    storeParts: {
-      expired: (n) => `过期 ${n}`,
-      trimmed: (n) => `裁剪 ${n}`,
-      prunedDenials: (n) => `剪除拒绝 ${n}`,
-      prunedApiErrors: (n) => `丢弃 API 错误 ${n}`,
-      interrupted: (n) => `中断 ${n}`,
-    },
-    saved: (chars) => `省下 ${chars} 字符`,
-  },
-  en: {
-    gauge: (context, window) => `# context ${context}${window ? `/${window}` : ""}`,
-    remaining: (tokens) => ` · about ${tokens} until handoff`,
-    atLine: " · at the handoff line",
-    nearLine: " · nearing the handoff line",
-    writing: (context, window) =>
-      `# context ${context}${window ? `/${window}` : ""} — writing the handoff, new session next`,
-    writtenTo: (path) => `<- handoff written to ${path}`,
-    notWritten: "<- no workbench: the handoff went only into the prompt, not to disk",
-    restart: (context) => `<- new session takes over, context restarts from ${context}`,
-    degraded: (why) =>
-      `!! handoff degraded${why ? ` (${why})` : ""} — the successor gets an incomplete one and will look at the scene itself`,
-    joiner: "; ",
-    stepStart: (step, details) => `=> start ${step}${details.map((d) => ` · ${d}`).join("")}`,
-    attempt: (n) => `attempt ${n}`,
-    generation: (n) => `generation ${n}`,
-    resume: (id) => `resuming ${id}`,
-    stepEnd: (step, status, details) => `<= ${status} ${step}${details.map((d) => ` · ${d}`).join("")}`,
-    turns: (n) => `${n} turn${n === 1 ? "" : "s"}`,
-    generations: (n) => `${n} generations`,
-    retry: (step, attempt, max, reason) =>
-      `!! ${step} attempt ${attempt}/${max} failed: ${reason} — retrying`,
-    coordinator: "coordinator",
-    agentStart: (agent, description) => `-> ${agent} started${description ? `: ${description}` : ""}`,
-    agentEnd: (agent) => `<- ${agent} done`,
-    denied: (tool, command, reason) =>
-      `x  denied ${tool}${command ? ` ${command}` : ""}${reason ? ` — ${reason}` : ""}`,
-    spill: (tool, chars, path) => `   ${tool} output of ${chars} chars spilled -> ${path}`,
-    storeLoad: (session, parts) => `   loaded session ${session}: ${parts.join(" · ")}`,
-    storeParts: {
-      expired: (n) => `expired ${n}`,
-      trimmed: (n) => `trimmed ${n}`,
-      prunedDenials: (n) => `denials pruned ${n}`,
-      prunedApiErrors: (n) => `API errors dropped ${n}`,
-      interrupted: (n) => `interrupted ${n}`,
-    },
-    saved: (chars) => `saved ${chars} chars`,
-  },
-};
-
-const SUMMARY_SECTIONS = ["doing", "decided", "deadends", "next"] as const;
 
 export class Display {
   readonly #out: NodeJS.WritableStream;
   readonly #tty: boolean;
   readonly #locale: Locale;
-  readonly #text: Text;
+  readonly #text: DisplayText;
   readonly #verbose: boolean;
   readonly #home: string;
   /** TTY: the gauge as it should be drawn at the bottom; null when there is none. */
@@ -167,7 +55,7 @@ export class Display {
     this.#out = options.out;
     this.#tty = options.tty;
     this.#locale = options.locale;
-    this.#text = TEXT[options.locale];
+    this.#text = DISPLAY_TEXT[options.locale];
     this.#verbose = options.verbose ?? false;
     this.#home = options.home ?? homedir();
   }
@@ -356,28 +244,4 @@ function firstLine(text: string): string {
 
 function shortId(id: string): string {
   return oneLine(id).slice(0, 8);
-}
-
-/** The four summary lines of a handoff (doing / decided / dead ends / next), as printed on a switch. */
-export function handoffSummary(
-  sections: Partial<Record<HandoffSectionName, string>>,
-  locale: Locale,
-): string[] {
-  return SUMMARY_SECTIONS.map(
-    (name) => `  - ${SUMMARY_LABELS[locale][name]}${summaryValue(sections[name], locale)}`,
-  );
-}
-
-/** One summary value: the section's lines joined into one, bullets dropped, cut when long. */
-export function summaryValue(text: string | undefined, locale: Locale): string {
-  const items = (text ?? "")
-    .split("\n")
-    .map((line) => line.trim().replace(/^(?:[-*+]|\d+[.)])\s+/, ""))
-    .filter((line) => line !== "" && !/^(`{3,}|~{3,})/.test(line));
-  if (items.length === 0) return EMPTY_SECTION[locale];
-  const joined = items
-    // The items become one line: a full stop inside it would read as the end of the value.
-    .map((item, index) => (index < items.length - 1 ? item.replace(/[。.;;]+$/u, "") : item))
-    .join(TEXT[locale].joiner);
-  return cut(oneLine(joined), SUMMARY_MAX_CHARS);
 }

@@ -1,10 +1,16 @@
 /**
  * `flower --help` and `flower <command> --help`, in the display language (`--lang`, else FLOWER_LANG,
- * else LANG). The options and their defaults come from the one table in args.ts, so the help cannot
- * drift from what the parser accepts.
+ * else LANG). The options and their defaults come from the one table in command-options.ts, so the
+ * help cannot drift from what the parser accepts.
  */
 import type { Locale } from "../locale/locale.js";
-import { COMMAND_OPTIONS, COMMANDS, type CommandName, type Localized, type OptionSpec } from "./args.js";
+import {
+  COMMAND_OPTIONS,
+  COMMANDS,
+  type CommandName,
+  type Localized,
+  type OptionSpec,
+} from "./command-options.js";
 
 const USAGE: Record<CommandName, { usage: string; summary: Localized }> = {
   run: {

@@ -3,27 +3,15 @@
  * The `flower` command: parse, dispatch, and map errors to exit codes. Each command lives in
  * commands/; this file stays thin.
  */
-import { FlowerError, type FlowerErrorCode } from "../errors.js";
+import { EXIT, EXIT_CODES, FlowerError } from "../errors.js";
 import { isLocale, resolveLocale, type Locale } from "../locale/locale.js";
-import { COMMANDS, parseCommandLine, type CommandName, type ParsedCommand } from "./args.js";
+import { parseCommandLine, type ParsedCommand } from "./args.js";
+import { COMMANDS, type CommandName } from "./command-options.js";
 import { demoCommand } from "./commands/demo.js";
 import { forgetCommand } from "./commands/forget.js";
 import { runsCommand, showCommand } from "./commands/inspect.js";
-import { EXIT } from "./commands/live.js";
 import { continueCommandRun, runCommand } from "./commands/run.js";
 import { helpText } from "./help.js";
-
-/** Wrong usage or configuration is the caller's to fix (2); everything else failed while running (1). */
-export const EXIT_CODES: Record<FlowerErrorCode, number> = {
-  usage: EXIT.usage,
-  configuration: EXIT.usage,
-  manifest: EXIT.usage,
-  lease: EXIT.usage,
-  "step-failed": EXIT.failed,
-  handoff: EXIT.failed,
-  store: EXIT.failed,
-  "fake-model": EXIT.failed,
-};
 
 const HANDLERS: Record<CommandName, (parsed: ParsedCommand) => number | Promise<number>> = {
   run: runCommand,

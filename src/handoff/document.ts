@@ -3,7 +3,7 @@
  * blocks one mistake the successor would otherwise make (not knowing where it stands, re-opening
  * settled decisions, re-walking dead ends, spending half an hour deciding what to do, hunting for files).
  */
-import { resolveLocale, type Locale } from "../locale/locale.js";
+import type { Locale } from "../locale/locale.js";
 import { HANDOFF_SECTIONS, REQUIRED, type HandoffSectionName } from "./sections.js";
 import { DEGRADED, EMPTY_SECTION, HANDOFF_TITLE, SECTION_HEADINGS } from "./text.js";
 
@@ -65,7 +65,7 @@ export class Handoff {
   }
 
   /** The document as frozen to disk. Empty sections read `(空)` / `(empty)`, so a reader sees they were left blank. */
-  toMarkdown(locale: Locale = resolveLocale()): string {
+  toMarkdown(locale: Locale): string {
     const headings = SECTION_HEADINGS[locale];
     const parts = [HANDOFF_TITLE[locale](this.step)];
     for (const name of HANDOFF_SECTIONS) {
@@ -78,7 +78,7 @@ export class Handoff {
    * The new session's first prompt. The header says plainly that it is taking over, so it does not
    * turn around and ask for background; a degraded handoff says it is incomplete and to look at the scene.
    */
-  promptBlock(locale: Locale = resolveLocale()): string {
+  promptBlock(locale: Locale): string {
     const text = PROMPT_HEADER[locale];
     const lines = [text.header(this.step)];
     if (this.degraded) lines.push(text.degraded);

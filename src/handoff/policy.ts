@@ -4,7 +4,6 @@
  */
 import { DEFAULTS } from "../defaults.js";
 import { ConfigurationError } from "../errors.js";
-import { defaultWindow } from "./window.js";
 
 export { defaultWindow, modelNameFromEnv, windowForModel, WINDOW_ENV_VARIABLES } from "./window.js";
 
@@ -17,7 +16,9 @@ export interface HandoffPolicyOptions {
   enabled?: boolean;
   /**
    * The model's context window in tokens. The most important knob when changing model or gateway.
-   * @default defaultWindow() — guessed from ANTHROPIC_MODEL / ANTHROPIC_DEFAULT_OPUS_MODEL
+   * The policy never reads the environment: the Runtime (for `handoff: true`) and the CLI guess the
+   * window with `defaultWindow(env)`, from ANTHROPIC_MODEL / ANTHROPIC_DEFAULT_OPUS_MODEL.
+   * @default 1_000_000 (DEFAULTS.window, what defaultWindow() gives when no model name is set)
    */
   window?: number;
   /**
@@ -43,7 +44,7 @@ export class HandoffPolicy {
   constructor(options: HandoffPolicyOptions = {}) {
     const {
       enabled = true,
-      window = defaultWindow(),
+      window = DEFAULTS.window,
       headroom = DEFAULTS.headroom,
       maxGenerations = DEFAULTS.maxGenerations,
     } = options;
@@ -59,7 +60,11 @@ export class HandoffPolicy {
     this.maxGenerations = maxGenerations;
   }
 
-  /** `true`/`false` mean `new HandoffPolicy({ enabled })`; a policy is taken as is. */
+  /**
+   * `true`/`false` mean `new HandoffPolicy({ enabled })` (window 1M: no environment is read here; the
+   * Runtime resolves its own `handoff` option with the window guessed from its environment). A policy
+   * is taken as is.
+   */
   static from(value: HandoffPolicy | boolean | HandoffPolicyOptions | undefined): HandoffPolicy {
     if (value instanceof HandoffPolicy) return value;
     if (value === undefined) return new HandoffPolicy();

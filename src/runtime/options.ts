@@ -1,12 +1,13 @@
 /**
  * Runtime options, validated once at the boundary before any side effect. An error names the option
- * and the value it got.
+ * and the value it got. This is one of the two places that read the environment (the other is the
+ * CLI): the locale and the handoff window are resolved here and passed down as explicit values.
  */
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { DEFAULTS } from "../defaults.js";
 import { ConfigurationError } from "../errors.js";
-import { HandoffPolicy } from "../handoff/policy.js";
+import { HandoffPolicy, defaultWindow } from "../handoff/policy.js";
 import { isLocale, resolveLocale, type Locale } from "../locale/locale.js";
 import { TrimPolicy } from "../store/trim-policy.js";
 import { query } from "@anthropic-ai/claude-agent-sdk";
@@ -21,7 +22,10 @@ export interface RuntimeOptions {
   runDir?: string;
   /** Create `<workspace>/.flower/` (scripts, artifacts, notes, spill) with its index, and install the spill guard. @default false */
   workbench?: boolean;
-  /** Handoff generations instead of auto-compact. `true`/`false` = `new HandoffPolicy({ enabled })`. @default true */
+  /**
+   * Handoff generations instead of auto-compact. `true`/`false` = `new HandoffPolicy({ enabled })` with
+   * the window guessed by `defaultWindow()` from `env` over process.env. @default true
+   */
   handoff?: HandoffPolicy | boolean;
   /** Tool output longer than this (chars) is spilled to the workbench. `null` or `0`: no spill guard. @default 4000 */
   spillThreshold?: number | null;
@@ -71,32 +75,54 @@ export interface ResolvedRuntimeOptions {
   internal: Required<Omit<RuntimeInternals, "leaseTiming">> & Pick<RuntimeInternals, "leaseTiming">;
 }
 
-const KNOWN = new Set([
-  "workspace",
-  "runDir",
-  "workbench",
-  "handoff",
-  "spillThreshold",
-  "trim",
-  "maxAttempts",
-  "onEvent",
-  "locale",
-  "model",
-  "maxBudgetUsd",
-  "env",
-  "_internal",
-]);
+/**
+ * Every option name, checked against RuntimeOptions by the compiler: adding an option to the interface
+ * without listing it here (or listing one that does not exist) fails the typecheck.
+ */
+const KNOWN = {
+  workspace: true,
+  runDir: true,
+  workbench: true,
+  handoff: true,
+  spillThreshold: true,
+  trim: true,
+  maxAttempts: true,
+  onEvent: true,
+  locale: true,
+  model: true,
+  maxBudgetUsd: true,
+  env: true,
+  _internal: true,
+} as const satisfies Record<keyof RuntimeOptions, true>;
+
+function isKnownOption(key: string): key is keyof RuntimeOptions {
+  return Object.hasOwn(KNOWN, key);
+}
+
+/**
+ * A step's handoff option as a policy: a policy is taken as is (anything else fails as in
+ * `HandoffPolicy.from`); `true`, `false` or nothing get the
+ * window guessed from the model named in the environment the `claude` child will see (`env` over
+ * process.env), so `handoff: true` follows ANTHROPIC_MODEL like the CLI does.
+ */
+export function resolveHandoffPolicy(
+  value: HandoffPolicy | boolean | undefined,
+  env: Readonly<Record<string, string>>,
+): HandoffPolicy {
+  if (value !== undefined && typeof value !== "boolean") return HandoffPolicy.from(value);
+  return new HandoffPolicy({ enabled: value ?? true, window: defaultWindow({ ...process.env, ...env }) });
+}
 
 export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeOptions {
   if (!options || typeof options !== "object") {
     throw new ConfigurationError("options", options, "an object with at least { workspace }");
   }
   for (const key of Object.keys(options)) {
-    if (!KNOWN.has(key))
+    if (!isKnownOption(key))
       throw new ConfigurationError(
         key,
         (options as unknown as Record<string, unknown>)[key],
-        `a known option (${[...KNOWN].join(", ")})`,
+        `a known option (${Object.keys(KNOWN).join(", ")})`,
       );
   }
   const { workspace } = options;
@@ -163,7 +189,7 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     workspace: workspacePath,
     runDir: resolve(runDir),
     workbench,
-    handoff: HandoffPolicy.from(options.handoff),
+    handoff: resolveHandoffPolicy(options.handoff, env),
     spillThreshold: spillThreshold === 0 ? null : spillThreshold,
     trim: trim === true ? new TrimPolicy() : trim === false ? null : trim,
     maxAttempts,

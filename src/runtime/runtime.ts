@@ -16,7 +16,12 @@ import { PruningSessionStore } from "../store/pruning-store.js";
 import { Workbench } from "../workbench/workbench.js";
 import { EventBus, type FlowerEvent } from "./events.js";
 import { LoadRouter } from "./load-router.js";
-import { resolveRuntimeOptions, type ResolvedRuntimeOptions, type RuntimeOptions } from "./options.js";
+import {
+  resolveHandoffPolicy,
+  resolveRuntimeOptions,
+  type ResolvedRuntimeOptions,
+  type RuntimeOptions,
+} from "./options.js";
 import { deleteStepSessions } from "./retention.js";
 import { StepLease } from "./step-lease.js";
 import { StepRun, type StepEnvironment } from "./step-run.js";
@@ -167,7 +172,10 @@ export class Runtime {
     const wait = options.wait ?? false;
     if (typeof wait !== "boolean" && !(typeof wait === "number" && wait >= 0))
       throw new ConfigurationError("wait", wait, "a boolean or a number of milliseconds >= 0");
-    const policy = options.handoff === undefined ? this.options.handoff : HandoffPolicy.from(options.handoff);
+    const policy =
+      options.handoff === undefined
+        ? this.options.handoff
+        : resolveHandoffPolicy(options.handoff, this.options.env);
     this.#running.add(step);
     const stop = new AbortController();
     this.#stops.add(stop);

@@ -17,6 +17,7 @@ import { ModelRequest, type RequestKind, type WireRequestBody } from "./model-re
 import { validateReply, type ContentReply, type FaultKind, type Reply } from "./replies.js";
 import { measurePrompt, tokensFor, type Usage } from "./usage.js";
 import { validateConversation, type ValidationOptions } from "./validate.js";
+import { apiError, FAULT_STATUS, sendJson, sendMessage, startCutStream } from "./wire.js";
 
 /** Chooses the reply to one request. Return undefined to let the kit answer a side request itself. */
 export type Policy = (request: ModelRequest) => Reply | undefined | Promise<Reply | undefined>;
@@ -73,15 +74,6 @@ export interface FakeModel {
 interface Conversation {
   segments: string[];
 }
-
-function apiError(type: string, message: string) {
-  return { type: "error", error: { type, message }, request_id: `req_fake_${Date.now().toString(36)}` };
-}
-
-const FAULT_STATUS: Record<Exclude<FaultKind, "cut-stream" | "prompt-too-long">, [number, string, string]> = {
-  overloaded: [529, "overloaded_error", "Overloaded"],
-  "server-error": [500, "api_error", "Internal server error"],
-};
 
 export async function startFakeModel(options: FakeModelOptions): Promise<FakeModel> {
   if (typeof options?.policy !== "function") {
@@ -196,17 +188,7 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
         return sendJson(res, 400, apiError("invalid_request_error", message));
       }
       if (reply.fault === "cut-stream") {
-        res.writeHead(200, { "content-type": "text/event-stream" });
-        writeEvent(
-          res,
-          "message_start",
-          messageStart(body.model, `msg_fake_${nextId++}`, { ...measure.usage, output_tokens: 1 }),
-        );
-        writeEvent(res, "content_block_start", { index: 0, content_block: { type: "text", text: "" } });
-        writeEvent(res, "content_block_delta", {
-          index: 0,
-          delta: { type: "text_delta", text: "This reply is cut off mid-" },
-        });
+        startCutStream(res, body.model, `msg_fake_${nextId++}`, { ...measure.usage, output_tokens: 1 });
         await sleep(20);
         res.socket?.destroy();
         return;
@@ -233,51 +215,15 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
     const messageId = `msg_fake_${nextId++}`;
     record({ status: 200, reply: { ...reply, content }, usage, promptTokens: measure.totalTokens });
 
-    if (body.stream === false) {
-      return sendJson(res, 200, {
-        id: messageId,
-        type: "message",
-        role: "assistant",
-        model: body.model,
-        content,
-        stop_reason: stopReason,
-        stop_sequence: null,
-        usage,
-      });
-    }
-
-    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-    writeEvent(res, "message_start", messageStart(body.model, messageId, { ...usage, output_tokens: 1 }));
-    content.forEach((block, index) => {
-      if (block.type === "text") {
-        writeEvent(res, "content_block_start", { index, content_block: { type: "text", text: "" } });
-        for (const piece of chunks(block.text, chunkChars)) {
-          writeEvent(res, "content_block_delta", { index, delta: { type: "text_delta", text: piece } });
-        }
-      } else {
-        writeEvent(res, "content_block_start", {
-          index,
-          content_block: { type: "tool_use", id: block.id, name: block.name, input: {} },
-        });
-        // Tool input arrives as JSON fragments, as from the real API.
-        for (const piece of chunks(
-          JSON.stringify(block.input),
-          Math.max(8, Math.ceil(JSON.stringify(block.input).length / 3)),
-        )) {
-          writeEvent(res, "content_block_delta", {
-            index,
-            delta: { type: "input_json_delta", partial_json: piece },
-          });
-        }
-      }
-      writeEvent(res, "content_block_stop", { index });
+    sendMessage(res, {
+      model: body.model,
+      id: messageId,
+      content,
+      stopReason,
+      usage,
+      stream: body.stream !== false,
+      chunkChars,
     });
-    writeEvent(res, "message_delta", {
-      delta: { stop_reason: stopReason, stop_sequence: null },
-      usage: { output_tokens: usage.output_tokens },
-    });
-    writeEvent(res, "message_stop", {});
-    res.end();
   }
 
   const server = http.createServer((req, res) => {
@@ -364,11 +310,6 @@ function defaultReply(request: ModelRequest): ContentReply {
   );
 }
 
-function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json", "request-id": `req_fake_${status}` });
-  res.end(JSON.stringify(body));
-}
-
 /** The body as JSON, or undefined after answering the real API's 400 for an unparseable body. */
 function parseBody(raw: string, res: http.ServerResponse): WireRequestBody | undefined {
   try {
@@ -381,30 +322,4 @@ function parseBody(raw: string, res: http.ServerResponse): WireRequestBody | und
     );
     return undefined;
   }
-}
-
-function messageStart(model: string, id: string, usage: Usage) {
-  return {
-    message: {
-      id,
-      type: "message",
-      role: "assistant",
-      model,
-      content: [],
-      stop_reason: null,
-      stop_sequence: null,
-      usage,
-    },
-  };
-}
-
-function writeEvent(res: http.ServerResponse, type: string, data: Record<string, unknown>): void {
-  res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-}
-
-function chunks(value: string, size: number): string[] {
-  if (value.length === 0) return [""];
-  const pieces: string[] = [];
-  for (let i = 0; i < value.length; i += size) pieces.push(value.slice(i, i + size));
-  return pieces;
 }

@@ -8,20 +8,22 @@
  * 92% run more than once, none written and never run.
  */
 import { readFileSync, realpathSync } from "node:fs";
-import { lstat, mkdir, open, readdir, readFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { DEFAULTS } from "../defaults.js";
 import { writeFileAtomicallyAsync } from "../fs/atomic-write.js";
 import { ConfigurationError } from "../errors.js";
-import { isLocale, resolveLocale, type Locale } from "../locale/locale.js";
+import { isLocale, type Locale } from "../locale/locale.js";
+import { describeFile } from "./describe-file.js";
 import { WORKBENCH_TEXT } from "./text.js";
 
 export interface WorkbenchOptions {
   /** The workspace the agents work in; the workbench is `<workspace>/.flower/`. */
   workspace: string;
   /**
-   * Language of INDEX.md and the prompt block.
-   * @default resolveLocale()
+   * Language of INDEX.md and the prompt block. The environment is not consulted here: the Runtime and
+   * the CLI resolve the locale and pass it in.
+   * @default "en"
    */
   locale?: Locale;
   /**
@@ -43,154 +45,12 @@ export interface WorkbenchEntry {
 
 export const INDEX_FILE = "INDEX.md";
 
-/** Bytes read from each file to describe it. */
-const HEAD_BYTES = 8_192;
-const DESCRIPTION_CHARS = 100;
 /** A runaway artifacts tree must not stall every Write hook. */
 const MAX_SCANNED_FILES = 20_000;
-
-const SCRIPT_EXTENSIONS = new Set([
-  ".py",
-  ".sh",
-  ".bash",
-  ".zsh",
-  ".js",
-  ".mjs",
-  ".cjs",
-  ".ts",
-  ".mts",
-  ".cts",
-  ".rb",
-  ".pl",
-  ".lua",
-  ".r",
-  ".sql",
-  ".ps1",
-  ".go",
-  ".rs",
-]);
-const BINARY_EXTENSIONS = new Set([
-  ".png",
-  ".jpg",
-  ".jpeg",
-  ".gif",
-  ".webp",
-  ".bmp",
-  ".ico",
-  ".pdf",
-  ".zip",
-  ".gz",
-  ".tgz",
-  ".bz2",
-  ".xz",
-  ".7z",
-  ".sqlite",
-  ".db",
-  ".parquet",
-  ".pkl",
-  ".npy",
-  ".npz",
-  ".bin",
-  ".so",
-  ".dylib",
-  ".woff",
-  ".woff2",
-  ".mp3",
-  ".mp4",
-]);
 
 function isInside(dir: string, candidate: string): boolean {
   const relative = path.relative(dir, candidate);
   return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
-}
-
-function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > DESCRIPTION_CHARS ? `${flat.slice(0, DESCRIPTION_CHARS - 1)}…` : flat;
-}
-
-/** Lines like `---` or `===` (front matter, underlines) say nothing about the file. */
-function isDecoration(line: string): boolean {
-  return /^[-=_*~`#\s]*$/.test(line);
-}
-
-/** `# x`, `// x`, `-- x`, `/* x`, ` * x`, `; x`, `REM x` → `x`; null when the line is not a comment. */
-function commentText(line: string): string | null {
-  const trimmed = line.trim();
-  for (const marker of ["//", "#", "--", "/*", "*", ";", "%"]) {
-    if (trimmed.startsWith(marker))
-      return trimmed
-        .slice(marker.length)
-        .replace(/\*\/\s*$/, "")
-        .trim();
-  }
-  if (/^rem\s/i.test(trimmed)) return trimmed.slice(4).trim();
-  return null;
-}
-
-/** The first comment line of a script (shebang, encoding and linter lines skipped), or its docstring. */
-export function describeScript(text: string): string {
-  const lines = text.split(/\r?\n/).slice(0, 60);
-  for (let i = 0; i < lines.length; i += 1) {
-    const line = lines[i]!.trim();
-    if (
-      line === "" ||
-      line.startsWith("#!") ||
-      line.includes("-*-") ||
-      /^(\/\/|#)\s*(@ts-|eslint|type:|noqa|pylint)/.test(line)
-    )
-      continue;
-    if (line.startsWith('"""') || line.startsWith("'''")) {
-      const inline = line
-        .slice(3)
-        .replace(/("""|''')\s*$/, "")
-        .trim();
-      if (inline !== "") return oneLine(inline);
-      const next = lines.slice(i + 1).find((candidate) => candidate.trim() !== "");
-      if (next !== undefined) return oneLine(next.replace(/("""|''')\s*$/, ""));
-      continue;
-    }
-    const comment = commentText(line);
-    if (comment !== null && comment !== "" && !isDecoration(comment)) return oneLine(comment);
-  }
-  return describeText(text);
-}
-
-/** The first markdown heading, else the first non-empty line. */
-export function describeText(text: string): string {
-  const lines = text.split(/\r?\n/).slice(0, 200);
-  const heading = lines.find((line) => /^#{1,6}\s+\S/.test(line));
-  if (heading !== undefined) return oneLine(heading.replace(/^#{1,6}\s+/, ""));
-  const first = lines.find((line) => line.trim() !== "" && !isDecoration(line));
-  return first === undefined ? "" : oneLine(first);
-}
-
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
-/** NUL bytes or invalid UTF-8 in the head; a multi-byte character cut at the end of the head is fine. */
-function looksBinary(head: Buffer): boolean {
-  if (head.includes(0)) return true;
-  try {
-    new TextDecoder("utf-8", { fatal: true }).decode(head, { stream: true });
-    return false;
-  } catch {
-    return true;
-  }
-}
-
-async function readHead(file: string): Promise<Buffer> {
-  const handle = await open(file, "r");
-  try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
 }
 
 export class Workbench {
@@ -230,7 +90,7 @@ export class Workbench {
     this.notes = path.join(this.dir, "notes");
     this.spill = path.join(this.dir, "spill");
     this.indexPath = path.join(this.dir, INDEX_FILE);
-    this.locale = resolveLocale(locale);
+    this.locale = locale ?? "en";
     this.maxEntries = maxEntries;
   }
 
@@ -303,29 +163,11 @@ export class Workbench {
     );
     const newest = files.slice(0, this.maxEntries);
     const entries: WorkbenchEntry[] = [];
-    for (const file of newest) entries.push(await this.describe(file));
+    for (const file of newest) {
+      const described = await describeFile(this.dir, file.relative, file.size, this.locale);
+      entries.push({ path: file.relative, mtimeMs: file.mtimeMs, size: file.size, ...described });
+    }
     return { entries, total: files.length };
-  }
-
-  private async describe(file: { relative: string; mtimeMs: number; size: number }): Promise<WorkbenchEntry> {
-    const text = WORKBENCH_TEXT[this.locale];
-    const extension = path.extname(file.relative).toLowerCase();
-    const base = { path: file.relative, mtimeMs: file.mtimeMs, size: file.size };
-    let head: Buffer;
-    try {
-      head = BINARY_EXTENSIONS.has(extension)
-        ? Buffer.alloc(0)
-        : await readHead(path.join(this.dir, file.relative));
-    } catch {
-      head = Buffer.alloc(0);
-    }
-    if (BINARY_EXTENSIONS.has(extension) || looksBinary(head)) {
-      return { ...base, binary: true, description: text.binary(formatSize(file.size)) };
-    }
-    const content = head.toString("utf8");
-    const isScript = file.relative.startsWith("scripts/") || SCRIPT_EXTENSIONS.has(extension);
-    const description = isScript ? describeScript(content) : describeText(content);
-    return { ...base, binary: false, description: description === "" ? text.emptyFile : description };
   }
 
   /** The index as markdown: title, then one line per file. */

@@ -7,11 +7,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } fro
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { coordinator } from "../../agents/coordinator.js";
+import { EXIT, UsageError } from "../../errors.js";
 import { resolveLocale } from "../../locale/locale.js";
 import type { FlowerEvent } from "../../runtime/events.js";
 import { Runtime } from "../../runtime/runtime.js";
 import { startFakeModel } from "../../testing/fake-model.js";
-import { parseLang, parseNonEmpty, UsageError, type ParsedCommand } from "../args.js";
 import {
   DEMO_CONTEXT_WINDOW,
   DEMO_STEP,
@@ -19,10 +19,11 @@ import {
   demoPolicy,
   demoTask,
   prepareDemoWorkspace,
-} from "../demo-script.js";
+} from "../../testing/scenarios/demo/index.js";
+import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
+import { defaultTeam } from "../default-team.js";
+import { eventSink, makeOutput, runLive, shellQuote } from "../live-run.js";
 import { CLI_TEXT } from "../text.js";
-import { defaultTeam } from "./run.js";
-import { EXIT, eventSink, makeOutput, runLive, shellQuote } from "./live.js";
 
 export async function demoCommand(parsed: ParsedCommand): Promise<number> {
   if (parsed.positionals.length > 0)

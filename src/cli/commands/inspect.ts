@@ -1,24 +1,25 @@
 /**
- * `flower runs` and `flower show <step>`: read-only views of manifest.json and the frozen handoffs,
+ * `flower runs` and `flower show <step>`: read-only views of the step records and the frozen handoffs,
  * to reconstruct afterwards how many generations a step burned, what each cost and why it handed off.
- * They never create the run directory.
+ * They read through runtime/run-directory.ts, never the manifest or the store, and never create the
+ * run directory.
  */
-import { existsSync, readdirSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { EXIT, UsageError } from "../../errors.js";
 import { readFrozenHandoff } from "../../handoff/freeze.js";
 import { formatTokens } from "../../handoff/text.js";
 import { resolveLocale } from "../../locale/locale.js";
-import { SqliteRunRecords } from "../../records/sqlite-records.js";
-import { safeFileName } from "../../fs/safe-file-name.js";
+import { effectiveStatus, RunDirectory } from "../../runtime/run-directory.js";
 import type { StepRecord } from "../../records/step-record.js";
-import { handoffSummary } from "../display.js";
-import { parseLang, parseNonEmpty, UsageError, type ParsedCommand } from "../args.js";
-import { CLI_TEXT } from "../text.js";
-import { EXIT, makeOutput } from "./live.js";
+import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
+import { handoffSummary } from "../handoff-summary.js";
+import { makeOutput } from "../live-run.js";
 import { cut } from "../terminal-text.js";
+import { CLI_TEXT } from "../text.js";
 
-function openManifest(values: ParsedCommand["values"]): SqliteRunRecords {
-  return new SqliteRunRecords(resolve(parseNonEmpty("--run-dir", values["run-dir"]) ?? "runs"));
+function openRunDirectory(values: ParsedCommand["values"]): RunDirectory {
+  return new RunDirectory(resolve(parseNonEmpty("--run-dir", values["run-dir"]) ?? "runs"));
 }
 
 export function runsCommand(parsed: ParsedCommand): number {
@@ -28,15 +29,15 @@ export function runsCommand(parsed: ParsedCommand): number {
     );
   const locale = resolveLocale(parseLang(parsed.values.lang));
   const output = makeOutput(parsed.values.json === true, locale);
-  const manifest = openManifest(parsed.values);
-  const steps = manifest.list().sort((a, b) => a.updatedAt.localeCompare(b.updatedAt));
+  const runDirectory = openRunDirectory(parsed.values);
+  const steps = runDirectory.steps();
   if (output.json) {
     for (const record of steps) process.stdout.write(`${JSON.stringify(summaryOf(record))}\n`);
     return EXIT.ok;
   }
   const text = CLI_TEXT[locale];
   if (steps.length === 0) {
-    output.say(text.noSteps(manifest.manifestPath));
+    output.say(text.noSteps(runDirectory.recordsPath));
     return EXIT.ok;
   }
   const rows = steps.map((record) => [
@@ -50,21 +51,6 @@ export function runsCommand(parsed: ParsedCommand): number {
   for (const line of table([[...text.runsHeader], ...rows], [false, false, true, true, true, false]))
     output.say(line);
   return EXIT.ok;
-}
-
-/**
- * "running" is only true while the process that runs the step lives; a step whose process crashed or
- * was killed is shown as interrupted (and can be continued).
- */
-export function effectiveStatus(record: StepRecord): StepRecord["status"] | "interrupted" {
-  if (record.status !== "running" || record.pid === undefined || record.pid === process.pid)
-    return record.status;
-  try {
-    process.kill(record.pid, 0);
-    return "running";
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM" ? "running" : "interrupted";
-  }
 }
 
 function summaryOf(record: StepRecord) {
@@ -85,22 +71,12 @@ export function showCommand(parsed: ParsedCommand): number {
   const locale = resolveLocale(parseLang(parsed.values.lang));
   const output = makeOutput(parsed.values.json === true, locale);
   const text = CLI_TEXT[locale];
-  const manifest = openManifest(parsed.values);
+  const runDirectory = openRunDirectory(parsed.values);
   const wanted = parsed.positionals[0];
-  const steps = manifest.list();
-  const record =
-    wanted === undefined
-      ? steps.sort((a, b) => a.updatedAt.localeCompare(b.updatedAt)).at(-1)
-      : manifest.get(wanted);
+  const record = wanted === undefined ? runDirectory.lastStep() : runDirectory.step(wanted);
   if (!record) {
-    if (wanted === undefined) throw new UsageError(`flower show: ${text.noSteps(manifest.manifestPath)}`);
-    throw new UsageError(
-      text.noStep(
-        wanted,
-        manifest.manifestPath,
-        steps.map((s) => s.step),
-      ),
-    );
+    if (wanted === undefined) throw new UsageError(`flower show: ${text.noSteps(runDirectory.recordsPath)}`);
+    throw new UsageError(text.noStep(wanted, runDirectory.recordsPath, runDirectory.stepNames()));
   }
   if (output.json) {
     process.stdout.write(`${JSON.stringify(record)}\n`);
@@ -145,7 +121,7 @@ export function showCommand(parsed: ParsedCommand): number {
     say(`${t.errors}:`);
     for (const error of record.errors) say(`  - ${cut(error.replace(/\s+/g, " "), 300)}`);
   }
-  const files = handoffFiles(record);
+  const files = runDirectory.handoffFiles(record);
   if (files.current.length > 0 || files.archived.length > 0) {
     say("");
     say(`${t.handoffFiles}:`);
@@ -167,32 +143,6 @@ export function showCommand(parsed: ParsedCommand): number {
     for (const line of scene.slice(1, 12)) say(`  ${" ".repeat(2 + t.scene.length)}${line}`);
   }
   return EXIT.ok;
-}
-
-/**
- * The frozen files of a step: the newest one is current; earlier generations were moved to the archive
- * (the manifest follows them there), and archived files of earlier runs of the same step are listed too.
- */
-function handoffFiles(record: StepRecord): { current: string[]; archived: string[] } {
-  const newest = record.handoffs.at(-1);
-  const current = newest === undefined ? [] : [newest];
-  const archived = new Set(record.handoffs.slice(0, -1));
-  const prefix = `${safeFileName(record.step)}-`;
-  for (const path of current) {
-    // <notes>/交接-<step>.md → <notes>/archive/交接/<step>-<timestamp>.md (handoff-… in en).
-    const kind = basename(path).slice(0, basename(path).indexOf("-"));
-    const dir = join(dirname(path), "archive", kind);
-    if (!existsSync(dir)) continue;
-    for (const name of readdirSync(dir).sort()) {
-      if (
-        name.startsWith(prefix) &&
-        name.endsWith(".md") &&
-        /^\d{4}-\d\d-\d\dT/.test(name.slice(prefix.length))
-      )
-        archived.add(join(dir, name));
-    }
-  }
-  return { current, archived: [...archived].sort() };
 }
 
 function localTime(iso: string): string {

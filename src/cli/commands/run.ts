@@ -4,54 +4,16 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { relative, resolve } from "node:path";
-import type { AgentSpec } from "../../agents/agent-spec.js";
-import { coordinator } from "../../agents/coordinator.js";
-import { worker } from "../../agents/worker.js";
+import { UsageError } from "../../errors.js";
 import { HandoffPolicy, defaultWindow, windowForModel } from "../../handoff/policy.js";
 import { formatTokensShort } from "../../handoff/text.js";
 import { resolveLocale, type Locale } from "../../locale/locale.js";
 import { Runtime } from "../../runtime/runtime.js";
-import {
-  parseBudget,
-  parseLang,
-  parseNonEmpty,
-  parseWindow,
-  UsageError,
-  type ParsedCommand,
-} from "../args.js";
+import { parseBudget, parseLang, parseNonEmpty, parseWindow, type ParsedCommand } from "../args.js";
 import { maskToken, resolveCredentials } from "../credentials.js";
+import { defaultTeam } from "../default-team.js";
+import { eventSink, makeOutput, runLive, shellQuote, type Output } from "../live-run.js";
 import { CLI_TEXT } from "../text.js";
-import { EXIT, eventSink, makeOutput, runLive, shellQuote, type Output } from "./live.js";
-
-const TEAM_GOAL: Record<Locale, string> = {
-  en: "Goal: carry out the user's task in this workspace, end to end, and report what was done and how it was checked.",
-  zh: "目标:在这个工作区里把用户的任务从头做到尾,汇报做了什么、怎么验证的。",
-};
-
-/** The default team: one worker that changes things, one that only looks. */
-export function defaultTeam(locale: Locale): AgentSpec {
-  const en = locale === "en";
-  return coordinator("lead", TEAM_GOAL[locale], {
-    engineer: worker(
-      en
-        ? "Engineer: changes code and files, runs builds and tests, installs. Send it anything hands-on."
-        : "工程师:改代码和文件,跑构建和测试,安装依赖。一切动手的活都派给它。",
-      en
-        ? "Make the change the brief asks for, run the checks it names, and report the result with evidence (command + outcome)."
-        : "按任务书改,跑任务书要求的检查,汇报结果并附证据(命令 + 结果)。",
-      { tools: ["Read", "Write", "Edit", "Bash", "Glob", "Grep"] },
-    ),
-    analyst: worker(
-      en
-        ? "Analyst: reads, searches, counts and compares without changing anything. Send it questions about the code or data."
-        : "分析员:只读、搜索、统计、比较,不改任何东西。关于代码或数据的问题派给它。",
-      en
-        ? "Answer the question in the brief from evidence you gathered with the tools; never estimate by hand."
-        : "用工具拿到的证据回答任务书里的问题,不要凭感觉估。",
-      { tools: ["Read", "Bash", "Glob", "Grep"] },
-    ),
-  });
-}
 
 export interface LiveSettings {
   output: Output;
@@ -217,5 +179,3 @@ export async function continueCommandRun(parsed: ParsedCommand): Promise<number>
   });
   return outcome.code;
 }
-
-export { EXIT };

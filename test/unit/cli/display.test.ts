@@ -1,6 +1,7 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { Display, formatTokens, formatTokensShort, handoffSummary } from "../../../src/cli/display.js";
+import { Display, formatTokens, formatTokensShort } from "../../../src/cli/display.js";
+import { handoffSummary } from "../../../src/cli/handoff-summary.js";
 import type { Locale } from "../../../src/locale/locale.js";
 import type { FlowerEvent } from "../../../src/runtime/events.js";
 

@@ -56,8 +56,17 @@ describe("HandoffPolicy", () => {
     expect(policy.warnAt).toBe(130_000);
   });
 
-  it("defaults the window from the environment", () => {
-    expect(new HandoffPolicy().window).toBe(defaultWindow());
+  it("never reads the environment: without a window it is 1M, whatever ANTHROPIC_MODEL says", () => {
+    const before = process.env.ANTHROPIC_MODEL;
+    process.env.ANTHROPIC_MODEL = "claude-haiku-4-5";
+    try {
+      expect(defaultWindow()).toBe(200_000);
+      expect(new HandoffPolicy().window).toBe(1_000_000);
+      expect(HandoffPolicy.from(true).window).toBe(1_000_000);
+    } finally {
+      if (before === undefined) delete process.env.ANTHROPIC_MODEL;
+      else process.env.ANTHROPIC_MODEL = before;
+    }
   });
 
   it("keeps the 10k and 1k floors", () => {

@@ -46,4 +46,15 @@ describe("resolveRuntimeOptions", () => {
     const policy = new HandoffPolicy({ window: 200_000 });
     expect(resolveRuntimeOptions({ workspace, handoff: policy }).handoff).toBe(policy);
   });
+
+  it("guesses the window of handoff: true from its env option over process.env", () => {
+    const haiku = { ANTHROPIC_MODEL: "claude-haiku-4-5" };
+    expect(resolveRuntimeOptions({ workspace, env: haiku }).handoff.window).toBe(200_000);
+    expect(resolveRuntimeOptions({ workspace, env: haiku, handoff: true }).handoff.window).toBe(200_000);
+    const off = resolveRuntimeOptions({ workspace, env: haiku, handoff: false }).handoff;
+    expect([off.enabled, off.window]).toEqual([false, 200_000]);
+    expect(
+      resolveRuntimeOptions({ workspace, env: { ANTHROPIC_MODEL: "claude-opus-5[1m]" } }).handoff.window,
+    ).toBe(1_000_000);
+  });
 });

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigurationError } from "../../../src/errors.js";
-import { describeScript, describeText, formatSize, Workbench } from "../../../src/workbench/workbench.js";
+import { describeScript, describeText, formatSize } from "../../../src/workbench/describe-file.js";
+import { Workbench } from "../../../src/workbench/workbench.js";
 
 let workspace: string;
 

@@ -5,14 +5,13 @@
  * Ctrl-C is `rt.stop()`: the step stops at the next message boundary, so the transcript is not torn
  * and `flower continue` can resume it. A second Ctrl-C quits at once for someone who cannot wait.
  */
-import { Display } from "../display.js";
-import type { Locale } from "../../locale/locale.js";
-import type { FlowerEvent } from "../../runtime/events.js";
-import type { Runtime } from "../../runtime/runtime.js";
-import type { StepResult, StepStatus } from "../../records/step-record.js";
-import { CLI_TEXT } from "../text.js";
-
-export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
+import { EXIT } from "../errors.js";
+import type { Locale } from "../locale/locale.js";
+import type { FlowerEvent } from "../runtime/events.js";
+import type { Runtime } from "../runtime/runtime.js";
+import type { StepResult, StepStatus } from "../records/step-record.js";
+import { Display } from "./display.js";
+import { CLI_TEXT } from "./text.js";
 
 export interface Output {
   /** Human lines: stdout normally, stderr with --json (stdout then carries only JSON). */

@@ -1,0 +1,186 @@
+/**
+ * The one table of commands and their options: each command declares its options once, with the
+ * default shown in its help. The parser (args.ts) and the help (help.ts) both read it, so the help
+ * cannot drift from what the parser accepts.
+ */
+import type { Locale } from "../locale/locale.js";
+
+export type CommandName = "run" | "continue" | "runs" | "show" | "forget" | "demo";
+
+export const COMMANDS: readonly CommandName[] = ["run", "continue", "runs", "show", "forget", "demo"];
+
+/** A help string in both display languages. */
+export type Localized = Readonly<Record<Locale, string>>;
+
+export interface OptionSpec {
+  type: "string" | "boolean";
+  short?: string;
+  /** Placeholder of the value in the help, e.g. `N`. */
+  value?: string;
+  /** The default as shown in the help. */
+  default: Localized;
+  help: Localized;
+}
+
+/** The smallest --window: below 10k a handoff cannot even be written (the `at` floor). */
+export const MIN_WINDOW = 10_000;
+
+const HELP: Record<string, OptionSpec> = {
+  help: {
+    type: "boolean",
+    short: "h",
+    default: { en: "off", zh: "关" },
+    help: { en: "Show this help.", zh: "显示这份帮助。" },
+  },
+};
+
+const LANG: Record<string, OptionSpec> = {
+  lang: {
+    type: "string",
+    value: "zh|en",
+    default: {
+      en: "FLOWER_LANG, else LANG (zh* → zh), else en",
+      zh: "FLOWER_LANG,其次 LANG(zh* → zh),否则 en",
+    },
+    help: { en: "Language of the display and the handoff documents.", zh: "界面和交接书用的语言。" },
+  },
+};
+
+const RUN_DIR: Record<string, OptionSpec> = {
+  "run-dir": {
+    type: "string",
+    value: "DIR",
+    default: { en: "runs", zh: "runs" },
+    help: {
+      en: "Where manifest.json and the session database live.",
+      zh: "manifest.json 和会话数据库所在的目录。",
+    },
+  },
+};
+
+const JSON_OUT: Record<string, OptionSpec> = {
+  json: {
+    type: "boolean",
+    default: { en: "off", zh: "关" },
+    help: {
+      en: "One JSON object per line on stdout, nothing else there (human lines go to stderr).",
+      zh: "stdout 上每行一个 JSON 对象,别的都不写(给人看的行去 stderr)。",
+    },
+  },
+};
+
+const VERBOSE_RUN: OptionSpec = {
+  type: "boolean",
+  short: "v",
+  default: { en: "off", zh: "关" },
+  help: {
+    en: "Before starting, print endpoint, model and token (first 4 chars only); also show every tool call.",
+    zh: "开始前打印端点、模型名和 token(只露前 4 个字符);并显示每次工具调用。",
+  },
+};
+
+/** Options of a live run (`flower "<task>"`, `flower continue`). */
+const LIVE: Record<string, OptionSpec> = {
+  window: {
+    type: "string",
+    value: "N",
+    default: {
+      en: "guessed from the model name: 1000000, 200000 for haiku",
+      zh: "按模型名猜:1000000,haiku 为 200000",
+    },
+    help: {
+      en: `The model's context window in tokens (integer >= ${MIN_WINDOW}). The handoff line is window - 50000.`,
+      zh: `模型的上下文窗口,单位 token(整数,>= ${MIN_WINDOW})。换代线是 window - 50000。`,
+    },
+  },
+  "no-handoff": {
+    type: "boolean",
+    default: { en: "off (handoff on)", zh: "关(换代开着)" },
+    help: {
+      en: "No handoff generations: the SDK's auto-compact stays on.",
+      zh: "不换代:SDK 的自动压缩保持开启。",
+    },
+  },
+  verbose: VERBOSE_RUN,
+  workspace: {
+    type: "string",
+    value: "DIR",
+    default: { en: ". (the current directory)", zh: ".(当前目录)" },
+    help: { en: "The agent's working directory.", zh: "智能体的工作目录。" },
+  },
+  ...RUN_DIR,
+  model: {
+    type: "string",
+    value: "NAME",
+    default: { en: "ANTHROPIC_MODEL, else the CLI's default", zh: "ANTHROPIC_MODEL,否则用 CLI 的默认值" },
+    help: {
+      en: "Model alias or id of the coordinator (workers inherit it).",
+      zh: "协调者的模型别名或 id(工人继承它)。",
+    },
+  },
+  "max-budget-usd": {
+    type: "string",
+    value: "USD",
+    default: { en: "no cap", zh: "不设上限" },
+    help: {
+      en: "Budget cap per session, in dollars (not for the handoff-writing turn).",
+      zh: "每个会话的预算上限,单位美元(写交接的那一轮不受限)。",
+    },
+  },
+  ...JSON_OUT,
+  ...LANG,
+};
+
+export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
+  run: {
+    ...LIVE,
+    step: {
+      type: "string",
+      value: "NAME",
+      default: { en: "made from the task's first words", zh: "取任务的开头几个词" },
+      help: { en: "Name of the step in the manifest.", zh: "这一步在 manifest 里的名字。" },
+    },
+    ...HELP,
+  },
+  continue: {
+    ...LIVE,
+    prompt: {
+      type: "string",
+      value: "TEXT",
+      default: { en: '"Continue the task." (zh: "继续。")', zh: '"继续。"(en: "Continue the task.")' },
+      help: { en: "What the resumed session is told.", zh: "对接着做的会话说的话。" },
+    },
+    ...HELP,
+  },
+  runs: { ...RUN_DIR, ...JSON_OUT, ...LANG, ...HELP },
+  show: { ...RUN_DIR, ...JSON_OUT, ...LANG, ...HELP },
+  forget: { ...RUN_DIR, ...HELP },
+  demo: {
+    workspace: {
+      type: "string",
+      value: "DIR",
+      default: { en: "a fresh temporary directory", zh: "新建的临时目录" },
+      help: {
+        en: "Run the demo here (must be new or empty; it is kept).",
+        zh: "在这里跑演示(必须是新的或空的目录;跑完保留)。",
+      },
+    },
+    keep: {
+      type: "boolean",
+      default: { en: "off (the temporary workspace is removed)", zh: "关(临时工作区跑完删除)" },
+      help: {
+        en: "Keep the temporary workspace and its run directory.",
+        zh: "保留临时工作区和它的运行目录。",
+      },
+    },
+    verbose: {
+      type: "boolean",
+      short: "v",
+      default: { en: "off", zh: "关" },
+      help: { en: "Also show every tool call.", zh: "同时显示每次工具调用。" },
+    },
+    ...JSON_OUT,
+    ...LANG,
+    ...HELP,
+  },
+};

@@ -1,0 +1,114 @@
+/**
+ * The live view's words, per locale: the gauge, the handoff lines and one line per event. The lines
+ * around a run (credentials, stop, continue hints) are in text.ts.
+ */
+import type { Locale } from "../locale/locale.js";
+
+export interface DisplayText {
+  gauge: (context: string, window: string | null) => string;
+  remaining: (tokens: string) => string;
+  atLine: string;
+  nearLine: string;
+  writing: (context: string, window: string | null) => string;
+  writtenTo: (path: string) => string;
+  notWritten: string;
+  restart: (context: string) => string;
+  degraded: (why: string) => string;
+  joiner: string;
+  stepStart: (step: string, details: string[]) => string;
+  attempt: (n: number) => string;
+  generation: (n: number) => string;
+  resume: (id: string) => string;
+  stepEnd: (step: string, status: "done" | "failed" | "stopped", details: string[]) => string;
+  turns: (n: number) => string;
+  generations: (n: number) => string;
+  retry: (step: string, attempt: number, max: number, reason: string) => string;
+  coordinator: string;
+  agentStart: (agent: string, description: string) => string;
+  agentEnd: (agent: string) => string;
+  denied: (tool: string, command: string, reason: string) => string;
+  spill: (tool: string, chars: string, path: string) => string;
+  storeLoad: (session: string, parts: string[]) => string;
+  storeParts: Record<
+    "expired" | "trimmed" | "prunedDenials" | "prunedApiErrors" | "interrupted",
+    (n: number) => string
+  >;
+  saved: (chars: string) => string;
+}
+
+export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
+  zh: {
+    gauge: (context, window) => `# 上下文 ${context}${window ? `/${window}` : ""}`,
+    remaining: (tokens) => ` · 还有约 ${tokens} 到换代`,
+    atLine: " · 已到换代线",
+    nearLine: " · 快到换代线",
+    writing: (context, window) => `# 上下文 ${context}${window ? `/${window}` : ""} —— 写交接准备换代`,
+    writtenTo: (path) => `<- 交接写在 ${path}`,
+    notWritten: "<- 没有工作台,交接没落盘,只经 prompt 交给接手者",
+    restart: (context) => `<- 新会话接手,上下文从 ${context} 重新开始`,
+    degraded: (why) => `!! 交接降级${why ? `(${why})` : ""} —— 接手者拿到的是残缺件,会自己去现场看`,
+    joiner: ";",
+    stepStart: (step, details) => `=> 开始 ${step}${details.map((d) => ` · ${d}`).join("")}`,
+    attempt: (n) => `第 ${n} 次尝试`,
+    generation: (n) => `第 ${n} 代`,
+    resume: (id) => `接续会话 ${id}`,
+    stepEnd: (step, status, details) =>
+      `<= ${{ done: "完成", failed: "失败", stopped: "已停下" }[status]} ${step}${details.map((d) => ` · ${d}`).join("")}`,
+    turns: (n) => `${n} 轮`,
+    generations: (n) => `${n} 代`,
+    retry: (step, attempt, max, reason) => `!! ${step} 第 ${attempt}/${max} 次尝试失败:${reason} —— 重试`,
+    coordinator: "协调者",
+    agentStart: (agent, description) => `-> ${agent} 开工${description ? `:${description}` : ""}`,
+    agentEnd: (agent) => `<- ${agent} 交活`,
+    denied: (tool, command, reason) =>
+      `x  拒绝 ${tool}${command ? ` ${command}` : ""}${reason ? ` —— ${reason}` : ""}`,
+    spill: (tool, chars, path) => `   ${tool} 输出 ${chars} 字符落盘 -> ${path}`,
+    storeLoad: (session, parts) => `   载入会话 ${session}:${parts.join(" · ")}`,
+    storeParts: {
+      expired: (n) => `过期 ${n}`,
+      trimmed: (n) => `裁剪 ${n}`,
+      prunedDenials: (n) => `剪除拒绝 ${n}`,
+      prunedApiErrors: (n) => `丢弃 API 错误 ${n}`,
+      interrupted: (n) => `中断 ${n}`,
+    },
+    saved: (chars) => `省下 ${chars} 字符`,
+  },
+  en: {
+    gauge: (context, window) => `# context ${context}${window ? `/${window}` : ""}`,
+    remaining: (tokens) => ` · about ${tokens} until handoff`,
+    atLine: " · at the handoff line",
+    nearLine: " · nearing the handoff line",
+    writing: (context, window) =>
+      `# context ${context}${window ? `/${window}` : ""} — writing the handoff, new session next`,
+    writtenTo: (path) => `<- handoff written to ${path}`,
+    notWritten: "<- no workbench: the handoff went only into the prompt, not to disk",
+    restart: (context) => `<- new session takes over, context restarts from ${context}`,
+    degraded: (why) =>
+      `!! handoff degraded${why ? ` (${why})` : ""} — the successor gets an incomplete one and will look at the scene itself`,
+    joiner: "; ",
+    stepStart: (step, details) => `=> start ${step}${details.map((d) => ` · ${d}`).join("")}`,
+    attempt: (n) => `attempt ${n}`,
+    generation: (n) => `generation ${n}`,
+    resume: (id) => `resuming ${id}`,
+    stepEnd: (step, status, details) => `<= ${status} ${step}${details.map((d) => ` · ${d}`).join("")}`,
+    turns: (n) => `${n} turn${n === 1 ? "" : "s"}`,
+    generations: (n) => `${n} generations`,
+    retry: (step, attempt, max, reason) =>
+      `!! ${step} attempt ${attempt}/${max} failed: ${reason} — retrying`,
+    coordinator: "coordinator",
+    agentStart: (agent, description) => `-> ${agent} started${description ? `: ${description}` : ""}`,
+    agentEnd: (agent) => `<- ${agent} done`,
+    denied: (tool, command, reason) =>
+      `x  denied ${tool}${command ? ` ${command}` : ""}${reason ? ` — ${reason}` : ""}`,
+    spill: (tool, chars, path) => `   ${tool} output of ${chars} chars spilled -> ${path}`,
+    storeLoad: (session, parts) => `   loaded session ${session}: ${parts.join(" · ")}`,
+    storeParts: {
+      expired: (n) => `expired ${n}`,
+      trimmed: (n) => `trimmed ${n}`,
+      prunedDenials: (n) => `denials pruned ${n}`,
+      prunedApiErrors: (n) => `API errors dropped ${n}`,
+      interrupted: (n) => `interrupted ${n}`,
+    },
+    saved: (chars) => `saved ${chars} chars`,
+  },
+};

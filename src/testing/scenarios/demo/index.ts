@@ -1,0 +1,9 @@
+/**
+ * The `flower demo` scenario: a long-horizon task the offline model kit plays against the real Claude
+ * Code binary. The fixture builds the workspace, the script text says what the agents say, the policy
+ * decides each reply. The CLI's demo command runs it; tests may run it too.
+ */
+export { NOTE_COUNT, noteName, prepareDemoWorkspace } from "./fixture.js";
+export { demoTask } from "./script-text.js";
+export { DEMO_CONTEXT_WINDOW, DEMO_STEP, demoHandoffPolicy, demoPolicy } from "./policy.js";
+export type { DemoScriptOptions } from "./policy.js";
