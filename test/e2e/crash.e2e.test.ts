@@ -113,8 +113,8 @@ function startDriver(mode: "run" | "continue"): {
   drivers.push(child);
   let out = "";
   let err = "";
-  child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (err += chunk.toString()));
+  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
   const done = new Promise<{ code: number | null; out: string; err: string }>((resolve) =>
     child.on("exit", (code) => resolve({ code, out, err })),
   );
@@ -134,9 +134,10 @@ describe("a driver killed with SIGKILL", () => {
   for (const point of POINTS) {
     it(`at ${point}: leaves no claude child, no further request, and continues to a record that adds up`, async () => {
       let killedAt: number | null = null;
-      let driver: ChildProcess | undefined;
+      const running: { driver?: ChildProcess } = {};
       let orphans: number[] = [];
       const kill = () => {
+        const driver = running.driver;
         if (killedAt !== null || !driver?.pid) return;
         orphans = claudeChildrenOf(driver.pid);
         driver.kill("SIGKILL");
@@ -162,7 +163,7 @@ describe("a driver killed with SIGKILL", () => {
       writeBigFiles(current.workspace);
 
       const first = startDriver("run");
-      driver = first.child;
+      running.driver = first.child;
       const exit = await first.done;
       expect(exit.code, `the driver was expected to be killed; it exited: ${exit.err}`).toBeNull();
       expect(killedAt).not.toBeNull();
