@@ -98,13 +98,23 @@ export class Runtime {
    */
   async continue(step: string, spec: AgentSpec, options: ContinueOptions = {}): Promise<StepResult> {
     this.#checkStep(step);
-    const record = this.#continuable(step);
+    // Only that the step exists: whether it can be resumed is decided under its lease (a holder we wait
+    // for may give it its first session meanwhile).
+    const record = this.#recorded(step);
     const prompt = options.prompt ?? CONTINUE_PROMPT[this.options.locale];
     return this.#runStep(step, spec, record.prompt, options, prompt);
   }
 
   /** The record of a step that `continue` can pick up; a clear error otherwise. */
   #continuable(step: string): StepRecord {
+    const record = this.#recorded(step);
+    if (!record.sessionId && !record.pendingHandoff && !record.pendingPrompt) {
+      throw new StepFailedError(step, "it has no session to resume yet; run it again with rt.run()");
+    }
+    return record;
+  }
+
+  #recorded(step: string): StepRecord {
     const record = this.records.get(step);
     if (!record) {
       const known =
@@ -117,9 +127,6 @@ export class Runtime {
         step,
         `a step recorded in ${this.records.location} (known: ${known})`,
       );
-    }
-    if (!record.sessionId && !record.pendingHandoff && !record.pendingPrompt) {
-      throw new StepFailedError(step, "it has no session to resume yet; run it again with rt.run()");
     }
     return record;
   }

@@ -12,7 +12,7 @@ export interface ScriptedCall {
   options: Options | undefined;
 }
 
-export type ScriptedSession = (call: ScriptedCall) => SDKMessage[];
+export type ScriptedSession = (call: ScriptedCall) => SDKMessage[] | Promise<SDKMessage[]>;
 
 export interface ScriptedQuery {
   query: (input: { prompt: AsyncIterable<SDKUserMessage>; options?: Options }) => Query;
@@ -42,7 +42,7 @@ export function scriptedQuery(sessions: ScriptedSession[]): ScriptedQuery {
         const call = { prompt: text, options };
         calls.push(call);
         if (!script) throw new Error(`query() called past the script (call ${index + 1})`);
-        const messages = script(call);
+        const messages = await script(call);
         for (const message of messages) {
           if (closed) return;
           yield message;
