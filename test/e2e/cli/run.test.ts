@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ManifestFile, StepRecord } from "../../src/index.js";
+import type { ManifestFile, StepRecord } from "../../../src/index.js";
 import {
   startFakeModel,
   text,
@@ -9,7 +9,7 @@ import {
   toolUses,
   type FakeModel,
   type ModelRequest,
-} from "../../src/testing/index.js";
+} from "../../../src/testing/index.js";
 import {
   cleanEnv,
   killAll,

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
-export const BIN = resolve(import.meta.dirname, "..", "..", "dist", "cli", "main.js");
+export const BIN = resolve(import.meta.dirname, "..", "..", "..", "dist", "cli", "main.js");
 
 export interface Finished {
   code: number | null;

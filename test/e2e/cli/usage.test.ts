@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { COMMAND_OPTIONS, COMMANDS, parseCommandLine, parseWindow } from "../../src/cli/args.js";
-import { stepNameFor } from "../../src/cli/commands/run.js";
-import { maskToken } from "../../src/cli/credentials.js";
+import { COMMAND_OPTIONS, COMMANDS, parseCommandLine, parseWindow } from "../../../src/cli/args.js";
+import { stepNameFor } from "../../../src/cli/commands/run.js";
+import { maskToken } from "../../../src/cli/credentials.js";
 import { BIN, cleanEnv, killAll, removeTempDirs, runFlower, tempDir } from "./helpers.js";
 
 afterEach(() => {
