@@ -1,13 +1,12 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ManifestError } from "../../../src/errors.js";
 import { Manifest } from "../../../src/runtime/manifest.js";
 import { newStepRecord, type StepRecord } from "../../../src/runtime/step-result.js";
+import { useTempDirs } from "../../support/temp-dir.js";
 
-let dir: string;
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+const temp = useTempDirs();
 
 function record(step: string): StepRecord {
   return newStepRecord(step, "a", "p");
@@ -15,7 +14,7 @@ function record(step: string): StepRecord {
 
 describe("Manifest", () => {
   it("writes atomically and keeps other steps that another writer added meanwhile", () => {
-    dir = mkdtempSync(join(tmpdir(), "flower-manifest-"));
+    const dir = temp.make("flower-manifest-");
     const a = new Manifest(dir);
     const b = new Manifest(dir);
     a.put(record("one"));
@@ -29,7 +28,7 @@ describe("Manifest", () => {
   });
 
   it("refuses a corrupt manifest with a clear error and leaves it untouched", () => {
-    dir = mkdtempSync(join(tmpdir(), "flower-manifest-"));
+    const dir = temp.make("flower-manifest-");
     writeFileSync(join(dir, "manifest.json"), '{"format": "flower-manif');
     expect(() => new Manifest(dir)).toThrow(ManifestError);
     expect(() => new Manifest(dir)).toThrow(/not valid JSON; it was left as it is/);
@@ -37,7 +36,7 @@ describe("Manifest", () => {
   });
 
   it("refuses a foreign manifest.json without overwriting it", () => {
-    dir = mkdtempSync(join(tmpdir(), "flower-manifest-"));
+    const dir = temp.make("flower-manifest-");
     writeFileSync(join(dir, "manifest.json"), '{"name": "some web app", "icons": []}');
     expect(() => new Manifest(dir)).toThrow(/not written by flower-agent/);
     expect(readFileSync(join(dir, "manifest.json"), "utf8")).toContain("some web app");
