@@ -7,6 +7,8 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 30_000,
+    // Fails an end-to-end test (test/e2e/) that leaves a `claude` process running.
+    setupFiles: ["./test/support/no-claude-left.ts"],
     reporters: ["default", "./test/support/plain-summary-reporter.ts"],
   },
 });

@@ -23,6 +23,8 @@ export type {
   TextBlock,
   ToolUseBlock,
 } from "./replies.js";
+export { script, on } from "./script.js";
+export type { Answer, ScriptEntry, ScriptOptions, ScriptStep, ScriptedPolicy, StepMatch } from "./script.js";
 export { CHARS_PER_TOKEN, measurePrompt, tokensFor } from "./usage.js";
 export type { Usage, PromptMeasure } from "./usage.js";
 export { validateConversation } from "./validate.js";

@@ -1,23 +1,21 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { fault, startFakeModel, text, toolUse, type FakeModel } from "../../src/testing/index.js";
-import { claudeChildren } from "../support/claude-children.js";
-import { runQuery, tempDir } from "./sdk-session.js";
+import { useTempDirs } from "../support/temp-dir.js";
+import { runQuery } from "./sdk-session.js";
 
+const temp = useTempDirs();
 let model: FakeModel | undefined;
-let dir: Awaited<ReturnType<typeof tempDir>> | undefined;
 
 afterEach(async () => {
   await model?.close();
-  await dir?.remove();
   model = undefined;
-  dir = undefined;
 });
 
 describe("offline model kit through the real claude binary", () => {
   it("answers a plain text turn and reports usage measured from the request", async () => {
     model = await startFakeModel({ policy: () => text("Hello from the offline kit.") });
-    dir = await tempDir();
-    const run = await runQuery(model, "Say hello.", dir.path);
+    const dir = temp.make();
+    const run = await runQuery(model, "Say hello.", dir);
     expect(run.thrown).toBeUndefined();
     const result = run.results.at(-1)!;
     expect(result.subtype).toBe("success");
@@ -42,8 +40,8 @@ describe("offline model kit through the real claude binary", () => {
           ? toolUse("Bash", { command: "echo kit-$((6*7))", description: "probe" }, { text: "Running it." })
           : text(`The command printed: ${request.lastToolResult()?.text ?? "?"}`),
     });
-    dir = await tempDir();
-    const run = await runQuery(model, "Run the probe.", dir.path);
+    const dir = temp.make();
+    const run = await runQuery(model, "Run the probe.", dir);
     expect(run.thrown).toBeUndefined();
     const second = model.exchanges.filter((e) => e.kind === "main")[1]!;
     expect(second.request.lastToolResult()?.text.trim()).toBe("kit-42");
@@ -67,8 +65,8 @@ describe("offline model kit through the real claude binary", () => {
         return text(`Worker said: ${request.lastToolResult()?.text ?? ""}`);
       },
     });
-    dir = await tempDir();
-    const run = await runQuery(model, "Delegate the count.", dir.path);
+    const dir = temp.make();
+    const run = await runQuery(model, "Delegate the count.", dir);
     expect(run.thrown).toBeUndefined();
     expect(model.exchanges.some((e) => e.kind === "subagent")).toBe(true);
     const last = model.exchanges.filter((e) => e.kind === "main").at(-1)!;
@@ -80,8 +78,8 @@ describe("offline model kit through the real claude binary", () => {
     model = await startFakeModel({
       policy: (request) => (request.index === 0 ? fault("overloaded") : text("recovered")),
     });
-    dir = await tempDir();
-    const run = await runQuery(model, "Hi.", dir.path);
+    const dir = temp.make();
+    const run = await runQuery(model, "Hi.", dir);
     expect(run.thrown).toBeUndefined();
     expect(model.exchanges.map((e) => e.status)).toEqual([529, 200]);
     expect(run.messages.some((m) => m.type === "system" && m.subtype === "api_retry")).toBe(true);
@@ -91,8 +89,8 @@ describe("offline model kit through the real claude binary", () => {
     model = await startFakeModel({
       policy: (request) => (request.index === 0 ? fault("cut-stream") : text("whole answer")),
     });
-    dir = await tempDir();
-    const run = await runQuery(model, "Hi.", dir.path);
+    const dir = temp.make();
+    const run = await runQuery(model, "Hi.", dir);
     expect(run.thrown).toBeUndefined();
     const result = run.results.at(-1)!;
     expect("result" in result ? result.result : "").toBe("whole answer");
@@ -101,8 +99,8 @@ describe("offline model kit through the real claude binary", () => {
 
   it("answers prompt-is-too-long with the real API's 400 shape", async () => {
     model = await startFakeModel({ policy: () => fault("prompt-too-long") });
-    dir = await tempDir();
-    const run = await runQuery(model, "Hi.", dir.path, {
+    const dir = temp.make();
+    const run = await runQuery(model, "Hi.", dir, {
       env: {
         ...process.env,
         ...(await Promise.resolve(model.env())),
@@ -121,8 +119,8 @@ describe("offline model kit through the real claude binary", () => {
         throw new Error("script ran out of steps");
       },
     });
-    dir = await tempDir();
-    const run = await runQuery(model, "Hi.", dir.path);
+    const dir = temp.make();
+    const run = await runQuery(model, "Hi.", dir);
     expect(run.results.at(-1)?.is_error).toBe(true);
     expect(() => model!.assertNoErrors()).toThrow(
       /policy threw on request #0 \(main\): Error: script ran out of steps/,
@@ -131,14 +129,9 @@ describe("offline model kit through the real claude binary", () => {
 
   it("rejects an unknown block type in a reply with a message that names it", async () => {
     model = await startFakeModel({ policy: () => ({ content: [{ type: "image", source: {} }] }) as never });
-    dir = await tempDir();
-    await runQuery(model, "Hi.", dir.path);
+    const dir = temp.make();
+    await runQuery(model, "Hi.", dir);
     expect(() => model!.assertNoErrors()).toThrow(/unknown block type "image"/);
-  });
-
-  it("leaves no claude process behind", () => {
-    // Every query above was read to its end or closed: none of this process's claude children is alive.
-    expect(claudeChildren()).toEqual([]);
   });
 });
 
@@ -148,8 +141,8 @@ describe("the kit's validation of what the CLI sends", () => {
       policy: (request) =>
         request.countToolResults() === 0 ? toolUse("Bash", { command: "echo pair" }) : text("done"),
     });
-    dir = await tempDir();
-    await runQuery(model, "Run it.", dir.path);
+    const dir = temp.make();
+    await runQuery(model, "Run it.", dir);
     const real = model.requests[1]!.body;
     // The CLI repairs broken pairings itself when it resumes, so the broken transcript is made here:
     // the exact request the binary sent, minus its tool_result.

@@ -2,7 +2,8 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { HandoffPolicy, StepFailedError, coordinator, worker, type AgentSpec } from "../../src/index.js";
-import { fault, text, toolUse, type ModelRequest } from "../../src/testing/index.js";
+import { fault, on, script, text, toolUse, type ModelRequest } from "../../src/testing/index.js";
+import { handoffMarkdown } from "../support/handoff-fixture.js";
 import { rig, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
@@ -23,25 +24,14 @@ function writeBigFiles(workspace: string, count = 6): void {
 }
 
 function handoffAnswer(generation: number): string {
-  return [
-    "Here is my handoff.",
-    "",
-    "## What I am doing",
-    `GEN-${generation}: reading the big files one by one; got through several of them.`,
-    "",
-    "## Decided",
-    "- Read files in numeric order, because the later files refer to the earlier ones.",
-    "",
-    "## Dead ends",
-    "- Reading all files in one Bash cat: denied for the coordinator; cost one turn.",
-    "",
-    "## Next",
-    `- Continue with the next unread file after generation ${generation}.`,
-    "",
-    "## Scene",
-    "- `big-0.txt` — the first input file",
-    "- `missing-output.csv` — not written yet",
-  ].join("\n");
+  return handoffMarkdown({
+    preamble: "Here is my handoff.",
+    doing: `GEN-${generation}: reading the big files one by one; got through several of them.`,
+    decided: ["Read files in numeric order, because the later files refer to the earlier ones."],
+    deadends: ["Reading all files in one Bash cat: denied for the coordinator; cost one turn."],
+    next: [`Continue with the next unread file after generation ${generation}.`],
+    scene: ["`big-0.txt` — the first input file", "`missing-output.csv` — not written yet"],
+  });
 }
 
 const reader: AgentSpec = {
@@ -180,22 +170,29 @@ describe("handoff generations through the real binary", () => {
   });
 
   it("turns `prompt is too long` into a degraded handoff instead of a failed step", async () => {
-    let overflowed = false;
-    current = await rig({
-      policy: (request) => {
-        if (!overflowed && request.countToolResults("Read") === 1) {
-          overflowed = true;
-          return fault("prompt-too-long");
-        }
-        if (request.firstUserText().includes("[降级:交接没写成]"))
-          return text("Successor finished from the degraded handoff.");
-        return toolUse("Read", { file_path: "big-0.txt" });
+    const policy = script(
+      [
+        on(
+          {
+            when: (request) => request.countToolResults("Read") === 1,
+            label: "the turn after the first Read",
+          },
+          fault("prompt-too-long"),
+        ),
+      ],
+      {
+        otherwise: (request) =>
+          request.firstUserText().includes("[降级:交接没写成]")
+            ? text("Successor finished from the degraded handoff.")
+            : toolUse("Read", { file_path: "big-0.txt" }),
       },
-    });
+    );
+    current = await rig({ policy });
     writeBigFiles(current.workspace, 1);
     const rt = current.runtime({ workbench: true, locale: "zh" });
     const task = `Summarise big-0.txt. ${"Context for the task. ".repeat(100)}`;
     const result = await rt.run("overflow", reader, task);
+    policy.assertComplete();
     expect(result.result).toBe("Successor finished from the degraded handoff.");
     expect(result.attempts).toBe(0);
     expect(result.degraded).toBe(1);
@@ -323,18 +320,20 @@ describe("handoff generations through the real binary", () => {
   });
 
   it("a successor whose first attempt fails is retried from the handoff, not from the original task", async () => {
-    const reading = readingPolicy(2);
-    let failures = 0;
-    current = await rig({
-      policy: (request: ModelRequest) => {
-        // The successor's first request fails until the CLI gives up (1 + 2 retries): a failed attempt.
-        if (!request.isHandoffTurn && generationOf(request) === 2 && failures < 3) {
-          failures += 1;
-          return fault("server-error");
-        }
-        return reading(request);
-      },
-    });
+    const successor = {
+      when: (request: ModelRequest) => !request.isHandoffTurn && generationOf(request) === 2,
+      label: "the successor's first request",
+    };
+    const policy = script(
+      // The successor's first request fails until the CLI gives up (1 + 2 retries): a failed attempt.
+      [
+        on(successor, fault("server-error")),
+        on(successor, fault("server-error")),
+        on(successor, fault("server-error")),
+      ],
+      { otherwise: readingPolicy(2) },
+    );
+    current = await rig({ policy });
     writeBigFiles(current.workspace);
     const rt = current.runtime({
       workbench: true,
@@ -342,6 +341,7 @@ describe("handoff generations through the real binary", () => {
       handoff: new HandoffPolicy({ window: 80_000, headroom: 30_000 }),
     });
     const result = await rt.run("retry successor", reader, "Read every big file.");
+    policy.assertComplete();
     expect(result.result).toBe("All done in generation 2.");
     expect(result.attempts).toBe(1);
     expect(result.generations).toBe(2);

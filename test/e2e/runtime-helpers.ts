@@ -1,10 +1,15 @@
-/** Shared set-up for runtime e2e tests: a workspace, a run dir, an offline model, a runtime. */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+/**
+ * Shared set-up for runtime e2e tests: a workspace, a run dir, an offline model, a runtime.
+ * Importing this module registers the temporary directories' cleanup in the test file.
+ */
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { Runtime, type RuntimeOptions } from "../../src/index.js";
 import type { FlowerEvent } from "../../src/runtime/events.js";
 import { startFakeModel, type FakeModel, type FakeModelOptions } from "../../src/testing/index.js";
+import { useTempDirs } from "../support/temp-dir.js";
+
+const temp = useTempDirs();
 
 export interface Rig {
   root: string;
@@ -17,10 +22,9 @@ export interface Rig {
 }
 
 export async function rig(modelOptions: FakeModelOptions): Promise<Rig> {
-  const root = await mkdtemp(join(tmpdir(), "flower-test-"));
+  const root = temp.make("flower-test-");
   const workspace = join(root, "workspace");
   const runDir = join(root, "runs");
-  const { mkdir } = await import("node:fs/promises");
   await mkdir(workspace);
   const model = await startFakeModel(modelOptions);
   const events: FlowerEvent[] = [];
@@ -46,7 +50,6 @@ export async function rig(modelOptions: FakeModelOptions): Promise<Rig> {
     async dispose() {
       for (const rt of runtimes) rt.close();
       await model.close();
-      await rm(root, { recursive: true, force: true });
     },
   };
 }

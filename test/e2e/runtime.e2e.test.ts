@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { COORDINATOR_RULES, StepFailedError, coordinator, worker } from "../../src/index.js";
-import { fault, text, toolUse, type ModelRequest } from "../../src/testing/index.js";
+import { fault, script, text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { claudeChildren } from "../support/claude-children.js";
 import { rig, type Rig } from "./runtime-helpers.js";
 
@@ -96,20 +96,18 @@ describe("Runtime through the real binary", () => {
   });
 
   it("retries a step whose first attempt dies on 500s; attempts, cost and turns add up", async () => {
-    let failing = true;
-    current = await rig({
-      policy: () => {
-        if (failing) return fault("server-error");
-        return text("second attempt worked");
-      },
-    });
+    const policy = script([
+      // The first attempt: the request and CLAUDE_CODE_MAX_RETRIES (2) retries of the CLI's own, all refused.
+      fault("server-error"),
+      fault("server-error"),
+      fault("server-error"),
+      // The runtime's second attempt.
+      text("second attempt worked"),
+    ]);
+    current = await rig({ policy });
     const rt = current.runtime();
-    current.events.length = 0;
-    const unsubscribe = rt.on((event) => {
-      if (event.type === "retry") failing = false;
-    });
     const result = await rt.run("flaky", lead(), "Do it.");
-    unsubscribe();
+    policy.assertComplete();
     expect(result.result).toBe("second attempt worked");
     expect(result.attempts).toBe(1);
     expect(result.errors).toHaveLength(1);
@@ -184,19 +182,18 @@ describe("Runtime through the real binary", () => {
   });
 
   it("retries after the claude process is killed mid-step", async () => {
-    let killed = false;
-    current = await rig({
-      policy: (request) => {
-        if (!killed) {
-          killed = true;
-          // A crash, not an error result: SIGKILL every claude child of this test process.
-          for (const pid of claudeChildren()) process.kill(pid, "SIGKILL");
-          return text("never delivered", { delayMs: 500 });
-        }
-        return text(`recovered on request ${request.index}`);
+    const policy = script([
+      () => {
+        // A crash, not an error result: SIGKILL every claude child of this test process.
+        for (const pid of claudeChildren()) process.kill(pid, "SIGKILL");
+        return text("never delivered", { delayMs: 500 });
       },
-    });
+      // The runtime's second attempt, in a new claude process.
+      (request) => text(`recovered on request ${request.index}`),
+    ]);
+    current = await rig({ policy });
     const result = await current.runtime().run("crash", lead(), "Do it.");
+    policy.assertComplete();
     expect(result.result).toMatch(/^recovered on request \d+$/);
     expect(result.attempts).toBe(1);
     expect(result.errors).toEqual(["Claude Code process terminated by signal SIGKILL"]);

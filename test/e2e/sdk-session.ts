@@ -2,9 +2,6 @@
  * Test helper: one real `query()` against the offline model kit, collected to the end, with the child
  * process always closed.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { query, type Options, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import type { FakeModel } from "../../src/testing/index.js";
 
@@ -12,13 +9,6 @@ export interface Collected {
   messages: SDKMessage[];
   results: Extract<SDKMessage, { type: "result" }>[];
   thrown: unknown;
-}
-
-export async function tempDir(
-  prefix = "flower-test-",
-): Promise<{ path: string; remove: () => Promise<void> }> {
-  const path = await mkdtemp(join(tmpdir(), prefix));
-  return { path, remove: () => rm(path, { recursive: true, force: true }) };
 }
 
 /** Longer than any scripted run takes; a CLI that hangs is killed instead of outliving the test. */
@@ -29,9 +19,10 @@ export async function runQuery(
   prompt: string,
   cwd: string,
   options: Options = {},
+  deadlineMs = QUERY_DEADLINE_MS,
 ): Promise<Collected> {
   const abortController = new AbortController();
-  const deadline = setTimeout(() => abortController.abort(), QUERY_DEADLINE_MS);
+  const deadline = setTimeout(() => abortController.abort(), deadlineMs);
   const q = query({
     prompt,
     options: {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { TrimPolicy, coordinator, worker, type AgentSpec } from "../../src/index.js";
-import { fault, text, toolUse, type ModelRequest } from "../../src/testing/index.js";
+import { fault, on, script, text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { rig, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
@@ -16,32 +16,39 @@ const EXPIRED = /的结果已过期\(第 \d+ 轮前\),当前状态可能已变�
 const DENIED = "主线程不亲自动手";
 const INTERRUPTED = "[上一轮在此处被中断,该工具结果未产生]";
 
+/** The watch step: glances, denied tests, then a worker that sleeps until the stop; after the resume, one more denial. */
+function watching(request: ModelRequest) {
+  if (request.isSubagent) return toolUse("Bash", { command: "sleep 30" });
+  if (request.allText().includes("RESUMED")) {
+    // One more denied call after the resume shows the hooks still run.
+    return request.lastToolResult()?.text.includes(DENIED)
+      ? text("resumed fine")
+      : toolUse("Bash", { command: "npm test" });
+  }
+  const n = request.countToolResults();
+  if (n < 10) return toolUse("Bash", { command: "git status" });
+  if (n < 13) return toolUse("Bash", { command: "npm test" });
+  return toolUse("Agent", {
+    description: "wait",
+    prompt: "Wait for the build.",
+    subagent_type: "sleeper",
+  });
+}
+
 describe("the pruning store on resume, through the real binary", () => {
   it("expires old glances, keeps one denial, neutralises the interrupted call, drops API errors", async () => {
-    let overloaded = false;
-    current = await rig({
-      policy: (request: ModelRequest) => {
-        if (request.isSubagent) return toolUse("Bash", { command: "sleep 30" });
-        if (request.allText().includes("RESUMED")) {
-          // One more denied call after the resume shows the hooks still run.
-          return request.lastToolResult()?.text.includes(DENIED)
-            ? text("resumed fine")
-            : toolUse("Bash", { command: "npm test" });
-        }
-        const n = request.countToolResults();
-        if (n === 3 && !overloaded) {
-          overloaded = true;
-          return fault("overloaded");
-        }
-        if (n < 10) return toolUse("Bash", { command: "git status" });
-        if (n < 13) return toolUse("Bash", { command: "npm test" });
-        return toolUse("Agent", {
-          description: "wait",
-          prompt: "Wait for the build.",
-          subagent_type: "sleeper",
-        });
-      },
-    });
+    // One overloaded answer on the fourth main-thread turn (the CLI retries it itself): an API error in the
+    // transcript for the store to drop on resume. Everything else comes from the conversation's state.
+    const policy = script(
+      [
+        on(
+          { when: (request) => request.countToolResults() === 3, label: "the fourth turn" },
+          fault("overloaded"),
+        ),
+      ],
+      { otherwise: watching },
+    );
+    current = await rig({ policy });
     const spec = coordinator("lead", "Goal: watch the build.", {
       sleeper: worker("Waits.", "Wait.", { tools: ["Bash"] }),
     });
@@ -50,6 +57,7 @@ describe("the pruning store on resume, through the real binary", () => {
       if (event.type === "tool-use" && event.summary === "sleep 30") setTimeout(() => first.stop(), 300);
     });
     const stopped = await first.run("watch", spec, "Watch the build.");
+    policy.assertComplete();
     expect(stopped.denials).toBe(3);
     const before = current.model.requests.filter((r) => r.isMainThread).at(-1)!;
 

@@ -3,14 +3,13 @@
  * public names (`flower-agent`, `flower-agent/testing`), and used to run one offline step.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useTempDirs } from "../support/temp-dir.js";
 
 const root = resolve(import.meta.dirname, "../..");
-const scratch = mkdtempSync(join(tmpdir(), "flower-scratch-"));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = useTempDirs().make("flower-scratch-");
 
 describe("flower-agent installed into a scratch project", () => {
   it("imports both entry points and runs a step against the offline kit", () => {
@@ -27,11 +26,12 @@ describe("flower-agent installed into a scratch project", () => {
       `
 import { Runtime, coordinator, worker, HandoffPolicy } from "flower-agent";
 import { startFakeModel, text } from "flower-agent/testing";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 const model = await startFakeModel({ policy: () => text("installed and working") });
-const workspace = mkdtempSync(join(tmpdir(), "flower-scratch-ws-"));
+// Inside the scratch project, so it goes when the test's temporary directory does.
+const workspace = join(process.cwd(), "ws");
+mkdirSync(workspace);
 const rt = new Runtime({ workspace, runDir: join(workspace, "runs"), env: model.env(), handoff: new HandoffPolicy({ window: 200_000 }) });
 const lead = coordinator("lead", "Say it.", { helper: worker("Helps.", "Help.") });
 const result = await rt.run("hello", lead, "Say the words.");

@@ -2,14 +2,14 @@
  * The README's code blocks, run as they are written: only the package names are pointed at this
  * checkout, and the environment at the offline model kit.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeModel, text, toolUse, type FakeModel } from "../../src/testing/index.js";
 import { runNode } from "../support/run-node.js";
+import { useTempDirs } from "../support/temp-dir.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const readme = readFileSync(join(root, "README.md"), "utf8");
@@ -26,11 +26,10 @@ function runnable(code: string): string {
     .replaceAll('"@anthropic-ai/claude-agent-sdk"', JSON.stringify(pathToFileURL(sdk).href));
 }
 
-let dir: string | undefined;
+const temp = useTempDirs();
 let model: FakeModel | undefined;
 afterEach(async () => {
   await model?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe("README examples", () => {
@@ -51,7 +50,7 @@ describe("README examples", () => {
           : text("3 files, 42 lines");
       },
     });
-    dir = mkdtempSync(join(tmpdir(), "flower-readme-"));
+    const dir = temp.make("flower-readme-");
     writeFileSync(join(dir, "example.mjs"), runnable(example));
     const run = await runNode(["example.mjs"], { cwd: dir, env: { ...process.env, ...model.env() } });
     expect(run.stderr).toBe("");
@@ -64,7 +63,7 @@ describe("README examples", () => {
 
   it("the testing-kit example runs as written", async () => {
     const example = blocks.find((block) => block.includes("startFakeModel"))!;
-    dir = mkdtempSync(join(tmpdir(), "flower-readme-"));
+    const dir = temp.make("flower-readme-");
     writeFileSync(join(dir, "kit.mjs"), runnable(example));
     const run = await runNode(["kit.mjs"], { cwd: dir });
     expect(run.code).toBe(0);

@@ -1,24 +1,21 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { PostToolUseHookInput } from "@anthropic-ai/claude-agent-sdk";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { INDEX_GUARD_MATCHER, indexGuard } from "../../../src/guards/index-guard.js";
 import { ConfigurationError } from "../../../src/errors.js";
 import { Workbench } from "../../../src/workbench/workbench.js";
+import { useTempDirs } from "../../support/temp-dir.js";
 
+const temp = useTempDirs();
 let workspace: string;
 let bench: Workbench;
 
 beforeEach(async () => {
-  workspace = await mkdtemp(path.join(tmpdir(), "flower-index-guard-"));
+  workspace = temp.make("flower-index-guard-");
   bench = new Workbench({ workspace, locale: "en" });
   await bench.ensure();
   await bench.refresh();
-});
-
-afterEach(async () => {
-  await rm(workspace, { recursive: true, force: true });
 });
 
 function written(tool: string, toolInput: unknown): PostToolUseHookInput {

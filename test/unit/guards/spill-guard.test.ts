@@ -1,8 +1,7 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { HookJSONOutput, PostToolUseHookInput } from "@anthropic-ai/claude-agent-sdk";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import {
   mapLongStrings,
   previewOf,
@@ -16,6 +15,7 @@ import {
   type SpillGuardOptions,
 } from "../../../src/guards/spill-guard.js";
 import { ConfigurationError } from "../../../src/errors.js";
+import { useTempDirs } from "../../support/temp-dir.js";
 
 const long = (n: number, char = "x"): string => char.repeat(n);
 const pathFor = (_text: string, field: readonly string[]): string =>
@@ -134,16 +134,13 @@ function SPILL_POINTER_EN(filePath: string, chars: number): string {
 }
 
 describe("spillGuard hook", () => {
+  const temp = useTempDirs();
   let root: string;
   let dir: string;
 
-  beforeEach(async () => {
-    root = await mkdtemp(path.join(tmpdir(), "flower-spill-"));
+  beforeEach(() => {
+    root = temp.make("flower-spill-");
     dir = path.join(root, ".flower", "spill");
-  });
-
-  afterEach(async () => {
-    await rm(root, { recursive: true, force: true });
   });
 
   function postToolUse(

@@ -1,13 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { degraded } from "../../../src/handoff/degraded.js";
 import { Handoff } from "../../../src/handoff/document.js";
 import { parseHandoff } from "../../../src/handoff/parse.js";
 import { HANDOFF_PROMPT } from "../../../src/handoff/prompt.js";
 import { assessHandoff, isHollow, qualityMissing, scenePaths } from "../../../src/handoff/quality.js";
 import { FIXTURES } from "./fixtures.js";
+import { useTempDirs } from "../../support/temp-dir.js";
 
 describe("isHollow", () => {
   const hollow = [
@@ -103,11 +103,12 @@ describe("scenePaths", () => {
 });
 
 describe("assessHandoff", () => {
+  const temp = useTempDirs();
   let workspace: string;
   let home: string;
 
   beforeAll(() => {
-    const root = mkdtempSync(join(tmpdir(), "flower-quality-"));
+    const root = temp.make("flower-quality-");
     workspace = join(root, "ws");
     home = join(root, "home");
     mkdirSync(join(workspace, "src"), { recursive: true });
@@ -115,8 +116,6 @@ describe("assessHandoff", () => {
     writeFileSync(join(workspace, "src", "a.ts"), "");
     writeFileSync(join(home, "notes", "n.md"), "");
   });
-
-  afterAll(() => rmSync(join(workspace, ".."), { recursive: true, force: true }));
 
   it("checks every scene path on disk", () => {
     const handoff = new Handoff({

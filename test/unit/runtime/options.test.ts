@@ -1,13 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ConfigurationError } from "../../../src/errors.js";
 import { HandoffPolicy } from "../../../src/handoff/policy.js";
 import { resolveRuntimeOptions } from "../../../src/runtime/options.js";
+import { useTempDirs } from "../../support/temp-dir.js";
 
-const workspace = mkdtempSync(join(tmpdir(), "flower-options-"));
-afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+const workspace = useTempDirs().make("flower-options-");
 
 describe("resolveRuntimeOptions", () => {
   it("fills the documented defaults", () => {

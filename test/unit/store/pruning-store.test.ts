@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import fc from "fast-check";
@@ -23,9 +22,11 @@ import {
   type Entry,
 } from "./transcript-fixtures.js";
 import { properties, propertyTimeout } from "../../support/properties.js";
+import { useTempDirs } from "../../support/temp-dir.js";
 
 const main = { projectKey: "-repo", sessionId: "s-1" };
 
+const temp = useTempDirs();
 let dir: string;
 const open: SqliteSessionStore[] = [];
 function track<T extends SqliteSessionStore>(store: T): T {
@@ -34,12 +35,11 @@ function track<T extends SqliteSessionStore>(store: T): T {
 }
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "flower-pruning-"));
+  dir = temp.make("flower-pruning-");
 });
 
 afterEach(() => {
   for (const store of open.splice(0)) store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function rows(path: string): unknown[] {

@@ -1,6 +1,5 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import Database from "better-sqlite3";
 import ts from "typescript";
@@ -8,22 +7,23 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigurationError, StoreError } from "../../../src/errors.js";
 import { SqliteSessionStore, dedupKeys } from "../../../src/store/sqlite-store.js";
 import { TranscriptBuilder, bash, type Entry } from "./transcript-fixtures.js";
+import { useTempDirs } from "../../support/temp-dir.js";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
 const main = { projectKey: "-repo", sessionId: "s-1" };
 const sub = { ...main, subpath: "subagents/agent-a1" };
 
+const temp = useTempDirs();
 let dir: string;
 let store: SqliteSessionStore;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "flower-store-"));
+  dir = temp.make("flower-store-");
   store = new SqliteSessionStore({ path: join(dir, "nested", "runs", "sessions.db") });
 });
 
 afterEach(() => {
   store.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function transcript(): Entry[] {

@@ -1,19 +1,16 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readdir, readFile, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { ConfigurationError } from "../../../src/errors.js";
 import { describeScript, describeText, formatSize } from "../../../src/workbench/describe-file.js";
 import { Workbench } from "../../../src/workbench/workbench.js";
+import { useTempDirs } from "../../support/temp-dir.js";
 
+const temp = useTempDirs();
 let workspace: string;
 
-beforeEach(async () => {
-  workspace = await mkdtemp(path.join(tmpdir(), "flower-workbench-"));
-});
-
-afterEach(async () => {
-  await rm(workspace, { recursive: true, force: true });
+beforeEach(() => {
+  workspace = temp.make("flower-workbench-");
 });
 
 /** Writes a file under the workbench with a given age in seconds (older = smaller mtime). */

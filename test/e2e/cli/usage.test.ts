@@ -1,14 +1,15 @@
 import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseCommandLine, parseWindow } from "../../src/cli/args.js";
-import { COMMAND_OPTIONS, COMMANDS } from "../../src/cli/command-options.js";
-import { stepNameFor } from "../../src/cli/commands/run.js";
-import { maskToken } from "../../src/cli/credentials.js";
-import { BIN, cleanEnv, killAll, removeTempDirs, runFlower, tempDir } from "./helpers.js";
+import { parseCommandLine, parseWindow } from "../../../src/cli/args.js";
+import { COMMAND_OPTIONS, COMMANDS } from "../../../src/cli/command-options.js";
+import { stepNameFor } from "../../../src/cli/commands/run.js";
+import { maskToken } from "../../../src/cli/credentials.js";
+import { useTempDirs } from "../../support/temp-dir.js";
+import { BIN, cleanEnv, killAll, runFlower } from "./helpers.js";
 
+const temp = useTempDirs();
 afterEach(() => {
   killAll();
-  removeTempDirs();
 });
 
 function lines(text: string): string[] {
@@ -40,7 +41,7 @@ describe("flower: usage errors fail with one line and exit code 2", () => {
   });
 
   it("without credentials: says what to set and points to the demo", async () => {
-    const workspace = tempDir();
+    const workspace = temp.make("flower-cli-");
     const run = await runFlower(["fix the build"], { cwd: workspace, timeoutMs: 15_000 });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("ANTHROPIC_API_KEY");
@@ -121,7 +122,7 @@ describe("maskToken", () => {
 
 describe("flower runs / show on an empty run directory", () => {
   it("runs says there is nothing yet; show is a usage error", async () => {
-    const dir = tempDir();
+    const dir = temp.make("flower-cli-");
     const runs = await runFlower(["runs", "--run-dir", dir], { timeoutMs: 15_000 });
     expect(runs.code).toBe(0);
     expect(runs.stdout).toMatch(/No steps yet/);
@@ -134,7 +135,7 @@ describe("flower runs / show on an empty run directory", () => {
   });
 
   it("a reader that closes the pipe early is not an error", () => {
-    const dir = tempDir();
+    const dir = temp.make("flower-cli-");
     // `true` exits before flower writes a byte, so the write meets a closed pipe (EPIPE): flower must
     // end quietly with 0, not crash with a stack trace.
     const out = execFileSync("bash", ["-c", `node ${BIN} --help | true; echo "pipe:\${PIPESTATUS[0]}"`], {

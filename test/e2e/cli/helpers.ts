@@ -4,11 +4,11 @@
  * Ctrl-C does not reach them) end when their stdin closes with it: no test leaves a process behind.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 
-export const BIN = resolve(import.meta.dirname, "..", "..", "dist", "cli", "main.js");
+export const BIN = resolve(import.meta.dirname, "..", "..", "..", "dist", "cli", "main.js");
 
 export interface Finished {
   code: number | null;
@@ -103,16 +103,4 @@ export function runFlower(
 export function killAll(): void {
   for (const child of live) killGroup(child);
   live.clear();
-}
-
-const dirs: string[] = [];
-
-export function tempDir(prefix = "flower-cli-"): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-}
-
-export function removeTempDirs(): void {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }

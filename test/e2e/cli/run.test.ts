@@ -1,31 +1,27 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ManifestFile, StepRecord } from "../../src/index.js";
+import type { ManifestFile, StepRecord } from "../../../src/index.js";
 import {
+  on,
+  script,
   startFakeModel,
   text,
   toolUse,
   toolUses,
   type FakeModel,
   type ModelRequest,
-} from "../../src/testing/index.js";
-import {
-  cleanEnv,
-  killAll,
-  removeTempDirs,
-  spawnFlower,
-  runFlower,
-  tempDir,
-  type Spawned,
-} from "./helpers.js";
+} from "../../../src/testing/index.js";
+import { cleanEnv, killAll, spawnFlower, runFlower, type Spawned } from "./helpers.js";
+import { handoffMarkdown } from "../../support/handoff-fixture.js";
+import { useTempDirs } from "../../support/temp-dir.js";
 
+const temp = useTempDirs();
 let model: FakeModel | undefined;
 afterEach(async () => {
   killAll();
   await model?.close();
   model = undefined;
-  removeTempDirs();
 });
 
 const TOKEN = "sk-ant-abcdef123";
@@ -47,7 +43,7 @@ function delegating(request: ModelRequest) {
 }
 
 function setUp() {
-  const root = tempDir();
+  const root = temp.make("flower-cli-");
   const workspace = join(root, "ws");
   const runDir = join(root, "runs");
   writeFileSync(join(root, ".keep"), "");
@@ -136,41 +132,50 @@ function notes(workspace: string, count: number): void {
   }
 }
 
-const HANDOFF = [
-  "## What I am doing",
-  "GEN-1: reading the notes in batches.",
-  "",
-  "## Next step",
-  "- Read the remaining notes.",
-].join("\n");
+const HANDOFF = handoffMarkdown({
+  doing: "GEN-1: reading the notes in batches.",
+  next: ["Read the remaining notes."],
+});
+
+/** The successor's turns answer slowly, so a Ctrl-C lands while the model is answering. */
+const SLOW_READ = { ...toolUse("Read", { file_path: "note-1.md" }), delayMs: 400 };
+
+/** Reads the notes six at a time until the handoff; the successor reads slowly; `continue` finishes. */
+function readingNotes(request: ModelRequest) {
+  if (request.isSubagent) return text("unused");
+  if (request.isHandoffTurn) return text(HANDOFF);
+  if (request.lastUserText().includes("Continue the task."))
+    return text("Resumed on the successor and finished.");
+  if (request.firstUserText().includes("GEN-1")) return SLOW_READ;
+  const read = request.countToolResults("Read");
+  return toolUses(
+    Array.from({ length: 6 }, (_, i) => ({
+      name: "Read",
+      input: { file_path: `note-${read + i + 1}.md` },
+    })),
+  );
+}
 
 describe("Ctrl-C and flower continue", () => {
   it("SIGINT stops at a message boundary (exit 130); continue resumes the successor session", async () => {
     const first: { spawned?: Spawned } = {};
-    let interrupted = false;
-    model = await startFakeModel({
-      policy: (request) => {
-        if (request.isSubagent) return text("unused");
-        if (request.isHandoffTurn) return text(HANDOFF);
-        if (request.lastUserText().includes("Continue the task."))
-          return text("Resumed on the successor and finished.");
-        if (request.firstUserText().includes("GEN-1")) {
-          // The successor's first turn: Ctrl-C arrives while the model is answering.
-          if (!interrupted) {
-            interrupted = true;
+    const policy = script(
+      [
+        on(
+          {
+            when: (request) => request.firstUserText().includes("GEN-1"),
+            label: "the successor's first turn",
+          },
+          () => {
+            // Ctrl-C arrives while the model is answering.
             first.spawned?.child.kill("SIGINT");
-          }
-          return { ...toolUse("Read", { file_path: "note-1.md" }), delayMs: 400 };
-        }
-        const read = request.countToolResults("Read");
-        return toolUses(
-          Array.from({ length: 6 }, (_, i) => ({
-            name: "Read",
-            input: { file_path: `note-${read + i + 1}.md` },
-          })),
-        );
-      },
-    });
+            return SLOW_READ;
+          },
+        ),
+      ],
+      { otherwise: readingNotes },
+    );
+    model = await startFakeModel({ policy });
     const { root, runDir } = setUp();
     notes(root, 60);
     const env = cleanEnv(model.env());
@@ -197,6 +202,7 @@ describe("Ctrl-C and flower continue", () => {
     expect(stopped.code).toBe(130);
     expect(stopped.stdout).toContain("<- new session takes over");
     expect(stopped.stdout).toContain("flower continue 'long job'");
+    policy.assertComplete();
 
     const manifest = (): StepRecord =>
       (JSON.parse(readFileSync(join(runDir, "manifest.json"), "utf8")) as ManifestFile).steps["long job"]!;
