@@ -68,7 +68,9 @@ function segmentIsEphemeral(segment: ShellSegment): boolean {
   if (first.quoted || !isPrintableAscii(name) || name.includes("/")) return false;
   const rule = COMMANDS.get(name);
   if (rule === undefined) return false;
-  if (!rule.globSafe && segment.words.slice(1).some((word) => word.leadingGlob)) return false;
+  // Anywhere in the word, not only at its start: `find . -de*` deletes once a file called `-delete`
+  // exists, and `uniq x*` writes its second match. Found by the differential fuzz (glance.fuzz.test.ts).
+  if (!rule.globSafe && segment.words.slice(1).some((word) => word.glob)) return false;
   return rule.check === undefined || rule.check(args);
 }
 

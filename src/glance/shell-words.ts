@@ -26,7 +26,9 @@ export type ShellDanger =
   | "subshell"
   | "brace-expansion"
   | "heredoc"
-  | "here-string";
+  | "here-string"
+  /** `10#x`: a plain word to bash, a based number to other shell grammars; a glance never needs it. */
+  | "hash-in-word";
 
 export interface ShellWord {
   /** The word after quote removal (expansions are left as written). */
@@ -40,6 +42,11 @@ export interface ShellWord {
    * flag (a file called `-delete` turns `find *` into a delete).
    */
   leadingGlob: boolean;
+  /**
+   * An unquoted `*`, `?` or `[` anywhere in the word: it may expand to several words (`uniq x*` can
+   * become `uniq in out`, which writes `out`) or to a flag (`-de*` matches a file called `-delete`).
+   */
+  glob: boolean;
 }
 
 export type ShellRedirectionOperator =
@@ -294,6 +301,7 @@ class Tokenizer {
     let text = "";
     let quoted = false;
     let leadingGlob = false;
+    let glob = false;
     let braceOpen = false;
     while (this.i < s.length) {
       const c = s[this.i]!;
@@ -331,15 +339,19 @@ class Tokenizer {
       } else if (c === "`") {
         text += this.readBacktick();
       } else {
-        if (this.i === start && (c === "*" || c === "?" || c === "[")) leadingGlob = true;
+        if (c === "*" || c === "?" || c === "[") {
+          glob = true;
+          if (this.i === start) leadingGlob = true;
+        }
         if (c === "{") braceOpen = true;
+        if (c === "#" && this.i !== start) this.dangers.add("hash-in-word");
         if (braceOpen && (c === "," || (c === "." && s[this.i + 1] === ".")))
           this.dangers.add("brace-expansion");
         text += c;
         this.i += 1;
       }
     }
-    return { text, raw: s.slice(start, this.i), quoted, leadingGlob };
+    return { text, raw: s.slice(start, this.i), quoted, leadingGlob, glob };
   }
 
   /** At an opening `"`; returns the content after quote removal. */
@@ -387,6 +399,11 @@ class Tokenizer {
     } else if (next === "{") {
       this.dangers.add("parameter-expansion");
       this.skipBraces(this.i + 1);
+    } else if (next === "[") {
+      // `$[1+2]`: bash's old arithmetic expansion (found by the differential fuzz: `ls $[` was allowed
+      // although bash cannot even parse it).
+      this.dangers.add("arithmetic");
+      this.skipNested(this.i + 1, "[", "]");
     } else if (next === "'" && !inDoubleQuotes) {
       this.dangers.add("dollar-quote");
       let j = this.i + 2;
@@ -405,6 +422,10 @@ class Tokenizer {
       this.dangers.add("parameter-expansion");
       this.i += 2;
     } else {
+      // A `$` that starts nothing is a literal dollar sign in bash, but the two grammars disagree about
+      // what follows it (`$\ ` is an expansion to tree-sitter). Outside double quotes a glance never
+      // needs one, so it is refused rather than guessed at (found by the differential fuzz).
+      if (!inDoubleQuotes) this.dangers.add("parameter-expansion");
       this.i += 1;
     }
     return s.slice(from, this.i);

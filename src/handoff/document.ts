@@ -5,6 +5,7 @@
  */
 import type { Locale } from "../locale/locale.js";
 import { HANDOFF_SECTIONS, REQUIRED, type HandoffSectionName } from "./sections.js";
+import { NOTES_HEADING } from "./notes.js";
 import { DEGRADED, EMPTY_SECTION, HANDOFF_TITLE, SECTION_HEADINGS } from "./text.js";
 
 export type HandoffSections = Record<HandoffSectionName, string>;
@@ -12,6 +13,8 @@ export type HandoffSections = Record<HandoffSectionName, string>;
 export interface HandoffInit extends Partial<HandoffSections> {
   /** The step's name; used only in the document's title, never parsed back. */
   step?: string;
+  /** What the model wrote outside the five sections (preamble, closing remarks); see notes.ts. */
+  notes?: string;
 }
 
 export class Handoff {
@@ -26,6 +29,8 @@ export class Handoff {
   readonly next: string;
   /** Paths of key files and outputs: pointers, not contents. */
   readonly scene: string;
+  /** Lines that belong to no section, kept for the successor in a trailing block; "" when none. */
+  readonly notes: string;
 
   constructor(init: HandoffInit = {}) {
     this.step = (init.step ?? "").trim();
@@ -34,6 +39,7 @@ export class Handoff {
     this.deadends = normalizeSection(init.deadends);
     this.next = normalizeSection(init.next);
     this.scene = normalizeSection(init.scene);
+    this.notes = normalizeSection(init.notes);
   }
 
   /** The sections by name, in document order. */
@@ -71,6 +77,8 @@ export class Handoff {
     for (const name of HANDOFF_SECTIONS) {
       parts.push(`## ${headings[name]}\n${this[name] || EMPTY_SECTION[locale]}`);
     }
+    // Only when there is something: a handoff without stray lines freezes exactly as before.
+    if (this.notes) parts.push(`## ${NOTES_HEADING[locale]}\n${this.notes}`);
     return `${parts.join("\n\n")}\n`;
   }
 

@@ -10,6 +10,7 @@
 import { Handoff, isRule, normalizeSection } from "./document.js";
 import { HANDOFF_SECTIONS, type HandoffSectionName } from "./sections.js";
 import { LOCALES } from "../locale/locale.js";
+import { NOTES_ALIASES } from "./notes.js";
 import { HANDOFF_TITLE, SECTION_HEADINGS } from "./text.js";
 
 /** Heading words per section, in both languages (lowercase). The rendered headings come first. */
@@ -101,10 +102,14 @@ const ALIASES: Readonly<Record<HandoffSectionName, readonly string[]>> = {
   ],
 };
 
+/** What a heading can open: one of the five sections, or the trailing block of other notes. */
+type Target = HandoffSectionName | "notes";
+
 /** Longest first, so `what i am doing now` wins over `doing` when both would match. */
-const ALIAS_TABLE: ReadonlyArray<readonly [string, HandoffSectionName]> = HANDOFF_SECTIONS.flatMap((name) =>
-  ALIASES[name].map((alias) => [alias, name] as const),
-).sort((a, b) => b[0].length - a[0].length);
+const ALIAS_TABLE: ReadonlyArray<readonly [string, Target]> = [
+  ...HANDOFF_SECTIONS.flatMap((name) => ALIASES[name].map((alias) => [alias, name] as const)),
+  ...NOTES_ALIASES.map((alias) => [alias, "notes"] as const),
+].sort((a, b) => b[0].length - a[0].length);
 
 /** What a model writes for "nothing here": treated as an empty section. `(空)` is toMarkdown's own. */
 const EMPTY_MARKER =
@@ -115,12 +120,17 @@ export interface ParsedSections {
   sections: Partial<Record<HandoffSectionName, string>>;
   /** Sections whose heading appeared, in order of first appearance. */
   found: HandoffSectionName[];
+  /**
+   * Every line that belongs to no section, in order: text before the first heading, a block of other
+   * notes, closing remarks after the last section, text around a fenced document. "" when none.
+   */
+  notes: string;
 }
 
 /** Parses a model's answer (or a frozen handoff file) into a Handoff. `step` goes only into the title. */
 export function parseHandoff(text: string, step = ""): Handoff {
-  const { sections } = parseSections(text);
-  return new Handoff({ step, ...sections });
+  const { sections, notes } = parseSections(text);
+  return new Handoff({ step, ...sections, notes });
 }
 
 /** The sections found in `text`, without building a Handoff. */
@@ -129,37 +139,56 @@ export function parseSections(text: string): ParsedSections {
     .replace(/^\uFEFF/, "")
     .replace(/\r\n?/g, "\n")
     .split("\n");
-  const direct = collect(lines);
-  if (direct.found.length > 0) return direct;
-  // Nothing outside fences: the model probably wrapped the whole document in ```markdown.
+  return parseLines(lines);
+}
+
+function parseLines(lines: string[]): ParsedSections {
+  const { headings, ...direct } = collect(lines);
+  // Any heading outside a fence, a notes heading included, means the document is not wrapped.
+  if (headings > 0) return direct;
+  // Nothing outside fences: the model probably wrapped the whole document in ```markdown. The text
+  // around the fence ("Sure — here's the handoff:", "Good luck!") is kept as notes.
   let best: ParsedSections = direct;
-  for (const block of fencedBlocks(lines)) {
-    const inner = parseSections(block.join("\n"));
-    if (inner.found.length > best.found.length) best = inner;
+  for (const block of fenceRanges(lines)) {
+    const inner = parseLines(lines.slice(block.open + 1, block.close));
+    if (inner.found.length <= best.found.length) continue;
+    const before = finishChunk({ inline: "", lines: lines.slice(0, block.open), fenced: [] });
+    const after = finishChunk({ inline: "", lines: lines.slice(block.close + 1), fenced: [] });
+    best = { ...inner, notes: [before, inner.notes, after].filter((part) => part !== "").join("\n\n") };
   }
   return best;
 }
 
 interface Heading {
-  section: HandoffSectionName;
+  section: Target;
   /** Content written on the heading's own line (`doing: ...`, `**Next:** ...`). */
   inline: string;
   /** Lines consumed (2 for a setext heading). */
   span: number;
 }
 
-function collect(lines: string[]): ParsedSections {
+function collect(lines: string[]): ParsedSections & { headings: number } {
   const inFence = fenceMask(lines);
-  const buffers = new Map<HandoffSectionName, Chunk[]>();
+  const frozen = isFrozenFile(lines);
+  const buffers = new Map<Target, Chunk[]>();
   const found: HandoffSectionName[] = [];
-  let current: Chunk | null = null;
+  let headings = 0;
+  // Lines before the first heading: a model's preamble, kept as notes. In a frozen file, the title.
+  const preamble: Chunk = { inline: "", lines: [], fenced: [] };
+  let current: Chunk = preamble;
+  let titleSkipped = !frozen;
 
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? "";
+    if (!titleSkipped && line.trim() !== "") {
+      titleSkipped = true;
+      continue;
+    }
     if (!inFence[i]) {
       const heading = matchHeading(line, inFence[i + 1] ? undefined : lines[i + 1]);
       if (heading) {
-        if (!found.includes(heading.section)) found.push(heading.section);
+        headings += 1;
+        if (heading.section !== "notes" && !found.includes(heading.section)) found.push(heading.section);
         current = { inline: heading.inline, lines: [], fenced: [] };
         const chunks = buffers.get(heading.section) ?? [];
         chunks.push(current);
@@ -168,26 +197,46 @@ function collect(lines: string[]): ParsedSections {
         continue;
       }
     }
-    current?.lines.push(line);
-    current?.fenced.push(inFence[i] ?? false);
+    current.lines.push(line);
+    current.fenced.push(inFence[i] ?? false);
   }
 
-  // Models put their closing remarks after a rule below the last section ("---\n\nLet me know…"), so a
-  // rule ends the last section of a model's answer. Anywhere else a rule is a separator or the writer's
-  // own content: cutting there would drop every line up to the next heading. A file flower froze
-  // (it starts with its title) has no closing remarks, so a human's rule in its last section stays.
-  if (current && !isFrozenFile(lines)) {
+  // Models put closing remarks after a rule below the last section ("---\n\nLet me know…"). They are
+  // not part of that section, but they are the model's words: they move to the notes, nothing is cut.
+  // Only a rule with section content above it counts (a section may open with a rule), and only in a
+  // model's answer: a file flower froze ends with its own notes block, and a human's rule stays put.
+  let closing: Chunk | null = null;
+  if (current !== preamble && !frozen) {
     const last = current;
-    const rule = last.lines.findIndex((line, index) => !last.fenced[index] && isRule(line));
-    if (rule !== -1) last.lines = last.lines.slice(0, rule);
+    const content = (index: number): boolean =>
+      (last.lines[index] ?? "").trim() !== "" && (last.fenced[index] || !isRule(last.lines[index] ?? ""));
+    let rule = -1;
+    for (let index = last.lines.length - 1; index >= 0; index--) {
+      if (!last.fenced[index] && isRule(last.lines[index] ?? "")) {
+        rule = index;
+        break;
+      }
+    }
+    const contentBefore =
+      rule !== -1 && (last.inline !== "" || last.lines.slice(0, rule).some((_, index) => content(index)));
+    if (rule !== -1 && contentBefore) {
+      closing = { inline: "", lines: last.lines.slice(rule + 1), fenced: last.fenced.slice(rule + 1) };
+      last.lines = last.lines.slice(0, rule);
+      last.fenced = last.fenced.slice(0, rule);
+    }
   }
 
   const sections: Partial<Record<HandoffSectionName, string>> = {};
-  for (const name of found) {
-    const chunks = (buffers.get(name) ?? []).map(finishChunk).filter((chunk) => chunk !== "");
-    sections[name] = chunks.join("\n\n");
-  }
-  return { sections, found };
+  for (const name of found) sections[name] = joinChunks(buffers.get(name) ?? []);
+  const notes = joinChunks([preamble, ...(buffers.get("notes") ?? []), ...(closing ? [closing] : [])]);
+  return { sections, found, notes, headings };
+}
+
+function joinChunks(chunks: readonly Chunk[]): string {
+  return chunks
+    .map(finishChunk)
+    .filter((chunk) => chunk !== "")
+    .join("\n\n");
 }
 
 interface Chunk {
@@ -242,8 +291,8 @@ function matchHeading(line: string, next: string | undefined): Heading | null {
     const after = bold[3] ?? "";
     const matched = fromTitle(title, "loose");
     if (matched) {
-      const inline = matched.inline || after.replace(/^[::\-—–]\s*/, "");
-      return { ...matched, inline: inline.trim() };
+      const inline = [matched.inline, after.replace(/^[::\-—–]\s*/, "").trim()].filter((part) => part !== "");
+      return { ...matched, inline: inline.join(" ") };
     }
   }
 
@@ -275,7 +324,20 @@ function fromTitle(raw: string, mode: "loose"): Heading | null {
     if (head) return { section: head.section, inline: colon[2].trim(), span: 1 };
   }
   const found = lookup(cleanTitle(raw), mode);
-  return found ? { section: found.section, inline: "", span: 1 } : null;
+  return found ? { section: found.section, inline: headingRest(raw, found.rest), span: 1 } : null;
+}
+
+/**
+ * Words after the section's name on a heading line (`## Next — run the tests first`, `## Doing right
+ * now`) are the section's first line, in the case they were written in: they are the model's words. A
+ * parenthesis or bracket alone (`## 下一步 (next)`, `Decided (with reasons)`) decorates the heading and is
+ * not kept.
+ */
+function headingRest(raw: string, rest: string): string {
+  const words = rest.replace(/^[\s—–\-::,,]+/, "").trim();
+  if (words === "" || /^[(([【〔][^()()]*[))\]】〕]$/.test(words)) return "";
+  const at = raw.toLowerCase().lastIndexOf(words);
+  return (at === -1 ? words : raw.slice(at, at + words.length)).replace(/(\*\*|__)$/, "").trim();
 }
 
 /**
@@ -306,7 +368,7 @@ function cleanTitle(raw: string): string {
 function lookup(
   title: string,
   mode: "strict" | "decorated" | "loose",
-): { section: HandoffSectionName; rest: string } | null {
+): { section: Target; rest: string } | null {
   if (title === "") return null;
   for (const [alias, section] of ALIAS_TABLE) {
     if (title === alias) return { section, rest: "" };
@@ -327,10 +389,6 @@ function fenceMask(lines: string[]): boolean[] {
     for (let i = block.open; i <= block.close; i++) mask[i] = true;
   }
   return mask;
-}
-
-function fencedBlocks(lines: string[]): string[][] {
-  return fenceRanges(lines).map((block) => lines.slice(block.open + 1, block.close));
 }
 
 function fenceRanges(lines: string[]): Array<{ open: number; close: number }> {

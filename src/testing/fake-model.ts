@@ -16,7 +16,7 @@ import { FakeModelError } from "../errors.js";
 import { ModelRequest, type RequestKind, type WireRequestBody } from "./model-request.js";
 import { validateReply, type ContentReply, type FaultKind, type Reply } from "./replies.js";
 import { measurePrompt, tokensFor, type Usage } from "./usage.js";
-import { validateConversation, type ValidationOptions } from "./validate.js";
+import { isValidationMode, validateConversation, type ValidationMode } from "./validate.js";
 import { apiError, FAULT_STATUS, sendJson, sendMessage, startCutStream } from "./wire.js";
 
 /** Chooses the reply to one request. Return undefined to let the kit answer a side request itself. */
@@ -29,8 +29,13 @@ export interface FakeModelOptions {
    * @default 1_000_000
    */
   contextWindow?: number;
-  /** Request validation like the real API; `false` turns it off. @default { alternation: true } */
-  validation?: ValidationOptions | false;
+  /**
+   * Request validation like the real API: `"anthropic"` (what api.anthropic.com rejects), `"strict"`
+   * (also consecutive same-role messages and empty content, as Amazon Bedrock rejects them), an options
+   * object, or `false` for none. Invalid requests get the API's 400 `invalid_request_error`.
+   * @default { alternation: true }
+   */
+  validation?: ValidationMode | false;
   /** Text is streamed in deltas of this many characters. @default 80 */
   chunkChars?: number;
 }
@@ -79,6 +84,12 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
   if (typeof options?.policy !== "function") {
     throw new FakeModelError("startFakeModel: options.policy must be a function (request) => reply");
   }
+  const validation = options.validation ?? {};
+  if (validation !== false && !isValidationMode(validation)) {
+    throw new FakeModelError(
+      `startFakeModel: options.validation must be "anthropic", "strict", an options object or false, got ${JSON.stringify(validation)}`,
+    );
+  }
   const contextWindow = options.contextWindow ?? 1_000_000;
   const chunkChars = options.chunkChars ?? 80;
   const configDir = await mkdtemp(join(tmpdir(), "flower-fake-claude-"));
@@ -119,8 +130,7 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
     const record = (exchange: Omit<Exchange, "index" | "kind" | "request">) =>
       exchanges.push({ index: request.index, kind, request, ...exchange });
 
-    const invalid =
-      options.validation === false ? null : validateConversation(body, options.validation ?? {});
+    const invalid = validation === false ? null : validateConversation(body, validation);
     if (invalid) {
       record({ status: 400, reply: { error: invalid }, promptTokens: 0 });
       return sendJson(res, 400, apiError("invalid_request_error", invalid));

@@ -28,4 +28,4 @@ export type { Answer, ScriptEntry, ScriptOptions, ScriptStep, ScriptedPolicy, St
 export { CHARS_PER_TOKEN, measurePrompt, tokensFor } from "./usage.js";
 export type { Usage, PromptMeasure } from "./usage.js";
 export { validateConversation } from "./validate.js";
-export type { ValidationOptions } from "./validate.js";
+export type { ValidationMode, ValidationOptions } from "./validate.js";

@@ -7,10 +7,43 @@ import { blocksOf, type WireRequestBody } from "./model-request.js";
 export interface ValidationOptions {
   /** Reject two user (or assistant) messages in a row. @default true */
   alternation?: boolean;
+  /** Reject a message with no content and a text block with no visible text. @default false */
+  nonEmpty?: boolean;
+}
+
+/**
+ * How strictly the kit checks a conversation:
+ *
+ * - `"anthropic"`: what the Anthropic Messages API rejects. It merges consecutive same-role turns, so
+ *   two assistant messages in a row pass.
+ * - `"strict"`: the strictest provider flower may be used through. Also rejects consecutive same-role
+ *   messages (Amazon Bedrock's Converse API requires alternating roles) and empty messages or
+ *   whitespace-only text blocks, with the same API-shaped 400.
+ * - an options object: each check chosen; `{}` is the kit's default (alternation checked, as before).
+ */
+export type ValidationMode = "anthropic" | "strict" | ValidationOptions;
+
+export function isValidationMode(value: unknown): value is ValidationMode {
+  return (
+    value === "anthropic" ||
+    value === "strict" ||
+    (typeof value === "object" && value !== null && !Array.isArray(value))
+  );
+}
+
+function resolveMode(mode: ValidationMode): Required<ValidationOptions> {
+  if (mode === "anthropic") return { alternation: false, nonEmpty: false };
+  if (mode === "strict") return { alternation: true, nonEmpty: true };
+  if (!isValidationMode(mode))
+    throw new TypeError(
+      `validation must be "anthropic", "strict", an options object or false, got ${JSON.stringify(mode)}`,
+    );
+  return { alternation: mode.alternation ?? true, nonEmpty: mode.nonEmpty ?? false };
 }
 
 /** Returns the API's error message for the first violation, or null when the request is valid. */
-export function validateConversation(body: WireRequestBody, options: ValidationOptions = {}): string | null {
+export function validateConversation(body: WireRequestBody, mode: ValidationMode = {}): string | null {
+  const options = resolveMode(mode);
   if (!body || typeof body !== "object") return "body: expected a JSON object";
   if (typeof body.model !== "string" || body.model === "") return "model: Field required";
   if (!Array.isArray(body.messages)) return "messages: Field required";
@@ -25,7 +58,18 @@ export function validateConversation(body: WireRequestBody, options: ValidationO
       return `messages.${index}.role: Input should be 'user', 'assistant' or 'system'`;
     }
   }
-  if (options.alternation ?? true) {
+  if (options.nonEmpty) {
+    for (const { message, index } of turns) {
+      const blocks = blocksOf(message);
+      if (blocks.length === 0)
+        return `messages.${index}: all messages must have non-empty content except for the optional final assistant message`;
+      for (const [j, block] of blocks.entries()) {
+        if (block.type === "text" && (block.text ?? "").trim() === "")
+          return `messages.${index}.content.${j}.text: text content blocks must contain non-whitespace text`;
+      }
+    }
+  }
+  if (options.alternation) {
     for (let t = 1; t < turns.length; t++) {
       if (turns[t]!.message.role === turns[t - 1]!.message.role) {
         const role = turns[t]!.message.role;

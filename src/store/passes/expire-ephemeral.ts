@@ -19,7 +19,7 @@ import {
   toolResults,
   turnsAfter,
   type Entry,
-} from "./transcript.js";
+} from "./transcript-entries.js";
 
 export interface ExpireEphemeralOptions {
   /** Newest ephemeral results kept verbatim. */

@@ -7,7 +7,8 @@
  * same call. Recognised only by the harness's marker `toolDenialKind: "permission-rule"`, never by text.
  */
 import type { PassResult } from "./report.js";
-import { isDenial, removeToolCalls, toolResults, type Entry } from "./transcript.js";
+import { removeToolCalls } from "./remove-tool-calls.js";
+import { isDenial, toolResults, type Entry } from "./transcript-entries.js";
 
 export interface PruneDenialsOptions {
   /** Newest denial entries kept verbatim. */

@@ -8,17 +8,17 @@
  */
 import type { Locale } from "../../locale/locale.js";
 import { INTERRUPTED_NOTE } from "../text.js";
+import { removeToolCalls } from "./remove-tool-calls.js";
 import type { PassResult } from "./report.js";
 import {
   isApiErrorRemnant,
   isInterruptedResult,
-  removeToolCalls,
   replaceResultContent,
   resultText,
   blockChars,
   toolResults,
   type Entry,
-} from "./transcript.js";
+} from "./transcript-entries.js";
 
 export interface PruneDisconnectsOptions {
   locale: Locale;

@@ -1,4 +1,4 @@
-import type { Entry } from "./transcript.js";
+import type { Entry } from "./transcript-entries.js";
 
 /** What a load rewrote. The same six numbers reach the runtime's `store-load` event and the manifest. */
 export interface RewriteReport {

@@ -8,7 +8,7 @@ import { expireEphemeral } from "./expire-ephemeral.js";
 import { pruneDenials } from "./prune-denials.js";
 import { pruneDisconnects } from "./prune-disconnects.js";
 import { addReports, emptyReport, type RewriteReport } from "./report.js";
-import type { Entry } from "./transcript.js";
+import type { Entry } from "./transcript-entries.js";
 import { trimResults, type SpillFile } from "./trim-results.js";
 
 export interface RewriteOptions {

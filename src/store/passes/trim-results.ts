@@ -21,7 +21,7 @@ import {
   resultText,
   toolResults,
   type Entry,
-} from "./transcript.js";
+} from "./transcript-entries.js";
 
 export interface TrimResultsOptions {
   /** Newest tool results never trimmed. */

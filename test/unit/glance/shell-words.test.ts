@@ -111,7 +111,7 @@ describe("parseShell", () => {
     expect(parsed.segments.flatMap((segment) => segment.dangers)).toContain(danger);
   });
 
-  it.each(["echo '$(x)'", "echo 'a`b'", "echo \\$HOME", "echo cost: $", "git show HEAD@{1}", 'echo "a$"'])(
+  it.each(["echo '$(x)'", "echo 'a`b'", "echo \\$HOME", "git show HEAD@{1}", 'echo "a$"'])(
     "does not flag the literal %s",
     (command) => {
       expect(segments(command).flatMap((segment) => segment.dangers)).toEqual([]);

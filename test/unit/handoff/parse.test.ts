@@ -78,6 +78,8 @@ describe("parseHandoff on what models write", () => {
   it("ends a model's last section at a rule, but keeps a rule a human put in a frozen file's last section", () => {
     const answer = "## Doing\nx\n## Next\ny\n## Scene\n- a.ts\n\n---\n\nHope this helps!";
     expect(parseHandoff(answer).scene).toBe("- a.ts");
+    // Changed on purpose: the closing remark used to be dropped; now it moves to the notes block.
+    expect(parseHandoff(answer).notes).toBe("Hope this helps!");
     const edited = new Handoff({ step: "s", doing: "x", next: "y", scene: "- a.ts\n\n---\n\n- old/b.ts" });
     for (const locale of LOCALES) {
       expect(parseHandoff(edited.toMarkdown(locale)).scene).toBe("- a.ts\n\n---\n\n- old/b.ts");

@@ -3,7 +3,8 @@ import { expireEphemeral } from "../../../src/store/passes/expire-ephemeral.js";
 import { pruneDenials } from "../../../src/store/passes/prune-denials.js";
 import { pruneDisconnects } from "../../../src/store/passes/prune-disconnects.js";
 import { rewriteTranscript } from "../../../src/store/passes/rewrite.js";
-import { removeToolCalls, turnsAfter } from "../../../src/store/passes/transcript.js";
+import { removeToolCalls } from "../../../src/store/passes/remove-tool-calls.js";
+import { turnsAfter } from "../../../src/store/passes/transcript-entries.js";
 import { spillPath, trimResults } from "../../../src/store/passes/trim-results.js";
 import {
   EPHEMERAL_EXPIRED as EXPIRED_HINT,

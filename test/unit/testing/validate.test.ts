@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { validateConversation, type WireRequestBody } from "../../../src/testing/index.js";
+import {
+  startFakeModel,
+  text,
+  validateConversation,
+  type WireRequestBody,
+} from "../../../src/testing/index.js";
 
 const body = (messages: WireRequestBody["messages"]): WireRequestBody => ({ model: "m", messages });
 const use = (id: string) => ({ type: "tool_use", id, name: "Bash", input: {} });
@@ -70,5 +75,45 @@ describe("validateConversation", () => {
         ]),
       ),
     ).toBe("messages.3.content.0: `tool_use` ids must be unique");
+  });
+});
+
+describe("validateConversation modes", () => {
+  const twoAssistants = body([
+    { role: "user", content: "go" },
+    { role: "assistant", content: "one" },
+    { role: "assistant", content: "two" },
+  ]);
+
+  it('"anthropic" lets consecutive same-role turns through, as the Anthropic API merges them', () => {
+    expect(validateConversation(twoAssistants, "anthropic")).toBeNull();
+  });
+
+  it('"strict" rejects them, as Amazon Bedrock does', () => {
+    expect(validateConversation(twoAssistants, "strict")).toBe(
+      'messages: roles must alternate between "user" and "assistant", but found multiple "assistant" roles in a row',
+    );
+  });
+
+  it('"strict" rejects an empty message and a whitespace-only text block; the default does not', () => {
+    const empty = body([
+      { role: "user", content: "go" },
+      { role: "assistant", content: [] },
+    ]);
+    expect(validateConversation(empty, "strict")).toMatch(
+      /^messages\.1: all messages must have non-empty content/,
+    );
+    expect(validateConversation(empty)).toBeNull();
+    const blank = body([{ role: "user", content: [{ type: "text", text: "  \n" }] }]);
+    expect(validateConversation(blank, "strict")).toBe(
+      "messages.0.content.0.text: text content blocks must contain non-whitespace text",
+    );
+  });
+
+  it("names a bad mode, in the validator and when the kit starts", async () => {
+    expect(() => validateConversation(twoAssistants, "bedrock" as never)).toThrow(/got "bedrock"/);
+    await expect(startFakeModel({ policy: () => text("x"), validation: "bedrock" as never })).rejects.toThrow(
+      /options\.validation must be "anthropic", "strict", an options object or false, got "bedrock"/,
+    );
   });
 });

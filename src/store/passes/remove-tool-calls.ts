@@ -1,0 +1,209 @@
+/**
+ * The one rule for taking things out of a CLI transcript, shared by every pass that removes (SPEC C6):
+ * a tool_use and its tool_result leave together, other calls of the same assistant message stay, and the
+ * `parentUuid` chain (and `sourceToolAssistantUUID`) is re-linked around whatever was removed. Break it
+ * and the resumed request fails with "tool_use ids were found without tool_result blocks", or the CLI
+ * walks a chain that ends early and silently drops history.
+ *
+ * A removal must also leave roles alternating. The CLI sends the entries of one response (one
+ * `message.id`) as one assistant message and separate responses as separate messages; consecutive user
+ * entries it merges itself. A model that wrote a sentence and then a call that was denied leaves, once
+ * the call and its result are gone, its sentence directly before its next response: two assistant
+ * messages in a row, which the Anthropic API merges but Amazon Bedrock (and some gateways) reject. See
+ * `mergeSplitResponses` for how that is repaired without losing the sentence.
+ *
+ * Copy-on-write: an entry that is not changed is returned as the same object, a changed one is a fresh
+ * object, and the input array and its entries are never mutated (the rows they came from must stay).
+ */
+import {
+  blockChars,
+  contentBlocks,
+  entryChars,
+  isRecord,
+  isToolResult,
+  isToolUse,
+  toolResults,
+  toolUses,
+  type Entry,
+} from "./transcript-entries.js";
+
+/** The fields that point at another entry's uuid and must follow it when it is removed. */
+const LINK_FIELDS = ["parentUuid", "logicalParentUuid"] as const;
+
+export interface RemovalResult {
+  entries: Entry[];
+  /** Tool call ids whose tool_use and tool_result are both gone. */
+  removedToolIds: Set<string>;
+  /** Entries dropped as a whole. */
+  removedEntries: number;
+  /** Characters of message content no longer fed back. */
+  charsRemoved: number;
+}
+
+/**
+ * Removes tool calls (by id) and whole entries (by index), keeping the red line: every tool_use and
+ * tool_result block carrying a removed id goes, wherever it sits; a dropped entry takes the calls it
+ * holds with it; an entry left with no content goes too; sibling blocks stay; the chain is re-linked.
+ */
+export function removeToolCalls(
+  entries: readonly Entry[],
+  toolIds: Iterable<string>,
+  dropIndexes: ReadonlySet<number> = new Set(),
+): RemovalResult {
+  const ids = new Set(toolIds);
+  for (const index of dropIndexes) {
+    const entry = entries[index];
+    if (entry === undefined) continue;
+    for (const block of contentBlocks(entry) ?? []) {
+      if (isToolUse(block)) ids.add(block.id);
+      else if (isToolResult(block)) ids.add(block.tool_use_id);
+    }
+  }
+
+  const kept: Entry[] = [];
+  /** uuid of a removed entry → the uuid it pointed at, to re-link its children. */
+  const removedParent = new Map<string, string | null>();
+  let removedEntries = 0;
+  let charsRemoved = 0;
+  const drop = (entry: Entry, chars: number): void => {
+    removedEntries += 1;
+    charsRemoved += chars;
+    if (typeof entry.uuid === "string") {
+      const parent = entry["parentUuid"];
+      removedParent.set(entry.uuid, typeof parent === "string" ? parent : null);
+    }
+  };
+
+  entries.forEach((entry, index) => {
+    if (dropIndexes.has(index)) {
+      drop(entry, entryChars(entry));
+      return;
+    }
+    const blocks = contentBlocks(entry);
+    if (blocks === undefined || ids.size === 0 || (entry.type !== "user" && entry.type !== "assistant")) {
+      kept.push(entry);
+      return;
+    }
+    const hit = (block: unknown): boolean =>
+      (isToolUse(block) && ids.has(block.id)) || (isToolResult(block) && ids.has(block.tool_use_id));
+    if (!blocks.some(hit)) {
+      kept.push(entry);
+      return;
+    }
+    const remaining = blocks.filter((block) => !hit(block));
+    const chars = blocks.filter(hit).reduce((sum: number, block) => sum + blockChars(block), 0);
+    if (remaining.length === 0) {
+      drop(entry, chars);
+      return;
+    }
+    charsRemoved += chars;
+    kept.push({
+      ...entry,
+      message: { ...(entry["message"] as Record<string, unknown>), content: remaining },
+    });
+  });
+
+  const changed = kept.length !== entries.length || kept.some((entry, index) => entry !== entries[index]);
+  const linked = removedParent.size === 0 ? kept : relink(kept, removedParent);
+  return {
+    entries: changed ? mergeSplitResponses(linked) : linked,
+    removedToolIds: ids,
+    removedEntries,
+    charsRemoved,
+  };
+}
+
+/**
+ * Points every link that named a removed entry at that entry's nearest surviving ancestor, and every
+ * `sourceToolAssistantUUID` at the entry that now holds the tool_use it answers.
+ */
+function relink(entries: Entry[], removedParent: ReadonlyMap<string, string | null>): Entry[] {
+  const resolved = new Map<string, string | null>();
+  const resolve = (uuid: string): string | null => {
+    const cached = resolved.get(uuid);
+    if (cached !== undefined) return cached;
+    const seen: string[] = [];
+    let current: string | null = uuid;
+    // A cycle in a corrupt transcript must not hang the load: give up on it and cut the link.
+    while (current !== null && removedParent.has(current) && !seen.includes(current)) {
+      seen.push(current);
+      current = removedParent.get(current) ?? null;
+    }
+    if (current !== null && removedParent.has(current)) current = null;
+    for (const step of seen) resolved.set(step, current);
+    return current;
+  };
+
+  let owners: Map<string, string> | undefined;
+  const ownerOf = (toolUseId: string): string | undefined => {
+    if (owners === undefined) {
+      owners = new Map();
+      for (const entry of entries) {
+        if (typeof entry.uuid !== "string") continue;
+        for (const use of toolUses(entry)) owners.set(use.id, entry.uuid);
+      }
+    }
+    return owners.get(toolUseId);
+  };
+
+  return entries.map((entry) => {
+    let next: Entry | undefined;
+    for (const field of LINK_FIELDS) {
+      const target = entry[field];
+      if (typeof target === "string" && removedParent.has(target)) {
+        next ??= { ...entry };
+        next[field] = resolve(target);
+      }
+    }
+    const source = entry["sourceToolAssistantUUID"];
+    if (typeof source === "string" && removedParent.has(source)) {
+      next ??= { ...entry };
+      const first = toolResults(entry)[0];
+      next["sourceToolAssistantUUID"] = (first && ownerOf(first.tool_use_id)) ?? resolve(source);
+    }
+    return next ?? entry;
+  });
+}
+
+/** The response an assistant entry belongs to: its `message.id` (the CLI writes one entry per block). */
+function responseId(entry: Entry): string | undefined {
+  const message = entry["message"];
+  return isRecord(message) && typeof message["id"] === "string" ? message["id"] : undefined;
+}
+
+/**
+ * Restores alternating roles after a removal. Where an assistant entry now follows another assistant
+ * entry of a different response with no user entry between them, the later response takes the earlier
+ * one's `message.id`, so the CLI sends both as one assistant message: the sentence the model wrote
+ * before its denied call, followed by what it did next.
+ *
+ * Why merge rather than drop the orphaned sentence: it is the model's own reasoning ("the tests need the
+ * database; let me start it"), often the only trace of why it did what followed. Dropping it would be
+ * simpler and lose exactly the words the handoff and the next turn lean on. Inserting a user message to
+ * separate the two would put words in the user's mouth. Merging keeps every word, in order, as the
+ * model's; the only cost is that two responses count as one turn for expiry, which is one turn fewer.
+ *
+ * Works on array order, which is the chain's order in a transcript the CLI wrote (one per file).
+ */
+function mergeSplitResponses(entries: Entry[]): Entry[] {
+  const renamed = new Map<string, string>();
+  /** The response id of the last assistant entry, while no user entry has come after it. */
+  let open: string | undefined;
+  return entries.map((entry) => {
+    if (entry.type === "user" && isRecord(entry["message"])) {
+      open = undefined;
+      return entry;
+    }
+    if (entry.type !== "assistant") return entry;
+    const id = responseId(entry);
+    if (id === undefined) return entry;
+    let target = renamed.get(id);
+    if (target === undefined && open !== undefined && open !== id) {
+      target = open;
+      renamed.set(id, target);
+    }
+    open = target ?? id;
+    if (target === undefined) return entry;
+    return { ...entry, message: { ...(entry["message"] as Record<string, unknown>), id: target } };
+  });
+}
