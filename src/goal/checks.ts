@@ -70,6 +70,11 @@ export interface CheckResult {
   timedOut: boolean;
   /** Exit 127 from the shell: the command (or the first word of it) does not exist. */
   notFound: boolean;
+  /** What passing meant for this check (after defaults), so a message can say what was expected. */
+  expectedExitCode: number;
+  pattern: string | null;
+  /** The timeout this check ran under. */
+  timeoutMs: number;
   durationMs: number;
   logPath: string;
   /** The last lines of the output (≤ 20 lines, ≤ 2000 chars, without colour codes). */
@@ -200,6 +205,9 @@ async function runCheck(
     signal: ending.signal,
     timedOut: ending.timedOut,
     notFound,
+    expectedExitCode: expectedExitCode(check),
+    pattern: check.expect?.pattern ?? null,
+    timeoutMs,
     durationMs,
     logPath,
     tail: tailOf(
