@@ -13,6 +13,7 @@
  * `$ cmd`), an exit code, or test counts ("12 passed, 0 failed").
  */
 import type { Locale } from "../locale/locale.js";
+import { asciiPunctuation } from "./fullwidth.js";
 
 export interface ClaimAssessment {
   /** The report says the work succeeded, and does not also say that it failed. */
@@ -46,7 +47,7 @@ const SUCCESS: readonly RegExp[] = [
   /✅/g,
   // zh
   /(?:已|已经|都|均|全部|基本)?(?:完成|搞定|修复|解决|处理完毕|修好|改好|做完|跑通|补全|补齐)了?/g,
-  /(?:测试|检查|单测|用例|验证|都|均|已|全部|已经)通过了?|通过(?:了|(?=[。!,,;;\s)*]|$))/g,
+  /(?:测试|检查|单测|用例|验证|都|均|已|全部|已经)通过了?|通过(?:了|(?=[。!,;\s)*]|$))/g,
   /(?:一切|功能|都|完全)正常/g,
   /(?:没|没有)问题/g,
   /(?:成功|有效|可以合并|请查收)/g,
@@ -88,7 +89,7 @@ const EVIDENCE: readonly RegExp[] = [
   /\bTests?:\s+\d+/g,
   /\btest\s+result:\s+ok\b/gi,
   /\b(?:passed|ok)\s*\(\d+\)/gi,
-  /\d+\s*(?:个)(?:测试|用例)|(?:通过|passed)[((]\d+\s*个?[))]/g,
+  /\d+\s*(?:个)(?:测试|用例)|(?:通过|passed)[(]\d+\s*个?[)]/g,
   /\b\d+\s+(?:errors?|warnings?|dead|missing\s+keys)\b/gi,
   // A concrete file path: a folder/file.ext, or file.ext in backticks.
   /(?<![\w/.:-])(?:[\w.-]+\/)+[\w.-]+\.[A-Za-z][\w]{0,9}\b/g,
@@ -117,7 +118,7 @@ const MAX_CHARS = 64_000;
 
 /** Assesses one report (the Agent tool's result text). Pure; safe on any string. */
 export function assessClaim(report: string): ClaimAssessment {
-  const whole = typeof report === "string" ? report : "";
+  const whole = typeof report === "string" ? asciiPunctuation(report) : "";
   const text =
     whole.length > MAX_CHARS
       ? `${whole.slice(0, MAX_CHARS / 2)}\n…\n${whole.slice(whole.length - MAX_CHARS / 2)}`

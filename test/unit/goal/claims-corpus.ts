@@ -24,8 +24,28 @@ const report = (id: string, locale: "en" | "zh", kind: CorpusReport["kind"], tex
   locale,
   kind,
   flagged: kind === "bare",
-  text: text.trim(),
+  text: locale === "zh" ? chinesePunctuation(text.trim()) : text.trim(),
 });
+
+/**
+ * Chinese workers write full-width ,:;!?() next to Chinese characters. The reports below were typed
+ * with ASCII punctuation; this puts the full-width forms back outside code, as a real report has them.
+ */
+function chinesePunctuation(text: string): string {
+  const cjk = /[\u3400-\u9fff]/;
+  return text
+    .split(/(```[\s\S]*?```|`[^`\n]*`)/)
+    .map((part, position) =>
+      position % 2 === 1
+        ? part
+        : part.replace(/[,:;!?()]/g, (mark, offset: number, whole: string) =>
+            cjk.test(whole[offset - 1] ?? "") || cjk.test(whole[offset + 1] ?? "")
+              ? String.fromCharCode(mark.charCodeAt(0) + 0xfee0)
+              : mark,
+          ),
+    )
+    .join("");
+}
 
 export const CLAIMS_CORPUS: readonly CorpusReport[] = [
   report(
