@@ -70,8 +70,11 @@ export interface CheckResult {
   timedOut: boolean;
   /** Exit 127 from the shell: the command (or the first word of it) does not exist. */
   notFound: boolean;
-  /** What passing meant for this check (after defaults), so a message can say what was expected. */
-  expectedExitCode: number;
+  /**
+   * What passing meant for this check (after defaults), so a message can say what was expected.
+   * `expectedExitCode` is null when the pattern alone decides.
+   */
+  expectedExitCode: number | null;
   pattern: string | null;
   /** The timeout this check ran under. */
   timeoutMs: number;
@@ -320,13 +323,15 @@ function failureReason(check: GoalCheck, ending: Ending, text: string, timeoutMs
   if (ending.timedOut) return `timed out after ${formatSeconds(timeoutMs)} s`;
   const expected = expectedExitCode(check);
   if (ending.exitCode === null) return `ended by ${ending.signal ?? "a signal"}`;
-  if (ending.exitCode !== expected) {
-    if (ending.exitCode === 127) {
+  const code = ending.exitCode;
+  // Without a stated exit code, a missing or unrunnable command fails even if its error text matches.
+  if (code !== expected && (expected !== null || code === 126 || code === 127)) {
+    if (code === 127) {
       const name = notFoundName(text);
       return `command not found${name ? `: ${name}` : ""} (exit 127)`;
     }
-    if (ending.exitCode === 126) return `command not executable (exit 126, expected ${expected})`;
-    return `exit code ${ending.exitCode}, expected ${expected}`;
+    if (code === 126) return "command not executable (exit 126)";
+    return `exit code ${code}, expected ${expected}`;
   }
   const pattern = check.expect?.pattern;
   if (pattern !== undefined && !compilePattern(pattern).test(text))
@@ -346,7 +351,8 @@ export function formatSeconds(milliseconds: number): string {
 }
 
 function describeExpectation(check: GoalCheck): string {
-  const parts = [`exit ${expectedExitCode(check)}`];
+  const exitCode = expectedExitCode(check);
+  const parts = exitCode === null ? [] : [`exit ${exitCode}`];
   if (check.expect?.pattern !== undefined) parts.push(`output matches /${check.expect.pattern}/m`);
   return parts.join(", ");
 }

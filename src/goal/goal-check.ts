@@ -8,8 +8,10 @@ import { ConfigurationError } from "../errors.js";
 
 export interface GoalCheckExpectation {
   /**
-   * The exit code that counts as passing.
-   * @default 0
+   * The exit code that counts as passing. Without it: exit 0 when there is no pattern; with a pattern,
+   * the pattern alone decides (SPEC W3: "exit 0, or output matching a pattern" — `grep -c TODO f`
+   * prints 0 and exits 1), except that a missing (127) or unrunnable (126) command never passes.
+   * @default 0 (no pattern) / any but 126 and 127 (with a pattern)
    */
   exitCode?: number;
   /**
@@ -83,9 +85,10 @@ export function validateTimeout(value: unknown, name: string): asserts value is 
     );
 }
 
-/** The exit code a check must end with. */
-export function expectedExitCode(check: GoalCheck): number {
-  return check.expect?.exitCode ?? 0;
+/** The exit code a check must end with; null when its pattern alone decides. */
+export function expectedExitCode(check: GoalCheck): number | null {
+  if (check.expect?.exitCode !== undefined) return check.expect.exitCode;
+  return check.expect?.pattern !== undefined ? null : 0;
 }
 
 /** Compiles a check's pattern the one way the runner tests it. */

@@ -74,6 +74,7 @@ const TEXT = {
       "Keep working on the failing checks. Do not claim success without running these checks: have a worker run each command and report the command and its result. When you are done, end your turn; flower runs the checks again.",
     timedOut: (seconds: string) => `timed out after ${seconds} s`,
     notFound: "command not found (exit 127)",
+    notExecutable: "command not executable (exit 126)",
     exit: (code: number, expected: number) => `exit ${code} (expected ${expected})`,
     signal: (signal: string) => `ended by ${signal}`,
     noMatch: (code: number, pattern: string) => `exit ${code}, but the output does not match /${pattern}/`,
@@ -93,6 +94,7 @@ const TEXT = {
       "继续处理未通过的检查。没有跑过这些检查,就不要声称成功:让执行者逐条运行命令,并在汇报里写出命令和结果。做完后结束本轮,flower 会重新运行检查。",
     timedOut: (seconds: string) => `超时(${seconds} 秒后被终止)`,
     notFound: "命令不存在(退出码 127)",
+    notExecutable: "命令无法执行(退出码 126)",
     exit: (code: number, expected: number) => `退出码 ${code}(应为 ${expected})`,
     signal: (signal: string) => `被信号 ${signal} 终止`,
     noMatch: (code: number, pattern: string) => `退出码 ${code},但输出不匹配 /${pattern}/`,
@@ -108,8 +110,10 @@ export function describeFailure(result: CheckOutcome, locale: Locale): string {
   const text = TEXT[locale];
   if (result.timedOut) return text.timedOut(formatSeconds(result.timeoutMs));
   if (result.notFound && result.expectedExitCode !== 127) return text.notFound;
+  if (result.exitCode === 126 && result.expectedExitCode !== 126) return text.notExecutable;
   if (result.exitCode === null) return result.signal ? text.signal(result.signal) : (result.reason ?? "?");
-  if (result.exitCode !== result.expectedExitCode) return text.exit(result.exitCode, result.expectedExitCode);
+  if (result.expectedExitCode !== null && result.exitCode !== result.expectedExitCode)
+    return text.exit(result.exitCode, result.expectedExitCode);
   if (result.pattern !== null) return text.noMatch(result.exitCode, result.pattern);
   return result.reason ?? "?";
 }

@@ -84,6 +84,25 @@ describe("runChecks: outcomes", () => {
     expect(result).toMatchObject({ passed: false, exitCode: 0, reason: "output does not match /^0$/" });
   });
 
+  it("lets a pattern alone decide when no exit code is stated, but never passes a missing command", async () => {
+    await writeFile(path.join(workspace, "clean.ts"), "export {};\n");
+    const results = await runChecks(
+      [
+        { command: "grep -c TODO clean.ts", expect: { pattern: "^0$" } },
+        { command: "grep -c TODO clean.ts", expect: { pattern: "^0$", exitCode: 0 } },
+        { command: "flower-no-such-command-xyz", expect: { pattern: "not found" } },
+      ],
+      { workspace, logDir },
+    );
+    expect(results.map((result) => [result.passed, result.exitCode, result.expectedExitCode])).toEqual([
+      [true, 1, null],
+      [false, 1, 0],
+      [false, 127, null],
+    ]);
+    expect(results[2]!.reason).toBe("command not found: flower-no-such-command-xyz (exit 127)");
+    expect(await readFile(results[0]!.logPath, "utf8")).toContain("# expect: output matches /^0$/m\n");
+  });
+
   it("runs in the workspace with the environment it is given", async () => {
     const [result] = await runChecks(
       [{ command: 'pwd; echo "$GOAL_MARK"', expect: { pattern: "^marked$" } }],

@@ -153,6 +153,12 @@ describe("describeFailure", () => {
       "timed out after 1.5 s",
     );
     expect(describeFailure(outcome(1, { exitCode: 2 }), "zh")).toBe("退出码 2(应为 0)");
+    expect(describeFailure(outcome(1, { exitCode: 126, expectedExitCode: null, pattern: "x" }), "en")).toBe(
+      "command not executable (exit 126)",
+    );
+    expect(describeFailure(outcome(1, { exitCode: 1, expectedExitCode: null, pattern: "^0$" }), "en")).toBe(
+      "exit 1, but the output does not match /^0$/",
+    );
   });
 });
 
