@@ -44,9 +44,16 @@ const SUCCESS: readonly RegExp[] = [
   /\bsucceeded\b/gi,
   /\bverified\b/gi,
   /\b(?:ready\s+(?:for\s+review|to\s+merge)|good\s+to\s+go)\b/gi,
+  /\b(?:renders|runs|compiles|behaves|loads)\s+(?:correctly|fine|cleanly|as\s+expected)\b/gi,
+  /\bno\s+more\s+(?:errors|failures|crashes)\b/gi,
+  /\b(?:is|are|should\s+be)\s+gone(?:\s+now)?\b/gi,
+  /\baddressed\s+(?:all|every|the)\b/gi,
   /✅/g,
   // zh
-  /(?:已|已经|都|均|全部|基本)?(?:完成|搞定|修复|解决|处理完毕|修好|改好|做完|跑通|补全|补齐)了?/g,
+  // A zh success word counts with a completion mark (已…, …了, or ending its clause): "修复方案" is a noun.
+  /(?:已|已经|都|均|全部|基本)(?:完成|搞定|修复|解决|处理完毕|修好|改好|改完|做完|跑通|补全|补齐)了?/g,
+  /(?:完成|搞定|修复|解决|处理完毕|修好|改好|改完|做完|跑通|补全|补齐|弄完)(?:了|完毕|(?=[。!,;:\s)*✅]|$))/g,
+  /(?:测试|用例|CI)?(?:都|全)绿了?/g,
   /(?:测试|检查|单测|用例|验证|都|均|已|全部|已经)通过了?|通过(?:了|(?=[。!,;\s)*]|$))/g,
   /(?:一切|功能|都|完全)正常/g,
   /(?:没|没有)问题/g,
@@ -64,9 +71,15 @@ const FAILURE: readonly RegExp[] = [
   /\b(?:halfway|partial\s+result|still\s+working|in\s+progress|work\s+in\s+progress|will\s+report\s+back)\b/gi,
   /\b(?:haven't|have\s+not|has\s+not|hasn't)\s+(?:\w+\s+){0,2}?(?:changed|started|written|run|found|fixed|touched|implemented)\b/gi,
   /\b[1-9]\d*\s+(?:failed|failing|failures?)\b/gi,
+  /\b(?:didn't|did\s+not|couldn't|could\s+not)\s+(?:\w+\s+){0,2}?(?:finish|complete|fix|get|solve|resolve)\b/gi,
+  /\b(?:ci|build|pipeline|job|check|deploy(?:ment)?)\s+(?:still\s+)?fails?\b/gi,
+  /\bwith\s+errors\b/gi,
+  /\bbefore\s+i\s+(?:mark|call|consider)\b/gi,
+  /\b(?:no|without)\s+code\s+changes\b/gi,
   // zh: 未/没/还没/尚未 + a success word, and outright failure
   /(?:未|没有?|还没有?|尚未|并未|并没有?)(?:能)?(?:完成|通过|修复|修好|解决|搞定|成功|做完|跑通|改好|生效)/g,
-  /(?:还没有?|尚未|暂时没有|暂未)(?:开始|动手|改|修改|确认|找到)/g,
+  /(?:还没有?|尚未|暂时没有|暂未)[\u4e00-\u9fff]/g,
+  /部分完成/g,
   /(?:仍然?|还是|依然|依旧)(?:失败|报错|不行|未|没|有问题|挂)/g,
   /失败(?!的)/g,
   /(?:不行|卡在|正在处理|处理中|还在查|还在确认|进度)/g,
@@ -129,9 +142,9 @@ export function assessClaim(report: string): ClaimAssessment {
       (success) => !failures.some((failure) => success.start < failure.end && failure.start < success.end),
     )
     .map((success) => success.text);
-  const evidence = spans(text, EVIDENCE)
-    .map((span) => span.text)
-    .filter((span) => !NOT_A_FILE.test(span));
+  const evidence = [...spans(text, EVIDENCE).map((span) => span.text), ...commandsWithFlags(text)].filter(
+    (span) => !NOT_A_FILE.test(span),
+  );
   const claimsSuccess = matched.length > 0 && failures.length === 0;
   const hasEvidence = evidence.length > 0;
   return {
@@ -143,6 +156,19 @@ export function assessClaim(report: string): ClaimAssessment {
       .slice(0, 8)
       .map((item) => (item.length > 120 ? `${item.slice(0, 119)}…` : item)),
   };
+}
+
+/**
+ * Any backticked command line with flags (`journalctl -u backup --since today`), for tools the list
+ * does not know. Two steps instead of one pattern: a single regex with nested repetition here went
+ * quadratic on a long unclosed backtick.
+ */
+function commandsWithFlags(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(/`([^`\n]{3,300})`/g)) {
+    if (/^[a-z][\w.-]*\s(?:.*\s)?--?[a-zA-Z]/.test(match[1]!)) found.push(match[0]);
+  }
+  return found;
 }
 
 function unique(items: readonly string[]): string[] {

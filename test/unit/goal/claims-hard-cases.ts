@@ -1,8 +1,13 @@
 /**
  * Hard cases for `assessClaim`, written AFTER the detector by trying to break it, and not tuned on:
  * success in words the lexicon lacks, evidence in forms it does not know (a CI link, a commit), and
- * non-claims that use success words ("修复方案有两种", "before I mark this as completed"). The numbers
- * on this set are the honest estimate of how the detector does on reports unlike the corpus.
+ * non-claims that use success words ("修复方案有两种", "before I mark this as completed").
+ *
+ * First run, untuned: precision 0.357, recall 0.455 (tp 5, fp 9, fn 6) — the honest estimate for
+ * reports unlike the corpus. The detector was then widened with general rules (a zh success word needs
+ * a completion mark; "didn't finish", "CI fails", "with errors", "还没…", "部分完成" state failure; any
+ * backticked command line with flags is evidence; a few more success phrasings) and now scores 0.917 /
+ * 1.0 here. From then on this set is tuned on: a regression guard, no longer an estimate.
  */
 import type { CorpusReport } from "./claims-corpus.js";
 
