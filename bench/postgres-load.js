@@ -24,7 +24,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
@@ -85,12 +85,25 @@ function turnEntries(prefix, turn, counter) {
 
 // ----------------------------------------------------------------------------------------------- runner
 
-async function runner(backend, target, index, seconds, outFile) {
+async function runner(backend, target, index, outFile) {
   const store =
     backend === "postgres"
       ? new PostgresSessionStore({ url: target, maxConnections: 1 })
       : new SqliteSessionStore({ path: target, busyTimeoutMs: 60_000 });
   if (store.ready) await store.ready();
+  // All runners start together: connect first, say so, then wait for the common deadline.
+  process.stdout.write("ready\n");
+  const deadline = await new Promise((resolve) => {
+    let buffered = "";
+    process.stdin.on("data", (chunk) => {
+      buffered += chunk;
+      const match = /^go (\d+)\n/.exec(buffered);
+      if (match) {
+        process.stdin.destroy();
+        resolve(Number(match[1]));
+      }
+    });
+  });
   const sessionId = `runner-${index}`;
   const main = { projectKey: PROJECT, sessionId };
   const sub = { ...main, subpath: "subagents/agent-a" };
@@ -99,7 +112,6 @@ async function runner(backend, target, index, seconds, outFile) {
   const latencies = [];
   let entries = 0;
   let turn = 0;
-  const deadline = Date.now() + seconds * 1000;
   while (Date.now() < deadline) {
     turn += 1;
     const which = turn % 5 === 0 ? "sub" : "main";
@@ -250,24 +262,30 @@ async function loadTest(backend, target, runners, seconds) {
       await store.ready();
       await store.close();
     }
-    const started = Date.now();
-    await Promise.all(
-      Array.from({ length: runners }, (_, index) => {
-        const out = join(dir, `runner-${index}.json`);
-        return new Promise((resolve, reject) => {
-          const child = spawn(
-            process.execPath,
-            [SELF, "--runner", backend, target, String(index), String(seconds), out],
-            {
-              stdio: ["ignore", "inherit", "inherit"],
-            },
-          );
-          child.once("exit", (code) =>
-            code === 0 ? resolve() : reject(new Error(`runner ${index} exited ${code}`)),
-          );
+    const children = Array.from({ length: runners }, (_, index) => {
+      const out = join(dir, `runner-${index}.json`);
+      const child = spawn(process.execPath, [SELF, "--runner", backend, target, String(index), out], {
+        stdio: ["pipe", "pipe", "inherit"],
+      });
+      const exited = new Promise((resolve, reject) =>
+        child.once("exit", (code) =>
+          code === 0 ? resolve() : reject(new Error(`runner ${index} exited ${code}`)),
+        ),
+      );
+      const ready = new Promise((resolve, reject) => {
+        let seen = "";
+        child.stdout.on("data", (chunk) => {
+          seen += chunk;
+          if (seen.includes("ready\n")) resolve();
         });
-      }),
-    );
+        exited.then(() => reject(new Error(`runner ${index} exited before it was ready`)), reject);
+      });
+      return { child, exited, ready };
+    });
+    await Promise.all(children.map((runner) => runner.ready));
+    const started = Date.now();
+    for (const { child } of children) child.stdin.write(`go ${started + seconds * 1000}\n`);
+    await Promise.all(children.map((runner) => runner.exited));
     const wall = (Date.now() - started) / 1000;
     const results = Array.from({ length: runners }, (_, index) =>
       JSON.parse(readFileSync(join(dir, `runner-${index}.json`), "utf8")),
@@ -281,6 +299,7 @@ async function loadTest(backend, target, runners, seconds) {
       runners,
       seconds,
       wallSeconds: round(wall),
+      loadAverage: round(loadavg()[0]),
       appends: latencies.length,
       entries,
       entriesPerSecond: Math.round(entries / seconds),
@@ -328,7 +347,7 @@ async function main() {
   }
   for (const r of results)
     console.log(
-      `${r.backend.padEnd(8)} ${r.runners} runners × ${r.seconds}s: ${r.entriesPerSecond} entries/s, append p50 ${r.appendMs.p50} ms, p95 ${r.appendMs.p95} ms, p99 ${r.appendMs.p99} ms; stored ${r.stored}, lost ${r.lost}, duplicated ${r.duplicated}, misordered transcripts ${r.misorderedTranscripts}`,
+      `${r.backend.padEnd(8)} ${r.runners} runners × ${r.seconds}s (load ${r.loadAverage}): ${r.entriesPerSecond} entries/s, append p50 ${r.appendMs.p50} ms, p95 ${r.appendMs.p95} ms, p99 ${r.appendMs.p99} ms; stored ${r.stored}, lost ${r.lost}, duplicated ${r.duplicated}, misordered transcripts ${r.misorderedTranscripts}`,
     );
   console.log(JSON.stringify({ storeLoad: results }));
   if (process.env.FLOWER_LOAD_OUT)
@@ -338,8 +357,8 @@ async function main() {
 }
 
 if (process.argv[2] === "--runner") {
-  const [, , , backend, target, index, seconds, out] = process.argv;
-  await runner(backend, target, Number(index), Number(seconds), out);
+  const [, , , backend, target, index, out] = process.argv;
+  await runner(backend, target, Number(index), out);
 } else {
   await main();
 }
