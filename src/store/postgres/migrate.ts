@@ -33,18 +33,29 @@ export async function migrate(
   await client.query("BEGIN");
   try {
     await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [LOCK_NAMESPACE, schema]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoted}`);
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS ${quoted}.flower_schema_version (
-        version INTEGER PRIMARY KEY,
-        description TEXT NOT NULL,
-        applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
-      )`,
+    // Look before creating: CREATE … IF NOT EXISTS still demands the CREATE privilege, which a runner's
+    // role (DML only, on a schema an administrator migrated) does not have.
+    const { rows: existing } = await client.query<{ table: string | null }>(
+      "SELECT to_regclass($1) AS table",
+      [`${quoted}.flower_schema_version`],
     );
-    const { rows } = await client.query<{ version: number | null }>(
-      `SELECT max(version) AS version FROM ${quoted}.flower_schema_version`,
-    );
-    const found = rows[0]?.version ?? 0;
+    let found = 0;
+    if (existing[0]?.table) {
+      const { rows } = await client.query<{ version: number | null }>(
+        `SELECT max(version) AS version FROM ${quoted}.flower_schema_version`,
+      );
+      found = rows[0]?.version ?? 0;
+    } else {
+      const { rows: schemas } = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]);
+      if (schemas.length === 0) await client.query(`CREATE SCHEMA ${quoted}`);
+      await client.query(
+        `CREATE TABLE ${quoted}.flower_schema_version (
+          version INTEGER PRIMARY KEY,
+          description TEXT NOT NULL,
+          applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        )`,
+      );
+    }
     if (found > latest)
       throw new StoreError(
         `The store's schema "${schema}" is at version ${found}, newer than this flower knows (${latest}); upgrade flower`,

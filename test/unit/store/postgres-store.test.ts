@@ -86,6 +86,29 @@ describe("PostgresSessionStore schema", () => {
   });
 });
 
+describe("PostgresSessionStore with a runner's role", () => {
+  it("works on a schema an administrator migrated, with DML rights only", async () => {
+    const schema = freshSchema();
+    await store(schema).ready();
+    const role = `runner_${process.pid}`;
+    await query(`CREATE ROLE ${role} LOGIN`);
+    await query(`GRANT USAGE ON SCHEMA ${schema} TO ${role}`);
+    await query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schema} TO ${role}`);
+    await query(`GRANT USAGE ON ALL SEQUENCES IN SCHEMA ${schema} TO ${role}`);
+    const runner = new PostgresSessionStore({ url: server.url.replace("flower@", `${role}@`), schema });
+    open.push(runner);
+    await runner.append(main, transcript());
+    expect(await runner.load(main)).toEqual(transcript());
+    // Creating tables is what it may not do: a fresh schema needs the administrator.
+    const fresh = new PostgresSessionStore({
+      url: server.url.replace("flower@", `${role}@`),
+      schema: freshSchema(),
+    });
+    open.push(fresh);
+    await expect(fresh.ready()).rejects.toThrow(/permission denied/);
+  });
+});
+
 describe("PostgresSessionStore", () => {
   it("round-trips entries exactly: key order, unicode, NUL escapes", async () => {
     const entries: SessionStoreEntry[] = [
