@@ -4,13 +4,13 @@
  * `continue` of the step then starts without the deleted history.
  */
 import { ConfigurationError } from "../errors.js";
-import type { SqliteSessionStore } from "../store/sqlite-store.js";
 import type { RunRecords } from "../records/run-records.js";
+import type { FlowerSessionStore } from "../store/flower-store.js";
 
 /** Deletes the step's burned generations and its current session (with their subagent transcripts). */
 export async function deleteStepSessions(
   records: RunRecords,
-  store: SqliteSessionStore,
+  store: Pick<FlowerSessionStore, "projectKeysOf" | "delete">,
   step: string,
 ): Promise<number> {
   const record = records.get(step);
@@ -24,7 +24,7 @@ export async function deleteStepSessions(
   }
   let deleted = 0;
   for (const sessionId of new Set([...record.retired, ...(record.sessionId ? [record.sessionId] : [])])) {
-    for (const projectKey of store.projectKeysOf(sessionId)) {
+    for (const projectKey of await store.projectKeysOf(sessionId)) {
       await store.delete({ projectKey, sessionId });
       deleted += 1;
     }

@@ -153,7 +153,10 @@ export class Runtime {
   /** Kills whatever still runs and closes the session store. The runtime cannot be used afterwards. */
   close(): void {
     this.#kill.abort();
-    this.store.close();
+    // SQLite closes synchronously inside this call; a network store finishes in the background.
+    this.store.close().catch((error: unknown) => {
+      process.stderr.write(`flower: could not close the session store: ${String(error)}\n`);
+    });
     this.records.close();
   }
 

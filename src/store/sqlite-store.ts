@@ -12,7 +12,7 @@
  *   taken as a replay (for the entries seen so far, `cost-state` and `last-prompt`, a lost duplicate is
  *   harmless, a duplicated one only noise).
  * - Entries go in as `JSON.stringify` and come out as `JSON.parse`: deep-equal, in commit order.
- * - Rows are never updated. The subclasses rewrite what `load()` returns, never what is stored.
+ * - Rows are never updated. The rewrite layers (trimming-store.ts) rewrite what `load()` returns, never what is stored.
  */
 import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";

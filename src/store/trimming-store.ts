@@ -1,25 +1,41 @@
 /**
- * The SQLite store plus the load-time rewrite. Rows are never touched: `load()` reads the originals and
- * rewrites the copy that is fed back on resume (what `load()` returns is exactly what the model gets,
- * facts §4). This layer owns trimming long tool results into `<workspace>/.flower/spill/`; the pruning
- * layer above adds expiry, denials and disconnect remnants to the same single rewrite.
+ * The load-time rewrite as a layer over any `SessionStore` (SQLite, Postgres, a user's adapter). Rows are
+ * never touched: `load()` reads the originals from the wrapped store and rewrites the copy that is fed back
+ * on resume (what `load()` returns is exactly what the model gets, facts §4). This layer owns trimming long
+ * tool results into `<workspace>/.flower/spill/`; the pruning layer above adds expiry, denials and
+ * disconnect remnants to the same single rewrite. Everything else is passed through unchanged.
+ *
+ * With a blob store (a Postgres backend brings one) every spill file is also kept there, and spill files a
+ * loaded transcript points at but this workspace lacks are written back from it: a step continued on
+ * another machine finds its pointers resolving.
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { SessionKey, SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
+import type { SessionKey, SessionStore, SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
 import { DEFAULTS } from "../defaults.js";
-import { ConfigurationError } from "../errors.js";
+import { ConfigurationError, StoreError } from "../errors.js";
 import { writeFileAtomically } from "../fs/atomic-write.js";
-import { isLocale, resolveLocale, type Locale } from "../locale/locale.js";
+import { isLocale, type Locale } from "../locale/locale.js";
+import type { BlobStore } from "./blob-store.js";
+import type { FlowerSessionStore } from "./flower-store.js";
 import type { RewriteReport } from "./passes/report.js";
 import { rewriteTranscript, type RewriteOptions } from "./passes/rewrite.js";
 import type { SpillFile } from "./passes/trim-results.js";
-import { SqliteSessionStore, type SqliteSessionStoreOptions } from "./sqlite-store.js";
+import { keepSpills, restoreSpills } from "./spill-restore.js";
+import { SqliteSessionStore } from "./sqlite-store.js";
 import { TrimPolicy } from "./trim-policy.js";
 
 export type { RewriteReport } from "./passes/report.js";
 
-export interface TrimmingSessionStoreOptions extends SqliteSessionStoreOptions {
+export interface TrimmingSessionStoreOptions {
+  /**
+   * The store to wrap. Closing the layer closes it. Give either `inner` or `path`, not both.
+   */
+  inner?: SessionStore;
+  /** Opens a `SqliteSessionStore` on this file as the wrapped store (the default backend). */
+  path?: string;
+  /** With `path`: how long a writer waits for another process holding the SQLite lock, in ms. @default 10000 */
+  busyTimeoutMs?: number;
   /** The agent's workspace; trimmed results go to `<workspace>/.flower/spill/`. */
   workspace: string;
   /**
@@ -28,25 +44,42 @@ export interface TrimmingSessionStoreOptions extends SqliteSessionStoreOptions {
    */
   trim?: boolean | TrimPolicy;
   /**
-   * Language of the texts that replace history. @default resolveLocale() (FLOWER_LANG, LANG, else en)
+   * Language of the texts that replace history. The caller resolves it (the Runtime reads FLOWER_LANG/LANG
+   * at its door); the store never reads the environment.
+   * @default "en"
    */
   locale?: Locale;
+  /**
+   * Where spill files are kept for other machines; null keeps them only as local files.
+   * @default the wrapped store's `blobs` if it has one (PostgresSessionStore), else null
+   */
+  blobs?: BlobStore | null;
   /** Called after every non-null `load()` (main and subagent transcripts) with what was rewritten. */
   onLoad?: (key: SessionKey, report: RewriteReport) => void;
 }
 
-export class TrimmingSessionStore extends SqliteSessionStore {
+export class TrimmingSessionStore implements FlowerSessionStore {
+  /** The wrapped store; rows live there. */
+  readonly inner: SessionStore;
   readonly workspace: string;
   readonly trim: TrimPolicy | null;
   readonly locale: Locale;
+  readonly blobs: BlobStore | null;
   readonly #onLoad: ((key: SessionKey, report: RewriteReport) => void) | undefined;
 
   constructor(options: TrimmingSessionStoreOptions) {
     validateTrimmingOptions(options);
-    super(options);
+    // Options are checked before the SQLite file is opened: a bad option leaves no file behind.
+    this.inner =
+      options.inner ??
+      new SqliteSessionStore({
+        path: options.path as string,
+        ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
+      });
     this.workspace = resolve(options.workspace);
     this.trim = options.trim === true ? new TrimPolicy() : options.trim || null;
-    this.locale = resolveLocale(options.locale);
+    this.locale = options.locale ?? "en";
+    this.blobs = options.blobs === undefined ? blobsOf(this.inner) : options.blobs;
     this.#onLoad = options.onLoad;
   }
 
@@ -55,19 +88,62 @@ export class TrimmingSessionStore extends SqliteSessionStore {
     return join(this.workspace, DEFAULTS.workbenchDir, "spill");
   }
 
-  override async load(key: SessionKey): Promise<SessionStoreEntry[] | null> {
-    const original = await super.load(key);
+  async append(key: SessionKey, entries: SessionStoreEntry[]): Promise<void> {
+    await this.inner.append(key, entries);
+  }
+
+  async load(key: SessionKey): Promise<SessionStoreEntry[] | null> {
+    const original = await this.inner.load(key);
     if (original === null) return null;
     const options = this.rewriteOptions();
     let result = rewriteTranscript(original, options);
     try {
       writeSpills(result.spills);
+      if (this.blobs !== null) await keepSpills(result.spills, this.blobs);
     } catch {
-      // A pointer to a file that does not exist would lose the result for good; resuming untrimmed loses nothing.
+      // A pointer to a file that does not exist (here, or on the next machine) would lose the result for
+      // good; resuming untrimmed loses nothing.
       result = rewriteTranscript(original, { ...options, trim: null });
+    }
+    if (this.blobs !== null) {
+      try {
+        await restoreSpills(result.entries, this.spillDir, this.blobs);
+      } catch (error) {
+        throw new StoreError(
+          `Cannot restore spill files into ${this.spillDir}: ${(error as Error).message}`,
+          { cause: error },
+        );
+      }
     }
     this.#onLoad?.(key, result.report);
     return result.entries;
+  }
+
+  async listSessions(projectKey: string): Promise<Array<{ sessionId: string; mtime: number }>> {
+    if (this.inner.listSessions === undefined) throw missing("listSessions");
+    return this.inner.listSessions(projectKey);
+  }
+
+  /** A wrapped store without `listSubkeys` has no subagent transcripts to offer: resume loads the main one. */
+  async listSubkeys(key: { projectKey: string; sessionId: string }): Promise<string[]> {
+    return this.inner.listSubkeys === undefined ? [] : this.inner.listSubkeys(key);
+  }
+
+  async delete(key: SessionKey): Promise<void> {
+    if (this.inner.delete === undefined) throw missing("delete");
+    await this.inner.delete(key);
+  }
+
+  async projectKeysOf(sessionId: string): Promise<string[]> {
+    const inner = this.inner as Partial<FlowerSessionStore>;
+    if (typeof inner.projectKeysOf !== "function") throw missing("projectKeysOf");
+    return inner.projectKeysOf(sessionId);
+  }
+
+  /** Closes the wrapped store (if it can be closed). */
+  async close(): Promise<void> {
+    const inner = this.inner as Partial<FlowerSessionStore>;
+    if (typeof inner.close === "function") await inner.close();
   }
 
   /** What the rewrite in `load()` does; the pruning layer extends it. */
@@ -86,16 +162,48 @@ export class TrimmingSessionStore extends SqliteSessionStore {
   }
 }
 
+function missing(method: string): StoreError {
+  return new StoreError(`The wrapped session store has no ${method}() method`);
+}
+
+/** A store that keeps blobs says so with a `blobs` property (PostgresSessionStore does). */
+function blobsOf(store: SessionStore): BlobStore | null {
+  const blobs = (store as { blobs?: unknown }).blobs;
+  if (typeof blobs !== "object" || blobs === null) return null;
+  const candidate = blobs as Partial<BlobStore>;
+  return typeof candidate.put === "function" && typeof candidate.get === "function"
+    ? (candidate as BlobStore)
+    : null;
+}
+
 function validateTrimmingOptions(options: TrimmingSessionStoreOptions): void {
   if (typeof options !== "object" || options === null)
     throw new ConfigurationError("options", options, "an options object");
-  const { workspace, trim, locale, onLoad } = options;
+  const { inner, path, workspace, trim, locale, blobs, onLoad } = options;
+  if (inner !== undefined && path !== undefined)
+    throw new ConfigurationError("path", path, "absent when inner is given (one backing store)");
+  if (inner === undefined && (typeof path !== "string" || path.trim() === ""))
+    throw new ConfigurationError("path", path, "a file path (or give inner: a SessionStore)");
+  if (
+    inner !== undefined &&
+    (typeof inner !== "object" ||
+      inner === null ||
+      typeof inner.append !== "function" ||
+      typeof inner.load !== "function")
+  )
+    throw new ConfigurationError("inner", inner, "a SessionStore (with append and load)");
   if (typeof workspace !== "string" || workspace.trim() === "")
     throw new ConfigurationError("workspace", workspace, "a directory path");
   if (trim !== undefined && typeof trim !== "boolean" && !(trim instanceof TrimPolicy))
     throw new ConfigurationError("trim", trim, "a boolean or a TrimPolicy");
   if (locale !== undefined && !isLocale(locale))
     throw new ConfigurationError("locale", locale, '"zh" or "en"');
+  if (
+    blobs !== undefined &&
+    blobs !== null &&
+    (typeof blobs !== "object" || typeof blobs.put !== "function" || typeof blobs.get !== "function")
+  )
+    throw new ConfigurationError("blobs", blobs, "a BlobStore (put and get) or null");
   if (onLoad !== undefined && typeof onLoad !== "function")
     throw new ConfigurationError("onLoad", onLoad, "a function");
 }

@@ -134,7 +134,7 @@ describe("the pruning store on resume, through the real binary", () => {
     const plain: AgentSpec = { name: "plain", instructions: "", tools: ["Bash"] };
     const rt = current.runtime();
     const result = await rt.run("short", plain, "Echo.");
-    const [projectKey] = rt.store.projectKeysOf(result.sessionId!);
+    const [projectKey] = await rt.store.projectKeysOf(result.sessionId!);
     expect(await rt.store.load({ projectKey: projectKey!, sessionId: result.sessionId! })).not.toBeNull();
     expect(await rt.deleteSessions("short")).toBe(1);
     expect(await rt.store.load({ projectKey: projectKey!, sessionId: result.sessionId! })).toBeNull();

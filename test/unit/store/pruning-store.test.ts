@@ -1,12 +1,18 @@
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { SessionKey } from "@anthropic-ai/claude-agent-sdk";
-import { ConfigurationError } from "../../../src/errors.js";
+import type { SessionKey, SessionStore } from "@anthropic-ai/claude-agent-sdk";
+import { ConfigurationError, StoreError } from "../../../src/errors.js";
+import { blobAddress, type BlobStore } from "../../../src/store/blob-store.js";
 import type { RewriteReport } from "../../../src/store/passes/report.js";
-import { PruningSessionStore } from "../../../src/store/pruning-store.js";
+import { PostgresBlobStore } from "../../../src/store/postgres/blob-store.js";
+import {
+  PruningSessionStore,
+  withRewrites,
+  type PruningSessionStoreOptions,
+} from "../../../src/store/pruning-store.js";
 import { SqliteSessionStore } from "../../../src/store/sqlite-store.js";
 import { TrimPolicy } from "../../../src/store/trim-policy.js";
 import { TrimmingSessionStore } from "../../../src/store/trimming-store.js";
@@ -22,35 +28,26 @@ import {
   type Entry,
 } from "./transcript-fixtures.js";
 import { properties, propertyTimeout } from "../../support/properties.js";
-import { useTempDirs } from "../../support/temp-dir.js";
+import { BACKEND_NAMES, useStoreBackends, type BackendHandle } from "./store-backends.js";
 
 const main = { projectKey: "-repo", sessionId: "s-1" };
+const backends = useStoreBackends();
 
-const temp = useTempDirs();
 let dir: string;
-const open: SqliteSessionStore[] = [];
-function track<T extends SqliteSessionStore>(store: T): T {
+const open: Array<{ close(): unknown }> = [];
+function track<T extends { close(): unknown }>(store: T): T {
   open.push(store);
   return store;
 }
 
 beforeEach(() => {
-  dir = temp.make("flower-pruning-");
+  dir = mkdtempSync(join(tmpdir(), "flower-pruning-"));
 });
 
-afterEach(() => {
-  for (const store of open.splice(0)) store.close();
+afterEach(async () => {
+  for (const store of open.splice(0)) await store.close();
+  rmSync(dir, { recursive: true, force: true });
 });
-
-function rows(path: string): unknown[] {
-  const db = new Database(path, { readonly: true });
-  const all = [
-    ...db.prepare("SELECT * FROM transcripts ORDER BY id").all(),
-    ...db.prepare("SELECT * FROM entries ORDER BY seq").all(),
-  ];
-  db.close();
-  return all;
-}
 
 function session(): { entries: Entry[]; big: string; glances: string[] } {
   const t = new TranscriptBuilder();
@@ -67,22 +64,111 @@ function session(): { entries: Entry[]; big: string; glances: string[] } {
   return { entries: t.entries, big: big as string, glances };
 }
 
-describe("PruningSessionStore", () => {
-  it("is a TrimmingSessionStore is a SqliteSessionStore", () => {
+/** A blob store in memory: any backend can keep spills in any BlobStore. */
+class MemoryBlobStore implements BlobStore {
+  readonly blobs = new Map<string, string>();
+  async put(content: string): Promise<string> {
+    const address = blobAddress(content);
+    this.blobs.set(address, content);
+    return address;
+  }
+  async get(prefix: string): Promise<string | null> {
+    for (const [address, content] of this.blobs) if (address.startsWith(prefix)) return content;
+    return null;
+  }
+}
+
+describe("PruningSessionStore (constructor forms)", () => {
+  it("opens a SqliteSessionStore from path, or wraps the store it is given", async () => {
     const store = track(new PruningSessionStore({ path: join(dir, "s.db"), workspace: dir }));
     expect(store).toBeInstanceOf(TrimmingSessionStore);
-    expect(store).toBeInstanceOf(SqliteSessionStore);
+    expect(store.inner).toBeInstanceOf(SqliteSessionStore);
     expect(store.keepEphemeral).toBe(6);
     expect(store.keepDenials).toBe(1);
     expect(store.trim).toBeNull();
+    expect(store.blobs).toBeNull();
+    const inner = new SqliteSessionStore({ path: join(dir, "t.db") });
+    const wrapped = track(withRewrites(inner, { workspace: dir, keepDenials: 3 }));
+    expect(wrapped.inner).toBe(inner);
+    expect(wrapped.keepDenials).toBe(3);
+    await wrapped.close();
+    await expect(inner.load(main)).rejects.toThrow(/closed/);
   });
+
+  it("takes the locale it is given and never reads the environment (default en)", () => {
+    const saved = { FLOWER_LANG: process.env.FLOWER_LANG, LANG: process.env.LANG };
+    process.env.FLOWER_LANG = "zh";
+    process.env.LANG = "zh_CN.UTF-8";
+    try {
+      expect(track(new PruningSessionStore({ path: join(dir, "s.db"), workspace: dir })).locale).toBe("en");
+      expect(
+        track(new PruningSessionStore({ path: join(dir, "s.db"), workspace: dir, locale: "zh" })).locale,
+      ).toBe("zh");
+    } finally {
+      for (const [name, value] of Object.entries(saved))
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+    }
+  });
+
+  it("validates its options once, naming the option, before opening anything", () => {
+    const path = join(dir, "s.db");
+    expect(() => new PruningSessionStore({ path, workspace: "" })).toThrow(/workspace/);
+    expect(() => new PruningSessionStore({ path, workspace: dir, keepEphemeral: -1 })).toThrow(
+      ConfigurationError,
+    );
+    expect(() => new PruningSessionStore({ path, workspace: dir, keepDenials: 1.5 })).toThrow(/keepDenials/);
+    expect(
+      () => new PruningSessionStore({ path, workspace: dir, trim: "yes" as unknown as boolean }),
+    ).toThrow(/trim/);
+    expect(() => new PruningSessionStore({ path, workspace: dir, locale: "fr" as "en" })).toThrow(/locale/);
+    expect(
+      () => new PruningSessionStore({ path, workspace: dir, isEphemeral: 1 as unknown as () => boolean }),
+    ).toThrow(/isEphemeral/);
+    expect(() => new PruningSessionStore({ workspace: dir })).toThrow(/path/);
+    expect(
+      () => new PruningSessionStore({ path, inner: {} as unknown as SessionStore, workspace: dir }),
+    ).toThrow(/path/);
+    expect(() => new PruningSessionStore({ inner: {} as unknown as SessionStore, workspace: dir })).toThrow(
+      /inner/,
+    );
+    expect(
+      () => new PruningSessionStore({ path, workspace: dir, blobs: {} as unknown as BlobStore }),
+    ).toThrow(/blobs/);
+    expect(() => new TrimPolicy({ minChars: 0 })).toThrow(/minChars/);
+    expect(() => new TrimPolicy({ keepRecent: -2 })).toThrow(/keepRecent/);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it("passes a store without the optional methods through, saying which one is missing", async () => {
+    const rows = new Map<string, Entry[]>();
+    const minimal: SessionStore = {
+      append: async (key, entries) =>
+        void rows.set(key.sessionId, [...(rows.get(key.sessionId) ?? []), ...entries]),
+      load: async (key) => rows.get(key.sessionId) ?? null,
+    };
+    const store = withRewrites(minimal, { workspace: dir });
+    await store.append(main, session().entries);
+    expect((await store.load(main))?.length).toBeGreaterThan(0);
+    expect(await store.listSubkeys(main)).toEqual([]);
+    await expect(store.delete(main)).rejects.toThrow(StoreError);
+    await expect(store.projectKeysOf("s-1")).rejects.toThrow(/projectKeysOf/);
+    await store.close();
+  });
+});
+
+describe.each(BACKEND_NAMES)("PruningSessionStore over %s", (name) => {
+  let backend: BackendHandle;
+  beforeEach(async () => {
+    backend = await backends[name].open();
+  });
+  const layer = (options: Omit<PruningSessionStoreOptions, "inner" | "path">, inner?: SessionStore) =>
+    new PruningSessionStore({ ...options, inner: inner ?? backend.store });
 
   it("rewrites on load only, reports it, and never changes the rows", async () => {
     const reports: Array<[SessionKey, RewriteReport]> = [];
-    const path = join(dir, "runs", "sessions.db");
     const store = track(
-      new PruningSessionStore({
-        path,
+      layer({
         workspace: join(dir, "ws"),
         trim: new TrimPolicy({ keepRecent: 3 }),
         locale: "zh",
@@ -92,10 +178,10 @@ describe("PruningSessionStore", () => {
     );
     const { entries, big, glances } = session();
     await store.append(main, entries);
-    const before = rows(path);
+    const before = await backend.rows();
 
     const loaded = (await store.load(main)) ?? [];
-    expect(rows(path)).toEqual(before);
+    expect(await backend.rows()).toEqual(before);
     assertPaired(loaded);
     assertLinksResolve(loaded);
     expect(reports).toHaveLength(1);
@@ -131,14 +217,12 @@ describe("PruningSessionStore", () => {
     // A second load gives the same result and writes nothing new; the original is still there raw.
     expect(await store.load(main)).toEqual(loaded);
     expect(readdirSync(spillDir)).toHaveLength(1);
-    const raw = track(new SqliteSessionStore({ path }));
-    expect(await raw.load(main)).toEqual(entries);
+    expect(await backend.reopen().load(main)).toEqual(entries);
   });
 
   it("applies the same passes to subagent transcripts under their subpath", async () => {
     const store = track(
-      new PruningSessionStore({
-        path: join(dir, "s.db"),
+      layer({
         workspace: dir,
         isEphemeral: testIsEphemeral,
         keepEphemeral: 1,
@@ -159,17 +243,13 @@ describe("PruningSessionStore", () => {
 
   it("returns null without calling onLoad for a session never written", async () => {
     let calls = 0;
-    const store = track(
-      new PruningSessionStore({ path: join(dir, "s.db"), workspace: dir, onLoad: () => (calls += 1) }),
-    );
+    const store = track(layer({ workspace: dir, onLoad: () => (calls += 1) }));
     expect(await store.load(main)).toBeNull();
     expect(calls).toBe(0);
   });
 
   it("uses the guard's glance table by default", async () => {
-    const store = track(
-      new PruningSessionStore({ path: join(dir, "s.db"), workspace: dir, keepEphemeral: 0, locale: "en" }),
-    );
+    const store = track(layer({ workspace: dir, keepEphemeral: 0, locale: "en" }));
     const t = new TranscriptBuilder();
     t.prompt("look");
     const [id] = t.response(null, [bash("git status -s", " M a")]);
@@ -183,8 +263,7 @@ describe("PruningSessionStore", () => {
 
   it("turns expiry and denial pruning off with Infinity, and trimming on with true", async () => {
     const store = track(
-      new PruningSessionStore({
-        path: join(dir, "s.db"),
+      layer({
         workspace: dir,
         keepEphemeral: Infinity,
         keepDenials: Infinity,
@@ -195,36 +274,12 @@ describe("PruningSessionStore", () => {
     const { entries } = session();
     await store.append(main, entries);
     let report: RewriteReport | undefined;
-    const observed = track(
-      new PruningSessionStore({
-        path: join(dir, "s.db"),
-        workspace: dir,
-        keepEphemeral: Infinity,
-        keepDenials: Infinity,
-        onLoad: (_key, r) => (report = r),
-      }),
+    const observed = layer(
+      { workspace: dir, keepEphemeral: Infinity, keepDenials: Infinity, onLoad: (_key, r) => (report = r) },
+      backend.reopen(),
     );
     await observed.load(main);
     expect(report).toMatchObject({ expired: 0, prunedDenials: 0, trimmed: 0, prunedApiErrors: 2 });
-  });
-
-  it("validates its options once, naming the option", () => {
-    const path = join(dir, "s.db");
-    expect(() => new PruningSessionStore({ path, workspace: "" })).toThrow(/workspace/);
-    expect(() => new PruningSessionStore({ path, workspace: dir, keepEphemeral: -1 })).toThrow(
-      ConfigurationError,
-    );
-    expect(() => new PruningSessionStore({ path, workspace: dir, keepDenials: 1.5 })).toThrow(/keepDenials/);
-    expect(
-      () => new PruningSessionStore({ path, workspace: dir, trim: "yes" as unknown as boolean }),
-    ).toThrow(/trim/);
-    expect(() => new PruningSessionStore({ path, workspace: dir, locale: "fr" as "en" })).toThrow(/locale/);
-    expect(
-      () => new PruningSessionStore({ path, workspace: dir, isEphemeral: 1 as unknown as () => boolean }),
-    ).toThrow(/isEphemeral/);
-    expect(() => new TrimPolicy({ minChars: 0 })).toThrow(/minChars/);
-    expect(() => new TrimPolicy({ keepRecent: -2 })).toThrow(/keepRecent/);
-    expect(existsSync(path)).toBe(false);
   });
 
   it("falls back to an untrimmed load when the spill folder cannot be written", async () => {
@@ -233,8 +288,7 @@ describe("PruningSessionStore", () => {
     await import("node:fs").then((fs) => fs.writeFileSync(blocker, "not a folder"));
     let report: RewriteReport | undefined;
     const store = track(
-      new PruningSessionStore({
-        path: join(dir, "s.db"),
+      layer({
         workspace: blocker,
         trim: true,
         onLoad: (_k, r) => (report = r),
@@ -251,15 +305,12 @@ describe("PruningSessionStore", () => {
   it(
     "never changes a database row, over generated sessions with subagents (property)",
     async () => {
-      const path = join(dir, "prop.db");
-      const store = track(
-        new PruningSessionStore({
-          path,
-          workspace: join(dir, "ws"),
-          trim: new TrimPolicy({ keepRecent: 2, minChars: 500 }),
-          isEphemeral: testIsEphemeral,
-        }),
-      );
+      const store = layer({
+        workspace: join(dir, "ws"),
+        trim: new TrimPolicy({ keepRecent: 2, minChars: 500 }),
+        isEphemeral: testIsEphemeral,
+      });
+      const raw = backend.reopen();
       let run = 0;
       await fc.assert(
         fc.asyncProperty(sessionArbitrary, fc.integer({ min: 1, max: 12 }), async (generated, batchSize) => {
@@ -269,7 +320,7 @@ describe("PruningSessionStore", () => {
             await store.append(key, generated.main.slice(i, i + batchSize));
           for (const [subpath, entries] of generated.subagents)
             await store.append({ ...key, subpath }, entries);
-          const before = rows(path);
+          const before = await backend.rows();
           const loaded = (await store.load(key)) ?? [];
           assertPaired(loaded);
           assertLinksResolve(loaded);
@@ -278,14 +329,64 @@ describe("PruningSessionStore", () => {
             assertPaired(sub);
             assertLinksResolve(sub);
           }
-          expect(rows(path)).toEqual(before);
-          const raw = track(new SqliteSessionStore({ path }));
+          expect(await backend.rows()).toEqual(before);
           expect(await raw.load(key)).toEqual(generated.main);
-          raw.close();
         }),
-        properties(150),
+        // A Postgres round trip costs more than a SQLite call; 40 generated sessions keep the test near
+        // the SQLite one's time while still crossing batch sizes, subagents and trims.
+        properties(name === "postgres" ? 40 : 150),
       );
     },
-    propertyTimeout(120_000),
+    propertyTimeout(180_000),
   );
+
+  it("keeps spill files as blobs and writes them back on a machine that lacks them", async () => {
+    // SQLite keeps spills as local files only; any backend can be given a BlobStore of its own.
+    const blobs = name === "postgres" ? undefined : new MemoryBlobStore();
+    const machineOne = track(
+      layer({
+        workspace: join(dir, "one"),
+        trim: new TrimPolicy({ keepRecent: 1 }),
+        ...(blobs ? { blobs } : {}),
+      }),
+    );
+    if (name === "postgres") expect(machineOne.blobs).toBeInstanceOf(PostgresBlobStore);
+    else expect(layer({ workspace: dir }).blobs).toBeNull();
+    const { entries, big } = session();
+    await machineOne.append(main, entries);
+    const loaded = (await machineOne.load(main)) ?? [];
+    const pointer = String(resultBlockById(loaded, big)?.block["content"]);
+    const [name1] = readdirSync(join(dir, "one", ".flower", "spill"));
+    expect(pointer).toContain(name1);
+    // The resumed CLI writes the history it was given: pointers now live in the stored transcript.
+    const resumed = { ...main, sessionId: "s-2" };
+    await machineOne.append(resumed, loaded);
+
+    // Machine two: another workspace path, no .flower/ at all, trimming off.
+    const machineTwo = track(
+      layer({ workspace: join(dir, "two"), ...(blobs ? { blobs } : {}) }, backend.reopen()),
+    );
+    const again = (await machineTwo.load(resumed)) ?? [];
+    expect(String(resultBlockById(again, big)?.block["content"])).toBe(pointer);
+    expect(readFileSync(join(dir, "two", ".flower", "spill", name1 as string), "utf8")).toBe(
+      "L".repeat(6000),
+    );
+
+    // A blob whose content does not match its name is never written out.
+    const forged: BlobStore = { put: async () => "0".repeat(64), get: async () => "forged" };
+    const machineThree = track(layer({ workspace: join(dir, "three"), blobs: forged }, backend.reopen()));
+    await machineThree.load(resumed);
+    expect(existsSync(join(dir, "three", ".flower", "spill", name1 as string))).toBe(false);
+  });
+
+  it("passes delete, listSessions and projectKeysOf through to the wrapped store", async () => {
+    const store = track(layer({ workspace: dir }));
+    await store.append(main, session().entries);
+    await store.append({ ...main, subpath: "subagents/agent-x" }, session().entries);
+    expect((await store.listSessions(main.projectKey)).map((s) => s.sessionId)).toEqual(["s-1"]);
+    expect(await store.projectKeysOf("s-1")).toEqual(["-repo"]);
+    await store.delete(main);
+    expect(await store.load(main)).toBeNull();
+    expect(await store.listSubkeys(main)).toEqual([]);
+  });
 });

@@ -1,0 +1,37 @@
+/**
+ * The SDK's 13 SessionStore conformance checks over every store flower can run on: the two backends raw,
+ * and the rewrite layers over each (the layers must not break the contract they wrap).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe } from "vitest";
+import { PruningSessionStore, withRewrites } from "../../../src/store/pruning-store.js";
+import { BACKEND_NAMES, useStoreBackends } from "./store-backends.js";
+import { registerSessionStoreConformance } from "./session-store-conformance.js";
+
+const backends = useStoreBackends();
+let workspace: string;
+beforeAll(() => {
+  workspace = mkdtempSync(join(tmpdir(), "flower-conformance-"));
+});
+afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+
+describe.each(BACKEND_NAMES)("%s store", (name) => {
+  describe("raw", () => {
+    registerSessionStoreConformance(async () => (await backends[name].open()).store);
+  });
+
+  describe("PruningSessionStore over it (trim on)", () => {
+    registerSessionStoreConformance(async () => {
+      const { store } = await backends[name].open();
+      return new PruningSessionStore({ inner: store, workspace, trim: true });
+    });
+  });
+
+  describe("withRewrites(store) (defaults)", () => {
+    registerSessionStoreConformance(async () =>
+      withRewrites((await backends[name].open()).store, { workspace }),
+    );
+  });
+});
