@@ -3,13 +3,13 @@
  * lines up with the stretch of context it cost. Bars carry `data-kind`, `data-turn` and `data-count`.
  */
 import { escapeHtml } from "./escape.js";
-import { CHART, turnX } from "./context-chart.js";
+import { CHART, turnTicks, turnX } from "./context-chart.js";
 import type { ReportStep } from "./report-input.js";
 import type { ReportText } from "./report-text.js";
 
-const HEIGHT = 120;
+const HEIGHT = 130;
 const TOP = 16;
-const BOTTOM = 24;
+const BOTTOM = 30;
 
 function round(value: number): string {
   return (Math.round(value * 10) / 10).toString();
@@ -32,6 +32,11 @@ export function activityChart(step: ReportStep, text: ReportText): string | null
     `<rect class="bar denial legend" x="${CHART.width - CHART.right + 8}" y="${TOP + 18}" width="10" height="10"/>`,
     `<text class="legend-label" x="${CHART.width - CHART.right + 24}" y="${TOP + 27}">${escapeHtml(text.denials)}</text>`,
   ];
+  for (const turn of turnTicks(n)) {
+    parts.push(
+      `<text class="axis-label" x="${round(turnX(turn - 1, n))}" y="${bottomY + 18}" text-anchor="middle">${turn}</text>`,
+    );
+  }
   step.turns.forEach((turn, index) => {
     const centre = turnX(index, n);
     for (const [kind, count, offset] of [

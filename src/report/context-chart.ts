@@ -29,7 +29,7 @@ function round(value: number): string {
 }
 
 /** Turn-number ticks: about eight, on round steps. */
-function turnTicks(turns: number): number[] {
+export function turnTicks(turns: number): number[] {
   const rough = turns / 8;
   const magnitude = 10 ** Math.floor(Math.log10(Math.max(1, rough)));
   const step = [1, 2, 5, 10].map((factor) => factor * magnitude).find((candidate) => candidate >= rough) ?? 1;

@@ -32,8 +32,8 @@ svg text { font: 12px system-ui, -apple-system, "Segoe UI", "Noto Sans", "DejaVu
 .generation-label { font-weight: 600; }
 .grid { stroke: var(--rule); stroke-width: 1; }
 .threshold { stroke-width: 1.5; stroke-dasharray: 6 4; }
-.at-line { stroke: var(--at); } text.at-line { fill: var(--at); font-weight: 600; }
-.warn-line { stroke: var(--warn); } text.warn-line { fill: var(--warn); font-weight: 600; }
+line.at-line { stroke: var(--at); } text.at-line { fill: var(--at); font-weight: 600; }
+line.warn-line { stroke: var(--warn); } text.warn-line { fill: var(--warn); font-weight: 600; }
 .context-line { fill: none; stroke: var(--line); stroke-width: 2; }
 circle.turn { fill: var(--paper); stroke: var(--line); stroke-width: 1.5; }
 circle.turn.over-warn { stroke: var(--warn); fill: #fff8c5; }

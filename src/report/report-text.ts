@@ -76,7 +76,7 @@ export const REPORT_TEXT: Readonly<Record<Locale, ReportText>> = {
     turnAxis: "turn",
     pointTitle: (turn, generation, context, time) =>
       `turn ${turn} · generation ${generation} · ${context} tokens${time ? ` · ${time}` : ""}`,
-    timeSpan: (from, to) => `from ${from} to ${to}`,
+    timeSpan: (from, to) => `From ${from} to ${to}`,
     generationTable: {
       caption: "Cost and turns per generation",
       generation: "Generation",
