@@ -19,7 +19,8 @@ import {
   UsageError,
   type ParsedCommand,
 } from "../args.js";
-import { maskToken, resolveCredentials } from "../credentials.js";
+import { resolveProvider } from "../credentials.js";
+import { describeProvider } from "../providers.js";
 import { CLI_TEXT } from "../text.js";
 import { EXIT, eventSink, makeOutput, runLive, shellQuote, type Output } from "./live.js";
 
@@ -91,16 +92,20 @@ export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
   };
 }
 
-/** Refuses to start without credentials: a clear message, pointing to the offline demo. */
+/**
+ * Refuses to start when no way to Claude is configured (the message lists every way in and points to
+ * the offline demo); with -v, shows the provider, its region/project, the model and a masked credential.
+ */
 export function requireCredentials(settings: LiveSettings): void {
-  const credentials = resolveCredentials(process.env, settings.model);
+  const provider = resolveProvider(process.env, {
+    model: settings.model,
+    locale: settings.locale,
+    workspace: settings.workspace,
+  });
   const text = CLI_TEXT[settings.locale];
-  if (!credentials.token) throw new UsageError(text.noCredentials.join("\n"));
   if (!settings.verbose) return;
   const say = settings.output.say;
-  say(text.endpoint(credentials.endpoint));
-  say(text.model(credentials.model));
-  say(text.token(credentials.tokenVariable, maskToken(credentials.token)));
+  for (const line of describeProvider(provider, settings.locale)) say(line);
   say(
     settings.handoff.enabled
       ? text.window(formatTokensShort(settings.handoff.window), formatTokensShort(settings.handoff.at))
