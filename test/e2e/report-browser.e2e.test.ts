@@ -26,10 +26,18 @@ interface ElementLike {
 let browser: Browser | undefined;
 let directory: string;
 
-beforeAll(async () => {
+beforeAll(() => {
   directory = mkdtempSync(join(tmpdir(), "flower-report-"));
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS, headless: true });
-}, 120_000);
+});
+
+/**
+ * Launched by the first test rather than in beforeAll: a missing Chromium then fails each test with
+ * the install command, where a failing beforeAll would report the tests as skipped.
+ */
+async function launched(): Promise<Browser> {
+  browser ??= await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS, headless: true });
+  return browser;
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -46,7 +54,7 @@ async function open(html: string, name: string): Promise<Opened> {
   const file = join(directory, name);
   writeFileSync(file, html);
   const url = pathToFileURL(file).href;
-  const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await (await launched()).newPage({ viewport: { width: 1280, height: 900 } });
   const problems: string[] = [];
   const requests: string[] = [];
   page.on("console", (message) => {
@@ -204,5 +212,5 @@ describe("the run report in headless Chromium", () => {
     } finally {
       await page.close();
     }
-  }, 60_000);
+  }, 120_000);
 });
