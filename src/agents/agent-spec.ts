@@ -32,10 +32,20 @@ export interface AgentSpec {
   subagents?: Record<string, WorkerSpec> | undefined;
   /** Auto-compact policy. @default unset: with handoff on, auto-compact is turned off */
   compact?: CompactPolicy | undefined;
-  /** Deny Bash/Write/Edit/NotebookEdit on the main thread (the delegate guard). @default false */
+  /**
+   * The delegate guard: the main thread may only call Agent, TodoWrite and Read (plus glance Bash and
+   * `mainThreadTools`); every other tool call on the main thread is denied with a message that says to
+   * send a subagent. Subagents are not affected. @default false
+   */
   delegateOnly?: boolean | undefined;
   /** With delegateOnly: let cheap read-only glance commands through. @default false */
   glance?: boolean | undefined;
+  /**
+   * With delegateOnly: more tools the main thread may call itself, by exact name, e.g.
+   * `["mcp__tracker__get"]` to let the coordinator look up a ticket without sending a worker.
+   * @default none
+   */
+  mainThreadTools?: string[] | undefined;
   /** Whether this is a coordinator (its handoff start-up floor is known: ~34k). */
   role?: "coordinator" | "agent" | undefined;
   /** The SDK's maxTurns for one session. */

@@ -99,6 +99,7 @@ export function buildOptions(spec: AgentSpec, context: BuildContext): Options {
       delegateGuard({
         glance: spec.glance ?? false,
         locale: context.locale,
+        ...(spec.mainThreadTools ? { mainThreadTools: spec.mainThreadTools } : {}),
         ...(context.onDeny ? { onDeny: context.onDeny } : {}),
       }),
     );

@@ -1,4 +1,5 @@
 import { ConfigurationError } from "../errors.js";
+import { validateMainThreadTools } from "../guards/delegate-guard.js";
 import type { AgentSpec, WorkerSpec } from "./agent-spec.js";
 
 export interface CoordinatorOptions {
@@ -6,6 +7,13 @@ export interface CoordinatorOptions {
   glance?: boolean;
   /** Main-thread model. @default the runtime's model */
   model?: string;
+  /**
+   * Tools the coordinator may call itself besides Agent, TodoWrite, Read and glance Bash, by exact
+   * name: `coordinator(name, goal, workers, { allowTools: ["mcp__tracker__get"] })`. Built-in tools
+   * named here are also added to the session's tool list; MCP tools come from their server.
+   * @default none
+   */
+  allowTools?: string[];
 }
 
 /** The tools a coordinator uses itself: it delegates, tracks tasks and reads reports, nothing hands-on. */
@@ -17,17 +25,24 @@ export const COORDINATOR_TOOLS = ["Agent", "TodoWrite", "Read"] as const;
  * every tool its workers use. Keeping the coordinator's hands off them is the delegate guard's job.
  * A worker without a tool list uses the default set, so then no list is passed at all.
  */
-export function sessionTools(workers: Record<string, WorkerSpec>, glance: boolean): string[] | undefined {
-  const own: string[] = [...COORDINATOR_TOOLS, ...(glance ? ["Bash"] : [])];
+export function sessionTools(
+  workers: Record<string, WorkerSpec>,
+  glance: boolean,
+  allowTools: readonly string[] = [],
+): string[] | undefined {
+  const builtIn = allowTools.filter((tool) => !tool.startsWith("mcp__"));
+  const own: string[] = [...COORDINATOR_TOOLS, ...(glance ? ["Bash"] : []), ...builtIn];
   const lists = Object.values(workers).map((spec) => spec.tools);
   if (lists.some((list) => list === undefined)) return undefined;
   return [...new Set([...own, ...lists.flatMap((list) => list ?? [])])];
 }
 
 /**
- * A main thread that only delegates. `delegateOnly` is always on: the delegate guard denies its own
- * Bash/Write/Edit/NotebookEdit calls, letting through only ephemeral glance commands when `glance` is on. The rules
- * (COORDINATOR_RULES) are added by buildOptions in the runtime's locale.
+ * A main thread that only delegates. `delegateOnly` is always on: the delegate guard lets the
+ * coordinator call only Agent, TodoWrite, Read, ephemeral glance commands (when `glance` is on) and the
+ * tools named in `allowTools`; Glob, Grep, WebFetch, Write, any other MCP tool ... are denied on the
+ * main thread and stay available to the workers. The rules (COORDINATOR_RULES) are added by
+ * buildOptions in the runtime's locale.
  */
 export function coordinator(
   name: string,
@@ -42,14 +57,16 @@ export function coordinator(
     throw new ConfigurationError("coordinator workers", workers, "an object with at least one worker");
   }
   const glance = options.glance ?? true;
+  const allowTools = [...validateMainThreadTools("coordinator allowTools", options.allowTools ?? [])];
   return {
     name,
     instructions: goal,
-    tools: sessionTools(workers, glance),
+    tools: sessionTools(workers, glance, allowTools),
     subagents: workers,
     model: options.model,
     delegateOnly: true,
     glance,
+    ...(allowTools.length > 0 ? { mainThreadTools: allowTools } : {}),
     role: "coordinator",
   };
 }

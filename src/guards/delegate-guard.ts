@@ -1,8 +1,14 @@
 /**
- * Layer one of the context economy: the main thread does no hands-on work. Every Bash / Write / Edit /
- * NotebookEdit call from the main thread is denied at once with a message that shows the way (send a
- * subagent); a subagent's calls always pass. With glance on, a Bash command whose result goes stale
- * (the same `isEphemeral` table the store expires with) passes too.
+ * Layer one of the context economy: the main thread does no hands-on work. It is an allowlist: the main
+ * thread may call the Agent tool (the SDK's init message calls it Task), TodoWrite and Read, glance
+ * commands through Bash when glance is on (the same `isEphemeral` table the store expires with), and
+ * the tools its spec names explicitly (`mainThreadTools`). Everything else — Bash, Write, Edit, but also
+ * Glob, Grep, WebFetch, WebSearch and any MCP tool — is denied at once with a message that shows the
+ * way (send a subagent). A subagent's calls always pass.
+ *
+ * Why an allowlist: the CLI's tool list is session-wide, so the session also carries every tool the
+ * workers use. A denylist of hands-on tools let the coordinator run Grep or WebFetch itself and pull
+ * their output into its own context, which is exactly what delegation is for.
  *
  * Main thread vs subagent is decided by `agent_id` in the hook input: the SDK sets it only for calls
  * made inside a subagent.
@@ -19,10 +25,11 @@ import { isLocale, type Locale } from "../locale/locale.js";
 import { isEphemeral } from "../glance/is-ephemeral.js";
 import { DELEGATE_DENIAL, GLANCE_DENIAL_PREFIX } from "./text.js";
 
-/** The tools the main thread may not use itself. */
-export const DELEGATED_TOOLS = ["Bash", "Write", "Edit", "NotebookEdit"] as const;
-
-export const DELEGATE_GUARD_MATCHER = DELEGATED_TOOLS.join("|");
+/**
+ * The tools the main thread always may use itself: delegate, track tasks, read reports. `Task` is the
+ * name the SDK's init message uses for the Agent tool; both are accepted so a renamed tool still works.
+ */
+export const MAIN_THREAD_TOOLS = ["Agent", "Task", "TodoWrite", "Read"] as const;
 
 export interface DelegateDenial {
   tool: string;
@@ -36,11 +43,14 @@ export interface DelegateGuardOptions {
   glance: boolean;
   /** Language of the denial message. */
   locale: Locale;
+  /**
+   * Extra tools the main thread may call itself, by exact name (`"mcp__tracker__get"`, `"WebSearch"`).
+   * Naming `"Bash"` here lets every Bash command through, not only glances.
+   */
+  mainThreadTools?: readonly string[];
   /** Called once per denial, e.g. to emit a `tool-denied` event. Errors it throws are swallowed. */
   onDeny?: (denial: DelegateDenial) => void;
 }
-
-const DELEGATED: ReadonlySet<string> = new Set(DELEGATED_TOOLS);
 
 function artifactsHint(): string {
   return `${DEFAULTS.workbenchDir}/artifacts/`;
@@ -72,7 +82,22 @@ function deny(reason: string): HookJSONOutput {
   };
 }
 
-/** The PreToolUse matcher for `options.hooks.PreToolUse`. */
+/** Checks a `mainThreadTools` list; the error names the bad entry. */
+export function validateMainThreadTools(name: string, tools: unknown): readonly string[] {
+  if (!Array.isArray(tools)) throw new ConfigurationError(name, tools, "an array of tool names");
+  for (const tool of tools as unknown[]) {
+    if (typeof tool !== "string" || tool.trim() === "" || tool !== tool.trim()) {
+      throw new ConfigurationError(
+        `${name} entry`,
+        tool,
+        "a tool name such as WebSearch or mcp__tracker__get",
+      );
+    }
+  }
+  return tools as string[];
+}
+
+/** The PreToolUse matcher for `options.hooks.PreToolUse`. It matches every tool: the allowlist decides. */
 export function delegateGuard(options: DelegateGuardOptions): HookCallbackMatcher {
   if (typeof options !== "object" || options === null) {
     throw new ConfigurationError("delegateGuard options", options, "an object { glance, locale }");
@@ -83,14 +108,17 @@ export function delegateGuard(options: DelegateGuardOptions): HookCallbackMatche
   if (onDeny !== undefined && typeof onDeny !== "function") {
     throw new ConfigurationError("onDeny", onDeny, "a function");
   }
+  const extra = validateMainThreadTools("mainThreadTools", options.mainThreadTools ?? []);
+  const allowed: ReadonlySet<string> = new Set<string>([...MAIN_THREAD_TOOLS, ...extra]);
+
+  /** Whether `input` is a main-thread tool call the allowlist does not name outright. */
+  function guarded(input: HookInput): input is HookInput & { hook_event_name: "PreToolUse" } {
+    return input.hook_event_name === "PreToolUse" && !isSubagent(input) && !allowed.has(input.tool_name);
+  }
 
   function decide(input: HookInput): HookJSONOutput {
-    if (input.hook_event_name !== "PreToolUse") return {};
-    if (isSubagent(input)) return {};
-    // The matcher is a regex over tool names (`Bash|Write` also matches `mcp__x__BashLike`); the exact
-    // name decides.
+    if (!guarded(input)) return {};
     const tool = input.tool_name;
-    if (!DELEGATED.has(tool)) return {};
     const command = tool === "Bash" ? commandOf(input.tool_input) : undefined;
     if (glance && command !== undefined && isEphemeral(command)) return {};
     const reason = delegateDenialReason(tool, glance, locale);
@@ -108,13 +136,12 @@ export function delegateGuard(options: DelegateGuardOptions): HookCallbackMatche
     try {
       return Promise.resolve(decide(input));
     } catch {
-      const mainThreadCall =
-        input.hook_event_name === "PreToolUse" && !isSubagent(input) && DELEGATED.has(input.tool_name);
       return Promise.resolve(
-        mainThreadCall ? deny(delegateDenialReason(input.tool_name, glance, locale)) : {},
+        guarded(input) ? deny(delegateDenialReason(input.tool_name, glance, locale)) : {},
       );
     }
   };
 
-  return { matcher: DELEGATE_GUARD_MATCHER, hooks: [callback] };
+  // No matcher: the hook sees every tool, so a tool nobody thought of is denied rather than let through.
+  return { hooks: [callback] };
 }

@@ -10,9 +10,10 @@ import { formatTokensShort } from "../../handoff/text.js";
 import { resolveLocale, type Locale } from "../../locale/locale.js";
 import { Runtime } from "../../runtime/runtime.js";
 import { parseBudget, parseLang, parseNonEmpty, parseWindow, type ParsedCommand } from "../args.js";
-import { maskToken, resolveCredentials } from "../credentials.js";
+import { resolveProvider } from "../credentials.js";
 import { defaultTeam } from "../default-team.js";
 import { eventSink, makeOutput, runLive, shellQuote, type Output } from "../live-run.js";
+import { describeProvider } from "../providers.js";
 import { CLI_TEXT } from "../text.js";
 
 export interface LiveSettings {
@@ -53,16 +54,20 @@ export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
   };
 }
 
-/** Refuses to start without credentials: a clear message, pointing to the offline demo. */
+/**
+ * Refuses to start when no way to Claude is configured (the message lists every way in and points to
+ * the offline demo); with -v, shows the provider, its region/project, the model and a masked credential.
+ */
 export function requireCredentials(settings: LiveSettings): void {
-  const credentials = resolveCredentials(process.env, settings.model);
+  const provider = resolveProvider(process.env, {
+    model: settings.model,
+    locale: settings.locale,
+    workspace: settings.workspace,
+  });
   const text = CLI_TEXT[settings.locale];
-  if (!credentials.token) throw new UsageError(text.noCredentials.join("\n"));
   if (!settings.verbose) return;
   const say = settings.output.say;
-  say(text.endpoint(credentials.endpoint));
-  say(text.model(credentials.model));
-  say(text.token(credentials.tokenVariable, maskToken(credentials.token)));
+  for (const line of describeProvider(provider, settings.locale)) say(line);
   say(
     settings.handoff.enabled
       ? text.window(formatTokensShort(settings.handoff.window), formatTokensShort(settings.handoff.at))

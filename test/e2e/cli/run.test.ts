@@ -51,7 +51,7 @@ function setUp() {
 }
 
 describe('flower "<task>" against the offline model kit', () => {
-  it("-v prints endpoint, model and the token masked to its first 4 characters, never more", async () => {
+  it("-v prints provider, endpoint, model and the key masked to its first 4 characters, never more", async () => {
     model = await startFakeModel({ policy: delegating });
     const { root, runDir } = setUp();
     const run = await runFlower(["-v", "--workspace", root, "--run-dir", runDir, "Check the workspace"], {
@@ -61,10 +61,13 @@ describe('flower "<task>" against the offline model kit', () => {
     });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    const header = run.stdout.split("\n").slice(0, 3).join("\n");
-    expect(header).toContain(`endpoint  ${model.url}`);
-    expect(header).toContain("model     default");
-    expect(header).toContain("token     sk-a**** (ANTHROPIC_API_KEY)");
+    const header = run.stdout.split("\n").slice(0, 4);
+    expect(header).toEqual([
+      "provider  Anthropic API",
+      `endpoint  ${model.url}`,
+      "model     default",
+      "auth      sk-a**** (ANTHROPIC_API_KEY)",
+    ]);
     for (const output of [run.stdout, run.stderr]) {
       expect(output).not.toContain(TOKEN);
       expect(output).not.toContain("sk-an");

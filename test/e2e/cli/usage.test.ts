@@ -46,6 +46,11 @@ describe("flower: usage errors fail with one line and exit code 2", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("ANTHROPIC_API_KEY");
     expect(run.stderr).toContain("ANTHROPIC_AUTH_TOKEN");
+    expect(run.stderr).toContain("CLAUDE_CODE_USE_BEDROCK=1");
+    expect(run.stderr).toContain("CLAUDE_CODE_USE_VERTEX=1");
+    expect(run.stderr).toContain("CLAUDE_CODE_USE_FOUNDRY=1");
+    expect(run.stderr).toContain("CLAUDE_CODE_USE_ANTHROPIC_AWS=1");
+    expect(run.stderr).toContain("apiKeyHelper");
     expect(run.stderr).toContain("flower demo");
     expect(run.stdout).toBe("");
   });

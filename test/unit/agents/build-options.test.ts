@@ -1,4 +1,4 @@
-import type { HookCallbackMatcher } from "@anthropic-ai/claude-agent-sdk";
+import type { HookCallbackMatcher, HookInput } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
 import { buildOptions } from "../../../src/agents/build-options.js";
 import { coordinator, sessionTools } from "../../../src/agents/coordinator.js";
@@ -62,8 +62,29 @@ describe("buildOptions", () => {
       },
     );
     const pre = options.hooks?.PreToolUse ?? [];
-    expect(pre[0]?.matcher).toBe("Bash|Write|Edit|NotebookEdit");
+    // The delegate guard is an allowlist: it matches every tool and decides by name.
+    expect(pre[0]?.matcher).toBeUndefined();
     expect(pre.slice(-2)).toEqual([runtimes, mine]);
+  });
+
+  it("hands the spec's mainThreadTools to the delegate guard", async () => {
+    const guardOf = (spec: ReturnType<typeof coordinator>) =>
+      buildOptions(spec, context).hooks!.PreToolUse![0]!.hooks[0]!;
+    const call = (tool: string): HookInput => ({
+      session_id: "s",
+      transcript_path: "/tmp/s.jsonl",
+      cwd: "/tmp/ws",
+      hook_event_name: "PreToolUse",
+      tool_name: tool,
+      tool_input: {},
+      tool_use_id: "toolu_1",
+    });
+    const signal = { signal: new AbortController().signal };
+    const plain = guardOf(coordinator("lead", "g", { analyst }));
+    const extended = guardOf(coordinator("lead", "g", { analyst }, { allowTools: ["mcp__tracker__get"] }));
+    expect(await plain(call("mcp__tracker__get"), "toolu_1", signal)).toHaveProperty("hookSpecificOutput");
+    expect(await extended(call("mcp__tracker__get"), "toolu_1", signal)).toEqual({});
+    expect(await extended(call("Grep"), "toolu_1", signal)).toHaveProperty("hookSpecificOutput");
   });
 });
 
@@ -76,5 +97,36 @@ describe("sessionTools", () => {
     const reader = worker("Reads.", "Read.", { tools: ["Read"] });
     expect(sessionTools({ reader }, false)).toEqual(["Agent", "TodoWrite", "Read"]);
     expect(sessionTools({ reader }, true)).toEqual(["Agent", "TodoWrite", "Read", "Bash"]);
+  });
+
+  it("adds the built-in tools the coordinator may use itself, not MCP tools", () => {
+    const reader = worker("Reads.", "Read.", { tools: ["Read", "Grep"] });
+    expect(sessionTools({ reader }, false, ["WebSearch", "mcp__tracker__get", "Grep"])).toEqual([
+      "Agent",
+      "TodoWrite",
+      "Read",
+      "WebSearch",
+      "Grep",
+    ]);
+  });
+});
+
+describe("coordinator allowTools", () => {
+  it("becomes the spec's mainThreadTools, and is absent by default", () => {
+    const reader = worker("Reads.", "Read.", { tools: ["Read"] });
+    expect(coordinator("lead", "g", { reader }).mainThreadTools).toBeUndefined();
+    const spec = coordinator("lead", "g", { reader }, { allowTools: ["mcp__tracker__get", "WebFetch"] });
+    expect(spec.mainThreadTools).toEqual(["mcp__tracker__get", "WebFetch"]);
+    expect(spec.tools).toEqual(["Agent", "TodoWrite", "Read", "Bash", "WebFetch"]);
+  });
+
+  it("names a bad entry", () => {
+    const reader = worker("Reads.", "Read.", { tools: ["Read"] });
+    expect(() => coordinator("lead", "g", { reader }, { allowTools: "Grep" as unknown as string[] })).toThrow(
+      /allowTools: got "Grep"/,
+    );
+    expect(() =>
+      coordinator("lead", "g", { reader }, { allowTools: ["Grep", 7 as unknown as string] }),
+    ).toThrow(/allowTools entry: got 7/);
   });
 });

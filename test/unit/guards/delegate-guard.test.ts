@@ -1,7 +1,7 @@
 import type { HookInput, HookJSONOutput, PreToolUseHookInput } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
 import {
-  DELEGATE_GUARD_MATCHER,
+  MAIN_THREAD_TOOLS,
   delegateDenialReason,
   delegateGuard,
   type DelegateDenial,
@@ -36,11 +36,11 @@ function denialReason(output: HookJSONOutput): string | null {
 }
 
 describe("delegateGuard", () => {
-  it("matches the four hands-on tools", () => {
+  it("matches every tool: the allowlist decides, not a regex", () => {
     const matcher = delegateGuard({ glance: false, locale: "en" });
-    expect(matcher.matcher).toBe("Bash|Write|Edit|NotebookEdit");
-    expect(DELEGATE_GUARD_MATCHER).toBe(matcher.matcher);
+    expect(matcher.matcher).toBeUndefined();
     expect(matcher.hooks).toHaveLength(1);
+    expect(MAIN_THREAD_TOOLS).toEqual(["Agent", "Task", "TodoWrite", "Read"]);
   });
 
   it.each([
@@ -48,6 +48,14 @@ describe("delegateGuard", () => {
     ["Edit", { file_path: "/repo/a.txt", old_string: "a", new_string: "b" }],
     ["NotebookEdit", { notebook_path: "/repo/a.ipynb", new_source: "x" }],
     ["Bash", { command: "npm test" }],
+    ["Glob", { pattern: "**/*.ts" }],
+    ["Grep", { pattern: "TODO" }],
+    ["WebFetch", { url: "https://example.com", prompt: "summarise" }],
+    ["WebSearch", { query: "flower" }],
+    ["mcp__tracker__get", { id: 7 }],
+    ["mcp__x__BashLike", { command: "ls" }],
+    ["Skill", { skill: "x" }],
+    ["SomeToolNobodyKnows", {}],
   ])("denies %s on the main thread with the SDK's deny shape", async (tool, toolInput) => {
     const output = await run({ glance: true, locale: "en" }, preToolUse(tool, toolInput));
     expect(output).toEqual({
@@ -91,11 +99,34 @@ describe("delegateGuard", () => {
     }
   });
 
-  it("ignores tools the regex matcher lets in by accident and other events", async () => {
-    expect(
-      await run({ glance: false, locale: "en" }, preToolUse("mcp__x__BashLike", { command: "rm -rf x" })),
-    ).toEqual({});
-    expect(await run({ glance: false, locale: "en" }, preToolUse("Read", { file_path: "/x" }))).toEqual({});
+  it("lets the main thread delegate, track tasks and read", async () => {
+    for (const [tool, toolInput] of [
+      ["Agent", { description: "d", prompt: "p", subagent_type: "engineer" }],
+      ["Task", { description: "d", prompt: "p", subagent_type: "engineer" }],
+      ["TodoWrite", { todos: [] }],
+      ["Read", { file_path: "/x" }],
+    ] as const) {
+      expect(await run({ glance: false, locale: "en" }, preToolUse(tool, toolInput))).toEqual({});
+    }
+  });
+
+  it("lets the tools the spec names through on the main thread, by exact name only", async () => {
+    const options: DelegateGuardOptions = {
+      glance: false,
+      locale: "en",
+      mainThreadTools: ["mcp__tracker__get", "WebSearch"],
+    };
+    expect(await run(options, preToolUse("mcp__tracker__get", { id: 7 }))).toEqual({});
+    expect(await run(options, preToolUse("WebSearch", { query: "q" }))).toEqual({});
+    expect(denialReason(await run(options, preToolUse("mcp__tracker__put", { id: 7 })))).not.toBeNull();
+    expect(denialReason(await run(options, preToolUse("mcp__tracker__get_all", {})))).not.toBeNull();
+    expect(denialReason(await run(options, preToolUse("Grep", { pattern: "x" })))).not.toBeNull();
+    // Naming Bash lets every command through, not only glances.
+    const bash = { ...options, mainThreadTools: ["Bash"] };
+    expect(await run(bash, preToolUse("Bash", { command: "npm test" }))).toEqual({});
+  });
+
+  it("ignores other events", async () => {
     const post: HookInput = {
       ...preToolUse("Bash", { command: "rm" }),
       hook_event_name: "PostToolUse",
@@ -173,6 +204,15 @@ describe("delegateGuard", () => {
     expect(() => delegateGuard({ glance: true, locale: "fr" as "en" })).toThrow(/locale/);
     expect(() => delegateGuard({ glance: true, locale: "en", onDeny: 1 as unknown as () => void })).toThrow(
       /onDeny/,
+    );
+    expect(() =>
+      delegateGuard({ glance: true, locale: "en", mainThreadTools: "Grep" as unknown as string[] }),
+    ).toThrow(/mainThreadTools.*"Grep"/);
+    expect(() => delegateGuard({ glance: true, locale: "en", mainThreadTools: ["Grep", ""] })).toThrow(
+      /mainThreadTools entry/,
+    );
+    expect(() => delegateGuard({ glance: true, locale: "en", mainThreadTools: [" Grep"] })).toThrow(
+      /" Grep"/,
     );
   });
 });

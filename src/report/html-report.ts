@@ -1,0 +1,188 @@
+/**
+ * One self-contained HTML file for a run: people would rather look at a long run than read it. No
+ * server, no network, no script: inline CSS and inline SVG only, and a Content-Security-Policy that
+ * forbids loading anything, so the file opens the same from a mail attachment as from the disk.
+ */
+import { formatTokensShort } from "../handoff/text.js";
+import type { Locale } from "../locale/locale.js";
+import { activityChart } from "./activity-chart.js";
+import { contextChart } from "./context-chart.js";
+import { escapeHtml } from "./escape.js";
+import { validateReportInput, type ReportCheck, type ReportInput, type ReportStep } from "./report-input.js";
+import { REPORT_TEXT, type ReportText } from "./report-text.js";
+import { REPORT_STYLE } from "./report-style.js";
+
+export interface HtmlReportOptions {
+  /** Language of the labels. @default "en" */
+  locale?: Locale;
+}
+
+/** Dollars with enough digits for a cheap run: $0.0123, $1.23. */
+export function formatCost(usd: number): string {
+  return usd < 1 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
+}
+
+function stepCost(step: ReportStep): number {
+  return step.generations.reduce((sum, generation) => sum + generation.costUsd, 0);
+}
+
+function stepHandoffs(step: ReportStep): number {
+  return step.generations.filter((generation) => generation.handoff).length;
+}
+
+function sum(step: ReportStep, field: "spills" | "denials"): number {
+  return step.turns.reduce((total, turn) => total + (turn[field] ?? 0), 0);
+}
+
+function formatTime(iso: string): string {
+  return new Date(iso).toISOString().replace("T", " ").slice(0, 19) + " UTC";
+}
+
+function totals(step: ReportStep, text: ReportText): string {
+  const peak = Math.max(0, ...step.turns.map((turn) => turn.context));
+  const generations = new Set([
+    ...step.turns.map((turn) => turn.generation),
+    ...step.generations.map((generation) => generation.generation),
+  ]).size;
+  const items: Array<[string, string, string]> = [
+    ["generations", text.generations, String(generations)],
+    ["turns", text.turns, String(step.turns.length)],
+    ["cost", text.cost, formatCost(stepCost(step))],
+    ["handoffs", text.handoffs, String(stepHandoffs(step))],
+    ["spills", text.spills, String(sum(step, "spills"))],
+    ["denials", text.denials, String(sum(step, "denials"))],
+    ["peak", text.peak, `${formatTokensShort(peak)} / ${formatTokensShort(step.window)}`],
+  ];
+  return (
+    `<dl class="totals">` +
+    items
+      .map(
+        ([key, label, value]) =>
+          `<div data-total="${key}"><dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd></div>`,
+      )
+      .join("") +
+    `</dl>`
+  );
+}
+
+function generationTable(step: ReportStep, text: ReportText): string {
+  const words = text.generationTable;
+  const rows = [...step.generations]
+    .sort((a, b) => a.generation - b.generation)
+    .map((generation) => {
+      const contexts = step.turns
+        .filter((turn) => turn.generation === generation.generation)
+        .map((turn) => turn.context);
+      const peak = contexts.length > 0 ? formatTokensShort(Math.max(...contexts)) : "—";
+      const handoff = generation.handoff;
+      const ended = handoff ? (handoff.degraded ? words.degraded : words.handoff) : words.running;
+      return (
+        `<tr data-generation="${generation.generation}"${handoff?.degraded ? ' class="degraded"' : ""}>` +
+        `<td>${generation.generation}</td>` +
+        `<td class="number">${generation.numTurns}</td>` +
+        `<td class="number">${escapeHtml(formatCost(generation.costUsd))}</td>` +
+        `<td class="number">${escapeHtml(peak)}</td>` +
+        `<td>${escapeHtml(ended)}</td>` +
+        `<td class="path">${handoff?.path ? escapeHtml(handoff.path) : ""}</td>` +
+        `</tr>`
+      );
+    })
+    .join("");
+  return (
+    `<table class="generations"><caption>${escapeHtml(words.caption)}</caption>` +
+    `<thead><tr><th>${escapeHtml(words.generation)}</th><th>${escapeHtml(words.turns)}</th><th>${escapeHtml(words.cost)}</th><th>${escapeHtml(words.peak)}</th><th>${escapeHtml(words.ended)}</th><th>${escapeHtml(words.handoffPath)}</th></tr></thead>` +
+    `<tbody>${rows}</tbody></table>`
+  );
+}
+
+function checkList(checks: readonly ReportCheck[], text: ReportText): string {
+  return (
+    `<ul class="checks">` +
+    checks
+      .map(
+        (check) =>
+          `<li class="${check.passed ? "passed" : "failed"}" data-check="${escapeHtml(check.name)}" data-passed="${check.passed}">` +
+          `<span class="mark">${check.passed ? "✓" : "✗"}</span> ${escapeHtml(check.name)}` +
+          ` <span class="verdict">${escapeHtml(check.passed ? text.passed : text.failed)}</span>` +
+          (check.detail ? ` <span class="detail">${escapeHtml(check.detail)}</span>` : "") +
+          `</li>`,
+      )
+      .join("") +
+    `</ul>`
+  );
+}
+
+function guardTable(step: ReportStep, text: ReportText): string {
+  if (!step.guard || step.guard.length === 0) return "";
+  const rows = step.guard
+    .map(
+      (round) =>
+        `<tr class="${round.passed ? "passed" : "failed"}" data-round="${round.round}" data-passed="${round.passed}">` +
+        `<td>${round.round}</td><td>${escapeHtml(round.verdict)}</td>` +
+        `<td>${round.time ? escapeHtml(formatTime(round.time)) : ""}</td>` +
+        `<td>${round.checks && round.checks.length > 0 ? checkList(round.checks, text) : ""}</td></tr>`,
+    )
+    .join("");
+  return (
+    `<h3>${escapeHtml(text.guardTitle)}</h3><table class="guard">` +
+    `<thead><tr><th>${escapeHtml(text.guardRound)}</th><th>${escapeHtml(text.guardVerdict)}</th><th>${escapeHtml(text.guardTime)}</th><th>${escapeHtml(text.guardChecks)}</th></tr></thead>` +
+    `<tbody>${rows}</tbody></table>`
+  );
+}
+
+function stepSection(step: ReportStep, index: number, text: ReportText): string {
+  const times = step.turns.map((turn) => turn.time).filter((time): time is string => time !== undefined);
+  const span =
+    times.length >= 2 ? ` ${text.timeSpan(formatTime(times[0]!), formatTime(times.at(-1)!))}.` : "";
+  const activity = activityChart(step, text);
+  return (
+    `<section class="step" id="step-${index + 1}" data-step="${escapeHtml(step.step)}">` +
+    `<h2>${escapeHtml(step.step)}${step.status ? ` <span class="status status-${escapeHtml(step.status.replace(/[^a-z-]/gi, ""))}">${escapeHtml(step.status)}</span>` : ""}</h2>` +
+    (step.task
+      ? `<p class="task"><span class="label">${escapeHtml(text.task)}</span> ${escapeHtml(step.task)}</p>`
+      : "") +
+    totals(step, text) +
+    `<figure><figcaption><strong>${escapeHtml(text.contextTitle)}</strong> ${escapeHtml(text.contextCaption(formatTokensShort(step.window)) + span)}</figcaption>` +
+    (step.turns.length > 0 ? contextChart(step, text) : `<p class="empty">${escapeHtml(text.noTurns)}</p>`) +
+    `</figure>` +
+    generationTable(step, text) +
+    `<figure><figcaption><strong>${escapeHtml(text.activityTitle)}</strong> ${escapeHtml(text.activityCaption)}</figcaption>` +
+    (activity ?? `<p class="empty" data-activity="none">${escapeHtml(text.noActivity)}</p>`) +
+    `</figure>` +
+    guardTable(step, text) +
+    (step.checks && step.checks.length > 0
+      ? `<h3>${escapeHtml(text.checksTitle)}</h3>${checkList(step.checks, text)}`
+      : "") +
+    `</section>`
+  );
+}
+
+/** The whole page. Validates the input first; the error names the bad field. */
+export function renderHtmlReport(input: ReportInput, options: HtmlReportOptions = {}): string {
+  validateReportInput(input);
+  const text = REPORT_TEXT[options.locale ?? "en"];
+  const turns = input.steps.reduce((total, step) => total + step.turns.length, 0);
+  const cost = input.steps.reduce((total, step) => total + stepCost(step), 0);
+  const handoffs = input.steps.reduce((total, step) => total + stepHandoffs(step), 0);
+  return [
+    "<!doctype html>",
+    `<html lang="${text.lang}">`,
+    "<head>",
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    // Nothing may be fetched: no script, font, image or stylesheet from anywhere.
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
+    `<title>${escapeHtml(input.title)} · flower</title>`,
+    `<style>${REPORT_STYLE}</style>`,
+    "</head>",
+    "<body>",
+    `<header><h1>${escapeHtml(input.title)}</h1><p class="summary">${escapeHtml(text.summary(input.steps.length, turns, formatCost(cost), handoffs))}</p></header>`,
+    "<main>",
+    ...input.steps.map((step, index) => stepSection(step, index, text)),
+    "</main>",
+    `<footer>${escapeHtml(text.footer(input.generatedAt ? formatTime(input.generatedAt) : undefined))}</footer>`,
+    "</body>",
+    "</html>",
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,193 @@
+/**
+ * What a picture of a run is drawn from. It is its own plain type, not the runtime's run record: the
+ * record changes as the runtime grows (the goal guard, the per-turn context series), and the report
+ * should only change when the picture does. The CLI maps a run record to this.
+ *
+ * Token counts are the main thread's context (input + cache read + cache creation of one request);
+ * generation numbers start at 1.
+ */
+import { ConfigurationError } from "../errors.js";
+
+/** One main-thread request (model round trip). */
+export interface ReportTurn {
+  /** The generation (session) this turn belongs to, 1-based; never decreases along the series. */
+  generation: number;
+  /** Context the main thread sent with this request, in tokens. */
+  context: number;
+  /** When the request was made (ISO 8601); shown in the point's tooltip and on the time axis. */
+  time?: string;
+  /** Tool results spilled to disk during this turn. @default 0 */
+  spills?: number;
+  /** Main-thread tool calls the delegate guard denied during this turn. @default 0 */
+  denials?: number;
+}
+
+/** How a generation ended when it handed off to the next one. */
+export interface ReportHandoff {
+  /** The handoff document was missing sections or was rebuilt from the transcript. */
+  degraded: boolean;
+  /** Where the frozen handoff document lies. */
+  path?: string;
+}
+
+export interface ReportGeneration {
+  generation: number;
+  costUsd: number;
+  /** Model round trips of the main thread in this generation. */
+  numTurns: number;
+  /** Set when this generation ended in a handoff to the next one. */
+  handoff?: ReportHandoff;
+}
+
+/** One check a guard ran (tests, a build, an acceptance criterion). */
+export interface ReportCheck {
+  name: string;
+  passed: boolean;
+  /** A line of detail (exit code, the failing assertion). */
+  detail?: string;
+}
+
+/** One round of the goal guard: did the step's answer meet the goal? */
+export interface ReportGuardRound {
+  round: number;
+  /** The guard's verdict, e.g. "met" or "not met". */
+  verdict: string;
+  passed: boolean;
+  time?: string;
+  checks?: ReportCheck[];
+}
+
+export interface ReportStep {
+  /** The step's name in the run. */
+  step: string;
+  /** The step's task, as given. */
+  task?: string;
+  /** "done", "failed", "stopped", ... */
+  status?: string;
+  /** The main thread's context window, in tokens. */
+  window: number;
+  /** Handoff threshold: at this context the generation hands off. */
+  at: number;
+  /** Warning line below `at`. */
+  warnAt: number;
+  turns: ReportTurn[];
+  generations: ReportGeneration[];
+  /** Goal-guard rounds, once the goal guard runs. */
+  guard?: ReportGuardRound[];
+  /** Checks run outside a guard round (the step's own acceptance checks). */
+  checks?: ReportCheck[];
+}
+
+export interface ReportInput {
+  /** Title of the page: the run's name or directory. */
+  title: string;
+  steps: ReportStep[];
+  /** When the report was made (ISO 8601); shown in the footer. */
+  generatedAt?: string;
+}
+
+function fail(path: string, value: unknown, expected: string): never {
+  throw new ConfigurationError(path, value, expected);
+}
+
+function count(path: string, value: unknown, min = 0): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < min) {
+    fail(path, value, `a finite number >= ${min}`);
+  }
+  return value;
+}
+
+function integer(path: string, value: unknown, min: number): number {
+  if (!Number.isInteger(value) || (value as number) < min) fail(path, value, `an integer >= ${min}`);
+  return value as number;
+}
+
+function text(path: string, value: unknown, optional: boolean): void {
+  if (optional && value === undefined) return;
+  if (typeof value !== "string") fail(path, value, "a string");
+}
+
+function time(path: string, value: unknown): void {
+  if (value === undefined) return;
+  if (typeof value !== "string" || Number.isNaN(Date.parse(value))) fail(path, value, "an ISO 8601 time");
+}
+
+function checks(path: string, value: unknown): void {
+  if (value === undefined) return;
+  if (!Array.isArray(value)) fail(path, value, "an array of checks");
+  value.forEach((check: unknown, index) => {
+    const at = `${path}[${index}]`;
+    if (typeof check !== "object" || check === null) fail(at, check, "{ name, passed }");
+    const { name, passed, detail } = check as Record<string, unknown>;
+    text(`${at}.name`, name, false);
+    if (typeof passed !== "boolean") fail(`${at}.passed`, passed, "a boolean");
+    text(`${at}.detail`, detail, true);
+  });
+}
+
+/**
+ * Checks a report input before anything is drawn; the error names the bad field by its path
+ * (`steps[0].turns[3].context`). Returns the input for chaining.
+ */
+export function validateReportInput(input: ReportInput): ReportInput {
+  if (typeof input !== "object" || input === null) fail("report input", input, "{ title, steps }");
+  text("title", input.title, false);
+  time("generatedAt", input.generatedAt);
+  if (!Array.isArray(input.steps)) fail("steps", input.steps, "an array of steps");
+  input.steps.forEach((step, stepIndex) => {
+    const s = `steps[${stepIndex}]`;
+    if (typeof step !== "object" || step === null) fail(s, step, "a step");
+    text(`${s}.step`, step.step, false);
+    text(`${s}.task`, step.task, true);
+    text(`${s}.status`, step.status, true);
+    count(`${s}.window`, step.window, 1);
+    count(`${s}.at`, step.at, 1);
+    count(`${s}.warnAt`, step.warnAt, 1);
+    if (!Array.isArray(step.turns)) fail(`${s}.turns`, step.turns, "an array of turns");
+    let generation = 1;
+    step.turns.forEach((turn, turnIndex) => {
+      const t = `${s}.turns[${turnIndex}]`;
+      if (typeof turn !== "object" || turn === null) fail(t, turn, "{ generation, context }");
+      const g = integer(`${t}.generation`, turn.generation, 1);
+      if (g < generation)
+        fail(`${t}.generation`, g, `an integer >= ${generation} (generations never go back)`);
+      generation = g;
+      count(`${t}.context`, turn.context);
+      time(`${t}.time`, turn.time);
+      if (turn.spills !== undefined) integer(`${t}.spills`, turn.spills, 0);
+      if (turn.denials !== undefined) integer(`${t}.denials`, turn.denials, 0);
+    });
+    if (!Array.isArray(step.generations))
+      fail(`${s}.generations`, step.generations, "an array of generations");
+    step.generations.forEach((record, index) => {
+      const g = `${s}.generations[${index}]`;
+      if (typeof record !== "object" || record === null) fail(g, record, "{ generation, costUsd, numTurns }");
+      integer(`${g}.generation`, record.generation, 1);
+      count(`${g}.costUsd`, record.costUsd);
+      integer(`${g}.numTurns`, record.numTurns, 0);
+      if (record.handoff !== undefined) {
+        if (typeof record.handoff !== "object" || record.handoff === null) {
+          fail(`${g}.handoff`, record.handoff, "{ degraded, path? }");
+        }
+        if (typeof record.handoff.degraded !== "boolean") {
+          fail(`${g}.handoff.degraded`, record.handoff.degraded, "a boolean");
+        }
+        text(`${g}.handoff.path`, record.handoff.path, true);
+      }
+    });
+    if (step.guard !== undefined) {
+      if (!Array.isArray(step.guard)) fail(`${s}.guard`, step.guard, "an array of guard rounds");
+      step.guard.forEach((round, index) => {
+        const r = `${s}.guard[${index}]`;
+        if (typeof round !== "object" || round === null) fail(r, round, "{ round, verdict, passed }");
+        integer(`${r}.round`, round.round, 1);
+        text(`${r}.verdict`, round.verdict, false);
+        if (typeof round.passed !== "boolean") fail(`${r}.passed`, round.passed, "a boolean");
+        time(`${r}.time`, round.time);
+        checks(`${r}.checks`, round.checks);
+      });
+    }
+    checks(`${s}.checks`, step.checks);
+  });
+  return input;
+}

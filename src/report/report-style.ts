@@ -1,0 +1,61 @@
+/**
+ * The report's inline stylesheet. System fonts only (a font file would be a fetch); colours work on
+ * paper as well as on screen, and the thresholds keep their colours in both charts and tables.
+ */
+export const REPORT_STYLE = `
+:root {
+  --ink: #1f2328; --muted: #656d76; --rule: #d0d7de; --paper: #ffffff; --band: #f6f8fa;
+  --line: #2f6feb; --warn: #bf8700; --at: #cf222e; --spill: #8250df; --denial: #e16f24; --ok: #1a7f37;
+}
+* { box-sizing: border-box; }
+body { margin: 0; padding: 24px 32px 40px; color: var(--ink); background: var(--paper);
+  font: 14px/1.45 system-ui, -apple-system, "Segoe UI", "Noto Sans", "DejaVu Sans", sans-serif; }
+header h1 { margin: 0 0 4px; font-size: 22px; }
+.summary { margin: 0 0 20px; color: var(--muted); }
+.step { border-top: 1px solid var(--rule); padding-top: 16px; margin-top: 16px; }
+.step h2 { margin: 0 0 6px; font-size: 18px; }
+.status { font-size: 12px; font-weight: 600; padding: 1px 8px; border-radius: 10px; background: var(--band);
+  border: 1px solid var(--rule); vertical-align: middle; }
+.status-done { color: var(--ok); } .status-failed { color: var(--at); }
+.task { margin: 0 0 12px; max-width: 960px; }
+.label { color: var(--muted); margin-right: 6px; }
+.totals { display: flex; flex-wrap: wrap; gap: 8px 28px; margin: 0 0 12px; }
+.totals div { min-width: 80px; }
+.totals dt { color: var(--muted); font-size: 12px; }
+.totals dd { margin: 0; font-size: 17px; font-weight: 600; font-variant-numeric: tabular-nums; }
+figure { margin: 12px 0 16px; max-width: 1100px; }
+figcaption { color: var(--muted); margin-bottom: 4px; }
+figcaption strong { color: var(--ink); margin-right: 6px; }
+svg { width: 100%; height: auto; display: block; }
+svg text { font: 12px system-ui, -apple-system, "Segoe UI", "Noto Sans", "DejaVu Sans", sans-serif; fill: var(--muted); }
+.generation-band.odd { fill: var(--band); } .generation-band.even { fill: #eef1f4; }
+.generation-label { font-weight: 600; }
+.grid { stroke: var(--rule); stroke-width: 1; }
+.threshold { stroke-width: 1.5; stroke-dasharray: 6 4; }
+line.at-line { stroke: var(--at); } text.at-line { fill: var(--at); font-weight: 600; }
+line.warn-line { stroke: var(--warn); } text.warn-line { fill: var(--warn); font-weight: 600; }
+.context-line { fill: none; stroke: var(--line); stroke-width: 2; }
+circle.turn { fill: var(--paper); stroke: var(--line); stroke-width: 1.5; }
+circle.turn.over-warn { stroke: var(--warn); fill: #fff8c5; }
+circle.turn.over-at { stroke: var(--at); fill: #ffebe9; }
+.handoff line { stroke: var(--ink); stroke-width: 1.5; }
+.handoff text { fill: var(--ink); font-weight: 600; }
+.handoff.degraded line { stroke: var(--at); stroke-dasharray: 3 3; }
+.handoff.degraded text { fill: var(--at); }
+.bar.spill { fill: var(--spill); } .bar.denial { fill: var(--denial); }
+.legend-label { fill: var(--ink); }
+table { border-collapse: collapse; margin: 8px 0 16px; font-variant-numeric: tabular-nums; }
+caption { text-align: left; font-weight: 600; margin-bottom: 4px; }
+th, td { border-bottom: 1px solid var(--rule); padding: 4px 12px 4px 0; text-align: left; vertical-align: top; }
+th { color: var(--muted); font-weight: 600; font-size: 12px; }
+td.number { text-align: right; }
+td.path { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 12px; color: var(--muted); }
+tr.degraded td, tr.failed td:nth-child(2) { color: var(--at); }
+tr.passed td:nth-child(2) { color: var(--ok); }
+ul.checks { list-style: none; margin: 0; padding: 0; }
+ul.checks li.passed .mark { color: var(--ok); } ul.checks li.failed .mark { color: var(--at); }
+.verdict, .detail { color: var(--muted); }
+.empty { color: var(--muted); font-style: italic; }
+h3 { font-size: 15px; margin: 16px 0 4px; }
+footer { margin-top: 28px; color: var(--muted); font-size: 12px; }
+`;

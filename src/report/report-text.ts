@@ -1,0 +1,157 @@
+/**
+ * The report's words, per locale. Numbers are formatted by the caller; these only place them.
+ */
+import type { Locale } from "../locale/locale.js";
+
+export interface ReportText {
+  lang: string;
+  summary: (steps: number, turns: number, cost: string, handoffs: number) => string;
+  task: string;
+  status: string;
+  generations: string;
+  turns: string;
+  cost: string;
+  handoffs: string;
+  spills: string;
+  denials: string;
+  peak: string;
+  contextTitle: string;
+  contextCaption: (window: string) => string;
+  atLine: (tokens: string) => string;
+  warnLine: (tokens: string) => string;
+  handoffMarker: (generation: number, degraded: boolean) => string;
+  generationBand: (generation: number) => string;
+  turnAxis: string;
+  pointTitle: (turn: number, generation: number, context: string, time: string | undefined) => string;
+  timeSpan: (from: string, to: string) => string;
+  generationTable: {
+    caption: string;
+    generation: string;
+    turns: string;
+    cost: string;
+    peak: string;
+    ended: string;
+    handoffPath: string;
+    handoff: string;
+    degraded: string;
+    running: string;
+  };
+  activityTitle: string;
+  activityCaption: string;
+  noActivity: string;
+  barTitle: (kind: "spill" | "denial", turn: number, count: number) => string;
+  guardTitle: string;
+  guardRound: string;
+  guardVerdict: string;
+  guardTime: string;
+  guardChecks: string;
+  checksTitle: string;
+  passed: string;
+  failed: string;
+  noTurns: string;
+  footer: (when: string | undefined) => string;
+}
+
+export const REPORT_TEXT: Readonly<Record<Locale, ReportText>> = {
+  en: {
+    lang: "en",
+    summary: (steps, turns, cost, handoffs) =>
+      `${steps} ${steps === 1 ? "step" : "steps"} · ${turns} turns · ${cost} · ${handoffs} ${handoffs === 1 ? "handoff" : "handoffs"}`,
+    task: "Task",
+    status: "Status",
+    generations: "Generations",
+    turns: "Turns",
+    cost: "Cost",
+    handoffs: "Handoffs",
+    spills: "Spills",
+    denials: "Denials",
+    peak: "Peak context",
+    contextTitle: "Main-thread context per turn",
+    contextCaption: (window) =>
+      `Each point is one request of the main thread; the scale's top is the ${window} window. Vertical lines mark handoffs to a new generation.`,
+    atLine: (tokens) => `handoff at ${tokens}`,
+    warnLine: (tokens) => `warn at ${tokens}`,
+    handoffMarker: (generation, degraded) => `handoff ${generation}${degraded ? " (degraded)" : ""}`,
+    generationBand: (generation) => `gen ${generation}`,
+    turnAxis: "turn",
+    pointTitle: (turn, generation, context, time) =>
+      `turn ${turn} · generation ${generation} · ${context} tokens${time ? ` · ${time}` : ""}`,
+    timeSpan: (from, to) => `From ${from} to ${to}`,
+    generationTable: {
+      caption: "Cost and turns per generation",
+      generation: "Generation",
+      turns: "Turns",
+      cost: "Cost",
+      peak: "Peak context",
+      ended: "Ended in",
+      handoffPath: "Handoff document",
+      handoff: "handoff",
+      degraded: "degraded handoff",
+      running: "—",
+    },
+    activityTitle: "Spills and denials per turn",
+    activityCaption:
+      "Spills: long tool output written to disk instead of the context. Denials: hands-on calls of the main thread that the delegate guard turned away.",
+    noActivity: "No spills and no denials in this step.",
+    barTitle: (kind, turn, count) => `turn ${turn} · ${count} ${kind === "spill" ? "spilled" : "denied"}`,
+    guardTitle: "Goal guard rounds",
+    guardRound: "Round",
+    guardVerdict: "Verdict",
+    guardTime: "Time",
+    guardChecks: "Checks",
+    checksTitle: "Checks",
+    passed: "passed",
+    failed: "failed",
+    noTurns: "No turns recorded for this step.",
+    footer: (when) => `Made by flower-agent${when ? ` on ${when}` : ""}. One file, no network.`,
+  },
+  zh: {
+    lang: "zh",
+    summary: (steps, turns, cost, handoffs) => `${steps} 步 · ${turns} 轮 · ${cost} · 换代 ${handoffs} 次`,
+    task: "任务",
+    status: "状态",
+    generations: "代数",
+    turns: "轮数",
+    cost: "花费",
+    handoffs: "换代",
+    spills: "落盘",
+    denials: "拒绝",
+    peak: "上下文峰值",
+    contextTitle: "主线程每轮的上下文",
+    contextCaption: (window) => `每个点是主线程的一次请求;纵轴顶端是 ${window} 窗口。竖线标出换代。`,
+    atLine: (tokens) => `换代线 ${tokens}`,
+    warnLine: (tokens) => `预警线 ${tokens}`,
+    handoffMarker: (generation, degraded) => `换代 ${generation}${degraded ? "(降级)" : ""}`,
+    generationBand: (generation) => `第 ${generation} 代`,
+    turnAxis: "轮",
+    pointTitle: (turn, generation, context, time) =>
+      `第 ${turn} 轮 · 第 ${generation} 代 · ${context} token${time ? ` · ${time}` : ""}`,
+    timeSpan: (from, to) => `从 ${from} 到 ${to}`,
+    generationTable: {
+      caption: "每代的花费和轮数",
+      generation: "代",
+      turns: "轮数",
+      cost: "花费",
+      peak: "上下文峰值",
+      ended: "结束方式",
+      handoffPath: "交接文档",
+      handoff: "换代",
+      degraded: "降级换代",
+      running: "—",
+    },
+    activityTitle: "每轮的落盘和拒绝",
+    activityCaption: "落盘:过长的工具输出写到磁盘,不进上下文。拒绝:主线程亲自动手的调用被委派守卫挡回。",
+    noActivity: "这一步没有落盘,也没有拒绝。",
+    barTitle: (kind, turn, count) => `第 ${turn} 轮 · ${kind === "spill" ? "落盘" : "拒绝"} ${count} 次`,
+    guardTitle: "目标守卫的轮次",
+    guardRound: "轮次",
+    guardVerdict: "结论",
+    guardTime: "时间",
+    guardChecks: "检查",
+    checksTitle: "检查",
+    passed: "通过",
+    failed: "未通过",
+    noTurns: "这一步没有记录到轮次。",
+    footer: (when) => `由 flower-agent 生成${when ? `,${when}` : ""}。单个文件,不联网。`,
+  },
+};
