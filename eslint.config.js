@@ -85,4 +85,9 @@ export default tseslint.config(
   },
   ...layers,
   { files: ["eslint.config.js", "scripts/**/*.mjs"], ...tseslint.configs.disableTypeChecked },
+  {
+    // Node scripts run by hand or by npm (check-layers, report-screenshot).
+    files: ["scripts/**/*.mjs"],
+    languageOptions: { globals: { process: "readonly", console: "readonly" } },
+  },
 );

@@ -1,4 +1,3 @@
-/* global process, console */
 /**
  * No folder cycle in src/: the lint rule (eslint.config.js) fixes the direction between layers, but
  * folders of one layer may import each other, and a rule per pair cannot say "never in a circle".

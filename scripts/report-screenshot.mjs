@@ -40,8 +40,8 @@ const out = resolve(positionals[0] ?? join(root, "docs", "report.png"));
 
 const { Runtime } = await import(dist("index.js"));
 const { startFakeModel } = await import(dist("testing/index.js"));
-const demo = await import(dist("cli/demo-script.js"));
-const { defaultTeam } = await import(dist("cli/commands/run.js"));
+const demo = await import(dist("testing/scenarios/demo/index.js"));
+const { defaultTeam } = await import(dist("cli/default-team.js"));
 const { renderHtmlReport } = await import(dist("report/html-report.js"));
 
 function chromiumPath() {

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The system packages the test suite needs, installed only where missing (Debian, as root):
+# - PostgreSQL 15: the shared-store tests start a throwaway server of their own (initdb + postgres);
+# - Chromium: the HTML report is opened in a real headless browser.
+# Neither is downloaded by npm; both come from Debian's packages.
+set -euo pipefail
+missing=()
+if ! command -v pg_config >/dev/null 2>&1 || [ ! -x "$(pg_config --bindir)/initdb" ]; then
+  missing+=(postgresql-15)
+fi
+if ! command -v chromium >/dev/null 2>&1; then
+  missing+=(chromium)
+fi
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-test-deps: missing ${missing[*]}; install them with: sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"
