@@ -5,9 +5,17 @@
  */
 import type { Locale } from "../locale/locale.js";
 
-export type CommandName = "run" | "continue" | "runs" | "show" | "forget" | "demo";
+export type CommandName = "run" | "continue" | "runs" | "show" | "report" | "forget" | "demo";
 
-export const COMMANDS: readonly CommandName[] = ["run", "continue", "runs", "show", "forget", "demo"];
+export const COMMANDS: readonly CommandName[] = [
+  "run",
+  "continue",
+  "runs",
+  "show",
+  "report",
+  "forget",
+  "demo",
+];
 
 /** A help string in both display languages. */
 export type Localized = Readonly<Record<Locale, string>>;
@@ -154,6 +162,17 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
   },
   runs: { ...RUN_DIR, ...JSON_OUT, ...LANG, ...HELP },
   show: { ...RUN_DIR, ...JSON_OUT, ...LANG, ...HELP },
+  report: {
+    out: {
+      type: "string",
+      value: "FILE",
+      default: { en: "<run-dir>/report-<step>.html", zh: "<run-dir>/report-<step>.html" },
+      help: { en: "Where to write the HTML file.", zh: "HTML 文件写到哪里。" },
+    },
+    ...RUN_DIR,
+    ...LANG,
+    ...HELP,
+  },
   forget: { ...RUN_DIR, ...HELP },
   demo: {
     workspace: {

@@ -41,6 +41,13 @@ const USAGE: Record<CommandName, { usage: string; summary: Localized }> = {
       zh: "看一步(默认最后一步):代数、退场的会话、花费、轮数、错误、交接书。",
     },
   },
+  report: {
+    usage: "flower report [step...] [options]",
+    summary: {
+      en: "Write one self-contained HTML picture of steps (default: the last): context per turn, handoffs, cost.",
+      zh: "把步骤(默认最后一步)画成一个自带一切的 HTML 文件:每轮上下文、换代、花费。",
+    },
+  },
   forget: {
     usage: "flower forget <step> [options]",
     summary: {

@@ -11,6 +11,7 @@ import { demoCommand } from "./commands/demo.js";
 import { forgetCommand } from "./commands/forget.js";
 import { runsCommand, showCommand } from "./commands/inspect.js";
 import { continueCommandRun, runCommand } from "./commands/run.js";
+import { reportCommand } from "./commands/report.js";
 import { helpText } from "./help.js";
 
 const HANDLERS: Record<CommandName, (parsed: ParsedCommand) => number | Promise<number>> = {
@@ -18,6 +19,7 @@ const HANDLERS: Record<CommandName, (parsed: ParsedCommand) => number | Promise<
   continue: continueCommandRun,
   runs: runsCommand,
   show: showCommand,
+  report: reportCommand,
   forget: forgetCommand,
   demo: demoCommand,
 };

@@ -18,7 +18,7 @@ export interface CliText {
   answer: string;
   noSteps: (manifest: string) => string;
   noStep: (step: string, manifest: string, known: string[]) => string;
-  runsHeader: readonly [string, string, string, string, string, string];
+  runsHeader: readonly [string, string, string, string, string, string, string];
   status: Record<"running" | "done" | "failed" | "stopped" | "interrupted", string>;
   show: {
     step: string;
@@ -79,7 +79,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     noSteps: (manifest) => `No steps yet in ${manifest}. Start one with: flower "<task>"`,
     noStep: (step, manifest, known) =>
       `flower: no step "${step}" in ${manifest}${known.length ? ` (known: ${known.join(", ")})` : ""}`,
-    runsHeader: ["STEP", "STATUS", "GEN", "COST", "TURNS", "UPDATED"],
+    runsHeader: ["STEP", "STATUS", "GEN", "COST", "TURNS", "UPDATED", "HELD BY"],
     status: {
       running: "running",
       done: "done",
@@ -146,7 +146,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     noSteps: (manifest) => `${manifest} 里还没有步骤。开一个: flower "<任务>"`,
     noStep: (step, manifest, known) =>
       `flower: ${manifest} 里没有步骤 "${step}"${known.length ? `(已有: ${known.join(", ")})` : ""}`,
-    runsHeader: ["步骤", "状态", "代", "花费", "轮", "更新"],
+    runsHeader: ["步骤", "状态", "代", "花费", "轮", "更新", "驱动者"],
     status: {
       running: "运行中",
       done: "完成",

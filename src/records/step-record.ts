@@ -60,6 +60,11 @@ export interface GenerationRecord {
   numTurns: number;
   /** Last main-thread context of this generation. */
   context: number;
+  /**
+   * One entry per main-thread response, compactly `[context, spills, denials]`: the context after the
+   * response, and the spills and denials that happened in that turn. For `flower show` and `flower report`.
+   */
+  turns?: Array<[context: number, spills: number, denials: number]>;
   /** How this generation ended, when it handed off. */
   handoff: {
     path: string | null;
@@ -96,6 +101,8 @@ export interface StepRecord extends StepResult {
   /** Per session, the last cumulative `total_cost_usd` seen (a resumed session starts from it). */
   sessionCosts: Record<string, number>;
   storeLoads: StoreLoadRecord[];
+  /** The handoff line the step ran with (absent for records written before it was kept). */
+  policy?: { enabled: boolean; window: number; at: number; warnAt: number };
   /** The process running the step (while `status` is "running"): a dead pid means it was cut off. */
   pid?: number;
   /** Earlier records of a step name that `run()` started afresh: kept, never overwritten. */

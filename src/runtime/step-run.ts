@@ -78,6 +78,8 @@ export class StepRun {
   #warned = false;
   /** A new generation waits for its session to exist (see #expectGeneration). */
   #pendingGeneration = false;
+  /** Spills and denials seen before this generation's first response: they belong to its first turn. */
+  #early = { spills: 0, denials: 0 };
 
   constructor(plan: StepPlan, env: StepEnvironment) {
     this.#plan = plan;
@@ -121,11 +123,19 @@ export class StepRun {
       case "spill":
         record.spills += 1;
         record.spilledChars += event.chars;
+        this.#countInTurn(1, 0);
         this.#save();
         break;
       case "tool-denied":
         record.denials += 1;
+        this.#countInTurn(0, 1);
         this.#save();
+        break;
+      case "context":
+        if (!silent) {
+          this.#turn(event.context);
+          this.#save();
+        }
         break;
       case "store-load": {
         const { type: _type, step: _step, ...report } = event;
@@ -139,6 +149,27 @@ export class StepRun {
     if (silent) return;
     this.#env.emit(event);
     if (event.type === "context") this.#maybeWarn(event.context);
+  }
+
+  /** A main-thread response of the booked generation: one entry of its per-turn series. */
+  #turn(context: number): void {
+    const generation = this.#generation;
+    if (!generation) return;
+    (generation.turns ??= []).push([context, this.#early.spills, this.#early.denials]);
+    this.#early = { spills: 0, denials: 0 };
+  }
+
+  /**
+   * Spills and denials go to the turn they belong to. The binary runs a tool as soon as its block is
+   * streamed, before the response ends: a denial comes before the context of the response that asked
+   * for it, so it waits for the next turn. A spill comes when the tool's output is back, after that
+   * response: it belongs to the last turn.
+   */
+  #countInTurn(spills: number, denials: number): void {
+    this.#early.denials += denials;
+    const last = this.#generation?.turns?.at(-1);
+    if (last) last[1] += spills;
+    else this.#early.spills += spills;
   }
 
   /** One `near` warning per generation when the context crosses warnAt. */
@@ -172,6 +203,7 @@ export class StepRun {
   #expectGeneration(): void {
     this.#pendingGeneration = true;
     this.#warned = false;
+    this.#early = { spills: 0, denials: 0 };
   }
 
   /** The generation the running (or next) session belongs to. */
@@ -278,6 +310,8 @@ export class StepRun {
     } else {
       this.#expectGeneration();
     }
+    const { enabled, window, at, warnAt } = plan.policy;
+    record.policy = { enabled, window, at, warnAt };
     this.#save();
     this.#env.emit({
       type: "step-start",

@@ -11,7 +11,10 @@ import { readFrozenHandoff } from "../../handoff/freeze.js";
 import { formatTokens } from "../../handoff/text.js";
 import { resolveLocale } from "../../locale/locale.js";
 import { effectiveStatus, RunDirectory } from "../../runtime/run-directory.js";
+import type { LeaseHolder } from "../../errors.js";
 import type { StepRecord } from "../../records/step-record.js";
+import { sparkline } from "../../report/sparkline.js";
+import { reportStep } from "../../runtime/report-input.js";
 import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
 import { handoffSummary } from "../handoff-summary.js";
 import { makeOutput } from "../live-run.js";
@@ -32,7 +35,9 @@ export function runsCommand(parsed: ParsedCommand): number {
   const runDirectory = openRunDirectory(parsed.values);
   const steps = runDirectory.steps();
   if (output.json) {
-    for (const record of steps) process.stdout.write(`${JSON.stringify(summaryOf(record))}\n`);
+    const holders = runDirectory.holders();
+    for (const record of steps)
+      process.stdout.write(`${JSON.stringify(summaryOf(record, holders.get(record.step)))}\n`);
     return EXIT.ok;
   }
   const text = CLI_TEXT[locale];
@@ -40,21 +45,27 @@ export function runsCommand(parsed: ParsedCommand): number {
     output.say(text.noSteps(runDirectory.recordsPath));
     return EXIT.ok;
   }
-  const rows = steps.map((record) => [
-    record.step,
-    text.status[effectiveStatus(record)],
-    String(record.generations),
-    `$${record.costUsd.toFixed(4)}`,
-    String(record.numTurns),
-    localTime(record.updatedAt),
-  ]);
-  for (const line of table([[...text.runsHeader], ...rows], [false, false, true, true, true, false]))
+  const holders = runDirectory.holders();
+  const rows = steps.map((record) => {
+    const holder = holders.get(record.step);
+    return [
+      record.step,
+      text.status[effectiveStatus(record)],
+      String(record.generations),
+      `$${record.costUsd.toFixed(4)}`,
+      String(record.numTurns),
+      localTime(record.updatedAt),
+      holder ? `pid ${holder.pid}@${holder.host}` : "-",
+    ];
+  });
+  for (const line of table([[...text.runsHeader], ...rows], [false, false, true, true, true, false, false]))
     output.say(line);
   return EXIT.ok;
 }
 
-function summaryOf(record: StepRecord) {
+function summaryOf(record: StepRecord, holder: LeaseHolder | undefined) {
   return {
+    heldBy: holder ?? null,
     step: record.step,
     status: effectiveStatus(record),
     generations: record.generations,
@@ -96,6 +107,11 @@ export function showCommand(parsed: ParsedCommand): number {
       ` · ${t.failedAttempts} ${record.attempts} · ${t.context} ${formatTokens(record.context)}` +
       ` · ${t.spills} ${record.spills} · ${t.denials} ${record.denials}`,
   );
+  const series = reportStep(record);
+  if (series.turns.length > 0) {
+    const columns = Math.max(20, Math.min(100, (process.stdout.columns ?? 100) - 14));
+    say(`${label(t.context)}${sparkline(series.turns, { width: columns, max: series.at })}`);
+  }
   say(`${label(t.session)}${record.sessionId ?? t.none}`);
   say(`${label(t.retired)}${record.retired.length ? record.retired.join(", ") : t.none}`);
   say("");

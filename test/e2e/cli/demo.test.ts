@@ -27,6 +27,7 @@ interface DemoRun {
   demo: Finished;
   runs?: Finished;
   show?: Finished;
+  report?: Finished;
   forget?: Finished;
   showAfterForget?: Finished;
   transcriptsAfterForget?: unknown;
@@ -60,6 +61,7 @@ describe("flower demo --keep, run once; each property its own test", () => {
     const options = { env: cleanEnv(), timeoutMs: 15_000 };
     run.runs = await runFlower(["runs", "--run-dir", runDir], options);
     run.show = await runFlower(["show", "demo", "--run-dir", runDir], options);
+    run.report = await runFlower(["report", "demo", "--run-dir", runDir], options);
     // Retention: the sessions go, the record stays.
     run.forget = await runFlower(["forget", "demo", "--run-dir", runDir], options);
     const db = new Database(join(runDir, "sessions.db"), { readonly: true });
@@ -153,6 +155,30 @@ describe("flower demo --keep, run once; each property its own test", () => {
     expect(show).toContain(archived);
     expect(show).toMatch(/^ {2}- doing {6}Finishing the survey/m);
     expect(show).toMatch(/^ {2}- scene {6}`\.flower\/artifacts\/notes-summary\.md`/m);
+  });
+
+  it("`flower show` draws the context per turn as a sparkline with both handoffs marked", () => {
+    const line = (run.show?.stdout ?? "").split("\n").find((l) => l.startsWith("context "));
+    expect(line).toBeDefined();
+    const spark = line!.replace(/^context\s+/, "");
+    expect(spark.split("│")).toHaveLength(3);
+    expect(spark).toMatch(/^[▁▂▃▄▅▆▇█│]+$/);
+  });
+
+  it("`flower report` writes one self-contained HTML file with a point per main-thread turn", () => {
+    expect(run.report?.code).toBe(0);
+    const path = run.report!.stdout.trim();
+    expect(path).toBe(join(run.runDir, "report-demo.html"));
+    const html = readFileSync(path, "utf8");
+    const record = JSON.parse(readFileSync(join(run.runDir, "manifest.json"), "utf8")).steps.demo as {
+      history: Array<{ turns: unknown[] }>;
+    };
+    const turns = record.history.reduce((sum, generation) => sum + generation.turns.length, 0);
+    expect(turns).toBeGreaterThan(5);
+    expect(html.match(/data-context=/g)).toHaveLength(turns);
+    expect(html.match(/data-handoff=/g)).toHaveLength(2);
+    // Nothing to fetch and nothing to run: no script, no external resource.
+    expect(html).not.toMatch(/<script|src="https?:|href="https?:/);
   });
 
   it("`flower forget` deletes the step's sessions and keeps its record", () => {

@@ -251,4 +251,22 @@ describe("StepRun over a scripted query", () => {
     expect(h.saves.at(-1)).toMatchObject({ generations: 3, retired: ["s1", "s2"], status: "failed" });
     h.assertComplete();
   });
+
+  it("keeps the main thread's context per turn in each generation, with the policy it ran with", async () => {
+    const h = harness([
+      session("s1", response("s1", 35_000, "tool_use"), response("s1", 55_000, "tool_use")),
+      session("s1", result("s1", { text: HANDOFF_ANSWER })),
+      session("s2", response("s2", 9_000), result("s2", { text: "done" })),
+    ]);
+    await h.run.run();
+    const record = h.saves.at(-1)!;
+    expect(record.history.map((g) => g.turns)).toEqual([
+      [
+        [35_000, 0, 0],
+        [55_000, 0, 0],
+      ],
+      [[9_000, 0, 0]],
+    ]);
+    expect(record.policy).toEqual({ enabled: true, window: 100_000, at: 50_000, warnAt: 30_000 });
+  });
 });

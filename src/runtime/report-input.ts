@@ -1,0 +1,45 @@
+/**
+ * A step record as the report's input: the per-turn context series across generations, with the
+ * handoff line the step ran with. Records written before the series was kept give a report with one
+ * point per generation (its last context).
+ */
+import { DEFAULTS } from "../defaults.js";
+import type { StepRecord } from "../records/step-record.js";
+import type { ReportStep, ReportTurn } from "../report/report-input.js";
+
+const HEADROOM = 50_000;
+
+export function reportStep(record: StepRecord, status?: string): ReportStep {
+  const window = record.policy?.window ?? DEFAULTS.window;
+  const at = record.policy?.at ?? Math.max(10_000, window - HEADROOM);
+  const warnAt = record.policy?.warnAt ?? Math.max(1_000, at - 20_000);
+  const turns: ReportTurn[] = [];
+  for (const generation of record.history) {
+    const series = generation.turns ?? (generation.context > 0 ? [[generation.context, 0, 0] as const] : []);
+    for (const [context, spills, denials] of series)
+      turns.push({ generation: generation.generation, context, spills, denials });
+  }
+  return {
+    step: record.step,
+    task: record.prompt,
+    ...(status ? { status } : {}),
+    window,
+    at,
+    warnAt,
+    turns,
+    generations: record.history.map((generation) => ({
+      generation: generation.generation,
+      costUsd: generation.costUsd,
+      // Main-thread round trips: the points drawn for it (the record's numTurns counts worker turns too).
+      numTurns: generation.turns?.length ?? generation.numTurns,
+      ...(generation.handoff
+        ? {
+            handoff: {
+              degraded: generation.handoff.degraded,
+              ...(generation.handoff.path ? { path: generation.handoff.path } : {}),
+            },
+          }
+        : {}),
+    })),
+  };
+}
