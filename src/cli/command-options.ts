@@ -110,6 +110,14 @@ const LIVE: Record<string, OptionSpec> = {
     },
   },
   verbose: VERBOSE_RUN,
+  wait: {
+    type: "boolean",
+    default: { en: "off (a step driven elsewhere is an error)", zh: "关(别处正在驱动这一步就报错)" },
+    help: {
+      en: "When another live process drives the step, wait for it to finish, then go on.",
+      zh: "别的进程正在驱动这一步时,等它结束再接着做。",
+    },
+  },
   workspace: {
     type: "string",
     value: "DIR",

@@ -23,6 +23,7 @@ export interface DisplayText {
   turns: (n: number) => string;
   generations: (n: number) => string;
   retry: (step: string, attempt: number, max: number, reason: string) => string;
+  leaseWait: (step: string, pid: number, host: string) => string;
   coordinator: string;
   agentStart: (agent: string, description: string) => string;
   agentEnd: (agent: string) => string;
@@ -57,6 +58,7 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     turns: (n) => `${n} 轮`,
     generations: (n) => `${n} 代`,
     retry: (step, attempt, max, reason) => `!! ${step} 第 ${attempt}/${max} 次尝试失败:${reason} —— 重试`,
+    leaseWait: (step, pid, host) => `.. ${step} 正由 ${host} 上的进程 ${pid} 驱动,等它结束`,
     coordinator: "协调者",
     agentStart: (agent, description) => `-> ${agent} 开工${description ? `:${description}` : ""}`,
     agentEnd: (agent) => `<- ${agent} 交活`,
@@ -95,6 +97,7 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     generations: (n) => `${n} generations`,
     retry: (step, attempt, max, reason) =>
       `!! ${step} attempt ${attempt}/${max} failed: ${reason} — retrying`,
+    leaseWait: (step, pid, host) => `.. ${step} is driven by pid ${pid} on ${host}; waiting for it to finish`,
     coordinator: "coordinator",
     agentStart: (agent, description) => `-> ${agent} started${description ? `: ${description}` : ""}`,
     agentEnd: (agent) => `<- ${agent} done`,

@@ -107,6 +107,9 @@ export class Display {
           ),
         ]);
         return;
+      case "lease-wait":
+        this.#print([t.leaseWait(oneLine(event.step), event.holder.pid, oneLine(event.holder.host))]);
+        return;
       case "agent": {
         const agent = event.agent === "coordinator" ? t.coordinator : oneLine(event.agent);
         const description = cut(oneLine(event.description ?? ""), REASON_MAX_CHARS);

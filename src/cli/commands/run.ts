@@ -142,7 +142,7 @@ export async function runCommand(parsed: ParsedCommand): Promise<number> {
     sink,
     step,
     continueCommand: continueCommand(step, settings),
-    action: () => rt.run(step, spec, task),
+    action: () => rt.run(step, spec, task, { wait: parsed.values.wait === true }),
   });
   return outcome.code;
 }
@@ -180,7 +180,11 @@ export async function continueCommandRun(parsed: ParsedCommand): Promise<number>
     sink,
     step: name,
     continueCommand: continueCommand(name, settings),
-    action: () => rt.continue(name, defaultTeam(settings.locale), prompt ? { prompt } : {}),
+    action: () =>
+      rt.continue(name, defaultTeam(settings.locale), {
+        wait: parsed.values.wait === true,
+        ...(prompt ? { prompt } : {}),
+      }),
   });
   return outcome.code;
 }

@@ -1,0 +1,77 @@
+/**
+ * One live driver per step, through the CLI and the real binary: a second `flower continue` while the
+ * first process drives the step is refused in one line naming the holder (exit 2); with `--wait` it
+ * waits for the holder to finish and then continues the step.
+ */
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startFakeModel, text, type FakeModel } from "../../../src/testing/index.js";
+import { useTempDirs } from "../../support/temp-dir.js";
+import { cleanEnv, killAll, runFlower, spawnFlower } from "./helpers.js";
+
+const temp = useTempDirs();
+let model: FakeModel | undefined;
+afterEach(async () => {
+  killAll();
+  await model?.close();
+  model = undefined;
+});
+
+/** The first process's answer comes slowly, so the step stays held while the second one starts. */
+function slowFirstAnswer(delayMs: number) {
+  return (request: { lastUserText(): string }) =>
+    request.lastUserText().includes("Continue the task.")
+      ? text("continued after the holder finished")
+      : text("first process done", { delayMs });
+}
+
+async function started(model: FakeModel): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (model.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+}
+
+describe("flower continue on a step another process drives", () => {
+  it("is refused in one line that names the holder's pid and host, exit 2", async () => {
+    model = await startFakeModel({ policy: slowFirstAnswer(15_000) });
+    const root = temp.make("flower-lease-");
+    const args = ["--workspace", root, "--run-dir", join(root, "runs")];
+    const env = cleanEnv(model.env());
+    const first = spawnFlower([...args, "--step", "held", "Do the held work."], {
+      env,
+      cwd: root,
+      timeoutMs: 90_000,
+    });
+    await started(model);
+    const second = await runFlower(["continue", "held", ...args], { env, cwd: root, timeoutMs: 60_000 });
+    expect(second.code).toBe(2);
+    const lines = second.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`Step "held" is being driven by pid ${first.child.pid}`);
+    expect(lines[0]).toContain("--wait");
+    const done = await first.done;
+    expect(done.code).toBe(0);
+  }, 150_000);
+
+  it("with --wait waits for the holder, then continues the step", async () => {
+    model = await startFakeModel({ policy: slowFirstAnswer(6_000) });
+    const root = temp.make("flower-lease-");
+    const args = ["--workspace", root, "--run-dir", join(root, "runs")];
+    const env = cleanEnv(model.env());
+    const first = spawnFlower([...args, "--step", "held", "Do the held work."], {
+      env,
+      cwd: root,
+      timeoutMs: 90_000,
+    });
+    await started(model);
+    const second = await runFlower(["continue", "held", "--wait", ...args], {
+      env,
+      cwd: root,
+      timeoutMs: 120_000,
+    });
+    expect((await first.done).code).toBe(0);
+    expect(second.stderr).toBe("");
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/is driven by pid \d+ on .+; waiting for it to finish/);
+    expect(second.stdout).toContain("continued after the holder finished");
+  }, 200_000);
+});
