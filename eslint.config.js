@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "runs/", "bench/*.js", "coverage/", "test/**/*.mjs"] },
+  { ignores: ["dist/", "node_modules/", "runs/", "bench/dist/", "coverage/", "test/**/*.mjs"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
