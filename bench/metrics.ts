@@ -62,6 +62,13 @@ export interface ModeSummary {
   costWeightedInput: number;
   /** Breaks inside a running session: the target is zero. */
   cacheBreaks: number;
+  /**
+   * Cost-weighted input if the prompt cache were shared across conversations, as the API's is (a
+   * prefix written by one worker is read by the next worker with the same system prompt and tools).
+   * The kit caches per conversation only, so for many short workers it charges every worker's system
+   * prompt and tools as a fresh cache write; this estimate is the other bound.
+   */
+  costWeightedSharedCache: number;
   /** Breaks on the first request of a resumed session. */
   cacheBreaksAtResume: number;
   breaks: CacheBreak[];
@@ -155,6 +162,35 @@ function tokens(chars: number): number {
   return chars / CHARS_PER_TOKEN;
 }
 
+/**
+ * Cost-weighted input under a prompt cache shared by all conversations: each request reads the longest
+ * prefix (system, tools, whole messages) that any earlier request sent, and writes the rest.
+ */
+export function sharedCacheCostWeighted(exchanges: readonly Exchange[]): number {
+  const written = new Set<string>();
+  let total = 0;
+  for (const exchange of exchanges) {
+    if (exchange.status !== 200 || !exchange.usage) continue;
+    const parts = partsOf(exchange.request.body);
+    const segments = [parts.system, parts.tools, ...parts.messages];
+    let chain = "";
+    let readChars = 0;
+    let allChars = 0;
+    let reading = true;
+    for (const segment of segments) {
+      chain = createHash("sha1").update(chain).update(segment).digest("hex");
+      allChars += segment.length;
+      if (reading && written.has(chain)) readChars += segment.length;
+      else reading = false;
+      written.add(chain);
+    }
+    const read = tokens(readChars);
+    const write = tokens(allChars - readChars);
+    total += CACHE_READ_PRICE * read + CACHE_WRITE_PRICE * write;
+  }
+  return Math.round(total);
+}
+
 /** Least-squares slope of y over x. */
 export function slope(points: ReadonlyArray<readonly [number, number]>): number {
   if (points.length < 2) return 0;
@@ -245,6 +281,7 @@ export function summarise(exchanges: readonly Exchange[], resumes: readonly numb
     cacheHitRatio: prompt === 0 ? 0 : Number((read / prompt).toFixed(4)),
     costWeightedInput: Math.round(weighted),
     cacheBreaks: breaks.filter((entry) => !entry.atResume).length,
+    costWeightedSharedCache: sharedCacheCostWeighted(exchanges),
     cacheBreaksAtResume: breaks.filter((entry) => entry.atResume).length,
     breaks: breaks.slice(0, 20),
     byKind,

@@ -83,6 +83,10 @@ function modeRows(modes: StoredMode[], ratios: Array<[string, (mode: StoredMode[
     ["total input tokens, all requests", (m) => number(m.totalInputTokens)],
     ["prompt-cache hit ratio", (m) => m.cacheHitRatio.toFixed(3)],
     ["cost-weighted input (uncached + 0.1 read + 1.25 write)", (m) => number(m.costWeightedInput)],
+    [
+      "cost-weighted input, cache shared across conversations (estimate)",
+      (m) => number(m.costWeightedSharedCache),
+    ],
     ["cache breaks within a session", (m) => number(m.cacheBreaks)],
     ["cache breaks where a session is resumed", (m) => number(m.cacheBreaksAtResume)],
     ["compactions", (m) => number(m.compactions)],
@@ -260,7 +264,7 @@ export function resultsBlock(results: Results): string {
 
 function ratioCell(a: StoredMode, b: StoredMode): string {
   const r = (x: number, y: number) => (y === 0 ? "—" : `${(x / y).toFixed(3)}×`);
-  return `peak ${r(a.mainPeak, b.mainPeak)}, input ${r(a.totalInputTokens, b.totalInputTokens)}, weighted ${r(a.costWeightedInput, b.costWeightedInput)}`;
+  return `peak ${r(a.mainPeak, b.mainPeak)}, input ${r(a.totalInputTokens, b.totalInputTokens)}, weighted ${r(a.costWeightedInput, b.costWeightedInput)}, shared-cache weighted ${r(a.costWeightedSharedCache, b.costWeightedSharedCache)}`;
 }
 
 function floorsAndSwitches(flower: StoredMode, at: number): Array<Array<string | number>> {

@@ -112,7 +112,6 @@ function target(name: string, wanted: string, measured: number | null | undefine
 const started = performance.now();
 const only = selected();
 const write = !process.argv.includes("--no-write");
-const previous = JSON.parse(readFileSync(join(benchDir, "results.json"), "utf8")) as Partial<Results>;
 const results: Results = {
   date: new Date().toISOString(),
   commit: git("rev-parse", "HEAD"),
@@ -126,19 +125,18 @@ const results: Results = {
   loadAverageAtEnd: [],
   parallelModes: parallel,
   totalSeconds: 0,
-  // A partial run (--only) keeps the other workloads' last results.
-  economy: only.has("economy") ? undefined : previous.economy,
-  long: only.has("long") ? undefined : previous.long,
-  hooks: only.has("hooks") ? undefined : previous.hooks,
-  store: only.has("store") ? undefined : previous.store,
+  economy: undefined,
+  long: undefined,
+  hooks: undefined,
+  store: undefined,
   targets: [],
 };
 
-if (only.has("store")) {
+async function storeWorkload(): Promise<void> {
   console.log("store");
   const sizes: StoreSize[] = [];
   for (const entries of [20_000, 100_000]) {
-    const size = measureInChild(entries);
+    const size = await measureInChild(entries);
     sizes.push(size);
     console.log(
       `  ${entries} entries: warm load + rewrite ${size.loadRewriteWarmMs} ms, peak ${size.peakRssMb} MB`,
@@ -153,7 +151,7 @@ if (only.has("store")) {
   };
 }
 
-if (only.has("hooks")) {
+async function hooksWorkload(): Promise<void> {
   console.log("hooks");
   const calls = argument("calls", 300);
   const hooks: HookResult = await runHooks(calls);
@@ -163,8 +161,7 @@ if (only.has("hooks")) {
   results.hooks = hooks;
 }
 
-const charts: Record<string, string> = {};
-if (only.has("economy")) {
+async function economyWorkload(): Promise<void> {
   console.log("economy");
   const config: EconomyConfig = {
     subtasks: argument("subtasks", 40),
@@ -182,6 +179,10 @@ if (only.has("economy")) {
     ratios: {
       totalInputFlowerOverSubagents: ratio(flower.totalInputTokens, subagents.totalInputTokens),
       costWeightedFlowerOverSubagents: ratio(flower.costWeightedInput, subagents.costWeightedInput),
+      sharedCacheCostWeightedFlowerOverSubagents: ratio(
+        flower.costWeightedSharedCache,
+        subagents.costWeightedSharedCache,
+      ),
       peakFlowerOverSubagents: ratio(flower.mainPeak, subagents.mainPeak),
       peakFlowerOverPlain: ratio(flower.mainPeak, plain.mainPeak),
       finalFlowerOverPlain: ratio(flower.mainFinal, plain.mainFinal),
@@ -198,7 +199,7 @@ if (only.has("economy")) {
   });
 }
 
-if (only.has("long")) {
+async function longWorkload(): Promise<void> {
   console.log("long horizon");
   const config: EconomyConfig = {
     subtasks: argument("long-subtasks", 200),
@@ -217,6 +218,10 @@ if (only.has("long")) {
     ratios: {
       totalInputFlowerOverSubagents: ratio(flower.totalInputTokens, subagents.totalInputTokens),
       costWeightedFlowerOverSubagents: ratio(flower.costWeightedInput, subagents.costWeightedInput),
+      sharedCacheCostWeightedFlowerOverSubagents: ratio(
+        flower.costWeightedSharedCache,
+        subagents.costWeightedSharedCache,
+      ),
       peakFlowerOverSubagents: ratio(flower.mainPeak, subagents.mainPeak),
       wallFlowerOverSubagents: ratio(flower.wallMs, subagents.wallMs, 2),
     },
@@ -230,6 +235,24 @@ if (only.has("long")) {
     ],
   });
 }
+
+const charts: Record<string, string> = {};
+const chosen: Array<() => Promise<void>> = [];
+if (only.has("store")) chosen.push(storeWorkload);
+if (only.has("hooks")) chosen.push(hooksWorkload);
+if (only.has("economy")) chosen.push(economyWorkload);
+if (only.has("long")) chosen.push(longWorkload);
+// --parallel also runs the workloads at the same time: quicker on a loaded machine, rougher wall times.
+if (parallel) await Promise.all(chosen.map((workload) => workload()));
+else for (const workload of chosen) await workload();
+
+// A partial run (--only) keeps the other workloads' last results, read now rather than at the start,
+// so two partial runs at the same time do not undo each other.
+const previous = JSON.parse(readFileSync(join(benchDir, "results.json"), "utf8")) as Partial<Results>;
+if (!only.has("economy")) results.economy = previous.economy;
+if (!only.has("long")) results.long = previous.long;
+if (!only.has("hooks")) results.hooks = previous.hooks;
+if (!only.has("store")) results.store = previous.store;
 
 const targets: Target[] = [];
 const economy = results.economy;
@@ -325,6 +348,8 @@ results.targets = targets;
 results.loadAverageAtEnd = loadavg().map((value) => Number(value.toFixed(2)));
 results.totalSeconds = Math.round((performance.now() - started) / 1000);
 
+// Always kept, so a --no-write run can still be read.
+writeFileSync(join(here, "last-run.json"), `${JSON.stringify(results, null, 2)}\n`);
 if (write) {
   writeFileSync(join(benchDir, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
   for (const [name, svg] of Object.entries(charts)) writeFileSync(join(benchDir, name), svg);

@@ -4,13 +4,16 @@
  * included). Each size runs in its own node process (`node store.js <entries>`), so its peak resident
  * memory is its own. Linear cost shows as a flat time per entry from 20k to 100k entries.
  */
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PruningSessionStore, SqliteSessionStore, TrimPolicy } from "flower-agent";
 import type { SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
+
+const run = promisify(execFile);
 
 /** The CLI flushed a whole turn as one append of ~26 entries (facts §4). */
 export const BATCH = 26;
@@ -189,12 +192,12 @@ export async function measureSize(count: number): Promise<StoreSize> {
 }
 
 /** Runs one size in a fresh node process, so its peak memory is not the bench's. */
-export function measureInChild(count: number): StoreSize {
-  const output = execFileSync(process.execPath, [fileURLToPath(import.meta.url), String(count)], {
+export async function measureInChild(count: number): Promise<StoreSize> {
+  const { stdout } = await run(process.execPath, [fileURLToPath(import.meta.url), String(count)], {
     encoding: "utf8",
     maxBuffer: 1 << 20,
   });
-  return JSON.parse(output) as StoreSize;
+  return JSON.parse(stdout) as StoreSize;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
