@@ -20,7 +20,7 @@ import { runMode, type EconomyConfig, type ModeResult } from "./economy.js";
 import { runHooks, type HookResult } from "./hooks.js";
 import { ratio } from "./metrics.js";
 import { measureInChild, type StoreSize } from "./store.js";
-import { renderReadme, type Results, type Target } from "./report.js";
+import { renderReadme, type Results, type RunInfo, type StoredMode, type Target } from "./report.js";
 import type { Mode } from "./workload.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -41,6 +41,8 @@ const WORKLOADS = ["economy", "long", "hooks", "store"] as const;
 type Workload = (typeof WORKLOADS)[number];
 
 function selected(): Set<Workload> {
+  // --render: no workload, only results.json → README block and charts again.
+  if (process.argv.includes("--render")) return new Set();
   const index = process.argv.indexOf("--only");
   if (index === -1) return new Set(WORKLOADS);
   const names = (process.argv[index + 1] ?? "").split(",");
@@ -85,24 +87,36 @@ const LABELS: Record<Mode, string> = {
   flower: "(c) flower",
 };
 
-function series(result: ModeResult): Series {
+/** Turns after which the session ended (a handoff) or the conversation was compacted. */
+function switches(result: ModeResult): number[] {
   const marks: number[] = [];
   result.turns.forEach((turn, index) => {
     const next = result.turns[index + 1];
     if (next && (next.session !== turn.session || next.afterCompaction)) marks.push(turn.turn);
   });
-  return {
-    label: LABELS[result.mode],
-    color: COLORS[result.mode],
-    points: result.turns.map((turn) => [turn.turn, turn.context]),
-    marks,
-  };
+  return marks;
 }
 
-/** The per-turn lists go to the charts; results.json keeps them compact. */
-function stored(result: ModeResult): Omit<ModeResult, "turns"> & { contextPerTurn: number[] } {
+/** The per-turn list is kept as plain numbers (turn n = index n - 1), with the switch turns. */
+function stored(result: ModeResult): StoredMode {
   const { turns, ...rest } = result;
-  return { ...rest, contextPerTurn: turns.map((turn) => turn.context) };
+  return { ...rest, contextPerTurn: turns.map((turn) => turn.context), switchAfterTurns: switches(result) };
+}
+
+function series(mode: StoredMode): Series {
+  // Results written before switchAfterTurns existed: a drop of more than a fifth is a switch.
+  const marks =
+    mode.switchAfterTurns ??
+    mode.contextPerTurn.flatMap((value, index) => {
+      const next = mode.contextPerTurn[index + 1];
+      return next !== undefined && next < value * 0.8 ? [index + 1] : [];
+    });
+  return {
+    label: LABELS[mode.mode],
+    color: COLORS[mode.mode],
+    points: mode.contextPerTurn.map((value, index) => [index + 1, value]),
+    marks,
+  };
 }
 
 function target(name: string, wanted: string, measured: number | null | undefined, met: boolean): Target {
@@ -115,7 +129,8 @@ const write = !process.argv.includes("--no-write");
 const results: Results = {
   date: new Date().toISOString(),
   commit: git("rev-parse", "HEAD"),
-  dirty: git("status", "--porcelain", "--", "src", "bench", "package.json") !== "",
+  // Generated files (results, charts, README) do not make the measured tree dirty.
+  dirty: git("status", "--porcelain", "--", "src", "bench/*.ts", "package.json") !== "",
   node: process.version,
   platform: `${process.platform}-${process.arch}`,
   cpu: cpus()[0]?.model ?? "unknown",
@@ -192,11 +207,6 @@ async function economyWorkload(): Promise<void> {
       wallFlowerOverPlain: ratio(flower.wallMs, plain.wallMs, 2),
     },
   };
-  charts["economy-context.svg"] = lineChart({
-    title: `Workload 1: main-thread context per turn, ${config.subtasks} sub-tasks, window ${config.window / 1000}k`,
-    series: [series(plain), series(subagents), series(flower)],
-    lines: [{ label: `window ${config.window / 1000}k`, value: config.window }],
-  });
 }
 
 async function longWorkload(): Promise<void> {
@@ -226,17 +236,8 @@ async function longWorkload(): Promise<void> {
       wallFlowerOverSubagents: ratio(flower.wallMs, subagents.wallMs, 2),
     },
   };
-  charts["long-context.svg"] = lineChart({
-    title: `Workload 2: main-thread context per turn, ${config.subtasks} sub-tasks, window ${config.window / 1000}k`,
-    series: [series(subagents), series(flower)],
-    lines: [
-      { label: `window ${config.window / 1000}k`, value: config.window },
-      { label: `handoff line at ${at / 1000}k`, value: at },
-    ],
-  });
 }
 
-const charts: Record<string, string> = {};
 const chosen: Array<() => Promise<void>> = [];
 if (only.has("store")) chosen.push(storeWorkload);
 if (only.has("hooks")) chosen.push(hooksWorkload);
@@ -253,6 +254,41 @@ if (!only.has("economy")) results.economy = previous.economy;
 if (!only.has("long")) results.long = previous.long;
 if (!only.has("hooks")) results.hooks = previous.hooks;
 if (!only.has("store")) results.store = previous.store;
+
+const charts: Record<string, string> = {};
+if (results.economy) {
+  const { modes, subtasks, window } = results.economy;
+  charts["economy-context.svg"] = lineChart({
+    title: `Workload 1: main-thread context per turn, ${subtasks} sub-tasks, window ${window / 1000}k`,
+    series: [series(modes.plain), series(modes.subagents), series(modes.flower)],
+    lines: [{ label: `window ${window / 1000}k`, value: window }],
+  });
+}
+if (results.long) {
+  const { modes, subtasks, window, at } = results.long;
+  charts["long-context.svg"] = lineChart({
+    title: `Workload 2: main-thread context per turn, ${subtasks} sub-tasks, window ${window / 1000}k`,
+    series: [series(modes.subagents), series(modes.flower)],
+    lines: [
+      { label: `window ${window / 1000}k`, value: window },
+      { label: `handoff line at ${at / 1000}k`, value: at },
+    ],
+  });
+}
+
+// Each workload measured in this process records when, where and under what load.
+const run: RunInfo = {
+  date: results.date,
+  commit: results.commit,
+  dirty: results.dirty,
+  loadAverageAtStart: results.loadAverageAtStart,
+  loadAverageAtEnd: loadavg().map((value) => Number(value.toFixed(2))),
+  parallel,
+};
+for (const name of only) {
+  const workload = results[name];
+  if (workload) workload.run = run;
+}
 
 const targets: Target[] = [];
 const economy = results.economy;
@@ -345,8 +381,22 @@ if (results.store) {
   );
 }
 results.targets = targets;
-results.loadAverageAtEnd = loadavg().map((value) => Number(value.toFixed(2)));
-results.totalSeconds = Math.round((performance.now() - started) / 1000);
+if (only.size === 0) {
+  // --render measured nothing: the header stays that of the run that did.
+  for (const key of [
+    "date",
+    "commit",
+    "dirty",
+    "loadAverageAtStart",
+    "loadAverageAtEnd",
+    "totalSeconds",
+    "parallelModes",
+  ] as const)
+    if (previous[key] !== undefined) Object.assign(results, { [key]: previous[key] });
+} else {
+  results.loadAverageAtEnd = loadavg().map((value) => Number(value.toFixed(2)));
+  results.totalSeconds = Math.round((performance.now() - started) / 1000);
+}
 
 // Always kept, so a --no-write run can still be read.
 writeFileSync(join(here, "last-run.json"), `${JSON.stringify(results, null, 2)}\n`);

@@ -89,12 +89,15 @@ export function reportFor(subtask: number): string {
 const MARKER = /SUBTASKS_DONE=(\d+)/g;
 const NAMED = /(?:data\/t(\d{3})\/|Sub-task (\d+):)/;
 
-/** The highest sub-task this conversation has finished. */
+/** The highest sub-task this conversation has finished (a finished tool call or a marker). */
 export function subtasksDone(request: ModelRequest): number {
   let done = 0;
   for (const match of request.allText().matchAll(MARKER)) done = Math.max(done, Number(match[1]));
-  for (const call of request.toolCalls()) {
-    const input = call.input;
+  // Only calls that came back: a handoff stops the session at a message boundary, and a call cut there
+  // (an error or interrupted result) was not done.
+  for (const result of request.toolResults()) {
+    if (result.isError || /interrupted/i.test(result.text.slice(0, 200))) continue;
+    const input = result.input ?? {};
     const named = [input.command, input.prompt].find((value) => typeof value === "string");
     const match = typeof named === "string" ? NAMED.exec(named) : null;
     if (match) done = Math.max(done, Number(match[1] ?? match[2]));
