@@ -1,0 +1,415 @@
+/**
+ * `npm run bench`: every workload once, then bench/results.json, the SVG charts and the results block of
+ * bench/README.md are regenerated from what was measured.
+ *
+ *   node bench/dist/run.js [--only economy,long,hooks,store] [--subtasks 40] [--long-subtasks 200]
+ *                          [--calls 300] [--no-write]
+ *
+ * Every comparing figure is a ratio of two modes measured in this run; absolute times on a shared
+ * machine are noise.
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, totalmem } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { HandoffPolicy } from "flower-agent";
+import * as prettier from "prettier";
+import { lineChart, type Series } from "./chart.js";
+import { runMode, type EconomyConfig, type ModeResult } from "./economy.js";
+import { runHooks, type HookResult } from "./hooks.js";
+import { ratio } from "./metrics.js";
+import { measureInChild, type StoreSize } from "./store.js";
+import { renderReadme, type Results, type RunInfo, type StoredMode, type Target } from "./report.js";
+import type { Mode } from "./workload.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** bench/ (this file runs from bench/dist/). */
+const benchDir = join(here, "..");
+const repo = join(benchDir, "..");
+
+function argument(name: string, fallback: number): number {
+  const index = process.argv.indexOf(`--${name}`);
+  if (index === -1) return fallback;
+  const value = Number(process.argv[index + 1]);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`--${name} must be a positive integer, got ${JSON.stringify(process.argv[index + 1])}`);
+  return value;
+}
+
+const WORKLOADS = ["economy", "long", "hooks", "store"] as const;
+type Workload = (typeof WORKLOADS)[number];
+
+function selected(): Set<Workload> {
+  // --render: no workload, only results.json → README block and charts again.
+  if (process.argv.includes("--render")) return new Set();
+  const index = process.argv.indexOf("--only");
+  if (index === -1) return new Set(WORKLOADS);
+  const names = (process.argv[index + 1] ?? "").split(",");
+  for (const name of names)
+    if (!(WORKLOADS as readonly string[]).includes(name))
+      throw new Error(`--only: unknown workload ${JSON.stringify(name)}; one of ${WORKLOADS.join(", ")}`);
+  return new Set(names as Workload[]);
+}
+
+function git(...args: string[]): string {
+  try {
+    return execFileSync("git", args, { cwd: repo, encoding: "utf8" }).trim();
+  } catch {
+    return "unknown";
+  }
+}
+
+/** Modes run one after another, or all at once with --parallel (token figures are the same; wall times then share the CPU). */
+const parallel = process.argv.includes("--parallel");
+
+async function modes(config: EconomyConfig): Promise<Record<string, ModeResult>> {
+  const results: Record<string, ModeResult> = {};
+  const one = async (mode: Mode) => {
+    const result = await runMode(mode, config);
+    results[mode] = result;
+    console.log(
+      `  ${mode} (${config.subtasks} sub-tasks, window ${config.window}): ${result.ok ? "ok" : `FAILED: ${result.error}`}; ` +
+        `${result.requests} requests, peak ${result.mainPeak}, input ${result.totalInputTokens}, ` +
+        `weighted ${result.costWeightedInput}, breaks ${result.cacheBreaks}+${result.cacheBreaksAtResume} at resume, ` +
+        `generations ${result.generations}, ${Math.round(result.wallMs / 1000)} s`,
+    );
+  };
+  if (parallel) await Promise.all(config.modes.map(one));
+  else for (const mode of config.modes) await one(mode);
+  return results;
+}
+
+const COLORS: Record<Mode, string> = { plain: "#d62728", subagents: "#1f77b4", flower: "#2ca02c" };
+const LABELS: Record<Mode, string> = {
+  plain: "(a) plain SDK agent",
+  subagents: "(b) SDK subagents",
+  flower: "(c) flower",
+};
+
+/** Turns after which the session ended (a handoff) or the conversation was compacted. */
+function switches(result: ModeResult): number[] {
+  const marks: number[] = [];
+  result.turns.forEach((turn, index) => {
+    const next = result.turns[index + 1];
+    if (next && (next.session !== turn.session || next.afterCompaction)) marks.push(turn.turn);
+  });
+  return marks;
+}
+
+/** The per-turn list is kept as plain numbers (turn n = index n - 1), with the switch turns. */
+function stored(result: ModeResult): StoredMode {
+  const { turns, ...rest } = result;
+  return { ...rest, contextPerTurn: turns.map((turn) => turn.context), switchAfterTurns: switches(result) };
+}
+
+function series(mode: StoredMode): Series {
+  // Results written before switchAfterTurns existed: a drop of more than a fifth is a switch.
+  const marks =
+    mode.switchAfterTurns ??
+    mode.contextPerTurn.flatMap((value, index) => {
+      const next = mode.contextPerTurn[index + 1];
+      return next !== undefined && next < value * 0.8 ? [index + 1] : [];
+    });
+  return {
+    label: LABELS[mode.mode],
+    color: COLORS[mode.mode],
+    points: mode.contextPerTurn.map((value, index) => [index + 1, value]),
+    marks,
+  };
+}
+
+function target(name: string, wanted: string, measured: number | null | undefined, met: boolean): Target {
+  return { name, target: wanted, measured: measured ?? null, met };
+}
+
+const started = performance.now();
+const only = selected();
+const write = !process.argv.includes("--no-write");
+const results: Results = {
+  date: new Date().toISOString(),
+  commit: git("rev-parse", "HEAD"),
+  // Generated files (results, charts, README) do not make the measured tree dirty.
+  dirty: git("status", "--porcelain", "--", "src", "bench/*.ts", "package.json") !== "",
+  node: process.version,
+  platform: `${process.platform}-${process.arch}`,
+  cpu: cpus()[0]?.model ?? "unknown",
+  cpus: cpus().length,
+  memoryGb: Math.round(totalmem() / 2 ** 30),
+  loadAverageAtStart: loadavg().map((value) => Number(value.toFixed(2))),
+  loadAverageAtEnd: [],
+  parallelModes: parallel,
+  totalSeconds: 0,
+  economy: undefined,
+  long: undefined,
+  hooks: undefined,
+  store: undefined,
+  targets: [],
+};
+
+async function storeWorkload(): Promise<void> {
+  console.log("store");
+  const sizes: StoreSize[] = [];
+  for (const entries of [20_000, 100_000]) {
+    const size = await measureInChild(entries);
+    sizes.push(size);
+    console.log(
+      `  ${entries} entries: warm load + rewrite ${size.loadRewriteWarmMs} ms, peak ${size.peakRssMb} MB`,
+    );
+  }
+  const [small, large] = sizes as [StoreSize, StoreSize];
+  results.store = {
+    sizes,
+    perEntryGrowth: ratio(large.warmMsPerThousand, small.warmMsPerThousand, 2),
+    rawPerEntryGrowth: ratio(large.rawLoadMs / large.entries, small.rawLoadMs / small.entries, 2),
+    postgres: null,
+  };
+}
+
+async function hooksWorkload(): Promise<void> {
+  console.log("hooks");
+  const calls = argument("calls", 300);
+  const hooks: HookResult = await runHooks(calls);
+  console.log(
+    `  wall ${hooks.wallRatio}×, added per call median ${hooks.addedMedianMs} ms, p95 ${hooks.addedP95Ms} ms`,
+  );
+  results.hooks = hooks;
+}
+
+async function economyWorkload(): Promise<void> {
+  console.log("economy");
+  const config: EconomyConfig = {
+    subtasks: argument("subtasks", 40),
+    window: 200_000,
+    modes: ["plain", "subagents", "flower"],
+  };
+  const runs = await modes(config);
+  const plain = runs.plain!;
+  const subagents = runs.subagents!;
+  const flower = runs.flower!;
+  results.economy = {
+    subtasks: config.subtasks,
+    window: config.window,
+    modes: { plain: stored(plain), subagents: stored(subagents), flower: stored(flower) },
+    ratios: {
+      totalInputFlowerOverSubagents: ratio(flower.totalInputTokens, subagents.totalInputTokens),
+      costWeightedFlowerOverSubagents: ratio(flower.costWeightedInput, subagents.costWeightedInput),
+      sharedCacheCostWeightedFlowerOverSubagents: ratio(
+        flower.costWeightedSharedCache,
+        subagents.costWeightedSharedCache,
+      ),
+      peakFlowerOverSubagents: ratio(flower.mainPeak, subagents.mainPeak),
+      peakFlowerOverPlain: ratio(flower.mainPeak, plain.mainPeak),
+      finalFlowerOverPlain: ratio(flower.mainFinal, plain.mainFinal),
+      costWeightedSubagentsOverPlain: ratio(subagents.costWeightedInput, plain.costWeightedInput),
+      costWeightedFlowerOverPlain: ratio(flower.costWeightedInput, plain.costWeightedInput),
+      wallFlowerOverSubagents: ratio(flower.wallMs, subagents.wallMs, 2),
+      wallFlowerOverPlain: ratio(flower.wallMs, plain.wallMs, 2),
+    },
+  };
+}
+
+async function longWorkload(): Promise<void> {
+  console.log("long horizon");
+  const config: EconomyConfig = {
+    subtasks: argument("long-subtasks", 200),
+    window: argument("long-window", 90_000),
+    modes: ["subagents", "flower"],
+  };
+  const at = new HandoffPolicy({ window: config.window }).at;
+  const runs = await modes(config);
+  const subagents = runs.subagents!;
+  const flower = runs.flower!;
+  results.long = {
+    subtasks: config.subtasks,
+    window: config.window,
+    at,
+    modes: { subagents: stored(subagents), flower: stored(flower) },
+    ratios: {
+      totalInputFlowerOverSubagents: ratio(flower.totalInputTokens, subagents.totalInputTokens),
+      costWeightedFlowerOverSubagents: ratio(flower.costWeightedInput, subagents.costWeightedInput),
+      sharedCacheCostWeightedFlowerOverSubagents: ratio(
+        flower.costWeightedSharedCache,
+        subagents.costWeightedSharedCache,
+      ),
+      peakFlowerOverSubagents: ratio(flower.mainPeak, subagents.mainPeak),
+      wallFlowerOverSubagents: ratio(flower.wallMs, subagents.wallMs, 2),
+    },
+  };
+}
+
+const chosen: Array<() => Promise<void>> = [];
+if (only.has("store")) chosen.push(storeWorkload);
+if (only.has("hooks")) chosen.push(hooksWorkload);
+if (only.has("economy")) chosen.push(economyWorkload);
+if (only.has("long")) chosen.push(longWorkload);
+// --parallel also runs the workloads at the same time: quicker on a loaded machine, rougher wall times.
+if (parallel) await Promise.all(chosen.map((workload) => workload()));
+else for (const workload of chosen) await workload();
+
+// A partial run (--only) keeps the other workloads' last results, read now rather than at the start,
+// so two partial runs at the same time do not undo each other.
+const previous = JSON.parse(readFileSync(join(benchDir, "results.json"), "utf8")) as Partial<Results>;
+if (!only.has("economy")) results.economy = previous.economy;
+if (!only.has("long")) results.long = previous.long;
+if (!only.has("hooks")) results.hooks = previous.hooks;
+if (!only.has("store")) results.store = previous.store;
+
+const charts: Record<string, string> = {};
+if (results.economy) {
+  const { modes, subtasks, window } = results.economy;
+  charts["economy-context.svg"] = lineChart({
+    title: `Workload 1: main-thread context per turn, ${subtasks} sub-tasks, window ${window / 1000}k`,
+    series: [series(modes.plain), series(modes.subagents), series(modes.flower)],
+    lines: [{ label: `window ${window / 1000}k`, value: window }],
+  });
+}
+if (results.long) {
+  const { modes, subtasks, window, at } = results.long;
+  charts["long-context.svg"] = lineChart({
+    title: `Workload 2: main-thread context per turn, ${subtasks} sub-tasks, window ${window / 1000}k`,
+    series: [series(modes.subagents), series(modes.flower)],
+    lines: [
+      { label: `window ${window / 1000}k`, value: window },
+      { label: `handoff line at ${at / 1000}k`, value: at },
+    ],
+  });
+}
+
+// Each workload measured in this process records when, where and under what load.
+const run: RunInfo = {
+  date: results.date,
+  commit: results.commit,
+  dirty: results.dirty,
+  loadAverageAtStart: results.loadAverageAtStart,
+  loadAverageAtEnd: loadavg().map((value) => Number(value.toFixed(2))),
+  parallel,
+};
+for (const name of only) {
+  const workload = results[name];
+  if (workload) workload.run = run;
+}
+
+const targets: Target[] = [];
+const economy = results.economy;
+if (economy) {
+  const flower = economy.modes.flower;
+  targets.push(
+    target(
+      "W1 total input (c)/(b)",
+      "≤ 0.5",
+      economy.ratios.totalInputFlowerOverSubagents,
+      (economy.ratios.totalInputFlowerOverSubagents ?? 9) <= 0.5,
+    ),
+    target(
+      "W1 cost-weighted input (c)/(b)",
+      "≤ 0.25",
+      economy.ratios.costWeightedFlowerOverSubagents,
+      (economy.ratios.costWeightedFlowerOverSubagents ?? 9) <= 0.25,
+    ),
+    target(
+      "W1 main-thread peak (c)/(b)",
+      "≤ 1.0",
+      economy.ratios.peakFlowerOverSubagents,
+      (economy.ratios.peakFlowerOverSubagents ?? 9) <= 1,
+    ),
+    target(
+      "W1 main-thread peak (c)/(a)",
+      "≤ 0.05",
+      economy.ratios.peakFlowerOverPlain,
+      (economy.ratios.peakFlowerOverPlain ?? 9) <= 0.05,
+    ),
+    target("W1 cache breaks within a session (c)", "0", flower.cacheBreaks, flower.cacheBreaks === 0),
+    target(
+      "W1 slope per main turn (c), tokens",
+      "≤ 1500",
+      flower.slopePerMainTurn,
+      flower.slopePerMainTurn <= 1500,
+    ),
+  );
+}
+const long = results.long;
+if (long) {
+  const flower = long.modes.flower;
+  targets.push(
+    target("W2 degraded handoffs (c)", "0", flower.degraded, flower.degraded === 0 && flower.ok),
+    target("W2 cache breaks within a session (c)", "0", flower.cacheBreaks, flower.cacheBreaks === 0),
+    target(
+      "W2 slope per main turn (c), tokens",
+      "≤ 1500",
+      flower.slopePerMainTurn,
+      flower.slopePerMainTurn <= 1500,
+    ),
+    target(
+      "W2 total input (c)/(b)",
+      "≤ 0.5",
+      long.ratios.totalInputFlowerOverSubagents,
+      (long.ratios.totalInputFlowerOverSubagents ?? 9) <= 0.5,
+    ),
+    target(
+      "W2 cost-weighted input (c)/(b)",
+      "≤ 0.25",
+      long.ratios.costWeightedFlowerOverSubagents,
+      (long.ratios.costWeightedFlowerOverSubagents ?? 9) <= 0.25,
+    ),
+  );
+}
+if (results.hooks)
+  targets.push(
+    target(
+      "W3 hook overhead, wall ratio",
+      "≤ 1.03",
+      results.hooks.wallRatio,
+      results.hooks.wallRatio <= 1.03,
+    ),
+  );
+if (results.store) {
+  const small = results.store.sizes[0]!;
+  targets.push(
+    target(
+      "W4 load + rewrite of 20k entries, warm (ms)",
+      "< 300",
+      small.loadRewriteWarmMs,
+      small.loadRewriteWarmMs < 300,
+    ),
+    target(
+      "W4 time per entry, 100k over 20k",
+      "≈ 1 (linear, ≤ 1.3)",
+      results.store.perEntryGrowth,
+      (results.store.perEntryGrowth ?? 9) <= 1.3,
+    ),
+  );
+}
+results.targets = targets;
+if (only.size === 0) {
+  // --render measured nothing: the header stays that of the run that did.
+  for (const key of [
+    "date",
+    "commit",
+    "dirty",
+    "loadAverageAtStart",
+    "loadAverageAtEnd",
+    "totalSeconds",
+    "parallelModes",
+  ] as const)
+    if (previous[key] !== undefined) Object.assign(results, { [key]: previous[key] });
+} else {
+  results.loadAverageAtEnd = loadavg().map((value) => Number(value.toFixed(2)));
+  results.totalSeconds = Math.round((performance.now() - started) / 1000);
+}
+
+// Always kept, so a --no-write run can still be read.
+writeFileSync(join(here, "last-run.json"), `${JSON.stringify(results, null, 2)}\n`);
+if (write) {
+  writeFileSync(join(benchDir, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  for (const [name, svg] of Object.entries(charts)) writeFileSync(join(benchDir, name), svg);
+  const readmePath = join(benchDir, "README.md");
+  // Formatted like every other file, so `prettier --check` passes on the regenerated README.
+  const readme = renderReadme(readFileSync(readmePath, "utf8"), results);
+  const config = (await prettier.resolveConfig(readmePath)) ?? {};
+  writeFileSync(readmePath, await prettier.format(readme, { ...config, filepath: readmePath }));
+  console.log(`wrote bench/results.json, ${Object.keys(charts).join(", ") || "no charts"}, bench/README.md`);
+}
+for (const entry of targets)
+  console.log(`${entry.met ? "met   " : "MISSED"} ${entry.name}: ${entry.measured} (target ${entry.target})`);
+console.log(`total ${results.totalSeconds} s`);
