@@ -8,6 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { StepRecord } from "../../src/index.js";
+import { pidExists } from "../../src/records/process-identity.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { rig, type Rig } from "./runtime-helpers.js";
 
@@ -79,14 +80,6 @@ function claudeChildrenOf(pid: number): number[] {
     .map(([child]) => Number(child));
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 let current: Rig | undefined;
 let drivers: ChildProcess[] = [];
@@ -171,9 +164,9 @@ describe("a driver killed with SIGKILL", () => {
 
       // Within 2 s the dead driver's claude children are gone.
       const deadline = Date.now() + 2_000;
-      while (orphans.some(alive) && Date.now() < deadline)
+      while (orphans.some(pidExists) && Date.now() < deadline)
         await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(orphans.filter(alive)).toEqual([]);
+      expect(orphans.filter(pidExists)).toEqual([]);
       // And nobody sends the model anything more.
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       expect(current.model.requests.length).toBe(killedAt);

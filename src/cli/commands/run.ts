@@ -8,6 +8,7 @@ import { UsageError } from "../../errors.js";
 import { HandoffPolicy, defaultWindow, windowForModel } from "../../handoff/policy.js";
 import { formatTokensShort } from "../../handoff/text.js";
 import { resolveLocale, type Locale } from "../../locale/locale.js";
+import { RunDirectory } from "../../runtime/run-directory.js";
 import { Runtime } from "../../runtime/runtime.js";
 import { parseBudget, parseLang, parseNonEmpty, parseWindow, type ParsedCommand } from "../args.js";
 import { resolveProvider } from "../credentials.js";
@@ -152,27 +153,16 @@ export async function continueCommandRun(parsed: ParsedCommand): Promise<number>
   if (parsed.positionals.length > 1)
     throw new UsageError("flower continue: give at most one step name (see flower continue --help)");
   const prompt = parseNonEmpty("--prompt", parsed.values.prompt);
+  const text = CLI_TEXT[settings.locale];
+  // Nothing to continue is said before credentials are asked for: the answer does not depend on them.
+  const runDirectory = new RunDirectory(settings.runDir);
+  const step = parsed.positionals[0] ?? runDirectory.lastStep()?.step;
+  if (step === undefined) throw new UsageError(`flower continue: ${text.noSteps(runDirectory.recordsPath)}`);
+  if (!runDirectory.step(step))
+    throw new UsageError(text.noStep(step, runDirectory.recordsPath, runDirectory.stepNames()));
   requireCredentials(settings);
   const sink = eventSink(settings.output, settings.verbose);
   const rt = makeRuntime(settings, (event) => sink.handle(event));
-  const text = CLI_TEXT[settings.locale];
-  let step = parsed.positionals[0];
-  if (step === undefined) {
-    step = rt.lastStep()?.step;
-    if (step === undefined) {
-      rt.close();
-      throw new UsageError(`flower continue: ${text.noSteps(rt.records.location)}`);
-    }
-  } else if (!rt.records.get(step)) {
-    rt.close();
-    throw new UsageError(
-      text.noStep(
-        step,
-        rt.records.location,
-        rt.records.list().map((s) => s.step),
-      ),
-    );
-  }
   const name = step;
   const outcome = await runLive({
     rt,

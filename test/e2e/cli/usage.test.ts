@@ -1,4 +1,6 @@
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseCommandLine, parseWindow } from "../../../src/cli/args.js";
 import { COMMAND_OPTIONS, COMMANDS } from "../../../src/cli/command-options.js";
@@ -137,6 +139,23 @@ describe("flower runs / show on an empty run directory", () => {
     const forget = await runFlower(["forget", "--run-dir", dir], { timeoutMs: 15_000 });
     expect(forget.code).toBe(2);
     expect(forget.stderr).toBe("flower forget: name the step whose sessions to delete (see flower runs)\n");
+  });
+
+  it("continue with nothing to continue says so before asking for credentials, and creates nothing", async () => {
+    const workspace = temp.make("flower-cli-");
+    const runDir = join(workspace, "runs");
+    // No key in the environment: the answer must not depend on one.
+    const run = await runFlower(["continue", "--run-dir", runDir], { cwd: workspace, timeoutMs: 15_000 });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^flower continue: No steps yet in /);
+    expect(run.stderr).not.toContain("ANTHROPIC_API_KEY");
+    const named = await runFlower(["continue", "ghost", "--run-dir", runDir], {
+      cwd: workspace,
+      timeoutMs: 15_000,
+    });
+    expect(named.code).toBe(2);
+    expect(named.stderr).toMatch(/no step "ghost"/);
+    expect(existsSync(runDir)).toBe(false);
   });
 
   it("a reader that closes the pipe early is not an error", () => {
