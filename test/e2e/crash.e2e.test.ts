@@ -80,7 +80,6 @@ function claudeChildrenOf(pid: number): number[] {
     .map(([child]) => Number(child));
 }
 
-
 let current: Rig | undefined;
 let drivers: ChildProcess[] = [];
 afterEach(async () => {
