@@ -14,26 +14,52 @@
  * A claude.ai subscription login (CLAUDE_CODE_OAUTH_TOKEN) is not a way in: the SDK's terms ask
  * products built on it to use API keys or a cloud provider.
  *
+ * The binary's flag table and defaults are in provider-flags.ts, the credential lookups and masking in
+ * provider-credentials.ts; this file decides per provider what it needs and renders the `-v` lines.
+ *
  * Pure: the environment and the settings come in as values; nothing here reads process.env or a file.
  */
 import { FlowerError } from "../errors.js";
 import type { Locale } from "../locale/locale.js";
 import type { ClaudeSettings } from "./claude-settings.js";
+import {
+  awsCredential,
+  awsRegion,
+  googleCredential,
+  read,
+  redactUrl,
+  secret,
+  type ProviderCredential,
+} from "./provider-credentials.js";
+import {
+  DEFAULT_GOOGLE_CLOUD_LOCATION,
+  DEFAULT_VERTEX_REGION,
+  PROVIDER_LABELS,
+  TOKEN_VARIABLES,
+  chosenProvider,
+  effectiveEnvironment,
+  isFlagOn,
+  type Environment,
+  type ProviderId,
+} from "./provider-flags.js";
 import { PROVIDER_TEXT } from "./provider-text.js";
 
-export type ProviderId =
-  "anthropic" | "bedrock" | "vertex" | "foundry" | "anthropic-aws" | "anthropic-google-cloud" | "mantle";
-
-/** Where the credential comes from, and what of it may be shown. */
-export interface ProviderCredential {
-  /** The variable or setting it comes from (`ANTHROPIC_API_KEY`, `AWS_PROFILE`, `apiKeyHelper`, ...). */
-  source: string;
-  /**
-   * What `-v` may print: a secret masked to its first 4 characters (`sk-a****`); a profile name or a
-   * file path as it is; empty when the provider's own default chain finds the credential.
-   */
-  shown: string;
-}
+// providers.ts is the module the CLI and the tests import, so the table and the credential helpers are
+// offered here as well.
+export {
+  DEFAULT_AWS_REGION,
+  DEFAULT_GOOGLE_CLOUD_LOCATION,
+  DEFAULT_VERTEX_REGION,
+  PROVIDER_FLAGS,
+  PROVIDER_LABELS,
+  TOKEN_VARIABLES,
+  chosenProvider,
+  effectiveEnvironment,
+  isFlagOn,
+} from "./provider-flags.js";
+export type { ProviderId } from "./provider-flags.js";
+export { maskSecret, redactUrl } from "./provider-credentials.js";
+export type { ProviderCredential } from "./provider-credentials.js";
 
 export interface Provider {
   provider: ProviderId;
@@ -80,130 +106,6 @@ export class IncompleteProviderError extends FlowerError {
     this.provider = provider;
     this.missing = missing;
   }
-}
-
-type Environment = Readonly<Record<string, string | undefined>>;
-
-/** The provider flags in the binary's order of precedence. */
-export const PROVIDER_FLAGS: ReadonlyArray<readonly [Exclude<ProviderId, "anthropic">, string]> = [
-  ["bedrock", "CLAUDE_CODE_USE_BEDROCK"],
-  ["foundry", "CLAUDE_CODE_USE_FOUNDRY"],
-  ["anthropic-aws", "CLAUDE_CODE_USE_ANTHROPIC_AWS"],
-  ["anthropic-google-cloud", "CLAUDE_CODE_USE_ANTHROPIC_GOOGLE_CLOUD"],
-  ["mantle", "CLAUDE_CODE_USE_MANTLE"],
-  ["vertex", "CLAUDE_CODE_USE_VERTEX"],
-];
-
-export const PROVIDER_LABELS: Readonly<Record<ProviderId, string>> = {
-  anthropic: "Anthropic API",
-  bedrock: "Amazon Bedrock",
-  vertex: "Google Vertex AI",
-  foundry: "Microsoft Foundry",
-  "anthropic-aws": "Claude Platform on AWS",
-  "anthropic-google-cloud": "Claude Platform on Google Cloud",
-  mantle: "Amazon Bedrock (Mantle)",
-};
-
-/** The variables a first-party token is read from, in the order they are preferred. */
-export const TOKEN_VARIABLES = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"] as const;
-
-/** The binary's defaults when no region is set. */
-export const DEFAULT_AWS_REGION = "us-east-1";
-export const DEFAULT_VERTEX_REGION = "us-east5";
-export const DEFAULT_GOOGLE_CLOUD_LOCATION = "global";
-
-/** Whether a flag variable is on, the binary's way: 1, true, yes or on, in any case. */
-export function isFlagOn(value: string | undefined): boolean {
-  return value !== undefined && ["1", "true", "yes", "on"].includes(value.trim().toLowerCase());
-}
-
-/**
- * The first 4 characters and a fixed `****`, never more: `sk-ant-abcdef...` → `sk-a****`. The mask has
- * a fixed length so it does not give away the secret's length either; a secret of 8 characters or less
- * shows nothing at all, since 4 of them would be half of it.
- */
-export function maskSecret(secret: string | null | undefined): string {
-  if (!secret) return "(none)";
-  const chars = Array.from(secret);
-  if (chars.length <= 8) return "****";
-  return `${chars.slice(0, 4).join("")}****`;
-}
-
-/** A URL with its user name and password replaced, as the binary prints it. */
-export function redactUrl(url: string): string {
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = undefined;
-  }
-  if (parsed?.host) {
-    if (!parsed.username && !parsed.password) return url;
-    parsed.username = "***";
-    parsed.password = "";
-    return parsed.href;
-  }
-  // Not a URL with a host (`user:pw@host` parses as scheme `user:`): cut everything before the `@`.
-  const at = url.lastIndexOf("@");
-  if (at < 0) return url;
-  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(url)?.[0] ?? "";
-  return `${scheme}***${url.slice(at)}`;
-}
-
-function read(env: Environment, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value ? value : undefined;
-}
-
-function secret(source: string, value: string): ProviderCredential {
-  return { source, shown: maskSecret(value) };
-}
-
-/** AWS credentials, in the order the AWS SDK's chain looks for them; the chain's rest is not in env. */
-function awsCredential(env: Environment, bearerVariable?: string, skipVariable?: string): ProviderCredential {
-  if (bearerVariable) {
-    const bearer = read(env, bearerVariable);
-    if (bearer) return secret(bearerVariable, bearer);
-  }
-  const keyId = read(env, "AWS_ACCESS_KEY_ID");
-  if (keyId && read(env, "AWS_SECRET_ACCESS_KEY")) return secret("AWS_ACCESS_KEY_ID", keyId);
-  const profile = read(env, "AWS_PROFILE");
-  if (profile) return { source: "AWS_PROFILE", shown: profile };
-  const identityFile = read(env, "AWS_WEB_IDENTITY_TOKEN_FILE");
-  if (identityFile && read(env, "AWS_ROLE_ARN")) {
-    return { source: "AWS_WEB_IDENTITY_TOKEN_FILE", shown: identityFile };
-  }
-  for (const name of ["AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI"]) {
-    if (read(env, name)) return { source: name, shown: "" };
-  }
-  if (skipVariable && isFlagOn(env[skipVariable])) return { source: skipVariable, shown: "" };
-  // ~/.aws/credentials, SSO, an instance role: the AWS chain finds them, and only the binary can look.
-  return { source: "aws-default-chain", shown: "" };
-}
-
-function googleCredential(env: Environment, skipVariable: string): ProviderCredential {
-  const file = read(env, "GOOGLE_APPLICATION_CREDENTIALS");
-  if (file) return { source: "GOOGLE_APPLICATION_CREDENTIALS", shown: file };
-  if (isFlagOn(env[skipVariable])) return { source: skipVariable, shown: "" };
-  return { source: "gcloud-application-default", shown: "" };
-}
-
-function awsRegion(env: Environment): string {
-  return read(env, "AWS_REGION") ?? read(env, "AWS_DEFAULT_REGION") ?? DEFAULT_AWS_REGION;
-}
-
-/** The provider the flags choose, the binary's precedence; "anthropic" when no flag is on. */
-export function chosenProvider(env: Environment): ProviderId {
-  for (const [provider, flag] of PROVIDER_FLAGS) if (isFlagOn(env[flag])) return provider;
-  return "anthropic";
-}
-
-/**
- * The environment the child will see: the settings' `env` block applied over `env`, as the binary
- * applies it over its own environment at start-up.
- */
-export function effectiveEnvironment(env: Environment, settings?: ClaudeSettings): Environment {
-  return settings?.env ? { ...env, ...settings.env } : env;
 }
 
 /**
