@@ -5,7 +5,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { UsageError } from "../errors.js";
-import { isLocale, type Locale } from "../locale/locale.js";
+import { isLocale, resolveLocale, type Locale } from "../locale/locale.js";
 import { COMMAND_OPTIONS, COMMANDS, MIN_WINDOW, type CommandName } from "./command-options.js";
 
 export interface ParsedCommand {
@@ -18,7 +18,10 @@ export interface ParsedCommand {
  * Finds the command (the first positional, when it is a command name) and parses the rest strictly
  * with that command's options. Anything else is the run command: `flower -v "fix the build"`.
  */
-export function parseCommandLine(argv: string[]): ParsedCommand | { help: true } {
+export function parseCommandLine(
+  argv: string[],
+  environment: NodeJS.ProcessEnv = process.env,
+): ParsedCommand | { help: true } {
   const first = firstPositional(argv);
   let command: CommandName = "run";
   let rest = argv;
@@ -43,7 +46,7 @@ export function parseCommandLine(argv: string[]): ParsedCommand | { help: true }
       positionals: result.positionals,
     };
   } catch (error) {
-    throw new UsageError(describeParseError(error, command));
+    throw new UsageError(describeParseError(error, command, usageLocale(argv, environment)));
   }
   return { command, values: parsed.values, positionals: parsed.positionals };
 }
@@ -71,21 +74,54 @@ function firstPositional(argv: string[]): number | undefined {
   return undefined;
 }
 
-function describeParseError(error: unknown, command: CommandName): string {
+/**
+ * The language of a usage error: a valid `--lang` on the line, else FLOWER_LANG, else LANG. The line
+ * did not parse, so `--lang` is looked for by hand; a bad value falls back to the environment.
+ */
+function usageLocale(argv: string[], environment: NodeJS.ProcessEnv): Locale {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = arg === "--lang" ? argv[i + 1] : arg.startsWith("--lang=") ? arg.slice(7) : undefined;
+    if (value !== undefined && isLocale(value)) return value;
+  }
+  return resolveLocale(undefined, environment);
+}
+
+const PARSE_ERRORS: Record<
+  Locale,
+  {
+    unknown: (where: string, option: string) => string;
+    needsValue: (where: string, option: string) => string;
+    noValue: (where: string, option: string) => string;
+    unexpected: (where: string) => string;
+  }
+> = {
+  en: {
+    unknown: (where, option) => `${where}: unknown option ${option} (see ${where} --help)`,
+    needsValue: (where, option) => `${where}: option ${option} needs a value (see ${where} --help)`,
+    noValue: (where, option) => `${where}: option ${option} takes no value (see ${where} --help)`,
+    unexpected: (where) => `${where}: unexpected argument (see ${where} --help)`,
+  },
+  zh: {
+    unknown: (where, option) => `${where}: 没有这个选项 ${option}(见 ${where} --help)`,
+    needsValue: (where, option) => `${where}: 选项 ${option} 需要一个值(见 ${where} --help)`,
+    noValue: (where, option) => `${where}: 选项 ${option} 不带值(见 ${where} --help)`,
+    unexpected: (where) => `${where}: 多了一个参数(见 ${where} --help)`,
+  },
+};
+
+function describeParseError(error: unknown, command: CommandName, locale: Locale): string {
   const code = (error as { code?: string }).code;
   const message = error instanceof Error ? error.message : String(error);
   const where = command === "run" ? "flower" : `flower ${command}`;
   const option = /'(-[^' ]+)/.exec(message)?.[1];
-  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
-    return `${where}: unknown option ${option ?? message} (see ${where} --help)`;
-  }
+  const text = PARSE_ERRORS[locale];
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return text.unknown(where, option ?? message);
   if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
-    if (/argument missing/.test(message))
-      return `${where}: option ${option ?? ""} needs a value (see ${where} --help)`;
-    return `${where}: option ${option ?? ""} takes no value (see ${where} --help)`;
+    if (/argument missing/.test(message)) return text.needsValue(where, option ?? "");
+    return text.noValue(where, option ?? "");
   }
-  if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL")
-    return `${where}: unexpected argument (see ${where} --help)`;
+  if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") return text.unexpected(where);
   return `${where}: ${message.split("\n")[0]}`;
 }
 

@@ -18,6 +18,24 @@ function lines(text: string): string[] {
   return text.split("\n").filter((line) => line !== "");
 }
 
+describe("usage errors in the display language", () => {
+  it("say it in zh with a zh LANG, FLOWER_LANG or --lang zh, and in en where FLOWER_LANG says so", () => {
+    const zh = { LANG: "zh_CN.UTF-8" };
+    expect(() => parseCommandLine(["--bogus", "fix it"], zh)).toThrow(
+      "flower: 没有这个选项 --bogus(见 flower --help)",
+    );
+    expect(() => parseCommandLine(["continue", "--nope"], { FLOWER_LANG: "zh" })).toThrow(
+      "flower continue: 没有这个选项 --nope",
+    );
+    expect(() => parseCommandLine(["fix it", "--window"], zh)).toThrow("选项 --window 需要一个值");
+    expect(() => parseCommandLine(["runs", "--lang", "zh", "--json=1"], {})).toThrow("选项 --json 不带值");
+    expect(() => parseCommandLine(["--bogus", "x"], { ...zh, FLOWER_LANG: "en_US" })).toThrow(
+      "flower: unknown option --bogus (see flower --help)",
+    );
+    expect(() => parseCommandLine(["--lang", "en", "--bogus", "x"], zh)).toThrow("unknown option --bogus");
+  });
+});
+
 describe("flower: usage errors fail with one line and exit code 2", () => {
   it.each([
     [["--window", "abc", "fix it"], /--window must be an integer.*"abc"/],
