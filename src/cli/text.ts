@@ -17,6 +17,10 @@ export interface CliText {
   failed: (command: string) => string;
   answer: string;
   noSteps: (manifest: string) => string;
+  /** Bare `flower` with an unfinished step here. */
+  unfinished: (step: string, status: string, command: string) => string;
+  /** The prompt for the task on a terminal. */
+  askTask: string;
   noStep: (step: string, manifest: string, known: string[]) => string;
   runsHeader: readonly [string, string, string, string, string, string, string];
   status: Record<"running" | "done" | "failed" | "stopped" | "interrupted", string>;
@@ -77,6 +81,9 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     failed: (command) => `The step failed; after fixing the cause, try: ${command}`,
     answer: "── answer ──",
     noSteps: (manifest) => `No steps yet in ${manifest}. Start one with: flower "<task>"`,
+    unfinished: (step, status, command) =>
+      `The last step here, "${step}", is ${status}. Continue it with: ${command}\nOr start another: flower "<task>"`,
+    askTask: "Task: ",
     noStep: (step, manifest, known) =>
       `flower: no step "${step}" in ${manifest}${known.length ? ` (known: ${known.join(", ")})` : ""}`,
     runsHeader: ["STEP", "STATUS", "GEN", "COST", "TURNS", "UPDATED", "HELD BY"],
@@ -144,6 +151,9 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     failed: (command) => `这一步失败了;排除原因后可以: ${command}`,
     answer: "── 回答 ──",
     noSteps: (manifest) => `${manifest} 里还没有步骤。开一个: flower "<任务>"`,
+    unfinished: (step, status, command) =>
+      `这里最后一步“${step}”${status}。接着做: ${command}\n或者开新的: flower "<任务>"`,
+    askTask: "任务: ",
     noStep: (step, manifest, known) =>
       `flower: ${manifest} 里没有步骤 "${step}"${known.length ? `(已有: ${known.join(", ")})` : ""}`,
     runsHeader: ["步骤", "状态", "代", "花费", "轮", "更新", "驱动者"],

@@ -3,12 +3,13 @@
  * its cwd, workbench on, handoff on unless --no-handoff.
  */
 import { existsSync, statSync } from "node:fs";
+import { createInterface } from "node:readline/promises";
 import { relative, resolve } from "node:path";
-import { UsageError } from "../../errors.js";
+import { EXIT, UsageError } from "../../errors.js";
 import { HandoffPolicy, defaultWindow, windowForModel } from "../../handoff/policy.js";
 import { formatTokensShort } from "../../handoff/text.js";
 import { resolveLocale, type Locale } from "../../locale/locale.js";
-import { RunDirectory } from "../../runtime/run-directory.js";
+import { effectiveStatus, RunDirectory } from "../../runtime/run-directory.js";
 import { Runtime } from "../../runtime/runtime.js";
 import { parseBudget, parseLang, parseNonEmpty, parseWindow, type ParsedCommand } from "../args.js";
 import { resolveProvider } from "../credentials.js";
@@ -122,14 +123,32 @@ export function stepNameFor(task: string, taken: (name: string) => boolean): str
 
 export async function runCommand(parsed: ParsedCommand): Promise<number> {
   const settings = liveSettings(parsed.values);
-  if (parsed.positionals.length !== 1) {
+  if (parsed.positionals.length > 1) {
     throw new UsageError(
-      parsed.positionals.length === 0
-        ? 'flower: no task given. Usage: flower "<task>" (see flower --help)'
-        : `flower: give the task as one quoted argument, got ${parsed.positionals.length} words (flower "${parsed.positionals.join(" ")}")`,
+      `flower: give the task as one quoted argument, got ${parsed.positionals.length} words (flower "${parsed.positionals.join(" ")}")`,
     );
   }
-  const task = parsed.positionals[0]!.trim();
+  let given = parsed.positionals[0];
+  if (given === undefined) {
+    // Bare `flower`: an unfinished step here is shown with the command that continues it; on a
+    // terminal with none, the task is asked for; otherwise the usage line.
+    const unfinished = unfinishedStep(settings.runDir);
+    if (unfinished) {
+      const text = CLI_TEXT[settings.locale];
+      settings.output.say(
+        text.unfinished(
+          unfinished.step,
+          text.status[unfinished.status],
+          continueCommand(unfinished.step, settings),
+        ),
+      );
+      return EXIT.ok;
+    }
+    given = process.stdin.isTTY && process.stdout.isTTY ? await askForTask(settings.locale) : undefined;
+    if (given === undefined || given.trim() === "")
+      throw new UsageError('flower: no task given. Usage: flower "<task>" (see flower --help)');
+  }
+  const task = given.trim();
   if (task === "") throw new UsageError("flower: the task is empty");
   const explicitStep = parseNonEmpty("--step", parsed.values.step);
   requireCredentials(settings);
@@ -177,4 +196,28 @@ export async function continueCommandRun(parsed: ParsedCommand): Promise<number>
       }),
   });
   return outcome.code;
+}
+
+/** The last step of the run directory when it did not finish (stopped, interrupted, failed). */
+function unfinishedStep(
+  runDir: string,
+): { step: string; status: "stopped" | "interrupted" | "failed" } | undefined {
+  const last = new RunDirectory(runDir).lastStep();
+  if (!last) return undefined;
+  const status = effectiveStatus(last);
+  return status === "stopped" || status === "interrupted" || status === "failed"
+    ? { step: last.step, status }
+    : undefined;
+}
+
+/** Asks for the task on a terminal; undefined when the input ends without one. */
+async function askForTask(locale: Locale): Promise<string | undefined> {
+  const lines = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return await lines.question(CLI_TEXT[locale].askTask);
+  } catch {
+    return undefined;
+  } finally {
+    lines.close();
+  }
 }

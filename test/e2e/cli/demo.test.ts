@@ -130,9 +130,10 @@ describe("flower demo --keep, run once; each property its own test", () => {
 
   it("`flower runs` lists the step with three generations and its cost", () => {
     expect(run.runs?.code).toBe(0);
-    expect(run.runs?.stdout).toMatch(/^STEP\s+STATUS\s+GEN\s+COST\s+TURNS\s+UPDATED$/m);
+    expect(run.runs?.stdout).toMatch(/^STEP\s+STATUS\s+GEN\s+COST\s+TURNS\s+UPDATED\s+HELD BY$/m);
+    // A finished step is held by nobody.
     expect(run.runs?.stdout).toMatch(
-      /^demo\s+done\s+3\s+\$\d+\.\d{4}\s+\d+\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/m,
+      /^demo\s+done\s+3\s+\$\d+\.\d{4}\s+\d+\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+-$/m,
     );
   });
 

@@ -6,6 +6,8 @@ import { parseCommandLine, parseWindow } from "../../../src/cli/args.js";
 import { COMMAND_OPTIONS, COMMANDS } from "../../../src/cli/command-options.js";
 import { stepNameFor } from "../../../src/cli/commands/run.js";
 import { maskToken } from "../../../src/cli/credentials.js";
+import { SqliteRunRecords } from "../../../src/records/sqlite-records.js";
+import { newStepRecord } from "../../../src/records/step-record.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 import { BIN, cleanEnv, killAll, runFlower } from "./helpers.js";
 
@@ -157,6 +159,23 @@ describe("flower runs / show on an empty run directory", () => {
     const forget = await runFlower(["forget", "--run-dir", dir], { timeoutMs: 15_000 });
     expect(forget.code).toBe(2);
     expect(forget.stderr).toBe("flower forget: name the step whose sessions to delete (see flower runs)\n");
+  });
+
+  it("bare flower shows an unfinished step and the command that continues it, without a key", async () => {
+    const workspace = temp.make("flower-cli-");
+    const runDir = join(workspace, "runs");
+    const records = new SqliteRunRecords(runDir);
+    records.put({
+      ...newStepRecord("fix build", "lead", "Fix the build."),
+      status: "stopped",
+      sessionId: "s1",
+    });
+    records.close();
+    const run = await runFlower(["--run-dir", runDir], { cwd: workspace, timeoutMs: 15_000 });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('The last step here, "fix build", is stopped.');
+    expect(run.stdout).toContain("Continue it with: flower continue 'fix build'\n");
   });
 
   it("continue with nothing to continue says so before asking for credentials, and creates nothing", async () => {
