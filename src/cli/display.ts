@@ -14,7 +14,7 @@ import type { FlowerEvent, HandoffEvent } from "../runtime/events.js";
 import { formatTokens, formatTokensShort } from "../handoff/text.js";
 import { DISPLAY_TEXT, type DisplayText } from "./display-text.js";
 import { handoffSummary } from "./handoff-summary.js";
-import { cut, oneLine } from "./terminal-text.js";
+import { cut, fitColumns, oneLine } from "./terminal-text.js";
 
 export { formatTokens, formatTokensShort } from "../handoff/text.js";
 
@@ -28,6 +28,11 @@ export interface DisplayOptions {
   verbose?: boolean;
   /** Shown as `~` at the start of paths. @default os.homedir() */
   home?: string;
+  /**
+   * The terminal's width, asked before each print (it changes when the window does). On a terminal
+   * every line is cut to it. @default the `columns` of `out`, when it is a terminal
+   */
+  columns?: () => number | undefined;
 }
 
 const CLEAR_LINE = "\r\x1b[2K";
@@ -40,6 +45,7 @@ export class Display {
   readonly #text: DisplayText;
   readonly #verbose: boolean;
   readonly #home: string;
+  readonly #columns: () => number | undefined;
   /** TTY: the gauge as it should be drawn at the bottom; null when there is none. */
   #status: string | null = null;
   /** TTY: whether the bottom line currently shows the status (so it must be cleared before printing). */
@@ -58,6 +64,7 @@ export class Display {
     this.#text = DISPLAY_TEXT[options.locale];
     this.#verbose = options.verbose ?? false;
     this.#home = options.home ?? homedir();
+    this.#columns = options.columns ?? (() => (options.out as { columns?: number }).columns);
   }
 
   handle(event: FlowerEvent): void {
@@ -220,17 +227,23 @@ export class Display {
       this.#drawn = false;
       return;
     }
-    this.#out.write(`${CLEAR_LINE}${line}`);
+    this.#out.write(`${CLEAR_LINE}${this.#fit(line)}`);
     this.#drawn = true;
+  }
+
+  /** On a terminal, a line one column short of its width (the last column would wrap on some terminals). */
+  #fit(line: string): string {
+    const columns = this.#tty ? this.#columns() : undefined;
+    return columns && columns > 1 ? fitColumns(line, columns - 1) : line;
   }
 
   /** Permanent lines; on a TTY above the status line, which is redrawn below them. */
   #print(lines: string[]): void {
     if (lines.length === 0) return;
-    let chunk = `${lines.join("\n")}\n`;
+    let chunk = `${lines.map((line) => this.#fit(line)).join("\n")}\n`;
     if (this.#tty && this.#drawn) chunk = `${CLEAR_LINE}${chunk}`;
     if (this.#tty && this.#status !== null) {
-      chunk += `${CLEAR_LINE}${this.#status}`;
+      chunk += `${CLEAR_LINE}${this.#fit(this.#status)}`;
       this.#drawn = true;
     } else {
       this.#drawn = false;

@@ -18,7 +18,7 @@ import { reportStep } from "../../runtime/report-input.js";
 import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
 import { handoffSummary } from "../handoff-summary.js";
 import { makeOutput } from "../live-run.js";
-import { cut } from "../terminal-text.js";
+import { columnsOf, cut } from "../terminal-text.js";
 import { CLI_TEXT } from "../text.js";
 
 function openRunDirectory(values: ParsedCommand["values"]): RunDirectory {
@@ -168,25 +168,12 @@ function localTime(iso: string): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
 
-/** Terminal columns of a string: CJK and other wide characters take two. */
-function width(text: string): number {
-  let columns = 0;
-  for (const char of text)
-    columns +=
-      /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u.test(
-        char,
-      )
-        ? 2
-        : 1;
-  return columns;
-}
-
 function table(rows: string[][], rightAligned: boolean[]): string[] {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => width(row[column] ?? ""))));
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => columnsOf(row[column] ?? ""))));
   return rows.map((row) =>
     row
       .map((cell, column) => {
-        const pad = " ".repeat(widths[column]! - width(cell));
+        const pad = " ".repeat(widths[column]! - columnsOf(cell));
         return rightAligned[column] ? pad + cell : cell + pad;
       })
       .join("  ")

@@ -1,5 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { columnsOf } from "../../../src/cli/terminal-text.js";
 import { Display, formatTokens, formatTokensShort } from "../../../src/cli/display.js";
 import { handoffSummary } from "../../../src/cli/handoff-summary.js";
 import type { Locale } from "../../../src/locale/locale.js";
@@ -60,7 +61,7 @@ function seedEvents(): FlowerEvent[] {
 
 function render(
   events: FlowerEvent[],
-  options: { tty: boolean; locale?: Locale; verbose?: boolean },
+  options: { tty: boolean; locale?: Locale; verbose?: boolean; columns?: number },
 ): string {
   const { out, text } = capture();
   const display = new Display({
@@ -69,6 +70,7 @@ function render(
     locale: options.locale ?? "zh",
     home: "/home/u",
     verbose: options.verbose ?? false,
+    ...(options.columns !== undefined ? { columns: () => options.columns } : {}),
   });
   for (const event of events) display.handle(event);
   display.close();
@@ -366,6 +368,26 @@ describe("Display on a TTY", () => {
   it("leaves the seed example on screen", () => {
     const output = render(seedEvents(), { tty: true });
     expect(screen(output).join("\n")).toBe(SEED_EXAMPLE);
+  });
+
+  it("cuts every line to the terminal's width, wide characters counted as two columns", () => {
+    const denial: FlowerEvent = {
+      type: "tool-denied",
+      step: "s",
+      tool: "Bash",
+      command: `npm test -- ${"--verbose ".repeat(30)}`,
+      reason:
+        "主线程不亲自动手:用 Agent 工具派一个子代理,任务里写清目标和验收标准,让它把长输出写到 .flower/artifacts/,回复里只给路径和结论。",
+    };
+    const events = [...seedEvents(), denial];
+    for (const columns of [40, 80, 120]) {
+      const lines = screen(render(events, { tty: true, columns }));
+      for (const line of lines) expect(columnsOf(line)).toBeLessThan(columns);
+      expect(lines.some((line) => line.endsWith("…"))).toBe(true);
+    }
+    // A pipe is never cut: the whole line is there for grep.
+    const piped = render(events, { tty: false, columns: 40 });
+    expect(piped).toContain("--verbose --verbose --verbose --verbose --verbose");
   });
 });
 
