@@ -213,8 +213,10 @@ function unfinishedStep(
 /** Asks for the task on a terminal; undefined when the input ends without one. */
 async function askForTask(locale: Locale): Promise<string | undefined> {
   const lines = createInterface({ input: process.stdin, output: process.stdout });
+  // Ctrl-D closes the input without an answer: that is no task, not a hang.
+  const closed = new Promise<undefined>((resolve) => lines.once("close", () => resolve(undefined)));
   try {
-    return await lines.question(CLI_TEXT[locale].askTask);
+    return await Promise.race([lines.question(CLI_TEXT[locale].askTask), closed]);
   } catch {
     return undefined;
   } finally {

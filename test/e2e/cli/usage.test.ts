@@ -178,6 +178,24 @@ describe("flower runs / show on an empty run directory", () => {
     expect(run.stdout).toContain("Continue it with: flower continue 'fix build'\n");
   });
 
+  it("bare flower on a terminal with nothing unfinished asks for the task, then goes on with it", async () => {
+    const workspace = temp.make("flower-cli-");
+    const flower = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} --run-dir runs`;
+    // `script` gives flower a terminal; the task is typed into it.
+    const typed = `printf 'fix the build\\n' | script -q -e -c ${JSON.stringify(flower)} /dev/null`;
+    const run = await runFlower([], {
+      command: "bash",
+      commandArgs: ["-c", typed],
+      cwd: workspace,
+      env: cleanEnv({ TERM: "xterm" }),
+      timeoutMs: 20_000,
+    });
+    expect(run.stdout).toContain("Task: ");
+    // It read the task and went on: with no key configured, the next thing it says is how to set one.
+    expect(run.stdout).toContain("no way to reach Claude is configured");
+    expect(run.code).toBe(2);
+  });
+
   it("continue with nothing to continue says so before asking for credentials, and creates nothing", async () => {
     const workspace = temp.make("flower-cli-");
     const runDir = join(workspace, "runs");
