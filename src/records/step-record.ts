@@ -4,6 +4,7 @@
  * One writer: a `StepRecord` is changed only by `StepRun` (runtime/step-run.ts), which folds in the events
  * and outcomes everything else reports. Everyone else reads copies.
  */
+import type { FrozenDocumentRecord } from "../documents/record.js";
 import type { HandoffSectionName } from "../handoff/sections.js";
 import type { RewriteReport } from "../store/passes/report.js";
 
@@ -36,6 +37,20 @@ export interface StepResult {
   denials: number;
   /** The final answer of the last session. */
   result: string | null;
+  /** The workflow run this step belongs to; absent for a step run on its own (`--direct`). */
+  run?: string;
+  /** The document this step ended with (`freeze`): path, kind, degraded and why. Absent without one. */
+  frozen?: FrozenDocumentRecord;
+}
+
+/** Where a step sits in a workflow run: enough for `continueWorkflow` in another process. */
+export interface WorkflowMembership {
+  /** The run id (groups the steps; names the frozen files). */
+  run: string;
+  /** The step's name in the workflow (`requirements`, `goal`, `work`). */
+  name: string;
+  /** The task the run was started with, as typed. */
+  task: string;
 }
 
 export interface AttemptFailure {
@@ -105,6 +120,8 @@ export interface StepRecord extends StepResult {
   policy?: { enabled: boolean; window: number; at: number; warnAt: number };
   /** The process running the step (while `status` is "running"): a dead pid means it was cut off. */
   pid?: number;
+  /** Set for a step of a workflow run (with `run`): its name in the workflow and the run's task. */
+  workflow?: WorkflowMembership;
   /** Earlier records of a step name that `run()` started afresh: kept, never overwritten. */
   earlierRuns?: Array<Omit<StepRecord, "earlierRuns">>;
   startedAt: string;
@@ -167,5 +184,9 @@ export function toStepResult(record: StepRecord): StepResult {
     spilledChars: record.spilledChars,
     denials: record.denials,
     result: record.result,
+    ...(record.run !== undefined ? { run: record.run } : {}),
+    ...(record.frozen !== undefined
+      ? { frozen: { ...record.frozen, missing: [...record.frozen.missing] } }
+      : {}),
   };
 }

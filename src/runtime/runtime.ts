@@ -28,7 +28,9 @@ import { StepRun, type StepEnvironment } from "./step-run.js";
 import { DEFAULT_LEASE_TIMING } from "../records/lease.js";
 import type { RunRecords } from "../records/run-records.js";
 import { SqliteRunRecords } from "../records/sqlite-records.js";
-import type { StepRecord, StepResult } from "../records/step-record.js";
+import type { StepRecord, StepResult, WorkflowMembership } from "../records/step-record.js";
+import { defineDocument, type DocumentSpec } from "../documents/spec.js";
+import type { GoalCheck } from "../goal/goal-check.js";
 import { CONTINUE_PROMPT } from "./text.js";
 
 export interface RunOptions {
@@ -39,6 +41,25 @@ export interface RunOptions {
    * that many ms) instead of failing with LeaseHeldError at once. @default false
    */
   wait?: boolean | number;
+  /**
+   * The document this step must end with (SPEC §7): its final answer is parsed, checked, and frozen to
+   * `<workbench>/notes/<stem>-<run>.md` — marked degraded, with the reason, when it is unusable — and
+   * the record gets `frozen`. The file name uses `workflow.run`, else the step name.
+   */
+  freeze?: DocumentSpec;
+  /** The step is part of a workflow run (set by `runWorkflow`): recorded as `run` and `workflow`. */
+  workflow?: WorkflowMembership;
+  /**
+   * The goal guard's option (issue 13, SPEC §8). Accepted on this branch so the workflow's work step
+   * can pass it; the guard that uses it lands with issue 13.
+   */
+  goal?: {
+    checks: GoalCheck[];
+    guardRounds?: number;
+    goalText?: string;
+    requirementsText?: string;
+    review?: boolean;
+  };
 }
 
 export interface ContinueOptions extends RunOptions {
@@ -82,6 +103,11 @@ export class Runtime {
   /** Subscribe to events; returns the unsubscribe function. */
   on(listener: (event: FlowerEvent) => void): () => void {
     return this.#bus.on(listener);
+  }
+
+  /** Sends an event to every listener (the workflow layer reports its steps and pauses this way). */
+  emit(event: FlowerEvent): void {
+    this.#bus.emit(event);
   }
 
   /** Runs one step to completion. Throws StepFailedError when its attempts are used up. */
@@ -179,6 +205,8 @@ export class Runtime {
     if (!spec || typeof spec !== "object" || typeof spec.instructions !== "string") {
       throw new ConfigurationError("spec", spec, "an AgentSpec (see coordinator() and worker())");
     }
+    if (options.freeze !== undefined) defineDocument(options.freeze);
+    if (options.workflow !== undefined) checkMembership(options.workflow);
     const wait = options.wait ?? false;
     if (typeof wait !== "boolean" && !(typeof wait === "number" && wait >= 0))
       throw new ConfigurationError("wait", wait, "a boolean or a number of milliseconds >= 0");
@@ -205,7 +233,7 @@ export class Runtime {
         continuePrompt === undefined
           ? undefined
           : { record: this.#continuable(step), prompt: continuePrompt };
-      return await this.#drive(step, spec, prompt, policy, stop, lease, continuation);
+      return await this.#drive(step, spec, prompt, policy, stop, lease, continuation, options);
     } finally {
       lease?.release();
       this.#stops.delete(stop);
@@ -221,7 +249,9 @@ export class Runtime {
     stop: AbortController,
     lease: StepLease,
     continuation: { record: StepRecord; prompt: string } | undefined,
+    options: RunOptions,
   ): Promise<StepResult> {
+    const notesDir = this.workbench?.notes ?? join(this.options.workspace, DEFAULTS.workbenchDir, "notes");
     const run = new StepRun(
       {
         step,
@@ -234,6 +264,11 @@ export class Runtime {
         maxAttempts: this.options.maxAttempts,
         stopSignal: stop.signal,
         ...(continuation ? { continuation } : {}),
+        ...(options.workflow ? { workflow: options.workflow } : {}),
+        // Without a workbench the document still needs a file: the next step reads it from disk.
+        ...(options.freeze
+          ? { freeze: { spec: options.freeze, run: options.workflow?.run ?? step, notesDir } }
+          : {}),
       },
       this.#environment(step, spec, policy, lease),
     );
@@ -309,6 +344,14 @@ export class Runtime {
           reason: denial.reason,
         }),
     });
+  }
+}
+
+/** The workflow option as `runWorkflow` sets it; a clear error for anything else. */
+function checkMembership(workflow: WorkflowMembership): void {
+  for (const field of ["run", "name", "task"] as const) {
+    if (typeof workflow?.[field] !== "string" || workflow[field].trim() === "")
+      throw new ConfigurationError(`workflow.${field}`, workflow?.[field], "a non-empty string");
   }
 }
 

@@ -12,18 +12,20 @@
  *   turn would only leave a degraded handoff to continue from.
  */
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
+import type { DocumentSpec } from "../documents/spec.js";
 import { StepFailedError } from "../errors.js";
 import { readFrozenHandoff } from "../handoff/freeze.js";
 import type { HandoffPolicy } from "../handoff/policy.js";
 import { handoffPrompt } from "../handoff/prompt.js";
 import { freezeForSuccessor, produceHandoff } from "../handoff/switch.js";
 import type { Locale } from "../locale/locale.js";
-import type { StepRecord, StepResult } from "../records/step-record.js";
+import type { StepRecord, StepResult, WorkflowMembership } from "../records/step-record.js";
 import type { RewriteReport } from "../store/passes/report.js";
 import type { FlowerEvent } from "./events.js";
 import type { SessionOutcome } from "./session-outcome.js";
 import { runSession, type QueryFunction } from "./session-run.js";
 import { StepLedger } from "./step-ledger.js";
+import { freezeStepDocument } from "./step-document.js";
 import { CONTINUE_AFTER_FAILURE, FLOOR_MESSAGE } from "./text.js";
 
 /** What a step needs from the runtime around it: wiring, no decisions. */
@@ -57,6 +59,10 @@ export interface StepPlan {
   stopSignal: AbortSignal;
   /** Continue an existing record instead of starting fresh. */
   continuation?: { record: StepRecord; prompt: string };
+  /** Part of a workflow run (recorded on the step). */
+  workflow?: WorkflowMembership;
+  /** The document the step must end with, frozen to `notesDir` under the run id. */
+  freeze?: { spec: DocumentSpec; run: string; notesDir: string };
 }
 
 /** The writing turn is never stopped from outside. */
@@ -78,6 +84,7 @@ export class StepRun {
       policy: plan.policy,
       ...(plan.continuation ? { continued: plan.continuation.record } : {}),
       ...(earlier ? { earlier } : {}),
+      ...(plan.workflow ? { workflow: plan.workflow } : {}),
       save: (record) => env.save(record),
       emit: (event) => env.emit(event),
       now: () => env.now(),
@@ -160,6 +167,7 @@ export class StepRun {
 
       if (outcome.kind === "completed") {
         ledger.answer(outcome.resultText);
+        if (plan.freeze) this.#freeze(plan.freeze, outcome.resultText);
         return ledger.finish("done");
       }
       if (outcome.kind === "stopped") return ledger.finish("stopped");
@@ -214,6 +222,30 @@ export class StepRun {
       ledger.expectGeneration();
       resume = undefined;
       prompt = successorPrompt;
+    }
+  }
+
+  /**
+   * The step's answer becomes its frozen document (degraded when unusable: the step is still done and
+   * the run goes on). A file that cannot be written fails the step: the next step would have nothing.
+   */
+  #freeze(freeze: NonNullable<StepPlan["freeze"]>, answer: string | null): void {
+    const plan = this.#plan;
+    try {
+      const { record, error, event } = freezeStepDocument({
+        ...freeze,
+        step: plan.step,
+        answer,
+        locale: plan.locale,
+        now: this.#env.now(),
+      });
+      this.#ledger.froze(record, error);
+      this.#env.emit(event);
+    } catch (cause) {
+      const message = `could not freeze the ${freeze.spec.kind} document: ${cause instanceof Error ? cause.message : String(cause)}`;
+      this.#ledger.addError(message);
+      const result = this.#ledger.finish("failed");
+      throw new StepFailedError(plan.step, message, { cause: result });
     }
   }
 
