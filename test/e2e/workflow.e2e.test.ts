@@ -275,67 +275,76 @@ describe("the default workflow through the real binary", () => {
     r.model.assertNoErrors();
   }, 240_000);
 
-  it("a driver killed at the goal step's first request: continue in another runtime resumes the goal step, the requirements are not redone", async () => {
-    let killed = false;
-    let requirementsBefore = 0;
-    const running: { pid?: number } = {};
-    current = await rig({
-      policy: (request) => {
-        if (!killed && request.isMainThread && stepOf(request) === "goal") {
-          killed = true;
-          requirementsBefore = requestsOf(current!.model, "requirements").length;
-          if (running.pid) process.kill(running.pid, "SIGKILL");
-          return text("never delivered", { delayMs: 3_000 });
-        }
-        return policy()(request);
-      },
-    });
-    const r = current;
-    writeFileSync(
-      join(r.workspace, "notes-only-the-requirements-agent-read.txt"),
-      "SEEN-ONLY-BY-REQUIREMENTS",
-    );
-    const child = spawn(process.execPath, [join(import.meta.dirname, "fixtures", "workflow-driver.mjs")], {
-      env: {
-        ...process.env,
-        ...r.model.env(),
-        FLOWER_TEST_WORKSPACE: r.workspace,
-        FLOWER_TEST_RUN_DIR: r.runDir,
-        FLOWER_TEST_TASK: TASK,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    running.pid = child.pid;
-    let err = "";
-    child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on("exit", (exit) => resolve(exit)));
-    expect(code, `the driver was expected to be killed: ${err}`).toBeNull();
-    expect(killed).toBe(true);
+  for (const boundary of ["goal", "work"] as const) {
+    it(`a driver killed at the ${boundary} step's first request: continue in another runtime resumes that step, the frozen steps are not redone`, async () => {
+      let killed = false;
+      const before = { requirements: 0, goal: 0 };
+      const running: { pid?: number } = {};
+      current = await rig({
+        policy: (request) => {
+          if (!killed && request.isMainThread && stepOf(request) === boundary) {
+            killed = true;
+            before.requirements = requestsOf(current!.model, "requirements").length;
+            before.goal = requestsOf(current!.model, "goal").length;
+            if (running.pid) process.kill(running.pid, "SIGKILL");
+            return text("never delivered", { delayMs: 3_000 });
+          }
+          return policy()(request);
+        },
+      });
+      const r = current;
+      writeFileSync(
+        join(r.workspace, "notes-only-the-requirements-agent-read.txt"),
+        "SEEN-ONLY-BY-REQUIREMENTS",
+      );
+      const child = spawn(process.execPath, [join(import.meta.dirname, "fixtures", "workflow-driver.mjs")], {
+        env: {
+          ...process.env,
+          ...r.model.env(),
+          FLOWER_TEST_WORKSPACE: r.workspace,
+          FLOWER_TEST_RUN_DIR: r.runDir,
+          FLOWER_TEST_TASK: TASK,
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      running.pid = child.pid;
+      let err = "";
+      child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on("exit", (exit) => resolve(exit)));
+      expect(code, `the driver was expected to be killed: ${err}`).toBeNull();
+      expect(killed).toBe(true);
 
-    // The run stopped at the boundary: requirements done and frozen, the goal step cut off.
-    const rt = r.runtime({ workbench: true });
-    const workflow = defaultWorkflow({ work: WORK });
-    const position = workflowPosition(rt, workflow, "crashed");
-    expect(position.done).toEqual(["requirements"]);
-    expect(position.next?.name).toBe("goal");
-    expect(recordOf(r, "crashed/goal").status).toBe("running");
+      // The run stopped at the boundary: the steps before it done and frozen, this one cut off.
+      const rt = r.runtime({ workbench: true });
+      const workflow = defaultWorkflow({ work: WORK });
+      const position = workflowPosition(rt, workflow, "crashed");
+      const frozenBefore = boundary === "goal" ? ["requirements"] : ["requirements", "goal"];
+      expect(position.done).toEqual(frozenBefore);
+      expect(position.next?.name).toBe(boundary);
+      expect(recordOf(r, `crashed/${boundary}`).status).toBe("running");
 
-    const result = await continueWorkflow(rt, workflow, "crashed");
-    expect(result.status).toBe("done");
-    expect(result.steps.map((step) => [step.name, step.how])).toEqual([
-      ["requirements", "skipped"],
-      ["goal", "ran"],
-      ["work", "ran"],
-    ]);
-    expect(requestsOf(r.model, "requirements")).toHaveLength(requirementsBefore);
-    const goal = recordOf(r, "crashed/goal");
-    expect(goal.status).toBe("done");
-    expect(goal.frozen).toMatchObject({ kind: "goal", degraded: false });
-    expect(existsSync(goal.frozen!.path)).toBe(true);
-    expect(goal.generations).toBe(goal.history.length);
-    expect(recordOf(r, "crashed/work").status).toBe("done");
-    // The run's record holds exactly one requirements step, done once.
-    expect(recordOf(r, "crashed/requirements").earlierRuns).toBeUndefined();
-    r.model.assertNoErrors();
-  }, 300_000);
+      const result = await continueWorkflow(rt, workflow, "crashed", { wait: 30_000 });
+      expect(result.status).toBe("done");
+      expect(result.steps.map((step) => [step.name, step.how])).toEqual([
+        ["requirements", "skipped"],
+        ["goal", boundary === "goal" ? "ran" : "skipped"],
+        ["work", "ran"],
+      ]);
+      // No frozen step was redone: no further request for it, and its record holds one run.
+      expect(requestsOf(r.model, "requirements")).toHaveLength(before.requirements);
+      if (boundary === "work") expect(requestsOf(r.model, "goal")).toHaveLength(before.goal);
+      for (const name of frozenBefore) expect(recordOf(r, `crashed/${name}`).earlierRuns).toBeUndefined();
+      const step = recordOf(r, `crashed/${boundary}`);
+      expect(step.status).toBe("done");
+      expect(step.generations).toBe(step.history.length);
+      const goal = recordOf(r, "crashed/goal");
+      expect(goal.frozen).toMatchObject({ kind: "goal", degraded: false });
+      expect(existsSync(goal.frozen!.path)).toBe(true);
+      expect(recordOf(r, "crashed/work")).toMatchObject({
+        status: "done",
+        result: "WORK-DONE: the flag is there.",
+      });
+      r.model.assertNoErrors();
+    }, 300_000);
+  }
 });
