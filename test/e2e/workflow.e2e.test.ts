@@ -63,13 +63,10 @@ const WORK = coordinator("lead", "Do the work.", {
 
 type Step = "requirements" | "goal" | "work";
 
-/** Which step a main-thread request belongs to: the document agents' system prompts name their document. */
+/** Which step a main-thread request belongs to: a document step's system prompt carries its kind. */
 function stepOf(request: ModelRequest): Step {
-  const system = request.systemText;
-  if (system.includes("is the Requirements confirmation itself") || system.includes("《需求确认书》本身"))
-    return "requirements";
-  if (system.includes("is the Goal itself") || system.includes("《目标》本身")) return "goal";
-  return "work";
+  const kind = request.documentKind;
+  return kind === "requirements" || kind === "goal" ? kind : "work";
 }
 
 interface Answers {
