@@ -123,3 +123,18 @@ describe("parseDocument", () => {
     expect(document.sections.acceptance).toBe("- the README has a section");
   });
 });
+
+describe("a title that is also a section heading", () => {
+  it("a model's `# Goal` / `# 目标` heading is the goal section, flower's `# Goal: <run>` is the title", () => {
+    const answer = "# Goal\nShip the flag.\n# Checks\n- `npm test` exits 0";
+    expect(parseDocument(GOAL, answer).sections.goal).toBe("Ship the flag.");
+    expect(parseDocument(GOAL, "# 目标:把开关做好\n## 检查\n- `npm test` 退出码为 0").sections.goal).toBe(
+      "把开关做好",
+    );
+    const frozen = parseDocument(GOAL, answer, "r-7").toMarkdown("zh");
+    expect(frozen.startsWith("# 目标:r-7\n")).toBe(true);
+    const back = parseDocument(GOAL, frozen, "r-7");
+    expect(back.sections.goal).toBe("Ship the flag.");
+    expect(back.notes).toBe("");
+  });
+});
