@@ -57,6 +57,7 @@ export {
 export type { FrozenDocumentRecord } from "./documents/record.js";
 export { REQUIREMENTS } from "./documents/builtin/requirements.js";
 export { GOAL, goalChecks } from "./documents/builtin/goal.js";
+export { BUILT_IN_DOCUMENTS } from "./documents/builtin/index.js";
 
 export { defineWorkflow, workflowStepName } from "./workflow/workflow.js";
 export type { Workflow, WorkflowStep, StepInput, WorkflowDocument } from "./workflow/workflow.js";

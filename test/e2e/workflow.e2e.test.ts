@@ -18,6 +18,7 @@ import {
   type StepRecord,
 } from "../../src/index.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
+import { READ_ONLY_DENIAL } from "../../src/guards/text.js";
 import { rig, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
@@ -72,6 +73,8 @@ function stepOf(request: ModelRequest): Step {
 interface Answers {
   requirements?: string;
   goal?: string;
+  /** The requirements agent first tries to change the workspace (it must be denied). */
+  tryToWrite?: boolean;
 }
 
 /**
@@ -84,6 +87,8 @@ function policy(answers: Answers = {}) {
     if (!request.isMainThread) return text("ok");
     switch (stepOf(request)) {
       case "requirements":
+        if (answers.tryToWrite && request.countToolResults("Bash") === 0)
+          return toolUse("Bash", { command: "touch created-by-the-requirements-agent.txt" });
         return request.countToolResults("Read") === 0
           ? toolUse("Read", { file_path: "notes-only-the-requirements-agent-read.txt" })
           : text(answers.requirements ?? REQUIREMENTS_ANSWER);
@@ -236,6 +241,7 @@ describe("the default workflow through the real binary", () => {
     const r = await setUp({
       requirements: "## Task\nAdd a --json flag.\n## Open questions\n- none",
       goal: "## Goal\nJSON output.\n## Checks\n- the output looks right",
+      tryToWrite: true,
     });
     const rt = r.runtime({ workbench: true, locale: "zh" });
     const events: FlowerEvent[] = [];
@@ -262,6 +268,12 @@ describe("the default workflow through the real binary", () => {
     expect(goal.frozen).toMatchObject({ degraded: true, why: "no runnable check in the checks section" });
     expect(goal.frozen!.path).toBe(join(r.workspace, ".flower", "notes", "目标-r2.md"));
     expect(recordOf(r, "r2/work").status).toBe("done");
+    // The requirements agent is read-only: its attempt to change the workspace was denied.
+    expect(existsSync(join(r.workspace, "created-by-the-requirements-agent.txt"))).toBe(false);
+    const denied = requestsOf(r.model, "requirements")
+      .flatMap((request) => request.toolResults())
+      .find((result) => result.name === "Bash");
+    expect(denied?.text).toContain(READ_ONLY_DENIAL.zh);
     // The goal step was told the requirements are degraded.
     expect(requestsOf(r.model, "goal")[0]!.firstUserText()).toContain("降级件");
     const frozenEvents = events.filter((event) => event.type === "document-frozen");
