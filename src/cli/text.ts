@@ -79,6 +79,8 @@ export interface CliText {
     summary: (handoffs: number, generations: number, seconds: string) => string;
     goesOnItself: string;
     editing: (path: string, line: number) => string;
+    was: (line: string) => string;
+    now: (line: string) => string;
     goingOn: string;
   };
 }
@@ -171,6 +173,8 @@ export const CLI_TEXT: Record<Locale, CliText> = {
         `demo finished: ${handoffs} handoffs, ${generations} generations, ${seconds}s (requirements → goal → work)`,
       goesOnItself: "(the demo does this itself in a moment)",
       editing: (path, line) => `demo: playing the person at the pause — changing line ${line} of ${path}:`,
+      was: (line) => `  was  ${line}`,
+      now: (line) => `  now  ${line}`,
       goingOn:
         "demo: going on, as `flower continue demo` would: the goal step starts from the file as it is now.",
     },
@@ -260,6 +264,8 @@ export const CLI_TEXT: Record<Locale, CliText> = {
         `demo 跑完: 换代 ${handoffs} 次,共 ${generations} 代,${seconds} 秒(需求 → 目标 → 干活)`,
       goesOnItself: "(demo 马上自己接着跑)",
       editing: (path, line) => `demo: 扮演停下时看文件的人 —— 改 ${path} 的第 ${line} 行:`,
+      was: (line) => `  原来  ${line}`,
+      now: (line) => `  改成  ${line}`,
       goingOn: "demo: 接着跑,和 `flower continue demo` 一样: 目标这一步从文件现在的样子开始。",
     },
   },

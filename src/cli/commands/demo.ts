@@ -117,8 +117,8 @@ export async function demoCommand(parsed: ParsedCommand): Promise<number> {
     const edit = editDemoRequirements(document.path, locale);
     output.say("");
     output.say(text.demo.editing(document.path, edit.line));
-    output.say(`  - ${edit.before}`);
-    output.say(`  + ${edit.after}`);
+    output.say(text.demo.was(edit.before));
+    output.say(text.demo.now(edit.after));
     output.say(text.demo.goingOn);
     output.say("");
     const second = runtime();
