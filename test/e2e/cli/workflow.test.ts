@@ -68,7 +68,7 @@ function goalAnswer(request: ModelRequest): string {
     "- `true` exits 0",
     "",
     "## Constraints",
-    `- From the requirements: ${line ?? "(not found)"}`,
+    `- From the requirements: ${line?.replace(/^- /, "") ?? "(not found)"}`,
     "",
     "## Non-goals",
     "- (empty)",
