@@ -35,6 +35,17 @@ export interface DisplayText {
     (n: number) => string
   >;
   saved: (chars: string) => string;
+  /** A workflow step begins: which of how many, and its name. */
+  workflowStep: (index: number, total: number, name: string) => string;
+  /** A step's document was frozen to `path`. */
+  frozen: (document: string, path: string) => string;
+  /** The document's answer was unusable: a mechanical one was frozen instead, and the run goes on. */
+  frozenDegraded: (document: string, why: string) => string;
+  /** A skipped step (frozen or done before: never redone) and a continued one. */
+  stepSkipped: string;
+  stepResumed: string;
+  /** Display names of the default workflow's steps; another step shows its own name. */
+  stepNames: Record<string, string>;
 }
 
 export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
@@ -74,6 +85,13 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
       interrupted: (n) => `中断 ${n}`,
     },
     saved: (chars) => `省下 ${chars} 字符`,
+    workflowStep: (index, total, name) => `== 第 ${index}/${total} 步 · ${name}`,
+    frozen: (document, path) => `<- ${document}冻结在 ${path}`,
+    frozenDegraded: (document, why) =>
+      `!! ${document}降级${why ? `(${why})` : ""} —— 冻结的是残缺件,运行照常往下走`,
+    stepSkipped: "已冻结,不重做",
+    stepResumed: "接着做",
+    stepNames: { requirements: "需求确认", goal: "目标", work: "干活" },
   },
   en: {
     gauge: (context, window) => `# context ${context}${window ? `/${window}` : ""}`,
@@ -113,5 +131,12 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
       interrupted: (n) => `interrupted ${n}`,
     },
     saved: (chars) => `saved ${chars} chars`,
+    workflowStep: (index, total, name) => `== step ${index}/${total} · ${name}`,
+    frozen: (document, path) => `<- ${document} frozen to ${path}`,
+    frozenDegraded: (document, why) =>
+      `!! ${document} degraded${why ? ` (${why})` : ""} — an incomplete one was frozen; the run goes on`,
+    stepSkipped: "already done, not redone",
+    stepResumed: "continued",
+    stepNames: { requirements: "requirements", goal: "goal", work: "work" },
   },
 };

@@ -1,6 +1,9 @@
 /**
  * The model policy of `flower demo`: a long-horizon task played by the offline model kit against the real
- * Claude Code binary, so a fresh machine sees every mechanism once, live, with no key:
+ * Claude Code binary, so a fresh machine sees every mechanism once, live, with no key. The run is the
+ * default workflow: the requirements step (a look at the README, then the document; the demo edits one
+ * line of it at the pause), the goal step (a look at package.json, then the goal, quoting the edited
+ * line as its prompt carried it), then the work step:
  *
  *   generation 1  glance (git status) → a denied `npm test` → delegation (analyst: `seq 1 20000`, spilled)
  *                 → reads design notes in parallel batches until the handoff line → handoff 1
@@ -16,10 +19,16 @@ import { HandoffPolicy } from "../../../handoff/policy.js";
 import type { Locale } from "../../../locale/locale.js";
 import type { ModelRequest } from "../../model-request.js";
 import { text, toolUse, toolUses, type Reply } from "../../replies.js";
+import { GOAL } from "../../../documents/builtin/goal.js";
+import { DOCUMENT_SIGNATURE, documentInstructions } from "../../../documents/instructions.js";
+import { DEMO_DOCUMENTS_TEXT } from "./documents-text.js";
 import { NOTE_COUNT, noteName, TOPICS } from "./fixture.js";
 import { CHECK_SCRIPT, DEMO_TEXT, SUMMARY_FILE } from "./script-text.js";
 
-/** The demo's step name. */
+/** The demo's run id: its steps are `demo/requirements`, `demo/goal` and `demo/work`. */
+export const DEMO_RUN = "demo";
+
+/** The step name when the work step runs alone (scripts/report-screenshot.mjs). */
 export const DEMO_STEP = "demo";
 
 /**
@@ -121,9 +130,30 @@ export function demoPolicy(options: DemoScriptOptions): (request: ModelRequest) 
     return text("Nothing to do for this brief.");
   };
 
+  /** The two document steps: a look at the workspace (they may only look), then the document. */
+  const documentStep = (request: ModelRequest): Reply => {
+    const d = DEMO_DOCUMENTS_TEXT[locale];
+    const goal = request.systemText.includes(documentInstructions(GOAL, locale));
+    if (request.countToolResults("Read") === 0) {
+      const file = abs(goal ? "package.json" : "README.md");
+      return toolUse("Read", { file_path: file }, { text: goal ? d.goalIntro : d.requirementsIntro });
+    }
+    if (!goal) return text(d.requirements);
+    // The goal step quotes the table line of the requirements file as its prompt carries it: the file
+    // as it was on disk when the step started, the demo's edit included.
+    const tableLine =
+      request
+        .firstUserText()
+        .split("\n")
+        .map((line) => line.trim())
+        .find((line) => line.startsWith(d.tableLinePrefix)) ?? d.editedLine.before;
+    return text(d.goal(tableLine));
+  };
+
   return (request) => {
     if (request.kind === "title" || request.kind === "compact") return undefined;
     if (request.isSubagent) return worker(request);
+    if (request.systemText.includes(DOCUMENT_SIGNATURE)) return documentStep(request);
     const generation = generationOf(request);
     if (request.isHandoffTurn)
       return text(t.handoff(generation === 1 ? 1 : 2, readsDone(request) || notesRead(request)));
