@@ -85,7 +85,7 @@ export async function runLive(live: LiveRun): Promise<LiveOutcome> {
     const result = await live.action();
     sink.close();
     const status = rt.records.get(live.step)?.status ?? "done";
-    if (output.json) process.stdout.write(`${JSON.stringify({ type: "result", status, ...result })}\n`);
+    if (output.json) process.stdout.write(`${JSON.stringify({ type: "result", ...result, status })}\n`);
     if (status === "stopped" || interrupts > 0) {
       output.say(text.stopped(live.continueCommand));
       return { code: EXIT.interrupted, status: "stopped", result };

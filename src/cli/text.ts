@@ -23,7 +23,7 @@ export interface CliText {
   askTask: string;
   noStep: (step: string, manifest: string, known: string[]) => string;
   runsHeader: readonly [string, string, string, string, string, string, string];
-  status: Record<"running" | "done" | "failed" | "stopped" | "interrupted", string>;
+  status: Record<"running" | "done" | "failed" | "stopped" | "goal-not-met" | "interrupted", string>;
   show: {
     step: string;
     status: string;
@@ -92,6 +92,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       done: "done",
       failed: "failed",
       stopped: "stopped",
+      "goal-not-met": "goal not met (flower show lists the evidence)",
       interrupted: "interrupted (its process is gone; flower continue picks it up)",
     },
     show: {
@@ -162,6 +163,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       done: "完成",
       failed: "失败",
       stopped: "已停",
+      "goal-not-met": "目标未达成(证据见 flower show)",
       interrupted: "中断(进程已不在;flower continue 可接着做)",
     },
     show: {

@@ -6,9 +6,16 @@
  */
 import type { HandoffSectionName } from "../handoff/sections.js";
 import type { RewriteReport } from "../store/passes/report.js";
+import type { GuardRecord } from "./guard-record.js";
 
 export interface StepResult {
   step: string;
+  /**
+   * How the step ended: "done", "stopped", or "goal-not-met" (the goal's checks still failed after the
+   * last guard round, or the reviewer's verdict could not be read; see `guard`). A failed step throws
+   * StepFailedError instead of returning.
+   */
+  status: StepStatus;
   /** Always the last successor: the session a later process should resume. */
   sessionId: string | null;
   /** Failed attempts only. Handoffs never count. */
@@ -36,6 +43,8 @@ export interface StepResult {
   denials: number;
   /** The final answer of the last session. */
   result: string | null;
+  /** The goal guard's evidence (SPEC §8): only for a step run with the `goal` option. */
+  guard?: GuardRecord;
 }
 
 export interface AttemptFailure {
@@ -81,10 +90,9 @@ export interface StoreLoadRecord extends RewriteReport {
   at: string;
 }
 
-export type StepStatus = "running" | "done" | "failed" | "stopped";
+export type StepStatus = "running" | "done" | "failed" | "stopped" | "goal-not-met";
 
 export interface StepRecord extends StepResult {
-  status: StepStatus;
   /** The step's original task. */
   prompt: string;
   /** The spec's name. */
@@ -167,5 +175,7 @@ export function toStepResult(record: StepRecord): StepResult {
     spilledChars: record.spilledChars,
     denials: record.denials,
     result: record.result,
+    status: record.status,
+    ...(record.guard ? { guard: structuredClone(record.guard) } : {}),
   };
 }

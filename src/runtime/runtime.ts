@@ -9,7 +9,11 @@ import type { AgentSpec } from "../agents/agent-spec.js";
 import { buildOptions, type HookMap } from "../agents/build-options.js";
 import { DEFAULTS } from "../defaults.js";
 import { ConfigurationError, StepFailedError } from "../errors.js";
+import { claimGuard } from "../guards/claim-guard.js";
 import { indexGuard } from "../guards/index-guard.js";
+import { safeFileName } from "../fs/safe-file-name.js";
+import { resolveGoalOption, type GoalOption, type ResolvedGoal } from "../goal/goal-option.js";
+import { REVIEWER_INSTRUCTIONS } from "../goal/review-text.js";
 import { spillGuards } from "../guards/spill-guard.js";
 import { HandoffPolicy } from "../handoff/policy.js";
 import { PruningSessionStore } from "../store/pruning-store.js";
@@ -29,6 +33,7 @@ import { DEFAULT_LEASE_TIMING } from "../records/lease.js";
 import type { RunRecords } from "../records/run-records.js";
 import { SqliteRunRecords } from "../records/sqlite-records.js";
 import type { StepRecord, StepResult } from "../records/step-record.js";
+import type { Locale } from "../locale/locale.js";
 import { CONTINUE_PROMPT } from "./text.js";
 
 export interface RunOptions {
@@ -39,6 +44,14 @@ export interface RunOptions {
    * that many ms) instead of failing with LeaseHeldError at once. @default false
    */
   wait?: boolean | number;
+  /**
+   * The goal guard (SPEC §8): when the step's session completes, flower runs these checks itself in the
+   * workspace; a failing check sends the session back with the evidence (a guard round), and after
+   * `guardRounds` the step ends with status "goal-not-met" (returned, not thrown; the CLI exits 1).
+   * Also flags worker reports that claim success without evidence, and with `review: true` asks a
+   * read-only reviewer after the checks pass. @default none (the agent's answer ends the step)
+   */
+  goal?: GoalOption;
 }
 
 export interface ContinueOptions extends RunOptions {
@@ -186,6 +199,7 @@ export class Runtime {
       options.handoff === undefined
         ? this.options.handoff
         : resolveHandoffPolicy(options.handoff, this.options.env);
+    const goal = options.goal === undefined ? undefined : resolveGoalOption(options.goal);
     this.#running.add(step);
     const stop = new AbortController();
     this.#stops.add(stop);
@@ -205,7 +219,7 @@ export class Runtime {
         continuePrompt === undefined
           ? undefined
           : { record: this.#continuable(step), prompt: continuePrompt };
-      return await this.#drive(step, spec, prompt, policy, stop, lease, continuation);
+      return await this.#drive(step, spec, prompt, policy, stop, lease, continuation, goal);
     } finally {
       lease?.release();
       this.#stops.delete(stop);
@@ -221,6 +235,7 @@ export class Runtime {
     stop: AbortController,
     lease: StepLease,
     continuation: { record: StepRecord; prompt: string } | undefined,
+    goal: ResolvedGoal | undefined,
   ): Promise<StepResult> {
     const run = new StepRun(
       {
@@ -234,20 +249,35 @@ export class Runtime {
         maxAttempts: this.options.maxAttempts,
         stopSignal: stop.signal,
         ...(continuation ? { continuation } : {}),
+        ...(goal ? { goal: { goal, logDir: this.#checkLogDir(step), env: process.env } } : {}),
       },
-      this.#environment(step, spec, policy, lease),
+      this.#environment(step, spec, policy, lease, goal !== undefined),
     );
     return run.run();
   }
 
+  /** Where the goal's check logs go: `<workbench>/artifacts`, else a folder per step in the run directory. */
+  #checkLogDir(step: string): string {
+    return this.workbench
+      ? this.workbench.artifacts
+      : join(this.options.runDir, "goal-checks", safeFileName(step));
+  }
+
   /** What a step gets from the runtime: persistence, session options, the store's reports, the bus. */
-  #environment(step: string, spec: AgentSpec, policy: HandoffPolicy, lease: StepLease): StepEnvironment {
+  #environment(
+    step: string,
+    spec: AgentSpec,
+    policy: HandoffPolicy,
+    lease: StepLease,
+    guarded: boolean,
+  ): StepEnvironment {
     const o = this.options;
     return {
       // Every write proves the lease still holds: a driver presumed dead must not overwrite its successor.
       save: (record) => this.records.put(record, { lease: lease.token }),
       earlier: (name) => this.records.get(name),
-      sessionOptions: (session) => this.#sessionOptions(step, spec, policy, session, lease),
+      sessionOptions: (session) => this.#sessionOptions(step, spec, policy, session, lease, guarded),
+      reviewerOptions: () => this.#reviewerOptions(spec, lease),
       // The index is refreshed before every session so the prompt block lists what is on disk now.
       beforeSession: async () => {
         if (!this.workbench) return;
@@ -261,16 +291,41 @@ export class Runtime {
     };
   }
 
+  /** The reviewer's session: fresh, read-only, no hooks of the coordinator's, the step's store and model. */
+  #reviewerOptions(spec: AgentSpec, lease: StepLease): Options {
+    const o = this.options;
+    return buildOptions(reviewerSpec(spec, o.locale), {
+      workspace: o.workspace,
+      locale: o.locale,
+      env: o.env,
+      handoffEnabled: false,
+      sessionStore: this.store,
+      ...(o.model ? { model: o.model } : {}),
+      ...(o.maxBudgetUsd !== undefined ? { maxBudgetUsd: o.maxBudgetUsd } : {}),
+      abortController: childAbort(this.#kill.signal),
+      onSpawn: (pid) => lease.addChild(pid),
+    });
+  }
+
   #sessionOptions(
     step: string,
     spec: AgentSpec,
     policy: HandoffPolicy,
     session: { resume?: string; writing: boolean; sink: (event: FlowerEvent) => void },
     lease: StepLease,
+    guarded: boolean,
   ): Options {
     const o = this.options;
     const { resume, writing, sink } = session;
     const postToolUse: HookCallbackMatcher[] = [];
+    if (guarded) {
+      postToolUse.push(
+        claimGuard({
+          locale: o.locale,
+          onFlag: (claim) => sink({ type: "claim-flagged", step, ...claim }),
+        }),
+      );
+    }
     const spilling = this.workbench !== null && o.spillThreshold !== null;
     if (this.workbench) {
       postToolUse.push(
@@ -310,6 +365,18 @@ export class Runtime {
         }),
     });
   }
+}
+
+/** The reviewer (SPEC G3): read-only tools, no workers, no workbench block, the step's model. */
+function reviewerSpec(spec: AgentSpec, locale: Locale): AgentSpec {
+  return {
+    name: `${spec.name}-reviewer`,
+    instructions: REVIEWER_INSTRUCTIONS[locale],
+    tools: ["Read", "Grep", "Glob"],
+    allowedTools: ["Read", "Grep", "Glob"],
+    role: "agent",
+    ...(spec.model ? { model: spec.model } : {}),
+  };
 }
 
 /** A fresh controller per session that follows the runtime's kill signal. */
