@@ -73,7 +73,26 @@ export interface FlaggedClaimRecord {
   excerpt: string;
 }
 
+/**
+ * The goal option the step ran with, so `continue` keeps guarding a step without being told again.
+ * (The shape of `GoalOption` in src/goal, restated here: records sit below nothing they could import.)
+ */
+export interface StoredGoal {
+  checks: Array<{
+    command: string;
+    expect?: { exitCode?: number; pattern?: string };
+    timeoutMs?: number;
+    description?: string;
+  }>;
+  guardRounds: number;
+  review: boolean;
+  goalText?: string;
+  requirementsText?: string;
+}
+
 export interface GuardRecord {
+  /** The goal the step runs with (absent in records written before it was kept). */
+  goal?: StoredGoal;
   /** Guard rounds allowed (`guardRounds`). */
   maxRounds: number;
   /** Guard rounds started: how often the coordinator was sent back. */

@@ -199,7 +199,7 @@ export class Runtime {
       options.handoff === undefined
         ? this.options.handoff
         : resolveHandoffPolicy(options.handoff, this.options.env);
-    const goal = options.goal === undefined ? undefined : resolveGoalOption(options.goal);
+    const given = options.goal === undefined ? undefined : resolveGoalOption(options.goal);
     this.#running.add(step);
     const stop = new AbortController();
     this.#stops.add(stop);
@@ -219,6 +219,9 @@ export class Runtime {
         continuePrompt === undefined
           ? undefined
           : { record: this.#continuable(step), prompt: continuePrompt };
+      // `continue` keeps guarding a step that ran with a goal, unless it is given a goal of its own.
+      const stored = continuation?.record.guard?.goal;
+      const goal = given ?? (stored ? resolveGoalOption(stored) : undefined);
       return await this.#drive(step, spec, prompt, policy, stop, lease, continuation, goal);
     } finally {
       lease?.release();

@@ -16,6 +16,7 @@ import {
   type CheckResultRecord,
   type GuardRecord,
   type ReviewRecord,
+  type StoredGoal,
 } from "../records/guard-record.js";
 import {
   newStepRecord,
@@ -336,10 +337,11 @@ export class StepLedger {
    * The goal guard's part of the record. Kept across `continue`; a step that had ended goal-not-met and
    * is continued gets its rounds again (a person chose to go on), its earlier evidence stays.
    */
-  guardStart(maxRounds: number): void {
+  guardStart(maxRounds: number, goal: StoredGoal): void {
     const record = this.#record;
     if (!record.guard) record.guard = newGuardRecord(maxRounds);
     const guard = record.guard;
+    guard.goal = goal;
     if (guard.outcome === "goal-not-met") guard.rounds = 0;
     guard.maxRounds = maxRounds;
     guard.outcome = null;

@@ -19,6 +19,7 @@ import { HandoffPolicy } from "../handoff/policy.js";
 import { handoffPrompt } from "../handoff/prompt.js";
 import { freezeForSuccessor, produceHandoff } from "../handoff/switch.js";
 import type { Locale } from "../locale/locale.js";
+import type { StoredGoal } from "../records/guard-record.js";
 import type { StepRecord, StepResult } from "../records/step-record.js";
 import type { RewriteReport } from "../store/passes/report.js";
 import type { FlowerEvent } from "./events.js";
@@ -68,6 +69,17 @@ export interface StepPlan {
 /** The writing turn is never stopped from outside. */
 const NEVER = new AbortController().signal;
 
+/** The goal as the record keeps it (plain JSON; null texts left out). */
+function storedGoal(goal: ResolvedGoal): StoredGoal {
+  return {
+    checks: goal.checks,
+    guardRounds: goal.guardRounds,
+    review: goal.review,
+    ...(goal.goalText !== null ? { goalText: goal.goalText } : {}),
+    ...(goal.requirementsText !== null ? { requirementsText: goal.requirementsText } : {}),
+  };
+}
+
 /** The reviewer's session is short and never hands off. */
 const NO_HANDOFF = new HandoffPolicy({ enabled: false });
 
@@ -91,7 +103,7 @@ export class StepRun {
       emit: (event) => env.emit(event),
       now: () => env.now(),
     });
-    if (plan.goal) this.#ledger.guardStart(plan.goal.goal.guardRounds);
+    if (plan.goal) this.#ledger.guardStart(plan.goal.goal.guardRounds, storedGoal(plan.goal.goal));
   }
 
   /** A copy of the record as it stands. */

@@ -16,6 +16,7 @@ import type { StepRecord } from "../../records/step-record.js";
 import { sparkline } from "../../report/sparkline.js";
 import { reportStep } from "../../runtime/report-input.js";
 import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
+import { guardSummary } from "../guard-summary.js";
 import { handoffSummary } from "../handoff-summary.js";
 import { makeOutput } from "../live-run.js";
 import { columnsOf, cut } from "../terminal-text.js";
@@ -131,6 +132,10 @@ export function showCommand(parsed: ParsedCommand): number {
       const state = handoff.degraded ? t.degraded(handoff.why ?? "") : "ok";
       say(`       -> ${t.handedOff}: ${handoff.path ?? t.noFile} · ${state}`);
     }
+  }
+  if (record.guard) {
+    say("");
+    for (const line of guardSummary(record.guard, locale)) say(line);
   }
   if (record.errors.length > 0) {
     say("");

@@ -27,6 +27,8 @@ export interface LiveSettings {
   maxBudgetUsd: number | undefined;
   handoff: HandoffPolicy;
   locale: Locale;
+  /** `--review`: the goal guard's reviewer after the work (SPEC G3). */
+  review: boolean;
 }
 
 /** Validates the options shared by run and continue, before anything is written. */
@@ -53,7 +55,16 @@ export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
     maxBudgetUsd,
     handoff,
     locale,
+    review: values.review === true,
   };
+}
+
+/**
+ * The goal option of a direct run: with --review and no frozen goal, the reviewer judges the work
+ * against the task as typed. (A workflow's work step passes the frozen goal's checks instead.)
+ */
+export function reviewGoal(settings: Pick<LiveSettings, "review">) {
+  return settings.review ? { goal: { checks: [], review: true } } : {};
 }
 
 /**
@@ -162,7 +173,7 @@ export async function runCommand(parsed: ParsedCommand): Promise<number> {
     sink,
     step,
     continueCommand: continueCommand(step, settings),
-    action: () => rt.run(step, spec, task, { wait: parsed.values.wait === true }),
+    action: () => rt.run(step, spec, task, { wait: parsed.values.wait === true, ...reviewGoal(settings) }),
   });
   return outcome.code;
 }
@@ -193,6 +204,7 @@ export async function continueCommandRun(parsed: ParsedCommand): Promise<number>
       rt.continue(name, defaultTeam(settings.locale), {
         wait: parsed.values.wait === true,
         ...(prompt ? { prompt } : {}),
+        ...reviewGoal(settings),
       }),
   });
   return outcome.code;

@@ -116,7 +116,7 @@ describe("the goal guard in the step loop", () => {
     h.assertComplete();
   });
 
-  it("a stop while the checks run ends the step stopped, with the check's processes gone", async () => {
+  it("a stop while the checks run ends the step stopped at once (the runner kills the check)", async () => {
     const stop = new AbortController();
     const h = harness(
       [session("s1", response("s1", 10_000), result("s1", { text: "All done." }))],
