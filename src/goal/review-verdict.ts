@@ -42,7 +42,7 @@ const ALL = [...VERDICT_WORDS, ...SYMBOLS].map(([, words]) => words).join("|");
 /** Between a criterion and its verdict. */
 const SEPARATOR = String.raw`(?:\s*[—–]+\s*|\s+-{1,2}\s+|\s*:\s*|\s*(?:=>|->|→)\s*)`;
 /** After a verdict: the end, a separator, punctuation or the evidence label. */
-const AFTER = String.raw`(?=$|\s|[.,;:!)\]—–-]|证据|依据)`;
+const AFTER = String.raw`(?=$|\s|[.,;:!)\]—–\-。,、;]|证据|依据)`;
 
 const CRITERION_FIRST = new RegExp(
   String.raw`^(?<criterion>.+?)${SEPARATOR}[\[(]?(?<verdict>${ALL})[\])]?${AFTER}(?<rest>.*)$`,
@@ -53,9 +53,9 @@ const VERDICT_FIRST = new RegExp(String.raw`^(?<verdict>${ALL})${SEPARATOR}(?<re
 const BRACKETED_FIRST = new RegExp(String.raw`^[\[(](?<verdict>${ALL})[\])]\s*(?<rest>.+)$`, "i");
 /** Words that are a verdict only in a table cell or in brackets: in prose they are too common. */
 const AMBIGUOUS = /^(?:yes|no|fails?|failed|pass(?:es|ed)?|\?)$/i;
-const EVIDENCE_LABEL = /(?:^|[\s;,—–-])(?:evidence|because|证据|依据)\s*[:]?\s*/i;
+const EVIDENCE_LABEL = /(?:^|[\s;,—–。,、-])(?:evidence|because|证据|依据)\s*[:]?\s*/i;
 /** Lines that sum up rather than judge one criterion. */
-const SUMMARY = /^(?:overall|verdict|summary|result|conclusion|总体|总结|结论|判定|总判定)\b/i;
+const SUMMARY = /^(?:(?:overall|verdict|summary|result|conclusion)\b|总体|总结|结论|最终结论|判定|总判定)/i;
 
 function kindOf(word: string): ReviewVerdictKind | null {
   const lower = word.toLowerCase().replace(/\s+/g, " ");
@@ -69,7 +69,7 @@ function kindOf(word: string): ReviewVerdictKind | null {
 function evidenceOf(rest: string): string {
   const labelled = EVIDENCE_LABEL.exec(rest);
   const text = labelled ? rest.slice(labelled.index + labelled[0].length) : rest;
-  return text.replace(/^[\s—–:;,.-]+/, "").trim();
+  return text.replace(/^[\s—–:;,.。,、-]+/, "").trim();
 }
 
 function clean(line: string): string {
