@@ -31,7 +31,26 @@ export type {
   SpillEvent,
   HandoffEvent,
   StoreLoadEvent,
+  GoalChecksEvent,
+  GoalCheckSummary,
+  GuardRoundEvent,
+  ClaimFlaggedEvent,
+  ReviewEvent,
 } from "./runtime/events.js";
+export type { StepStatus } from "./records/step-record.js";
+export type {
+  GuardRecord,
+  CheckRunRecord,
+  CheckResultRecord,
+  ReviewRecord,
+  ReviewCriterionRecord,
+  FlaggedClaimRecord,
+} from "./records/guard-record.js";
+export type { GoalOption } from "./goal/goal-option.js";
+export type { GoalCheck, GoalCheckExpectation } from "./goal/goal-check.js";
+export { parseGoalChecks } from "./goal/goal-document.js";
+export { assessClaim } from "./goal/claims.js";
+export { claimGuard } from "./guards/claim-guard.js";
 
 export type { AgentSpec, WorkerSpec } from "./agents/agent-spec.js";
 export { buildOptions } from "./agents/build-options.js";
