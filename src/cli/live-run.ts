@@ -90,6 +90,8 @@ export async function runLive(live: LiveRun): Promise<LiveOutcome> {
       output.say(text.stopped(live.continueCommand));
       return { code: EXIT.interrupted, status: "stopped", result };
     }
+    // The agent's answer may say "done"; the guard's verdict is what counts, so it is said first.
+    if (status === "goal-not-met") output.say(`${live.step}: ${text.status["goal-not-met"]}`);
     if (live.printAnswer !== false && !output.json && result.result) {
       output.say("");
       output.say(text.answer);

@@ -213,11 +213,11 @@ export async function continueCommandRun(parsed: ParsedCommand): Promise<number>
 /** The last step of the run directory when it did not finish (stopped, interrupted, failed). */
 function unfinishedStep(
   runDir: string,
-): { step: string; status: "stopped" | "interrupted" | "failed" } | undefined {
+): { step: string; status: "stopped" | "interrupted" | "failed" | "goal-not-met" } | undefined {
   const last = new RunDirectory(runDir).lastStep();
   if (!last) return undefined;
   const status = effectiveStatus(last);
-  return status === "stopped" || status === "interrupted" || status === "failed"
+  return status === "stopped" || status === "interrupted" || status === "failed" || status === "goal-not-met"
     ? { step: last.step, status }
     : undefined;
 }

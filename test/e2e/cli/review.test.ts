@@ -44,6 +44,7 @@ it("--review: not met sends the work back, an unreadable verdict exits 1 with go
   expect(run.stdout).toContain(">> guard round 1/3 — the reviewer found criteria not met; sent back");
   expect(run.stdout).toContain("!! review: the verdict could not be read; it does not count as a pass");
   expect(run.stdout).toMatch(/<= goal-not-met reviewed/);
+  expect(run.stdout).toContain("reviewed: goal not met (flower show lists the evidence)");
   expect(reviews).toBe(2);
 
   const show = await runFlower(["show", "reviewed", "--run-dir", runDir], {
