@@ -110,6 +110,14 @@ const LIVE: Record<string, OptionSpec> = {
     },
   },
   verbose: VERBOSE_RUN,
+  review: {
+    type: "boolean",
+    default: { en: "off", zh: "关" },
+    help: {
+      en: "After the work (and the goal's checks) pass, a read-only reviewer with a fresh context judges each acceptance criterion; one not met sends the work back.",
+      zh: "工作(和目标检查)通过后,由一位上下文全新、只读的评审逐条判断验收标准;有未满足的就退回重做。",
+    },
+  },
   wait: {
     type: "boolean",
     default: { en: "off (a step driven elsewhere is an error)", zh: "关(别处正在驱动这一步就报错)" },

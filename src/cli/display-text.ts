@@ -19,7 +19,11 @@ export interface DisplayText {
   attempt: (n: number) => string;
   generation: (n: number) => string;
   resume: (id: string) => string;
-  stepEnd: (step: string, status: "done" | "failed" | "stopped", details: string[]) => string;
+  stepEnd: (
+    step: string,
+    status: "done" | "failed" | "stopped" | "goal-not-met",
+    details: string[],
+  ) => string;
   turns: (n: number) => string;
   generations: (n: number) => string;
   retry: (step: string, attempt: number, max: number, reason: string) => string;
@@ -46,6 +50,20 @@ export interface DisplayText {
   stepResumed: string;
   /** Display names of the default workflow's steps; another step shows its own name. */
   stepNames: Record<string, string>;
+  /** The goal guard (SPEC §8). */
+  goalChecks: (passed: number, total: number) => string;
+  checkFailed: (index: number, command: string, reason: string, log: string) => string;
+  sentBack: (cause: "checks" | "review") => string;
+  /** A guard round of a goal without checks (reviewer only). */
+  guardRound: (round: number, rounds: number) => string;
+  claimFlagged: (agent: string | null, excerpt: string) => string;
+  review: (
+    outcome: "met" | "not-met" | "degraded",
+    met: number,
+    notMet: number,
+    cannotTell: number,
+  ) => string;
+  reviewNotMet: (criterion: string) => string;
 }
 
 export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
@@ -65,7 +83,7 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     generation: (n) => `第 ${n} 代`,
     resume: (id) => `接续会话 ${id}`,
     stepEnd: (step, status, details) =>
-      `<= ${{ done: "完成", failed: "失败", stopped: "已停下" }[status]} ${step}${details.map((d) => ` · ${d}`).join("")}`,
+      `<= ${{ done: "完成", failed: "失败", stopped: "已停下", "goal-not-met": "目标未达成" }[status]} ${step}${details.map((d) => ` · ${d}`).join("")}`,
     turns: (n) => `${n} 轮`,
     generations: (n) => `${n} 代`,
     retry: (step, attempt, max, reason) => `!! ${step} 第 ${attempt}/${max} 次尝试失败:${reason} —— 重试`,
@@ -92,6 +110,21 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     stepSkipped: "已冻结,不重做",
     stepResumed: "接着做",
     stepNames: { requirements: "需求确认", goal: "目标", work: "干活" },
+    goalChecks: (passed, total) =>
+      passed === total
+        ? `ok 目标检查 ${total} 项全部通过`
+        : `!! 目标检查:${total} 项中 ${total - passed} 项未通过`,
+    checkFailed: (index, command, reason, log) => `   x ${index}. ${command} —— ${reason}(日志 ${log})`,
+    sentBack: (cause) => (cause === "checks" ? " —— 带着证据退回继续做" : " —— 评审有标准未满足,退回继续做"),
+    guardRound: (round, rounds) => `守门第 ${round}/${rounds} 轮`,
+    claimFlagged: (agent, excerpt) => `?  ${agent ?? "执行者"} 的汇报声称成功却没有证据:“${excerpt}”`,
+    review: (outcome, met, notMet, cannotTell) =>
+      `${outcome === "met" ? "ok" : "!!"} 评审:${
+        outcome === "degraded"
+          ? "结论读不出来,不算通过"
+          : `满足 ${met} · 未满足 ${notMet} · 无法判断 ${cannotTell}`
+      }`,
+    reviewNotMet: (criterion) => `   x ${criterion}`,
   },
   en: {
     gauge: (context, window) => `# context ${context}${window ? `/${window}` : ""}`,
@@ -138,5 +171,24 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     stepSkipped: "already done, not redone",
     stepResumed: "continued",
     stepNames: { requirements: "requirements", goal: "goal", work: "work" },
+    goalChecks: (passed, total) =>
+      passed === total
+        ? `ok goal checks: all ${total} pass`
+        : `!! goal checks: ${total - passed} of ${total} failing`,
+    checkFailed: (index, command, reason, log) => `   x ${index}. ${command} — ${reason} (log ${log})`,
+    sentBack: (cause) =>
+      cause === "checks"
+        ? " — sent back with the evidence"
+        : " — the reviewer found criteria not met; sent back",
+    guardRound: (round, rounds) => `guard round ${round}/${rounds}`,
+    claimFlagged: (agent, excerpt) =>
+      `?  ${agent ?? "a worker"} claims success without evidence: "${excerpt}"`,
+    review: (outcome, met, notMet, cannotTell) =>
+      `${outcome === "met" ? "ok" : "!!"} review: ${
+        outcome === "degraded"
+          ? "the verdict could not be read; it does not count as a pass"
+          : `met ${met} · not met ${notMet} · cannot tell ${cannotTell}`
+      }`,
+    reviewNotMet: (criterion) => `   x ${criterion}`,
   },
 };

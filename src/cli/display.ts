@@ -12,6 +12,7 @@ import { homedir } from "node:os";
 import type { Locale } from "../locale/locale.js";
 import type { FlowerEvent, HandoffEvent } from "../runtime/events.js";
 import { formatTokens, formatTokensShort } from "../handoff/text.js";
+import { guardStatusLine } from "../goal/guard-message.js";
 import { DISPLAY_TEXT, type DisplayText } from "./display-text.js";
 import { documentSummary } from "./document-summary.js";
 import { handoffSummary } from "./handoff-summary.js";
@@ -159,6 +160,55 @@ export class Display {
             this.#locale,
           ),
         );
+        this.#print(lines);
+        return;
+      }
+      case "goal-checks": {
+        const lines = [t.goalChecks(event.passed, event.total)];
+        for (const result of event.results) {
+          if (result.passed) continue;
+          lines.push(
+            t.checkFailed(
+              result.index,
+              cut(oneLine(result.command), REASON_MAX_CHARS),
+              cut(oneLine(result.reason ?? ""), REASON_MAX_CHARS),
+              this.#path(result.logPath),
+            ),
+          );
+        }
+        this.#print(lines);
+        return;
+      }
+      case "guard-round": {
+        // One line per round, the same words as the coordinator's message: `guard round 2/3 · 1 of 4 checks failing`.
+        const status =
+          event.total > 0
+            ? guardStatusLine({
+                round: event.round,
+                rounds: event.rounds,
+                results: Array.from({ length: event.total }, (_, index) => ({
+                  passed: index >= event.failing,
+                })),
+                locale: this.#locale,
+              })
+            : t.guardRound(event.round, event.rounds);
+        this.#print([`>> ${status}${t.sentBack(event.cause)}`]);
+        return;
+      }
+      case "claim-flagged":
+        this.#print([
+          t.claimFlagged(event.agent ? oneLine(event.agent) : null, cut(oneLine(event.excerpt), 80)),
+        ]);
+        return;
+      case "review": {
+        const count = (verdict: string) => event.criteria.filter((c) => c.verdict === verdict).length;
+        const lines = [t.review(event.outcome, count("met"), count("not-met"), count("cannot-tell"))];
+        for (const criterion of event.criteria) {
+          if (criterion.verdict === "not-met")
+            lines.push(t.reviewNotMet(cut(oneLine(criterion.criterion), REASON_MAX_CHARS)));
+        }
+        if (event.outcome === "degraded" && event.why)
+          lines.push(`   ! ${cut(oneLine(event.why), REASON_MAX_CHARS)}`);
         this.#print(lines);
         return;
       }

@@ -70,11 +70,13 @@ export async function runLive(live: LiveRun): Promise<LiveOutcome> {
   const text = CLI_TEXT[output.locale];
   return supervise(live, live.action, (result, interrupted) => {
     const status = rt.records.get(live.step)?.status ?? "done";
-    if (output.json) process.stdout.write(`${JSON.stringify({ type: "result", status, ...result })}\n`);
+    if (output.json) process.stdout.write(`${JSON.stringify({ type: "result", ...result, status })}\n`);
     if (status === "stopped" || interrupted) {
       output.say(text.stopped(live.continueCommand));
       return { code: EXIT.interrupted, status: "stopped", result };
     }
+    // The agent's answer may say "done"; the guard's verdict is what counts, so it is said first.
+    if (status === "goal-not-met") output.say(`${live.step}: ${text.status["goal-not-met"]}`);
     if (live.printAnswer !== false && !output.json && result.result) {
       output.say("");
       output.say(text.answer);

@@ -7,7 +7,7 @@ import type { StepRecord } from "../records/step-record.js";
 import { effectiveStatus, type RunDirectory } from "../runtime/run-directory.js";
 import { cliWorkflow } from "./cli-workflow.js";
 
-export type RunState = "running" | "done" | "failed" | "stopped" | "interrupted" | "paused";
+export type RunState = "running" | "done" | "failed" | "stopped" | "goal-not-met" | "interrupted" | "paused";
 
 export interface RunStatus {
   status: RunState;

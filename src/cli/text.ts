@@ -34,7 +34,10 @@ export interface CliText {
     goOn: (command: string) => string;
     straightThrough: string;
   };
-  status: Record<"running" | "done" | "failed" | "stopped" | "interrupted" | "paused", string>;
+  status: Record<
+    "running" | "done" | "failed" | "stopped" | "goal-not-met" | "interrupted" | "paused",
+    string
+  >;
   show: {
     step: string;
     status: string;
@@ -124,6 +127,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       done: "done",
       failed: "failed",
       stopped: "stopped",
+      "goal-not-met": "goal not met (flower show lists the evidence)",
       interrupted: "interrupted (its process is gone; flower continue picks it up)",
       paused: "paused for you to read its frozen document",
     },
@@ -216,6 +220,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       done: "完成",
       failed: "失败",
       stopped: "已停",
+      "goal-not-met": "目标未达成(证据见 flower show)",
       interrupted: "中断(进程已不在;flower continue 可接着做)",
       paused: "停着,等你读冻结的文书",
     },

@@ -47,6 +47,8 @@ export async function runWorkflowLive(live: WorkflowLive): Promise<WorkflowOutco
       return { code: EXIT.ok, status: "done", result, workflow };
     }
     if (!output.json) {
+      // The agent's answer may say "done"; the guard's verdict is what counts, so it is said first.
+      if (lastStatus === "goal-not-met" && last) output.say(`${last.step}: ${text.status["goal-not-met"]}`);
       for (const degraded of workflow.degraded)
         output.say(text.degradedDocument(degraded.kind, degraded.path, oneLine(degraded.why)));
       if (live.printAnswer !== false && result?.result) {

@@ -19,7 +19,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { writeFileAtomically } from "./atomic-write.js";
+import { writeFileAtomically } from "../fs/atomic-write.js";
 import { resolveOptions, type ResolvedOptions, type RunChecksOptions } from "./check-options.js";
 import { execute } from "./check-process.js";
 import { failureReason, renderLog, type CheckResult } from "./check-result.js";
@@ -102,7 +102,10 @@ async function runCheck(
     reason,
     outputBytes: output.totalBytes,
   };
-  writeFileAtomically(logPath, renderLog(check, result, count, options.workspace, output, head, cutTail));
+  writeFileAtomically(
+    logPath,
+    Buffer.concat(renderLog(check, result, count, options.workspace, output, head, cutTail)),
+  );
   if (ending.aborted) throw abortReason(options.signal);
   return result;
 }

@@ -1,5 +1,5 @@
 /**
- * The goal guard's parts (SPEC §8), standalone until the runtime wires them:
+ * The goal guard's parts (SPEC §8); the runtime wires them into the work step (runtime/goal-judge.ts):
  *
  * - {@link parseGoalChecks}: the frozen goal document's checks section → `GoalCheck[]` (+ the lines it
  *   could not read, so "no runnable check" is visible).
@@ -21,3 +21,8 @@ export type { ClaimAssessment } from "./claims.js";
 export { parseGoalChecks, parseChecksSection, findChecksSection } from "./goal-document.js";
 export type { ParsedGoalChecks } from "./goal-document.js";
 export { GOAL_DEFAULTS } from "./constants.js";
+export { resolveGoalOption, MAX_GUARD_ROUNDS } from "./goal-option.js";
+export type { GoalOption, ResolvedGoal } from "./goal-option.js";
+export { parseReviewVerdict } from "./review-verdict.js";
+export type { ReviewVerdict } from "./review-verdict.js";
+export { reviewPrompt, reviewRoundMessage, REVIEW_SIGNATURE, REVIEWER_INSTRUCTIONS } from "./review-text.js";

@@ -7,9 +7,16 @@
 import type { FrozenDocumentRecord } from "../documents/record.js";
 import type { HandoffSectionName } from "../handoff/sections.js";
 import type { RewriteReport } from "../store/passes/report.js";
+import type { GuardRecord } from "./guard-record.js";
 
 export interface StepResult {
   step: string;
+  /**
+   * How the step ended: "done", "stopped", or "goal-not-met" (the goal's checks still failed after the
+   * last guard round, or the reviewer's verdict could not be read; see `guard`). A failed step throws
+   * StepFailedError instead of returning.
+   */
+  status: StepStatus;
   /** Always the last successor: the session a later process should resume. */
   sessionId: string | null;
   /** Failed attempts only. Handoffs never count. */
@@ -41,6 +48,8 @@ export interface StepResult {
   run?: string;
   /** The document this step ended with (`freeze`): path, kind, degraded and why. Absent without one. */
   frozen?: FrozenDocumentRecord;
+  /** The goal guard's evidence (SPEC §8): only for a step run with the `goal` option. */
+  guard?: GuardRecord;
 }
 
 /** Where a step sits in a workflow run: enough for `continueWorkflow` in another process. */
@@ -96,10 +105,9 @@ export interface StoreLoadRecord extends RewriteReport {
   at: string;
 }
 
-export type StepStatus = "running" | "done" | "failed" | "stopped";
+export type StepStatus = "running" | "done" | "failed" | "stopped" | "goal-not-met";
 
 export interface StepRecord extends StepResult {
-  status: StepStatus;
   /** The step's original task. */
   prompt: string;
   /** The spec's name. */
@@ -188,5 +196,7 @@ export function toStepResult(record: StepRecord): StepResult {
     ...(record.frozen !== undefined
       ? { frozen: { ...record.frozen, missing: [...record.frozen.missing] } }
       : {}),
+    status: record.status,
+    ...(record.guard ? { guard: structuredClone(record.guard) } : {}),
   };
 }

@@ -5,6 +5,7 @@
 import type { LeaseHolder } from "../errors.js";
 import type { DocumentSummaryLine } from "../documents/document.js";
 import type { HandoffSectionName } from "../handoff/sections.js";
+import type { ReviewCriterionRecord } from "../records/guard-record.js";
 import type { RewriteReport } from "../store/passes/report.js";
 
 export interface StepStartEvent {
@@ -22,8 +23,11 @@ export interface StepEndEvent {
   type: "step-end";
   step: string;
   ok: boolean;
-  /** done, failed, or stopped (Ctrl-C / rt.stop(): continuable). */
-  status: "done" | "failed" | "stopped";
+  /**
+   * done, failed, stopped (Ctrl-C / rt.stop(): continuable), or goal-not-met (the goal guard's rounds
+   * ran out; see the record's `guard`).
+   */
+  status: "done" | "failed" | "stopped" | "goal-not-met";
   sessionId: string | null;
   costUsd: number;
   numTurns: number;
@@ -159,6 +163,68 @@ export interface DocumentFrozenEvent {
   sections: DocumentSummaryLine[];
 }
 
+/** One check's result in a `goal-checks` event. */
+export interface GoalCheckSummary {
+  index: number;
+  command: string;
+  passed: boolean;
+  exitCode: number | null;
+  durationMs: number;
+  logPath: string;
+  /** Why it failed, in plain words; null when it passed. */
+  reason: string | null;
+}
+
+/** flower ran the goal's checks (SPEC G1): after the work step's session ended, and after each guard round. */
+export interface GoalChecksEvent {
+  type: "goal-checks";
+  step: string;
+  /** Guard rounds started before this run of the checks (0: after the first session). */
+  round: number;
+  passed: number;
+  total: number;
+  results: GoalCheckSummary[];
+}
+
+/** The coordinator is sent back to work: a check failed, or the reviewer found a criterion not met. */
+export interface GuardRoundEvent {
+  type: "guard-round";
+  step: string;
+  /** This round, 1-based. */
+  round: number;
+  /** The most rounds there will be (`guardRounds`). */
+  rounds: number;
+  /** Checks failing in the run that started this round, of `total`. */
+  failing: number;
+  total: number;
+  /** What sent it back. */
+  cause: "checks" | "review";
+  /** Criteria the reviewer found not met (only when `cause` is "review"). */
+  notMet: number;
+}
+
+/** A worker's report claimed success without naming a command or a file (SPEC G2). */
+export interface ClaimFlaggedEvent {
+  type: "claim-flagged";
+  step: string;
+  /** The worker (subagent type), when known. */
+  agent: string | null;
+  matched: string[];
+  /** The report's first characters. */
+  excerpt: string;
+}
+
+/** The reviewer's verdict (SPEC G3). */
+export interface ReviewEvent {
+  type: "review";
+  step: string;
+  round: number;
+  outcome: "met" | "not-met" | "degraded";
+  criteria: ReviewCriterionRecord[];
+  why: string | null;
+  answerPath: string | null;
+}
+
 export type FlowerEvent =
   | StepStartEvent
   | StepEndEvent
@@ -172,7 +238,11 @@ export type FlowerEvent =
   | StoreLoadEvent
   | LeaseWaitEvent
   | WorkflowStepEvent
-  | DocumentFrozenEvent;
+  | DocumentFrozenEvent
+  | GoalChecksEvent
+  | GuardRoundEvent
+  | ClaimFlaggedEvent
+  | ReviewEvent;
 
 export type FlowerEventType = FlowerEvent["type"];
 

@@ -9,7 +9,11 @@ import type { AgentSpec } from "../agents/agent-spec.js";
 import { buildOptions, type HookMap } from "../agents/build-options.js";
 import { DEFAULTS } from "../defaults.js";
 import { ConfigurationError, StepFailedError } from "../errors.js";
+import { claimGuard } from "../guards/claim-guard.js";
 import { indexGuard } from "../guards/index-guard.js";
+import { safeFileName } from "../fs/safe-file-name.js";
+import { resolveGoalOption, type GoalOption, type ResolvedGoal } from "../goal/goal-option.js";
+import { REVIEWER_INSTRUCTIONS } from "../goal/review-text.js";
 import { spillGuards } from "../guards/spill-guard.js";
 import { HandoffPolicy } from "../handoff/policy.js";
 import { PruningSessionStore } from "../store/pruning-store.js";
@@ -30,7 +34,7 @@ import type { RunRecords } from "../records/run-records.js";
 import { SqliteRunRecords } from "../records/sqlite-records.js";
 import type { StepRecord, StepResult, WorkflowMembership } from "../records/step-record.js";
 import { defineDocument, type DocumentSpec } from "../documents/spec.js";
-import type { GoalCheck } from "../goal/goal-check.js";
+import type { Locale } from "../locale/locale.js";
 import { CONTINUE_PROMPT } from "./text.js";
 
 export interface RunOptions {
@@ -50,16 +54,13 @@ export interface RunOptions {
   /** The step is part of a workflow run (set by `runWorkflow`): recorded as `run` and `workflow`. */
   workflow?: WorkflowMembership;
   /**
-   * The goal guard's option (issue 13, SPEC §8). Accepted on this branch so the workflow's work step
-   * can pass it; the guard that uses it lands with issue 13.
+   * The goal guard (SPEC §8): when the step's session completes, flower runs these checks itself in the
+   * workspace; a failing check sends the session back with the evidence (a guard round), and after
+   * `guardRounds` the step ends with status "goal-not-met" (returned, not thrown; the CLI exits 1).
+   * Also flags worker reports that claim success without evidence, and with `review: true` asks a
+   * read-only reviewer after the checks pass. @default none (the agent's answer ends the step)
    */
-  goal?: {
-    checks: GoalCheck[];
-    guardRounds?: number;
-    goalText?: string;
-    requirementsText?: string;
-    review?: boolean;
-  };
+  goal?: GoalOption;
 }
 
 export interface ContinueOptions extends RunOptions {
@@ -214,6 +215,7 @@ export class Runtime {
       options.handoff === undefined
         ? this.options.handoff
         : resolveHandoffPolicy(options.handoff, this.options.env);
+    const given = options.goal === undefined ? undefined : resolveGoalOption(options.goal);
     this.#running.add(step);
     const stop = new AbortController();
     this.#stops.add(stop);
@@ -233,7 +235,10 @@ export class Runtime {
         continuePrompt === undefined
           ? undefined
           : { record: this.#continuable(step), prompt: continuePrompt };
-      return await this.#drive(step, spec, prompt, policy, stop, lease, continuation, options);
+      // `continue` keeps guarding a step that ran with a goal, unless it is given a goal of its own.
+      const stored = continuation?.record.guard?.goal;
+      const goal = given ?? (stored ? resolveGoalOption(stored) : undefined);
+      return await this.#drive(step, spec, prompt, policy, stop, lease, continuation, options, goal);
     } finally {
       lease?.release();
       this.#stops.delete(stop);
@@ -250,6 +255,7 @@ export class Runtime {
     lease: StepLease,
     continuation: { record: StepRecord; prompt: string } | undefined,
     options: RunOptions,
+    goal: ResolvedGoal | undefined,
   ): Promise<StepResult> {
     const notesDir = this.workbench?.notes ?? join(this.options.workspace, DEFAULTS.workbenchDir, "notes");
     const run = new StepRun(
@@ -269,20 +275,35 @@ export class Runtime {
         ...(options.freeze
           ? { freeze: { spec: options.freeze, run: options.workflow?.run ?? step, notesDir } }
           : {}),
+        ...(goal ? { goal: { goal, logDir: this.#checkLogDir(step), env: process.env } } : {}),
       },
-      this.#environment(step, spec, policy, lease),
+      this.#environment(step, spec, policy, lease, goal !== undefined),
     );
     return run.run();
   }
 
+  /** Where the goal's check logs go: `<workbench>/artifacts`, else a folder per step in the run directory. */
+  #checkLogDir(step: string): string {
+    return this.workbench
+      ? this.workbench.artifacts
+      : join(this.options.runDir, "goal-checks", safeFileName(step));
+  }
+
   /** What a step gets from the runtime: persistence, session options, the store's reports, the bus. */
-  #environment(step: string, spec: AgentSpec, policy: HandoffPolicy, lease: StepLease): StepEnvironment {
+  #environment(
+    step: string,
+    spec: AgentSpec,
+    policy: HandoffPolicy,
+    lease: StepLease,
+    guarded: boolean,
+  ): StepEnvironment {
     const o = this.options;
     return {
       // Every write proves the lease still holds: a driver presumed dead must not overwrite its successor.
       save: (record) => this.records.put(record, { lease: lease.token }),
       earlier: (name) => this.records.get(name),
-      sessionOptions: (session) => this.#sessionOptions(step, spec, policy, session, lease),
+      sessionOptions: (session) => this.#sessionOptions(step, spec, policy, session, lease, guarded),
+      reviewerOptions: () => this.#reviewerOptions(spec, lease),
       // The index is refreshed before every session so the prompt block lists what is on disk now.
       beforeSession: async () => {
         if (!this.workbench) return;
@@ -296,16 +317,41 @@ export class Runtime {
     };
   }
 
+  /** The reviewer's session: fresh, read-only, no hooks of the coordinator's, the step's store and model. */
+  #reviewerOptions(spec: AgentSpec, lease: StepLease): Options {
+    const o = this.options;
+    return buildOptions(reviewerSpec(spec, o.locale), {
+      workspace: o.workspace,
+      locale: o.locale,
+      env: o.env,
+      handoffEnabled: false,
+      sessionStore: this.store,
+      ...(o.model ? { model: o.model } : {}),
+      ...(o.maxBudgetUsd !== undefined ? { maxBudgetUsd: o.maxBudgetUsd } : {}),
+      abortController: childAbort(this.#kill.signal),
+      onSpawn: (pid) => lease.addChild(pid),
+    });
+  }
+
   #sessionOptions(
     step: string,
     spec: AgentSpec,
     policy: HandoffPolicy,
     session: { resume?: string; writing: boolean; sink: (event: FlowerEvent) => void },
     lease: StepLease,
+    guarded: boolean,
   ): Options {
     const o = this.options;
     const { resume, writing, sink } = session;
     const postToolUse: HookCallbackMatcher[] = [];
+    if (guarded) {
+      postToolUse.push(
+        claimGuard({
+          locale: o.locale,
+          onFlag: (claim) => sink({ type: "claim-flagged", step, ...claim }),
+        }),
+      );
+    }
     const spilling = this.workbench !== null && o.spillThreshold !== null;
     if (this.workbench) {
       postToolUse.push(
@@ -353,6 +399,18 @@ function checkMembership(workflow: WorkflowMembership): void {
     if (typeof workflow?.[field] !== "string" || workflow[field].trim() === "")
       throw new ConfigurationError(`workflow.${field}`, workflow?.[field], "a non-empty string");
   }
+}
+
+/** The reviewer (SPEC G3): read-only tools, no workers, no workbench block, the step's model. */
+function reviewerSpec(spec: AgentSpec, locale: Locale): AgentSpec {
+  return {
+    name: `${spec.name}-reviewer`,
+    instructions: REVIEWER_INSTRUCTIONS[locale],
+    tools: ["Read", "Grep", "Glob"],
+    allowedTools: ["Read", "Grep", "Glob"],
+    role: "agent",
+    ...(spec.model ? { model: spec.model } : {}),
+  };
 }
 
 /** A fresh controller per session that follows the runtime's kill signal. */

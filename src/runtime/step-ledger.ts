@@ -13,6 +13,13 @@ import type { HandoffPolicy } from "../handoff/policy.js";
 import type { FrozenForSuccessor, ProducedHandoff } from "../handoff/switch.js";
 import { nearDue } from "../handoff/trigger.js";
 import {
+  newGuardRecord,
+  type CheckResultRecord,
+  type GuardRecord,
+  type ReviewRecord,
+  type StoredGoal,
+} from "../records/guard-record.js";
+import {
   newStepRecord,
   toStepResult,
   type GenerationRecord,
@@ -39,6 +46,9 @@ export interface LedgerOptions {
   emit: (event: FlowerEvent) => void;
   now: () => Date;
 }
+
+/** Flagged claims kept word for word in the record (all are counted). */
+const MAX_CLAIMS_KEPT = 50;
 
 export class StepLedger {
   readonly #record: StepRecord;
@@ -126,6 +136,22 @@ export class StepLedger {
           this.save();
         }
         break;
+      case "claim-flagged": {
+        const guard = record.guard;
+        if (!guard) break;
+        guard.claimsFlagged += 1;
+        guard.claims.push({
+          at: this.#now(),
+          agent: event.agent,
+          matched: event.matched,
+          excerpt: event.excerpt,
+        });
+        // The count is the measure; the list is for reading and stays short on a long run.
+        if (guard.claims.length > MAX_CLAIMS_KEPT)
+          guard.claims.splice(0, guard.claims.length - MAX_CLAIMS_KEPT);
+        this.save();
+        break;
+      }
       case "store-load": {
         const { type: _type, step: _step, ...report } = event;
         record.storeLoads.push({ ...report, at: this.#now() });
@@ -320,6 +346,100 @@ export class StepLedger {
     for (const generation of record.history) {
       if (generation.handoff?.path === from) generation.handoff.path = to;
     }
+  }
+
+  /**
+   * The goal guard's part of the record. Kept across `continue`; a step that had ended goal-not-met and
+   * is continued gets its rounds again (a person chose to go on), its earlier evidence stays.
+   */
+  guardStart(maxRounds: number, goal: StoredGoal): void {
+    const record = this.#record;
+    if (!record.guard) record.guard = newGuardRecord(maxRounds);
+    const guard = record.guard;
+    guard.goal = goal;
+    if (guard.outcome === "goal-not-met") guard.rounds = 0;
+    guard.maxRounds = maxRounds;
+    guard.outcome = null;
+    guard.why = null;
+  }
+
+  get #guard(): GuardRecord {
+    const guard = this.#record.guard;
+    if (!guard) throw new Error("the goal guard was not started for this step");
+    return guard;
+  }
+
+  /** Guard rounds started so far (how often the coordinator was sent back). */
+  get guardRounds(): number {
+    return this.#record.guard?.rounds ?? 0;
+  }
+
+  /** One run of the goal's checks: kept whole, shown as a summary. */
+  checkRun(results: CheckResultRecord[]): void {
+    const guard = this.#guard;
+    const round = guard.rounds;
+    guard.checkRuns.push({ round, at: this.#now(), passed: results.every((r) => r.passed), results });
+    this.save();
+    this.#options.emit({
+      type: "goal-checks",
+      step: this.#options.step,
+      round,
+      passed: results.filter((result) => result.passed).length,
+      total: results.length,
+      results: results.map(({ index, command, passed, exitCode, durationMs, logPath, reason }) => ({
+        index,
+        command,
+        passed,
+        exitCode,
+        durationMs,
+        logPath,
+        reason,
+      })),
+    });
+  }
+
+  /** The reviewer's verdict. */
+  reviewed(review: Omit<ReviewRecord, "round" | "at">): void {
+    const guard = this.#guard;
+    const entry: ReviewRecord = { round: guard.rounds, at: this.#now(), ...review };
+    guard.reviews.push(entry);
+    this.save();
+    this.#options.emit({
+      type: "review",
+      step: this.#options.step,
+      round: entry.round,
+      outcome: entry.outcome,
+      criteria: entry.criteria,
+      why: entry.why,
+      answerPath: entry.answerPath,
+    });
+  }
+
+  /** The coordinator is sent back: one more guard round. */
+  guardRound(cause: "checks" | "review", failing: number, total: number, notMet: number): void {
+    const guard = this.#guard;
+    guard.rounds += 1;
+    this.save();
+    this.#options.emit({
+      type: "guard-round",
+      step: this.#options.step,
+      round: guard.rounds,
+      rounds: guard.maxRounds,
+      failing,
+      total,
+      cause,
+      notMet,
+    });
+  }
+
+  /** How the guard ended; `why` (for goal-not-met) also goes to the step's errors. */
+  guardEnd(outcome: "passed" | "goal-not-met", passedChecks: string[], why: string | null): void {
+    const guard = this.#guard;
+    guard.outcome = outcome;
+    guard.passedChecks = passedChecks;
+    guard.why = why;
+    if (why) this.#record.errors.push(why);
+    this.save();
   }
 
   finish(status: StepRecord["status"]): StepResult {

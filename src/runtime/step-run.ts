@@ -14,14 +14,17 @@
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
 import type { DocumentSpec } from "../documents/spec.js";
 import { StepFailedError } from "../errors.js";
+import type { ResolvedGoal } from "../goal/goal-option.js";
 import { readFrozenHandoff } from "../handoff/freeze.js";
-import type { HandoffPolicy } from "../handoff/policy.js";
+import { HandoffPolicy } from "../handoff/policy.js";
 import { handoffPrompt } from "../handoff/prompt.js";
 import { freezeForSuccessor, produceHandoff } from "../handoff/switch.js";
 import type { Locale } from "../locale/locale.js";
 import type { StepRecord, StepResult, WorkflowMembership } from "../records/step-record.js";
+import type { StoredGoal } from "../records/guard-record.js";
 import type { RewriteReport } from "../store/passes/report.js";
 import type { FlowerEvent } from "./events.js";
+import { judgeGoal, type Judgement, type ReviewSession } from "./goal-judge.js";
 import type { SessionOutcome } from "./session-outcome.js";
 import { runSession, type QueryFunction } from "./session-run.js";
 import { StepLedger } from "./step-ledger.js";
@@ -42,6 +45,8 @@ export interface StepEnvironment {
   watchLoads(sessionId: string, listener: (report: RewriteReport) => void): () => void;
   /** The event bus: what the user sees. */
   emit(event: FlowerEvent): void;
+  /** SDK options for the goal guard's reviewer: a fresh session with read-only tools (only with a goal). */
+  reviewerOptions?(): Options;
   query: QueryFunction;
   now(): Date;
 }
@@ -63,10 +68,26 @@ export interface StepPlan {
   workflow?: WorkflowMembership;
   /** The document the step must end with, frozen to `notesDir` under the run id. */
   freeze?: { spec: DocumentSpec; run: string; notesDir: string };
+  /** The goal guard (SPEC §8): checks flower runs when the session completes, and how often to send it back. */
+  goal?: { goal: ResolvedGoal; logDir: string; env: NodeJS.ProcessEnv };
 }
 
 /** The writing turn is never stopped from outside. */
 const NEVER = new AbortController().signal;
+
+/** The goal as the record keeps it (plain JSON; null texts left out). */
+function storedGoal(goal: ResolvedGoal): StoredGoal {
+  return {
+    checks: goal.checks,
+    guardRounds: goal.guardRounds,
+    review: goal.review,
+    ...(goal.goalText !== null ? { goalText: goal.goalText } : {}),
+    ...(goal.requirementsText !== null ? { requirementsText: goal.requirementsText } : {}),
+  };
+}
+
+/** The reviewer's session is short and never hands off. */
+const NO_HANDOFF = new HandoffPolicy({ enabled: false });
 
 export class StepRun {
   readonly #plan: StepPlan;
@@ -89,6 +110,7 @@ export class StepRun {
       emit: (event) => env.emit(event),
       now: () => env.now(),
     });
+    if (plan.goal) this.#ledger.guardStart(plan.goal.goal.guardRounds, storedGoal(plan.goal.goal));
   }
 
   /** A copy of the record as it stands. */
@@ -168,7 +190,16 @@ export class StepRun {
       if (outcome.kind === "completed") {
         ledger.answer(outcome.resultText);
         if (plan.freeze) this.#freeze(plan.freeze, outcome.resultText);
-        return ledger.finish("done");
+        if (!plan.goal) return ledger.finish("done");
+        // The agent's "done" is a claim: flower's own checks decide (SPEC G1).
+        const judgement: Judgement = await this.#judge();
+        if (judgement.kind === "passed") return ledger.finish("done");
+        if (judgement.kind === "not-met") return ledger.finish("goal-not-met");
+        if (judgement.kind === "stopped") return ledger.finish("stopped");
+        // A guard round: the same session (the successor, after a handoff) gets the evidence.
+        resume = ledger.sessionId ?? undefined;
+        prompt = judgement.message;
+        continue;
       }
       if (outcome.kind === "stopped") return ledger.finish("stopped");
 
@@ -247,6 +278,52 @@ export class StepRun {
       const result = this.#ledger.finish("failed");
       throw new StepFailedError(plan.step, message, { cause: result });
     }
+  }
+
+  /** Runs the goal's checks (and the reviewer) and decides; the ledger records every result. */
+  async #judge(): Promise<Judgement> {
+    const plan = this.#plan;
+    const guard = plan.goal!;
+    return judgeGoal({
+      goal: guard.goal,
+      locale: plan.locale,
+      workspace: plan.workspace,
+      logDir: guard.logDir,
+      task: plan.prompt,
+      stopSignal: plan.stopSignal,
+      env: guard.env,
+      ledger: this.#ledger,
+      review: (prompt) => this.#review(prompt),
+    });
+  }
+
+  /**
+   * One reviewer session: fresh (never the coordinator's), read-only, its cost added to the step. Its
+   * events are not the coordinator's and are not shown; its verdict is.
+   */
+  async #review(prompt: string): Promise<ReviewSession> {
+    const plan = this.#plan;
+    const env = this.#env;
+    if (!env.reviewerOptions) throw new Error("the runtime gave no reviewer options for a goal with review");
+    const outcome = await runSession({
+      step: plan.step,
+      options: env.reviewerOptions(),
+      prompt,
+      policy: NO_HANDOFF,
+      generation: this.#ledger.generationNumber,
+      writing: true,
+      sink: () => {},
+      onSession: () => {},
+      stopSignal: plan.stopSignal,
+      query: env.query,
+    });
+    this.#ledger.account(outcome, false);
+    return {
+      answer: outcome.resultText,
+      sessionId: outcome.sessionId,
+      error: outcome.kind === "completed" ? null : (outcome.error ?? `the session ended ${outcome.kind}`),
+      stopped: outcome.kind === "stopped",
+    };
   }
 
   /** Writes (or degrades) the handoff, freezes it, records it, and returns the successor's first prompt. */

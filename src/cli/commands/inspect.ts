@@ -16,6 +16,7 @@ import type { StepRecord } from "../../records/step-record.js";
 import { sparkline } from "../../report/sparkline.js";
 import { reportStep } from "../../runtime/report-input.js";
 import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
+import { guardSummary } from "../guard-summary.js";
 import { handoffSummary } from "../handoff-summary.js";
 import { displayPath, makeOutput, shellQuote, type Output } from "../live-run.js";
 import { frozenDocumentLines } from "../frozen-view.js";
@@ -194,6 +195,10 @@ export function showCommand(parsed: ParsedCommand): number {
       const state = handoff.degraded ? t.degraded(handoff.why ?? "") : "ok";
       say(`       -> ${t.handedOff}: ${handoff.path ?? t.noFile} · ${state}`);
     }
+  }
+  if (record.guard) {
+    say("");
+    for (const line of guardSummary(record.guard, locale)) say(line);
   }
   if (record.errors.length > 0) {
     say("");

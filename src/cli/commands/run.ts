@@ -31,6 +31,8 @@ export interface LiveSettings {
   maxBudgetUsd: number | undefined;
   handoff: HandoffPolicy;
   locale: Locale;
+  /** `--review`: the goal guard's reviewer after the work (SPEC G3). */
+  review: boolean;
 }
 
 /** Validates the options shared by run and continue, before anything is written. */
@@ -57,7 +59,16 @@ export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
     maxBudgetUsd,
     handoff,
     locale,
+    review: values.review === true,
   };
+}
+
+/**
+ * The goal option of a direct run: with --review and no frozen goal, the reviewer judges the work
+ * against the task as typed. (A workflow's work step passes the frozen goal's checks instead.)
+ */
+export function reviewGoal(settings: Pick<LiveSettings, "review">) {
+  return settings.review ? { goal: { checks: [], review: true } } : {};
 }
 
 /**
@@ -181,7 +192,7 @@ export async function runCommand(parsed: ParsedCommand): Promise<number> {
     sink,
     step,
     continueCommand: continueCommand(step, settings),
-    action: () => rt.run(step, spec, task, { wait: parsed.values.wait === true }),
+    action: () => rt.run(step, spec, task, { wait: parsed.values.wait === true, ...reviewGoal(settings) }),
   });
   return outcome.code;
 }
@@ -231,6 +242,7 @@ export async function continueCommandRun(parsed: ParsedCommand): Promise<number>
       rt.continue(name, defaultTeam(settings.locale), {
         wait: parsed.values.wait === true,
         ...(prompt ? { prompt } : {}),
+        ...reviewGoal(settings),
       }),
   });
   return outcome.code;
@@ -269,13 +281,14 @@ function continueTarget(
  */
 function unfinishedStep(
   runDir: string,
-): { step: string; status: "stopped" | "interrupted" | "failed" | "paused" } | undefined {
+): { step: string; status: "stopped" | "interrupted" | "failed" | "goal-not-met" | "paused" } | undefined {
   const runDirectory = new RunDirectory(runDir);
   const last = runDirectory.lastStep();
   if (!last) return undefined;
   const status = effectiveStatus(last);
   const name = last.run ?? last.step;
-  if (status === "stopped" || status === "interrupted" || status === "failed") return { step: name, status };
+  if (status === "stopped" || status === "interrupted" || status === "failed" || status === "goal-not-met")
+    return { step: name, status };
   if (last.run !== undefined && runStatus(runDirectory.steps().filter((r) => r.run === last.run)).paused)
     return { step: name, status: "paused" };
   return undefined;

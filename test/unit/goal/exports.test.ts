@@ -5,6 +5,9 @@ describe("src/goal/index.ts", () => {
   it("exports exactly the public parts", () => {
     expect(Object.keys(goal).sort()).toEqual([
       "GOAL_DEFAULTS",
+      "MAX_GUARD_ROUNDS",
+      "REVIEWER_INSTRUCTIONS",
+      "REVIEW_SIGNATURE",
       "allPassed",
       "assessClaim",
       "claimFlagLine",
@@ -14,6 +17,10 @@ describe("src/goal/index.ts", () => {
       "guardStatusLine",
       "parseChecksSection",
       "parseGoalChecks",
+      "parseReviewVerdict",
+      "resolveGoalOption",
+      "reviewPrompt",
+      "reviewRoundMessage",
       "runChecks",
       "validateGoalCheck",
     ]);

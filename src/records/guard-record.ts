@@ -1,0 +1,130 @@
+/**
+ * What the goal guard (SPEC §8) keeps in a step's record: every time flower ran the goal's checks,
+ * every guard round it started, every worker report it flagged and every reviewer verdict. The record is
+ * the evidence a person reads afterwards (`flower show`), so it holds results, not just counts: exit
+ * codes, durations, log paths and the last lines of each failing check.
+ */
+
+/** One check's result as kept in the record (the runner's result without the output byte count). */
+export interface CheckResultRecord {
+  /** 1-based position in the goal's checks; also the `<n>` of `goal-check-<n>.log`. */
+  index: number;
+  command: string;
+  description: string | null;
+  passed: boolean;
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  notFound: boolean;
+  expectedExitCode: number | null;
+  pattern: string | null;
+  timeoutMs: number;
+  durationMs: number;
+  logPath: string;
+  /** The last lines of the output (bounded). */
+  tail: string;
+  /** Why it failed, in plain words; null when it passed. */
+  reason: string | null;
+}
+
+/** One run of all the checks. */
+export interface CheckRunRecord {
+  /** The guard rounds started before this run: 0 after the first session, r after round r's work. */
+  round: number;
+  at: string;
+  passed: boolean;
+  results: CheckResultRecord[];
+}
+
+export type ReviewVerdictKind = "met" | "not-met" | "cannot-tell";
+
+export interface ReviewCriterionRecord {
+  criterion: string;
+  verdict: ReviewVerdictKind;
+  evidence: string;
+}
+
+/** One reviewer session (G3). */
+export interface ReviewRecord {
+  /** The guard rounds started before this review. */
+  round: number;
+  at: string;
+  sessionId: string | null;
+  /**
+   * met: every criterion met or cannot-tell; not-met: at least one not met; degraded: the answer could
+   * not be read (or the reviewer session failed), so nothing was decided.
+   */
+  outcome: "met" | "not-met" | "degraded";
+  criteria: ReviewCriterionRecord[];
+  /** Why the verdict degraded. */
+  why: string | null;
+  /** The reviewer's answer as written, saved next to the check logs; null when there was none. */
+  answerPath: string | null;
+}
+
+/** A worker report the claim hook flagged (G2). */
+export interface FlaggedClaimRecord {
+  at: string;
+  /** The worker (subagent type) whose report it was, when known. */
+  agent: string | null;
+  /** The success phrases found, as written. */
+  matched: string[];
+  /** The report's first characters. */
+  excerpt: string;
+}
+
+/**
+ * The goal option the step ran with, so `continue` keeps guarding a step without being told again.
+ * (The shape of `GoalOption` in src/goal, restated here: records sit below nothing they could import.)
+ */
+export interface StoredGoal {
+  checks: Array<{
+    command: string;
+    expect?: { exitCode?: number; pattern?: string };
+    timeoutMs?: number;
+    description?: string;
+  }>;
+  guardRounds: number;
+  review: boolean;
+  goalText?: string;
+  requirementsText?: string;
+}
+
+export interface GuardRecord {
+  /** The goal the step runs with (absent in records written before it was kept). */
+  goal?: StoredGoal;
+  /** Guard rounds allowed (`guardRounds`). */
+  maxRounds: number;
+  /** Guard rounds started: how often the coordinator was sent back. */
+  rounds: number;
+  /** Every run of the checks, in order. */
+  checkRuns: CheckRunRecord[];
+  /** Every reviewer verdict, in order (only with `review: true`). */
+  reviews: ReviewRecord[];
+  /** Worker reports flagged as claims without evidence. */
+  claimsFlagged: number;
+  claims: FlaggedClaimRecord[];
+  /**
+   * passed: the last check run passed (and the reviewer, if any, found every criterion met);
+   * goal-not-met: rounds ran out, or the reviewer's verdict could not be read; null while running.
+   */
+  outcome: "passed" | "goal-not-met" | null;
+  /** The commands of the checks that passed in the last run, in order. */
+  passedChecks: string[];
+  /** Why the step ended goal-not-met, in one line. */
+  why: string | null;
+}
+
+export function newGuardRecord(maxRounds: number): GuardRecord {
+  return {
+    maxRounds,
+    rounds: 0,
+    checkRuns: [],
+    reviews: [],
+    claimsFlagged: 0,
+    claims: [],
+    outcome: null,
+    passedChecks: [],
+    why: null,
+  };
+}

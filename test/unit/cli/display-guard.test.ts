@@ -1,0 +1,144 @@
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { Display } from "../../../src/cli/display.js";
+import { guardSummary } from "../../../src/cli/guard-summary.js";
+import type { Locale } from "../../../src/locale/locale.js";
+import { newGuardRecord } from "../../../src/records/guard-record.js";
+import type { FlowerEvent } from "../../../src/runtime/events.js";
+
+function render(events: FlowerEvent[], locale: Locale): string[] {
+  const chunks: string[] = [];
+  const out = new Writable({
+    write(chunk: Buffer | string, _encoding, callback) {
+      chunks.push(chunk.toString());
+      callback();
+    },
+  });
+  const display = new Display({ out, tty: false, locale, home: "/home/u" });
+  for (const event of events) display.handle(event);
+  display.close();
+  return chunks.join("").split("\n").filter(Boolean);
+}
+
+const step = "fix";
+const events: FlowerEvent[] = [
+  {
+    type: "goal-checks",
+    step,
+    round: 1,
+    passed: 3,
+    total: 4,
+    results: [
+      {
+        index: 1,
+        command: "npm test",
+        passed: false,
+        exitCode: 1,
+        durationMs: 840,
+        logPath: "/home/u/p/.flower/artifacts/goal-check-1.log",
+        reason: "exit code 1, expected 0",
+      },
+      {
+        index: 2,
+        command: "true",
+        passed: true,
+        exitCode: 0,
+        durationMs: 3,
+        logPath: "/x/goal-check-2.log",
+        reason: null,
+      },
+    ],
+  },
+  { type: "guard-round", step, round: 2, rounds: 3, failing: 1, total: 4, cause: "checks", notMet: 0 },
+  { type: "claim-flagged", step, agent: "fixer", matched: ["done"], excerpt: "All done." },
+  {
+    type: "review",
+    step,
+    round: 2,
+    outcome: "not-met",
+    criteria: [
+      { criterion: "Export works", verdict: "met", evidence: "" },
+      { criterion: "Docs updated", verdict: "not-met", evidence: "README unchanged" },
+    ],
+    why: null,
+    answerPath: null,
+  },
+  {
+    type: "step-end",
+    step,
+    ok: false,
+    status: "goal-not-met",
+    sessionId: "s",
+    costUsd: 0.5,
+    numTurns: 9,
+    generations: 1,
+    errors: [],
+  },
+];
+
+describe("the live view of the goal guard", () => {
+  it("shows the checks, the round, a flagged claim, the review and the end (en)", () => {
+    expect(render(events, "en")).toEqual([
+      "!! goal checks: 1 of 4 failing",
+      "   x 1. npm test — exit code 1, expected 0 (log ~/p/.flower/artifacts/goal-check-1.log)",
+      ">> guard round 2/3 · 1 of 4 checks failing — sent back with the evidence",
+      '?  fixer claims success without evidence: "All done."',
+      "!! review: met 1 · not met 1 · cannot tell 0",
+      "   x Docs updated",
+      "<= goal-not-met fix · 9 turns · $0.50",
+    ]);
+  });
+
+  it("in Chinese", () => {
+    const lines = render(events, "zh");
+    expect(lines[0]).toBe("!! 目标检查:4 项中 1 项未通过");
+    expect(lines[2]).toBe(">> 守门第 2/3 轮 · 4 项检查中 1 项未通过 —— 带着证据退回继续做");
+    expect(lines.at(-1)).toBe("<= 目标未达成 fix · 9 轮 · $0.50");
+  });
+});
+
+describe("flower show's goal guard section", () => {
+  it("lists the outcome, each check run with exit code, duration and log, reviews and claims", () => {
+    const guard = newGuardRecord(3);
+    guard.rounds = 3;
+    guard.outcome = "goal-not-met";
+    guard.why = "goal not met: after 3 guard rounds a check still fails: npm test";
+    guard.claimsFlagged = 1;
+    guard.claims.push({ at: "t", agent: null, matched: ["done"], excerpt: "Done." });
+    guard.checkRuns.push({
+      round: 0,
+      at: "t",
+      passed: false,
+      results: [
+        {
+          index: 1,
+          command: "npm test",
+          description: null,
+          passed: false,
+          exitCode: null,
+          signal: "SIGTERM",
+          timedOut: true,
+          notFound: false,
+          expectedExitCode: 0,
+          pattern: null,
+          timeoutMs: 1000,
+          durationMs: 1003,
+          logPath: "/a/goal-check-1.log",
+          tail: "",
+          reason: "timed out after 1 s",
+        },
+      ],
+    });
+    expect(guardSummary(guard, "en")).toEqual([
+      "goal guard: GOAL NOT MET · 3 of 3 guard rounds · 1 flagged claim",
+      "  ! goal not met: after 3 guard rounds a check still fails: npm test",
+      "  checks, run 1 (after the first session): 0 of 1 pass",
+      "    x  1. npm test · signal SIGTERM · 1003 ms · timed out after 1 s · log /a/goal-check-1.log",
+      "  flagged claims:",
+      '    - a worker: "Done."',
+    ]);
+    expect(guardSummary(guard, "zh")[0]).toBe(
+      "目标守门: 目标未达成 · 守门 3/3 轮 · 1 份汇报被标为无证据的声称",
+    );
+  });
+});

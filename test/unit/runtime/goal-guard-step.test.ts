@@ -1,0 +1,175 @@
+/**
+ * The goal guard in the step loop, without the binary: StepRun over an in-process scripted query().
+ * The paths the e2e tests cannot reach cheaply: a handoff in the middle of a guard round, a stop while
+ * the checks run, a reviewer whose session fails. The checks themselves are real shell commands.
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import { afterEach, describe, expect, it } from "vitest";
+import { resolveGoalOption, type GoalOption } from "../../../src/goal/goal-option.js";
+import { HandoffPolicy } from "../../../src/handoff/policy.js";
+import type { FlowerEvent } from "../../../src/runtime/events.js";
+import { StepRun, type StepEnvironment } from "../../../src/runtime/step-run.js";
+import type { StepRecord } from "../../../src/records/step-record.js";
+import { init, response, result, scriptedQuery, type ScriptedSession } from "../../support/scripted-query.js";
+
+const HANDOFF_ANSWER = [
+  "## doing",
+  "Fixing the status file; flower's check `test -f done.txt` failed in guard round 1.",
+  "## decided",
+  "- write done.txt from a worker",
+  "## dead ends",
+  "- none",
+  "## next",
+  "Create done.txt.",
+  "## scene",
+  "- done.txt (missing)",
+].join("\n");
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function harness(sessions: ScriptedSession[], goal: GoalOption, stop = new AbortController()) {
+  const scripted = scriptedQuery(sessions);
+  const saves: StepRecord[] = [];
+  const events: FlowerEvent[] = [];
+  const workspace = mkdtempSync(join(tmpdir(), "flower-goal-step-"));
+  dirs.push(workspace);
+  let tick = 0;
+  const env: StepEnvironment = {
+    save: (record) => saves.push(structuredClone(record)),
+    earlier: () => undefined,
+    sessionOptions: ({ resume, writing }) => ({
+      ...(resume ? { resume } : {}),
+      env: { WRITING: String(writing) },
+    }),
+    reviewerOptions: () => ({ env: { REVIEWER: "true" } }),
+    beforeSession: async () => {},
+    watchLoads: () => () => {},
+    emit: (event) => events.push(event),
+    query: scripted.query,
+    now: () => new Date(Date.UTC(2026, 10, 30, 12, 0, tick++)),
+  };
+  const run = new StepRun(
+    {
+      step: "fix",
+      agent: "lead",
+      prompt: "Create done.txt.",
+      policy: new HandoffPolicy({ window: 100_000, headroom: 50_000 }),
+      locale: "en",
+      workspace,
+      notesDir: join(workspace, ".flower", "notes"),
+      maxAttempts: 3,
+      stopSignal: stop.signal,
+      goal: { goal: resolveGoalOption(goal), logDir: join(workspace, "logs"), env: process.env },
+    },
+    env,
+  );
+  return { run, saves, events, workspace, calls: scripted.calls, assertComplete: scripted.assertComplete };
+}
+
+const session =
+  (id: string, ...parts: Array<SDKMessage | SDKMessage[]>): ScriptedSession =>
+  () => [init(id), ...parts.flat()];
+
+describe("the goal guard in the step loop", () => {
+  it("a handoff during a guard round: the successor takes over, and its end is judged by the checks", async () => {
+    let workspace = "";
+    const h = harness(
+      [
+        session("s1", response("s1", 10_000), result("s1", { text: "All done." })),
+        // Guard round 1 resumes s1, which crosses the handoff line while working.
+        session("s1", response("s1", 55_000, "tool_use")),
+        session("s1", response("s1", 56_000), result("s1", { text: HANDOFF_ANSWER })),
+        // The successor fixes it for real.
+        () => {
+          writeFileSync(join(workspace, "done.txt"), "ok\n");
+          return [init("s2"), ...response("s2", 9_000), result("s2", { text: "Created done.txt." })];
+        },
+      ],
+      { checks: [{ command: "test -f done.txt" }] },
+    );
+    workspace = h.workspace;
+    const step = await h.run.run();
+    expect(step.status).toBe("done");
+    expect(step).toMatchObject({ sessionId: "s2", retired: ["s1"], generations: 2 });
+    expect(h.calls[1]!.options?.resume).toBe("s1");
+    expect(h.calls[1]!.prompt).toContain("[flower goal guard] Round 1 of 3");
+    expect(h.calls[1]!.prompt).toContain("`test -f done.txt` — exit 1 (expected 0)");
+    expect(h.calls[3]!.options?.resume).toBeUndefined();
+    expect(h.calls[3]!.prompt).toContain("Create done.txt.");
+    expect(step.guard).toMatchObject({ rounds: 1, outcome: "passed", passedChecks: ["test -f done.txt"] });
+    expect(step.guard!.checkRuns.map((run) => run.passed)).toEqual([false, true]);
+    expect(h.events.map((e) => e.type).filter((type) => type !== "context")).toEqual([
+      "step-start",
+      "goal-checks",
+      "guard-round",
+      "handoff",
+      "handoff",
+      "goal-checks",
+      "step-end",
+    ]);
+    h.assertComplete();
+  });
+
+  it("a stop while the checks run ends the step stopped at once (the runner kills the check)", async () => {
+    const stop = new AbortController();
+    const h = harness(
+      [session("s1", response("s1", 10_000), result("s1", { text: "All done." }))],
+      { checks: [{ command: "touch started; sleep 30" }] },
+      stop,
+    );
+    const started = Date.now();
+    const running = h.run.run();
+    while (!existsSync(join(h.workspace, "started"))) await new Promise((resolve) => setTimeout(resolve, 20));
+    stop.abort();
+    const step = await running;
+    expect(step.status).toBe("stopped");
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(step.guard).toMatchObject({ rounds: 0, outcome: null, checkRuns: [] });
+  });
+
+  it("a reviewer session that fails is a degraded verdict: goal-not-met, not a pass", async () => {
+    const h = harness(
+      [
+        session("s1", response("s1", 10_000), result("s1", { text: "All done." })),
+        session("r1", result("r1", { subtype: "error_during_execution", isError: true })),
+      ],
+      { checks: [{ command: "true" }], review: true, goalText: "# Goal\n- it works" },
+    );
+    const step = await h.run.run();
+    expect(step.status).toBe("goal-not-met");
+    expect(h.calls[1]!.options?.env).toEqual({ REVIEWER: "true" });
+    expect(h.calls[1]!.options?.resume).toBeUndefined();
+    expect(h.calls[1]!.prompt).toContain("[flower reviewer]");
+    expect(h.calls[1]!.prompt).toContain("- it works");
+    expect(step.guard!.reviews[0]).toMatchObject({ outcome: "degraded", sessionId: "r1", answerPath: null });
+    expect(step.guard!.reviews[0]!.why).toMatch(/^the reviewer session failed/);
+    expect(step.guard!.passedChecks).toEqual(["true"]);
+    h.assertComplete();
+  });
+
+  it("a goal with only a reviewer (no checks) reviews against the task when no document is given", async () => {
+    const h = harness(
+      [
+        session("s1", response("s1", 10_000), result("s1", { text: "All done." })),
+        session("r1", result("r1", { text: "- done.txt exists — not met — evidence: no such file" })),
+        session("s1", response("s1", 11_000), result("s1", { text: "Now really done." })),
+        session("r2", result("r2", { text: "- done.txt exists — met — evidence: it is there" })),
+      ],
+      { checks: [], review: true },
+    );
+    const step = await h.run.run();
+    expect(step.status).toBe("done");
+    expect(h.calls[1]!.prompt).toContain("Create done.txt.");
+    expect(h.calls[2]!.options?.resume).toBe("s1");
+    expect(h.calls[2]!.prompt).toContain("found 1 of 1 acceptance criterion not met");
+    expect(step.guard!.checkRuns).toEqual([]);
+    expect(step.guard!.reviews.map((review) => review.outcome)).toEqual(["not-met", "met"]);
+    h.assertComplete();
+  });
+});
