@@ -16,6 +16,7 @@ import { resolveProvider } from "../credentials.js";
 import { defaultTeam } from "../default-team.js";
 import { eventSink, makeOutput, runLive, shellQuote, type Output } from "../live-run.js";
 import { describeProvider } from "../providers.js";
+import { storeOption, type StoreOption } from "../store-option.js";
 import { CLI_TEXT } from "../text.js";
 
 export interface LiveSettings {
@@ -27,6 +28,8 @@ export interface LiveSettings {
   maxBudgetUsd: number | undefined;
   handoff: HandoffPolicy;
   locale: Locale;
+  /** `--store` / FLOWER_STORE. */
+  store: StoreOption;
 }
 
 /** Validates the options shared by run and continue, before anything is written. */
@@ -40,6 +43,7 @@ export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
     throw new UsageError(`flower: --workspace must be an existing directory, got ${workspace}`);
   }
   const runDir = resolve(parseNonEmpty("--run-dir", values["run-dir"]) ?? "runs");
+  const store = storeOption(values);
   // --model names the model directly, so the window is guessed from it; else from ANTHROPIC_MODEL.
   const guessed = model ? windowForModel(model) : defaultWindow(process.env);
   const handoff = new HandoffPolicy({ enabled: values["no-handoff"] !== true, window: window ?? guessed });
@@ -53,6 +57,7 @@ export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
     maxBudgetUsd,
     handoff,
     locale,
+    store,
   };
 }
 
@@ -88,7 +93,24 @@ export function makeRuntime(settings: LiveSettings, onEvent: Runtime["options"][
     ...(settings.model ? { model: settings.model } : {}),
     ...(settings.maxBudgetUsd !== undefined ? { maxBudgetUsd: settings.maxBudgetUsd } : {}),
     ...(onEvent ? { onEvent } : {}),
+    ...(settings.store.given !== undefined ? { store: settings.store.given } : {}),
   });
+}
+
+/**
+ * With a shared store: connects (an unreachable server is one line, before any credentials are needed
+ * or any step starts) and copies every step's record from the store, so names and `continue` see the
+ * whole fleet. Closes the runtime when it fails.
+ */
+async function joinSharedStore(rt: Runtime, settings: LiveSettings): Promise<void> {
+  if (settings.store.spec.kind !== "postgres") return;
+  try {
+    await rt.ready();
+    await rt.records.pull?.();
+  } catch (error) {
+    rt.close();
+    throw error;
+  }
 }
 
 /** `flower continue <step>` as the user should type it, with --run-dir / --workspace when not the defaults. */
@@ -154,6 +176,7 @@ export async function runCommand(parsed: ParsedCommand): Promise<number> {
   requireCredentials(settings);
   const sink = eventSink(settings.output, settings.verbose);
   const rt = makeRuntime(settings, (event) => sink.handle(event));
+  await joinSharedStore(rt, settings);
   const step = explicitStep ?? stepNameFor(task, (name) => rt.records.get(name) !== undefined);
   const spec = defaultTeam(settings.locale);
   const outcome = await runLive({
@@ -173,6 +196,7 @@ export async function continueCommandRun(parsed: ParsedCommand): Promise<number>
     throw new UsageError("flower continue: give at most one step name (see flower continue --help)");
   const prompt = parseNonEmpty("--prompt", parsed.values.prompt);
   const text = CLI_TEXT[settings.locale];
+  if (settings.store.spec.kind === "postgres") return continueFromStore(parsed, settings, prompt);
   // Nothing to continue is said before credentials are asked for: the answer does not depend on them.
   const runDirectory = new RunDirectory(settings.runDir);
   const step = parsed.positionals[0] ?? runDirectory.lastStep()?.step;
@@ -191,6 +215,51 @@ export async function continueCommandRun(parsed: ParsedCommand): Promise<number>
     continueCommand: continueCommand(name, settings),
     action: () =>
       rt.continue(name, defaultTeam(settings.locale), {
+        wait: parsed.values.wait === true,
+        ...(prompt ? { prompt } : {}),
+      }),
+  });
+  return outcome.code;
+}
+
+/**
+ * `flower continue` with a shared store: the step may have been recorded on another machine, and this
+ * checkout may have no run directory at all. The store says which steps exist.
+ */
+async function continueFromStore(
+  parsed: ParsedCommand,
+  settings: LiveSettings,
+  prompt: string | undefined,
+): Promise<number> {
+  const text = CLI_TEXT[settings.locale];
+  const sink = eventSink(settings.output, settings.verbose);
+  const rt = makeRuntime(settings, (event) => sink.handle(event));
+  await joinSharedStore(rt, settings);
+  const where = rt.records.location;
+  const step = parsed.positionals[0] ?? rt.records.list().at(-1)?.step;
+  try {
+    if (step === undefined) throw new UsageError(`flower continue: ${text.noSteps(where)}`);
+    if (!rt.records.get(step))
+      throw new UsageError(
+        text.noStep(
+          step,
+          where,
+          rt.records.list().map((record) => record.step),
+        ),
+      );
+    requireCredentials(settings);
+  } catch (error) {
+    rt.close();
+    throw error;
+  }
+  const outcome = await runLive({
+    rt,
+    output: settings.output,
+    sink,
+    step,
+    continueCommand: continueCommand(step, settings),
+    action: () =>
+      rt.continue(step, defaultTeam(settings.locale), {
         wait: parsed.values.wait === true,
         ...(prompt ? { prompt } : {}),
       }),
