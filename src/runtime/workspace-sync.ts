@@ -116,14 +116,15 @@ function hash(content: Buffer): string {
 
 /**
  * A path recorded on another machine (`/their/checkout/.flower/notes/handoff-x.md`) as the same file in
- * this workspace, when the recorded one does not exist here. Paths outside a `.flower/` folder stay.
+ * this workspace, when this workspace has it (restoreNotes wrote it back); otherwise the path as recorded.
+ * Paths outside a `.flower/` folder stay.
  */
 export function relocatedPath(path: string, workspace: string): string {
-  if (existsSync(path)) return path;
   const marker = `/${DEFAULTS.workbenchDir}/`;
   const at = path.lastIndexOf(marker);
   if (at === -1) return path;
-  return join(workspace, DEFAULTS.workbenchDir, path.slice(at + marker.length));
+  const here = join(workspace, DEFAULTS.workbenchDir, path.slice(at + marker.length));
+  return existsSync(here) ? here : path;
 }
 
 /** The record with its handoff paths as they are in this workspace (see relocatedPath). */

@@ -186,7 +186,9 @@ describe("run records and leases in Postgres", () => {
     const { records, pool, schema } = await shared();
     await records.acquire("build", { self: elsewhere, now: new Date(), token: "dead" });
     const timing = { heartbeatMs: 1_000, staleAfterMs: 30_000 };
-    const acquire = () => StepLease.acquire({ records, step: "build", timing, now: () => new Date() });
+    const driver = new SharedRunRecords(new SqliteRunRecords(join(tempDir(), "runs")), records);
+    const acquire = () =>
+      StepLease.acquire({ records: driver, step: "build", timing, now: () => new Date() });
     // Its pid means nothing here (another machine): a fresh heartbeat keeps the step held.
     await expect(acquire()).rejects.toThrow(/is being driven by pid 4242 on runner-b/);
     await pool.query(
@@ -196,6 +198,7 @@ describe("run records and leases in Postgres", () => {
     expect((await records.leases())[0]).toMatchObject({ token: lease.token, pid: process.pid });
     await lease.release();
     expect(await records.leases()).toEqual([]);
+    driver.close();
   });
 });
 
@@ -270,7 +273,7 @@ describe("sessions that roam between checkouts", () => {
     expect(text).toContain(`${second}/.flower/spill/${spillName}`);
     expect(text).not.toContain(`${first}/.flower/`);
     // cwd itself is history, not a pointer: it stays.
-    expect((loaded![0] as { cwd: string }).cwd).toBe(first);
+    expect((loaded![0] as unknown as { cwd: string }).cwd).toBe(first);
     expect(readFileSync(join(second, ".flower", "spill", spillName), "utf8")).toBe(spillText);
 
     // Appends from the second checkout extend the same transcript, under its first project key.
