@@ -316,6 +316,43 @@ describe("sessions that roam between checkouts", () => {
   });
 });
 
+describe("the README's way to delete a run", () => {
+  it("deletes the step's sessions (all generations), files, lease and record, and nothing of another step", async () => {
+    const { sessions, records, files, pool, schema } = await shared();
+    const readme = readFileSync(join(import.meta.dirname, "../../../README.md"), "utf8");
+    const sql = /```sql\n([\s\S]*?)```/.exec(readme)![1]!.replaceAll("flower.flower_", `${schema}.flower_`);
+    const step = (name: string, sessionId: string, retired: string[]) => ({
+      ...newStepRecord(name, "lead", "Work."),
+      sessionId,
+      retired,
+    });
+    await records.put(step("upgrade-deps", "s-3", ["s-1", "s-2"]));
+    await records.put(step("other", "s-9", []));
+    for (const id of ["s-1", "s-2", "s-3", "s-9"]) {
+      await sessions.append({ projectKey: "-repo", sessionId: id }, [{ type: "user", uuid: `${id}-u` }]);
+      await sessions.append({ projectKey: "-repo", sessionId: id, subpath: "subagents/agent-a" }, [
+        { type: "user", uuid: `${id}-sub` },
+      ]);
+    }
+    await files.put(".flower/notes/handoff-upgrade-deps.md", Buffer.from("# Handoff"), "upgrade-deps");
+    await files.put(".flower/notes/handoff-other.md", Buffer.from("# Handoff"), "other");
+    await records.acquire("upgrade-deps", { self: elsewhere, now: new Date(), token: "t" });
+
+    await pool.query(sql);
+
+    for (const id of ["s-1", "s-2", "s-3"])
+      expect(await sessions.load({ projectKey: "-repo", sessionId: id })).toBeNull();
+    expect(await sessions.load({ projectKey: "-repo", sessionId: "s-9" })).toHaveLength(1);
+    const { rows } = await pool.query<{ count: string }>(`SELECT count(*) FROM ${schema}.flower_entries`);
+    expect(Number(rows[0]!.count)).toBe(2);
+    expect((await files.list(".flower/notes/")).map((file) => file.path)).toEqual([
+      ".flower/notes/handoff-other.md",
+    ]);
+    expect(await records.leases()).toEqual([]);
+    expect((await records.list()).map((record) => record.step)).toEqual(["other"]);
+  });
+});
+
 describe("the default stays SQLite", () => {
   it("opens records.db and sessions.db in the run directory without a store", () => {
     const root = tempDir();
