@@ -57,21 +57,7 @@ export function openBackingStore(spec: StoreSpec, runDir: string, workspace: str
       close: async () => records.close(),
     };
   }
-  const location = `${spec.shown} (schema ${spec.schema})`;
-  const pool = new pg.Pool({ connectionString: spec.url, max: POOL_SIZE, connectionTimeoutMillis: 10_000 });
-  // An idle connection the server dropped is reported as an event; unheard it would crash the process.
-  // The next query fails with a StoreError instead.
-  pool.on("error", () => undefined);
-  const sessions = new PostgresSessionStore({ pool, schema: spec.schema });
-  // Every table comes from one migration list: once the session store is ready, so are the others.
-  const ready = async () => {
-    try {
-      await sessions.ready();
-    } catch (error) {
-      throw new StoreError(`Cannot use the store ${location}: ${reason(error)}`, { cause: error });
-    }
-    return pool;
-  };
+  const { location, pool, sessions, ready } = connectPostgres(spec, POOL_SIZE);
   const schema = quoteIdentifier(spec.schema);
   const remote = new PostgresRunRecords(ready, schema, location);
   const records = new SharedRunRecords(new SqliteRunRecords(runDir), remote);
@@ -96,8 +82,34 @@ export function openBackingStore(spec: StoreSpec, runDir: string, workspace: str
   };
 }
 
+/**
+ * One pool for the store and its session store, which migrates the schema: `ready` resolves to the pool
+ * once every table exists (they all come from one migration list), or fails with a StoreError naming the
+ * store without its password.
+ */
+export function connectPostgres(
+  spec: Extract<StoreSpec, { kind: "postgres" }>,
+  connections: number,
+): { location: string; pool: pg.Pool; sessions: PostgresSessionStore; ready: () => Promise<pg.Pool> } {
+  const location = `${spec.shown} (schema ${spec.schema})`;
+  const pool = new pg.Pool({ connectionString: spec.url, max: connections, connectionTimeoutMillis: 10_000 });
+  // An idle connection the server dropped is reported as an event; unheard it would crash the process.
+  // The next query fails with a StoreError instead.
+  pool.on("error", () => undefined);
+  const sessions = new PostgresSessionStore({ pool, schema: spec.schema });
+  const ready = async () => {
+    try {
+      await sessions.ready();
+    } catch (error) {
+      throw new StoreError(`Cannot use the store ${location}: ${reason(error)}`, { cause: error });
+    }
+    return pool;
+  };
+  return { location, pool, sessions, ready };
+}
+
 /** The root cause in one line (a refused connection to "localhost" is an AggregateError without a message). */
-function reason(error: unknown): string {
+export function reason(error: unknown): string {
   let current = error;
   while (current instanceof StoreError && current.cause !== undefined) current = current.cause;
   if (current instanceof AggregateError && current.errors.length > 0)

@@ -3,16 +3,14 @@
  * and who holds each running one. Reads only; creates no run directory (the schema is brought up to
  * date like on any first use, so an empty store reads as empty).
  */
-import pg from "pg";
 import type { LeaseHolder } from "../errors.js";
-import { StoreError } from "../errors.js";
 import { DEFAULT_LEASE_TIMING, holderOf, ownerGone } from "../records/lease.js";
 import { PostgresRunRecords } from "../records/postgres-records.js";
 import { currentProcess } from "../records/process-identity.js";
 import type { StepRecord } from "../records/step-record.js";
 import { quoteIdentifier } from "../store/postgres/migrate.js";
-import { PostgresSessionStore } from "../store/postgres/postgres-store.js";
 import type { StoreSpec } from "../store/store-spec.js";
+import { connectPostgres } from "./backing-store.js";
 
 export interface StoreView {
   location: string;
@@ -24,23 +22,7 @@ export interface StoreView {
 }
 
 export function openStoreView(spec: Extract<StoreSpec, { kind: "postgres" }>): StoreView {
-  const location = `${spec.shown} (schema ${spec.schema})`;
-  const pool = new pg.Pool({ connectionString: spec.url, max: 1, connectionTimeoutMillis: 10_000 });
-  pool.on("error", () => undefined);
-  const sessions = new PostgresSessionStore({ pool, schema: spec.schema });
-  const ready = async () => {
-    try {
-      await sessions.ready();
-    } catch (error) {
-      const cause = (error as { cause?: unknown }).cause ?? error;
-      const message =
-        cause instanceof AggregateError
-          ? cause.errors.map((inner) => (inner as Error).message).join("; ")
-          : (cause as Error).message;
-      throw new StoreError(`Cannot use the store ${location}: ${message}`, { cause: error });
-    }
-    return pool;
-  };
+  const { location, pool, sessions, ready } = connectPostgres(spec, 1);
   const records = new PostgresRunRecords(ready, quoteIdentifier(spec.schema), location);
   return {
     location,

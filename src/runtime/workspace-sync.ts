@@ -10,7 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { join, sep } from "node:path";
 import { DEFAULTS } from "../defaults.js";
 import { writeFileAtomically } from "../fs/atomic-write.js";
 import type { StepRecord } from "../records/step-record.js";
@@ -72,8 +72,15 @@ export class WorkspaceSync {
   }
 
   async #save(path: string, step: string): Promise<void> {
-    const key = relative(this.workspace, path).split(sep).join("/");
-    if (!key.startsWith(`${DEFAULTS.workbenchDir}/`)) return;
+    // By the `.flower/` in the path, not relative to the workspace: the spill guard names files under the
+    // workbench's real path, which differs from the workspace as given when that has a symlink in it.
+    const marker = `${sep}${DEFAULTS.workbenchDir}${sep}`;
+    const at = path.lastIndexOf(marker);
+    if (at === -1) return;
+    const key = `${DEFAULTS.workbenchDir}/${path
+      .slice(at + marker.length)
+      .split(sep)
+      .join("/")}`;
     let content: Buffer;
     try {
       content = readFileSync(path);
