@@ -80,15 +80,7 @@ const layers = [
 
 export default tseslint.config(
   {
-    ignores: [
-      "dist/",
-      "node_modules/",
-      "runs/",
-      "bench/dist/",
-      "bench/postgres-load.js",
-      "coverage/",
-      "test/**/*.mjs",
-    ],
+    ignores: ["dist/", "node_modules/", "runs/", "bench/dist/", "coverage/", "test/**/*.mjs"],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

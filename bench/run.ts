@@ -2,7 +2,7 @@
  * `npm run bench`: every workload once, then bench/results.json, the SVG charts and the results block of
  * bench/README.md are regenerated from what was measured.
  *
- *   node bench/dist/run.js [--only economy,long,hooks,store] [--subtasks 40] [--long-subtasks 200]
+ *   node bench/dist/run.js [--only economy,long,hooks,store,postgres] [--subtasks 40] [--long-subtasks 200]
  *                          [--calls 300] [--no-write]
  *
  * Every comparing figure is a ratio of two modes measured in this run; absolute times on a shared
@@ -20,6 +20,7 @@ import { runMode, type EconomyConfig, type ModeResult } from "./economy.js";
 import { runHooks, type HookResult } from "./hooks.js";
 import { ratio } from "./metrics.js";
 import { measureInChild, type StoreSize } from "./store.js";
+import { storeLoadWorkload } from "./postgres-load.js";
 import { renderReadme, type Results, type RunInfo, type StoredMode, type Target } from "./report.js";
 import type { Mode } from "./workload.js";
 
@@ -37,7 +38,7 @@ function argument(name: string, fallback: number): number {
   return value;
 }
 
-const WORKLOADS = ["economy", "long", "hooks", "store"] as const;
+const WORKLOADS = ["economy", "long", "hooks", "store", "postgres"] as const;
 type Workload = (typeof WORKLOADS)[number];
 
 function selected(): Set<Workload> {
@@ -243,6 +244,8 @@ if (only.has("store")) chosen.push(storeWorkload);
 if (only.has("hooks")) chosen.push(hooksWorkload);
 if (only.has("economy")) chosen.push(economyWorkload);
 if (only.has("long")) chosen.push(longWorkload);
+// 20 runner processes × 60 s against Postgres, then SQLite: its own file, bench/postgres-load.json.
+if (only.has("postgres")) chosen.push(async () => void (await storeLoadWorkload(benchDir, write)));
 // --parallel also runs the workloads at the same time: quicker on a loaded machine, rougher wall times.
 if (parallel) await Promise.all(chosen.map((workload) => workload()));
 else for (const workload of chosen) await workload();
@@ -286,7 +289,7 @@ const run: RunInfo = {
   parallel,
 };
 for (const name of only) {
-  const workload = results[name];
+  const workload = name === "postgres" ? undefined : results[name];
   if (workload) workload.run = run;
 }
 

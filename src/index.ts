@@ -127,7 +127,9 @@ export { Workbench } from "./workbench/workbench.js";
 
 export { SqliteSessionStore } from "./store/sqlite-store.js";
 export { TrimmingSessionStore } from "./store/trimming-store.js";
-export { PruningSessionStore } from "./store/pruning-store.js";
+export { PruningSessionStore, withRewrites } from "./store/pruning-store.js";
+export { PostgresSessionStore } from "./store/postgres/postgres-store.js";
+export type { PostgresSessionStoreOptions } from "./store/postgres/postgres-store.js";
 export { TrimPolicy } from "./store/trim-policy.js";
 
 export {

@@ -66,6 +66,21 @@ const RUN_DIR: Record<string, OptionSpec> = {
   },
 };
 
+const STORE: Record<string, OptionSpec> = {
+  store: {
+    type: "string",
+    value: "URL",
+    default: {
+      en: "FLOWER_STORE, else SQLite in the run directory",
+      zh: "FLOWER_STORE,否则用运行目录里的 SQLite",
+    },
+    help: {
+      en: "A shared store for a fleet: postgres://user:password@host:port/database. Sessions, run records, leases, handoffs and spill files go there, so another machine can continue the step.",
+      zh: "给一组机器共用的存储:postgres://用户:密码@主机:端口/数据库。会话、运行记录、租约、交接书和溢出文件都放在那里,别的机器就能接着做这一步。",
+    },
+  },
+};
+
 const JSON_OUT: Record<string, OptionSpec> = {
   json: {
     type: "boolean",
@@ -133,6 +148,7 @@ const LIVE: Record<string, OptionSpec> = {
     help: { en: "The agent's working directory.", zh: "智能体的工作目录。" },
   },
   ...RUN_DIR,
+  ...STORE,
   model: {
     type: "string",
     value: "NAME",
@@ -205,7 +221,7 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
     },
     ...HELP,
   },
-  runs: { ...RUN_DIR, ...JSON_OUT, ...LANG, ...HELP },
+  runs: { ...RUN_DIR, ...STORE, ...JSON_OUT, ...LANG, ...HELP },
   show: { ...RUN_DIR, ...JSON_OUT, ...LANG, ...HELP },
   report: {
     out: {

@@ -8,7 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { LeaseHolder } from "../errors.js";
-import { isAlive, pidExists, type ProcessIdentity } from "./process-identity.js";
+import { isAlive, pidExists, sameMachine, type ProcessIdentity } from "./process-identity.js";
 
 export interface LeaseRow {
   step: string;
@@ -21,6 +21,8 @@ export interface LeaseRow {
   heartbeatAt: string;
   /** Pids of the `claude` children this holder started (each leads its own process group). */
   children: number[];
+  /** The holder's machine (see ProcessIdentity.machine); kept by the shared store, absent in records.db. */
+  machine?: string;
 }
 
 export interface LeaseTiming {
@@ -38,7 +40,7 @@ export function holderOf(row: LeaseRow): LeaseHolder {
 
 /** Whether the lease's owner is gone, seen from `self` at `now`. */
 export function ownerGone(row: LeaseRow, self: ProcessIdentity, now: Date, timing: LeaseTiming): boolean {
-  if (row.host === self.host && !isAlive({ pid: row.pid, startTicks: row.startTicks })) return true;
+  if (sameMachine(row, self) && !isAlive({ pid: row.pid, startTicks: row.startTicks })) return true;
   return now.getTime() - Date.parse(row.heartbeatAt) > timing.staleAfterMs;
 }
 
@@ -53,7 +55,7 @@ export async function killLeftoverChildren(
   self: ProcessIdentity,
   waitMs = 2_000,
 ): Promise<number[]> {
-  if (row.host !== self.host) return [];
+  if (!sameMachine(row, self)) return [];
   const alive = () => row.children.filter((pid) => pidExists(pid) && !isZombieOf(pid));
   for (const pid of alive()) {
     try {

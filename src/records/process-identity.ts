@@ -3,7 +3,7 @@
  * Linux) its start time in clock ticks since boot. A pid alone is not enough: pids are reused, and a
  * lease held by a dead driver whose pid now belongs to an unrelated process would never be taken over.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 
 export interface ProcessIdentity {
@@ -11,6 +11,12 @@ export interface ProcessIdentity {
   host: string;
   /** Start time from /proc/<pid>/stat (field 22); null where /proc is not available. */
   startTicks: number | null;
+  /**
+   * Which kernel and pid namespace the pid belongs to (`<boot id>/<pid namespace>`), where /proc tells.
+   * A shared store (Postgres) sees leases from many machines, and hostnames repeat (two CI runners both
+   * called "runner", containers on one node): a pid is only probed when the machine matches too.
+   */
+  machine?: string;
 }
 
 /** Field 22 of /proc/<pid>/stat. The name (field 2) may contain spaces and parentheses: parse after its last ")". */
@@ -27,7 +33,33 @@ export function processStartTicks(pid: number): number | null {
 }
 
 export function currentProcess(): ProcessIdentity {
-  return { pid: process.pid, host: hostname(), startTicks: processStartTicks(process.pid) };
+  const machine = machineIdentity();
+  return {
+    pid: process.pid,
+    host: hostname(),
+    startTicks: processStartTicks(process.pid),
+    ...(machine === null ? {} : { machine }),
+  };
+}
+
+/** `<boot id>/<pid namespace>`; null where /proc does not tell (then the hostname alone decides). */
+export function machineIdentity(): string | null {
+  try {
+    const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+    const namespace = readlinkSync("/proc/self/ns/pid");
+    return `${boot}/${namespace}`;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a pid recorded by `owner` can be probed from `self`: same host, and the same machine where both know it. */
+export function sameMachine(
+  owner: { host: string; machine?: string | undefined },
+  self: ProcessIdentity,
+): boolean {
+  if (owner.host !== self.host) return false;
+  return owner.machine === undefined || self.machine === undefined || owner.machine === self.machine;
 }
 
 /** True when `pid` exists (signal 0 probes without sending anything; EPERM means it exists). */

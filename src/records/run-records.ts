@@ -1,6 +1,8 @@
 /**
  * Where step records and leases live: the interface the runtime writes through. The SQLite
- * implementation (sqlite-records.ts) is the default; a shared store (PostgreSQL) implements the same.
+ * implementation (sqlite-records.ts) is the default and answers synchronously. The shared store
+ * (shared-records.ts over PostgreSQL) cannot: its lease operations return promises, which StepLease
+ * awaits, and its records are written through (see shared-records.ts for why `get`/`put` stay synchronous).
  */
 import type { LeaseRow } from "./lease.js";
 import type { ProcessIdentity } from "./process-identity.js";
@@ -28,17 +30,28 @@ export interface RunRecords {
    * (the caller decides to wait or to fail). A dead owner's lease is returned with `takeover: true`:
    * the caller must make sure its children are gone and then call `takeOver`.
    */
-  acquire(step: string, options: AcquireOptions & { token: string }): AcquireResult;
+  acquire(step: string, options: AcquireOptions & { token: string }): AcquireResult | Promise<AcquireResult>;
   /** Replaces a dead owner's lease (identified by its token) with ours, atomically. */
-  takeOver(step: string, deadToken: string, options: AcquireOptions & { token: string }): boolean;
+  takeOver(
+    step: string,
+    deadToken: string,
+    options: AcquireOptions & { token: string },
+  ): boolean | Promise<boolean>;
   /** Refreshes the heartbeat and the list of children; false when the lease is no longer ours. */
-  heartbeat(step: string, token: string, now: Date, children?: number[]): boolean;
-  release(step: string, token: string): void;
+  heartbeat(step: string, token: string, now: Date, children?: number[]): boolean | Promise<boolean>;
+  release(step: string, token: string): void | Promise<void>;
   /** Current leases, for `flower runs`. */
-  leases(): LeaseRow[];
+  leases(): LeaseRow[] | Promise<LeaseRow[]>;
   /** Removes a step's record (and its lease) entirely. */
   delete(step: string): boolean;
   close(): void;
+  /**
+   * A shared store only: brings the step's record (all records without `step`) from the store into the
+   * local copy that `get`/`list` read. The runtime calls it before it reads a step it may not have seen.
+   */
+  pull?(step?: string): Promise<void>;
+  /** A shared store only: resolves once every `put` so far reached the store; rejects with why one did not. */
+  flush?(): Promise<void>;
 }
 
 export type AcquireResult =

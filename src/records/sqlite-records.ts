@@ -124,8 +124,11 @@ export class SqliteRunRecords implements RunRecords {
     return rows.map((row) => JSON.parse(row.record) as StepRecord);
   }
 
-  put(record: StepRecord, options: { lease?: string } = {}): void {
-    const stored: StepRecord = { ...record, updatedAt: new Date().toISOString() };
+  /** `keepUpdatedAt`: a copy of a record from a shared store keeps the time it was last changed there. */
+  put(record: StepRecord, options: { lease?: string; keepUpdatedAt?: boolean } = {}): void {
+    const stored: StepRecord = options.keepUpdatedAt
+      ? record
+      : { ...record, updatedAt: new Date().toISOString() };
     this.#db
       .transaction(() => {
         if (options.lease !== undefined) {

@@ -9,6 +9,7 @@ import { DEFAULTS } from "../defaults.js";
 import { ConfigurationError } from "../errors.js";
 import { HandoffPolicy, defaultWindow } from "../handoff/policy.js";
 import { isLocale, resolveLocale, type Locale } from "../locale/locale.js";
+import { parseStoreSpec, type StoreSpec } from "../store/store-spec.js";
 import { TrimPolicy } from "../store/trim-policy.js";
 import { query } from "@anthropic-ai/claude-agent-sdk";
 import type { FlowerEvent } from "./events.js";
@@ -44,6 +45,14 @@ export interface RuntimeOptions {
   /** Extra environment for the `claude` child, over process.env (credentials, the offline kit's env()). */
   env?: Record<string, string>;
   /**
+   * Where sessions, run records, leases, frozen documents and spill files are kept. A
+   * `postgres://user:password@host:port/database` URL (optionally `?schema=name`) puts them in a shared
+   * PostgreSQL store, so a step started on one machine can be continued on another; `sqlite:<path>` names
+   * the session database file. Malformed values are refused here.
+   * @default `<runDir>/sessions.db` and `<runDir>/records.db` (SQLite, no setup)
+   */
+  store?: string;
+  /**
    * Seams for tests, not a public API: `query` replaces the SDK's `query()` (the step loop's unit tests
    * script it in process), `now` the clock. Use the offline kit (`flower-agent/testing`) to test your
    * own workflows instead.
@@ -72,6 +81,7 @@ export interface ResolvedRuntimeOptions {
   model: string | undefined;
   maxBudgetUsd: number | undefined;
   env: Record<string, string>;
+  store: StoreSpec;
   internal: Required<Omit<RuntimeInternals, "leaseTiming">> & Pick<RuntimeInternals, "leaseTiming">;
 }
 
@@ -92,6 +102,7 @@ const KNOWN = {
   model: true,
   maxBudgetUsd: true,
   env: true,
+  store: true,
   _internal: true,
 } as const satisfies Record<keyof RuntimeOptions, true>;
 
@@ -198,6 +209,7 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     model: options.model,
     maxBudgetUsd: options.maxBudgetUsd,
     env,
+    store: parseStoreSpec(options.store),
     internal: {
       query: internal.query ?? query,
       now: internal.now ?? (() => new Date()),

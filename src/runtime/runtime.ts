@@ -1,6 +1,7 @@
 /**
- * The runtime: wiring only. It validates options, owns the run directory (records + session store), the
- * workbench and the event bus, and hands each step to StepRun, which alone writes the step's record.
+ * The runtime: wiring only. It validates options, owns the run directory (records + session store) or the
+ * shared store that replaces it (backing-store.ts), the workbench and the event bus, and hands each step
+ * to StepRun, which alone writes the step's record.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -26,16 +27,17 @@ import {
   type ResolvedRuntimeOptions,
   type RuntimeOptions,
 } from "./options.js";
+import { openBackingStore, type BackingStore } from "./backing-store.js";
 import { deleteStepSessions } from "./retention.js";
 import { StepLease } from "./step-lease.js";
 import { StepRun, type StepEnvironment } from "./step-run.js";
 import { DEFAULT_LEASE_TIMING } from "../records/lease.js";
 import type { RunRecords } from "../records/run-records.js";
-import { SqliteRunRecords } from "../records/sqlite-records.js";
 import type { StepRecord, StepResult, WorkflowMembership } from "../records/step-record.js";
 import { defineDocument, type DocumentSpec } from "../documents/spec.js";
 import type { Locale } from "../locale/locale.js";
 import { CONTINUE_PROMPT } from "./text.js";
+import { relocatedRecord, WorkspaceSync } from "./workspace-sync.js";
 
 export interface RunOptions {
   /** Handoff policy for this step only (e.g. per model or per role); overrides the runtime's. */
@@ -70,7 +72,7 @@ export interface ContinueOptions extends RunOptions {
 
 export class Runtime {
   readonly options: ResolvedRuntimeOptions;
-  /** Step records and leases (records.db, mirrored to manifest.json). */
+  /** Step records and leases (records.db, mirrored to manifest.json; written through to a shared store). */
   readonly records: RunRecords;
   readonly store: PruningSessionStore;
   readonly workbench: Workbench | null;
@@ -81,17 +83,24 @@ export class Runtime {
   /** Hard abort for close(): kills any claude child still running. */
   readonly #kill = new AbortController();
   readonly #running = new Set<string>();
+  readonly #backing: BackingStore;
+  /** Frozen documents and spill files to and from a shared store; null without one (or without a workbench). */
+  readonly #sync: WorkspaceSync | null;
 
   constructor(options: RuntimeOptions) {
     this.options = resolveRuntimeOptions(options);
     mkdirSync(this.options.runDir, { recursive: true });
-    this.records = new SqliteRunRecords(this.options.runDir);
+    this.#backing = openBackingStore(this.options.store, this.options.runDir, this.options.workspace);
+    this.records = this.#backing.records;
     if (this.options.onEvent) this.#bus.on(this.options.onEvent);
     this.workbench = this.options.workbench
       ? new Workbench({ workspace: this.options.workspace, locale: this.options.locale })
       : null;
+    const files = this.#backing.files;
+    this.#sync = files && this.workbench ? new WorkspaceSync(files, this.options.workspace) : null;
+    if (this.#sync) this.#bus.on((event) => this.#keepDocuments(event));
     this.store = new PruningSessionStore({
-      path: join(this.options.runDir, "sessions.db"),
+      ...this.#backing.sessions,
       workspace: this.options.workspace,
       trim: this.options.trim ?? false,
       locale: this.options.locale,
@@ -99,6 +108,14 @@ export class Runtime {
         if (!key.subpath) this.#loads.route(key.sessionId, report);
       },
     });
+  }
+
+  /**
+   * Connects to the store and brings its schema up to date now, instead of at the first step: a wrong
+   * URL or an unreachable server fails here with a StoreError naming the store. Nothing to do for SQLite.
+   */
+  async ready(): Promise<void> {
+    await this.#backing.ready();
   }
 
   /** Subscribe to events; returns the unsubscribe function. */
@@ -125,6 +142,8 @@ export class Runtime {
    */
   async continue(step: string, spec: AgentSpec, options: ContinueOptions = {}): Promise<StepResult> {
     this.#checkStep(step);
+    // A shared store may know the step although this machine never ran it.
+    await this.records.pull?.(step);
     // Only that the step exists: whether it can be resumed is decided under its lease (a holder we wait
     // for may give it its first session meanwhile).
     const record = this.#recorded(step);
@@ -138,7 +157,8 @@ export class Runtime {
     if (!record.sessionId && !record.pendingHandoff && !record.pendingPrompt) {
       throw new StepFailedError(step, "it has no session to resume yet; run it again with rt.run()");
     }
-    return record;
+    // Recorded on another machine: its handoff paths name that machine's checkout.
+    return this.#backing.kind === "postgres" ? relocatedRecord(record, this.options.workspace) : record;
   }
 
   #recorded(step: string): StepRecord {
@@ -180,11 +200,14 @@ export class Runtime {
   /** Kills whatever still runs and closes the session store. The runtime cannot be used afterwards. */
   close(): void {
     this.#kill.abort();
-    // SQLite closes synchronously inside this call; a network store finishes in the background.
+    // SQLite closes synchronously inside this call; a network store finishes in the background (each
+    // step already waited for its writes to reach the store before it returned).
     this.store.close().catch((error: unknown) => {
       process.stderr.write(`flower: could not close the session store: ${String(error)}\n`);
     });
-    this.records.close();
+    this.#backing.close().catch((error: unknown) => {
+      process.stderr.write(`flower: could not close the store: ${String(error)}\n`);
+    });
   }
 
   #checkStep(step: string): void {
@@ -220,6 +243,7 @@ export class Runtime {
     const stop = new AbortController();
     this.#stops.add(stop);
     let lease: StepLease | undefined;
+    let left = false;
     try {
       lease = await StepLease.acquire({
         records: this.records,
@@ -230,7 +254,10 @@ export class Runtime {
         signal: stop.signal,
         onWait: (error) => this.#bus.emit({ type: "lease-wait", step, holder: error.holder }),
       });
-      // Read under the lease: while we waited, the holder may have moved the step on.
+      // Read under the lease: while we waited, the holder may have moved the step on (here or, with a
+      // shared store, on another machine: its record and frozen documents come from the store).
+      await this.records.pull?.(step);
+      await this.#sync?.restoreNotes();
       const continuation =
         continuePrompt === undefined
           ? undefined
@@ -238,12 +265,38 @@ export class Runtime {
       // `continue` keeps guarding a step that ran with a goal, unless it is given a goal of its own.
       const stored = continuation?.record.guard?.goal;
       const goal = given ?? (stored ? resolveGoalOption(stored) : undefined);
-      return await this.#drive(step, spec, prompt, policy, stop, lease, continuation, options, goal);
+      const result = await this.#drive(step, spec, prompt, policy, stop, lease, continuation, options, goal);
+      left = true;
+      await this.#leave(step);
+      return result;
     } finally {
-      lease?.release();
+      if (lease && !left)
+        await this.#leave(step).catch((error: unknown) => {
+          process.stderr.write(`flower: the store did not get everything of "${step}": ${String(error)}\n`);
+        });
+      await lease?.release();
       this.#stops.delete(stop);
       this.#running.delete(step);
     }
+  }
+
+  /**
+   * A shared store must hold everything of the step before its lease goes: the notes as they are now,
+   * and every record write. Throws the first write that did not reach it.
+   */
+  async #leave(step: string): Promise<void> {
+    if (this.#sync) {
+      this.#sync.saveNotes(step);
+      await this.#sync.flush();
+    }
+    await this.records.flush?.();
+  }
+
+  /** A frozen document (a handoff, or a document a workflow froze) goes to the shared store at once. */
+  #keepDocuments(event: FlowerEvent): void {
+    const frozen =
+      (event.type === "handoff" && event.phase === "done") || (event.type as string) === "document-frozen";
+    if (frozen) this.#sync?.saveNotes((event as { step?: string }).step ?? "");
   }
 
   async #drive(
@@ -359,8 +412,11 @@ export class Runtime {
           dir: this.workbench.spill,
           threshold: o.spillThreshold,
           locale: o.locale,
-          onSpill: (info) =>
-            sink({ type: "spill", step, tool: info.tool, path: info.path, chars: info.chars }),
+          onSpill: (info) => {
+            // The transcript now points at this file: another machine resuming it must find it.
+            this.#sync?.saveFile(info.path, step);
+            sink({ type: "spill", step, tool: info.tool, path: info.path, chars: info.chars });
+          },
         }),
         indexGuard(this.workbench),
       );

@@ -49,13 +49,17 @@ export class StepLease {
     let told = false;
     while (true) {
       const now = options.now();
-      const result = options.records.acquire(options.step, { self, now, token });
+      // A shared store answers with promises; awaiting a plain value costs nothing.
+      const result = await options.records.acquire(options.step, { self, now, token });
       if (result.kind === "acquired") return new StepLease(options, token);
       const current = result.lease;
       if (ownerGone(current, self, now, options.timing)) {
         // Only once the dead owner's children are gone: a child left running would go on driving the session.
         const left = await killLeftoverChildren(current, self);
-        if (left.length === 0 && options.records.takeOver(options.step, current.token, { self, now, token }))
+        if (
+          left.length === 0 &&
+          (await options.records.takeOver(options.step, current.token, { self, now, token }))
+        )
           return new StepLease(options, token);
       }
       const error = new LeaseHeldError(options.step, holderOf(current));
@@ -74,18 +78,26 @@ export class StepLease {
 
   #beat(): void {
     if (this.#released) return;
-    try {
-      this.#records.heartbeat(this.step, this.token, this.#now(), [...this.#children]);
-    } catch (error) {
-      // A busy database must not crash the run; the next beat tries again.
+    const failed = (error: unknown) =>
+      // A busy database or a dropped connection must not crash the run; the next beat tries again.
       process.stderr.write(`flower: lease heartbeat for "${this.step}" failed: ${String(error)}\n`);
+    try {
+      const beat = this.#records.heartbeat(this.step, this.token, this.#now(), [...this.#children]);
+      if (beat instanceof Promise) beat.catch(failed);
+    } catch (error) {
+      failed(error);
     }
   }
 
-  release(): void {
+  /**
+   * Gives the step up. With a synchronous store (SQLite) the lease is gone when this returns, before the
+   * promise settles; a shared store first flushes the record writes still on their way (they are fenced
+   * by this lease, so they must land before it is released).
+   */
+  async release(): Promise<void> {
     if (this.#released) return;
     this.#released = true;
     clearInterval(this.#timer);
-    this.#records.release(this.step, this.token);
+    await this.#records.release(this.step, this.token);
   }
 }

@@ -29,3 +29,5 @@ export { CHARS_PER_TOKEN, measurePrompt, tokensFor } from "./usage.js";
 export type { Usage, PromptMeasure } from "./usage.js";
 export { validateConversation } from "./validate.js";
 export type { ValidationMode, ValidationOptions } from "./validate.js";
+export { startPostgresServer, INSTALL_HINT } from "./postgres-server.js";
+export type { PostgresServer, PostgresServerOptions } from "./postgres-server.js";

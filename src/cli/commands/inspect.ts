@@ -11,6 +11,8 @@ import { readFrozenHandoff } from "../../handoff/freeze.js";
 import { formatTokens } from "../../handoff/text.js";
 import { resolveLocale } from "../../locale/locale.js";
 import { effectiveStatus, RunDirectory } from "../../runtime/run-directory.js";
+import { openStoreView, statusInStore } from "../../runtime/store-view.js";
+import type { StoreSpec } from "../../store/store-spec.js";
 import type { LeaseHolder } from "../../errors.js";
 import type { StepRecord } from "../../records/step-record.js";
 import { sparkline } from "../../report/sparkline.js";
@@ -21,6 +23,7 @@ import { handoffSummary } from "../handoff-summary.js";
 import { displayPath, makeOutput, shellQuote, type Output } from "../live-run.js";
 import { frozenDocumentLines } from "../frozen-view.js";
 import { knownNames, runStatus } from "../run-status.js";
+import { storeOption } from "../store-option.js";
 import { columnsOf, cut } from "../terminal-text.js";
 import { CLI_TEXT } from "../text.js";
 
@@ -28,32 +31,58 @@ function openRunDirectory(values: ParsedCommand["values"]): RunDirectory {
   return new RunDirectory(resolve(parseNonEmpty("--run-dir", values["run-dir"]) ?? "runs"));
 }
 
-export function runsCommand(parsed: ParsedCommand): number {
+export function runsCommand(parsed: ParsedCommand): number | Promise<number> {
   if (parsed.positionals.length > 0)
     throw new UsageError(
       `flower runs: unexpected argument "${parsed.positionals[0]}" (see flower runs --help)`,
     );
   const locale = resolveLocale(parseLang(parsed.values.lang));
   const output = makeOutput(parsed.values.json === true, locale);
+  const store = storeOption(parsed.values);
+  if (store.spec.kind === "postgres") return runsInStore(store.spec, output);
   const runDirectory = openRunDirectory(parsed.values);
   const steps = runDirectory.steps();
+  // The holders are read only when there is something to show them for.
+  const holders = steps.length === 0 ? new Map<string, LeaseHolder>() : runDirectory.holders();
+  return printRuns(output, runDirectory.recordsPath, steps, holders, effectiveStatus);
+}
+
+/** `flower runs --store postgres://…`: every step of every machine that shares the store. */
+async function runsInStore(spec: Extract<StoreSpec, { kind: "postgres" }>, output: Output): Promise<number> {
+  const view = openStoreView(spec);
+  try {
+    const steps = await view.steps();
+    const holders = await view.holders();
+    return printRuns(output, view.location, steps, holders, (record) =>
+      statusInStore(record, holders.get(record.step)),
+    );
+  } finally {
+    await view.close();
+  }
+}
+
+function printRuns(
+  output: Output,
+  where: string,
+  steps: StepRecord[],
+  holders: Map<string, LeaseHolder>,
+  statusOf: (record: StepRecord) => StepRecord["status"] | "interrupted",
+): number {
   if (output.json) {
-    const holders = runDirectory.holders();
     for (const record of steps)
-      process.stdout.write(`${JSON.stringify(summaryOf(record, holders.get(record.step)))}\n`);
+      process.stdout.write(`${JSON.stringify(summaryOf(record, holders.get(record.step), statusOf))}\n`);
     return EXIT.ok;
   }
-  const text = CLI_TEXT[locale];
+  const text = CLI_TEXT[output.locale];
   if (steps.length === 0) {
-    output.say(text.noSteps(runDirectory.recordsPath));
+    output.say(text.noSteps(where));
     return EXIT.ok;
   }
-  const holders = runDirectory.holders();
   const stepRow = (record: StepRecord, label: string): string[] => {
     const holder = holders.get(record.step);
     return [
       label,
-      text.status[effectiveStatus(record)],
+      text.status[statusOf(record)],
       String(record.generations),
       `$${record.costUsd.toFixed(4)}`,
       String(record.numTurns),
@@ -118,11 +147,15 @@ function sum(records: readonly StepRecord[], value: (record: StepRecord) => numb
   return records.reduce((total, record) => total + value(record), 0);
 }
 
-function summaryOf(record: StepRecord, holder: LeaseHolder | undefined) {
+function summaryOf(
+  record: StepRecord,
+  holder: LeaseHolder | undefined,
+  statusOf: (record: StepRecord) => StepRecord["status"] | "interrupted",
+) {
   return {
     heldBy: holder ?? null,
     step: record.step,
-    status: effectiveStatus(record),
+    status: statusOf(record),
     generations: record.generations,
     costUsd: record.costUsd,
     numTurns: record.numTurns,

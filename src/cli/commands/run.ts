@@ -16,6 +16,7 @@ import { resolveProvider } from "../credentials.js";
 import { defaultTeam } from "../default-team.js";
 import { displayPath, eventSink, makeOutput, runLive, shellQuote, type Output } from "../live-run.js";
 import { describeProvider } from "../providers.js";
+import { storeOption, type StoreOption } from "../store-option.js";
 import { CLI_TEXT } from "../text.js";
 import { knownNames, runStatus } from "../run-status.js";
 import { runWorkflowLive } from "../workflow-live.js";
@@ -33,6 +34,8 @@ export interface LiveSettings {
   locale: Locale;
   /** `--review`: the goal guard's reviewer after the work (SPEC G3). */
   review: boolean;
+  /** `--store` / FLOWER_STORE. */
+  store: StoreOption;
 }
 
 /** Validates the options shared by run and continue, before anything is written. */
@@ -46,6 +49,7 @@ export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
     throw new UsageError(`flower: --workspace must be an existing directory, got ${workspace}`);
   }
   const runDir = resolve(parseNonEmpty("--run-dir", values["run-dir"]) ?? "runs");
+  const store = storeOption(values);
   // --model names the model directly, so the window is guessed from it; else from ANTHROPIC_MODEL.
   const guessed = model ? windowForModel(model) : defaultWindow(process.env);
   const handoff = new HandoffPolicy({ enabled: values["no-handoff"] !== true, window: window ?? guessed });
@@ -60,6 +64,7 @@ export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
     handoff,
     locale,
     review: values.review === true,
+    store,
   };
 }
 
@@ -103,7 +108,24 @@ export function makeRuntime(settings: LiveSettings, onEvent: Runtime["options"][
     ...(settings.model ? { model: settings.model } : {}),
     ...(settings.maxBudgetUsd !== undefined ? { maxBudgetUsd: settings.maxBudgetUsd } : {}),
     ...(onEvent ? { onEvent } : {}),
+    ...(settings.store.given !== undefined ? { store: settings.store.given } : {}),
   });
+}
+
+/**
+ * With a shared store: connects (an unreachable server is one line, before any credentials are needed
+ * or any step starts) and copies every step's record from the store, so names and `continue` see the
+ * whole fleet. Closes the runtime when it fails.
+ */
+async function joinSharedStore(rt: Runtime, settings: LiveSettings): Promise<void> {
+  if (settings.store.spec.kind !== "postgres") return;
+  try {
+    await rt.ready();
+    await rt.records.pull?.();
+  } catch (error) {
+    rt.close();
+    throw error;
+  }
 }
 
 /** `flower continue <step>` as the user should type it, with --run-dir / --workspace when not the defaults. */
@@ -164,6 +186,7 @@ export async function runCommand(parsed: ParsedCommand): Promise<number> {
   requireCredentials(settings);
   const sink = eventSink(settings.output, settings.verbose);
   const rt = makeRuntime(settings, (event) => sink.handle(event));
+  await joinSharedStore(rt, settings);
   if (parsed.values.direct !== true) {
     // The default run: requirements → goal → work. --step names the run (its steps are <run>/<name>).
     const run = explicitStep ?? stepNameFor(task, (name) => isTaken(rt, name));
@@ -202,6 +225,7 @@ export async function continueCommandRun(parsed: ParsedCommand): Promise<number>
   if (parsed.positionals.length > 1)
     throw new UsageError("flower continue: give at most one step name (see flower continue --help)");
   const prompt = parseNonEmpty("--prompt", parsed.values.prompt);
+  if (settings.store.spec.kind === "postgres") return continueFromStore(parsed, settings, prompt);
   // Nothing to continue is said before credentials are asked for: the answer does not depend on them.
   const runDirectory = new RunDirectory(settings.runDir);
   const target = continueTarget(runDirectory, parsed.positionals[0], settings.locale);
@@ -273,6 +297,78 @@ function continueTarget(
     return record.run !== undefined ? { kind: "run", run: record.run } : { kind: "step", step: name };
   if (runDirectory.steps().some((step) => step.run === name)) return { kind: "run", run: name };
   throw new UsageError(text.noStep(name, runDirectory.recordsPath, knownNames(runDirectory)));
+}
+
+/**
+ * `flower continue` with a shared store: the step may have been recorded on another machine, and this
+ * checkout may have no run directory at all. The store says which steps exist.
+ */
+async function continueFromStore(
+  parsed: ParsedCommand,
+  settings: LiveSettings,
+  prompt: string | undefined,
+): Promise<number> {
+  const text = CLI_TEXT[settings.locale];
+  const sink = eventSink(settings.output, settings.verbose);
+  const rt = makeRuntime(settings, (event) => sink.handle(event));
+  await joinSharedStore(rt, settings);
+  const where = rt.records.location;
+  const name = parsed.positionals[0] ?? rt.records.list().at(-1)?.step;
+  // A step of a workflow run (or the run's id) goes on as the run: the next step reads the frozen files.
+  const run =
+    name === undefined
+      ? undefined
+      : (rt.records.get(name)?.run ??
+        (rt.records.list().some((record) => record.run === name) ? name : undefined));
+  try {
+    if (name === undefined) throw new UsageError(`flower continue: ${text.noSteps(where)}`);
+    if (run === undefined && !rt.records.get(name))
+      throw new UsageError(
+        text.noStep(
+          name,
+          where,
+          rt.records.list().map((record) => record.run ?? record.step),
+        ),
+      );
+    if (run !== undefined && prompt !== undefined)
+      throw new UsageError(
+        `flower continue: --prompt is for a step run with --direct; run "${run}" goes on from its frozen documents`,
+      );
+    requireCredentials(settings);
+  } catch (error) {
+    rt.close();
+    throw error;
+  }
+  if (run !== undefined) {
+    return (
+      await runWorkflowLive({
+        rt,
+        output: settings.output,
+        sink,
+        step: run,
+        continueCommand: continueCommand(run, settings),
+        action: () =>
+          continueWorkflow(rt, cliWorkflow(), run, {
+            wait: parsed.values.wait === true,
+            ...(parsed.values.yes === true ? { pauseAfter: false } : {}),
+          }),
+      })
+    ).code;
+  }
+  const step = name;
+  const outcome = await runLive({
+    rt,
+    output: settings.output,
+    sink,
+    step,
+    continueCommand: continueCommand(step, settings),
+    action: () =>
+      rt.continue(step, defaultTeam(settings.locale), {
+        wait: parsed.values.wait === true,
+        ...(prompt ? { prompt } : {}),
+      }),
+  });
+  return outcome.code;
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * flower's Postgres schema as an ordered list of migrations. Each runs once per schema, inside the
  * migration transaction (migrate.ts), and its version is recorded in `flower_schema_version`. Never edit
- * or reorder a released migration: add the next version instead (run records and leases will be 2, 3, …).
+ * or reorder a released migration: add the next version instead (version 2 added run records, leases and workspace files).
  *
  * Tables carry a `flower_` prefix so they can share a schema (default `public`) with an application's own.
  */
@@ -43,6 +43,41 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         address TEXT COLLATE "C" PRIMARY KEY,
         content TEXT NOT NULL,
         created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+      )`,
+    ],
+  },
+  {
+    version: 2,
+    description: "run records, leases and workspace files (frozen documents, spill files)",
+    statements: (schema) => [
+      // One row per step, the record as JSON text (like records.db): only the runtime reads inside it.
+      `CREATE TABLE ${schema}.flower_steps (
+        step TEXT PRIMARY KEY,
+        record TEXT NOT NULL,
+        updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
+      )`,
+      // The lease of a running step: a row with a heartbeat (see records/postgres-records.ts for why not
+      // an advisory lock). Times are the server's clock, so machines with skewed clocks agree on staleness.
+      `CREATE TABLE ${schema}.flower_leases (
+        step TEXT PRIMARY KEY,
+        token TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        host TEXT NOT NULL,
+        machine TEXT,
+        start_ticks BIGINT,
+        started_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        heartbeat_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        children TEXT NOT NULL DEFAULT '[]'
+      )`,
+      // Files of the workbench that must follow a step to another machine, by their path relative to the
+      // workspace: frozen documents under .flower/notes/ (handoffs, requirements, goals, …) and the spill
+      // guard's files under .flower/spill/ that transcripts point at. BYTEA: a file is bytes (a NUL in
+      // tool output would be refused by TEXT).
+      `CREATE TABLE ${schema}.flower_files (
+        path TEXT COLLATE "C" PRIMARY KEY,
+        content BYTEA NOT NULL,
+        step TEXT,
+        saved_at TIMESTAMPTZ NOT NULL DEFAULT now()
       )`,
     ],
   },

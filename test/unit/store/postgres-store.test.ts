@@ -69,12 +69,17 @@ describe("PostgresSessionStore schema", () => {
     expect(tables.map((row) => row.table_name)).toEqual([
       "flower_blobs",
       "flower_entries",
+      "flower_files",
+      "flower_leases",
       "flower_schema_version",
+      "flower_steps",
       "flower_transcripts",
     ]);
     // A later start finds the schema current and changes nothing.
     await store(schema).ready();
-    expect(await query(`SELECT version FROM ${schema}.flower_schema_version`)).toHaveLength(1);
+    expect(await query(`SELECT version FROM ${schema}.flower_schema_version`)).toHaveLength(
+      POSTGRES_MIGRATIONS.length,
+    );
   });
 
   it("refuses a schema written by a newer flower, naming both versions", async () => {
@@ -82,7 +87,7 @@ describe("PostgresSessionStore schema", () => {
     await store(schema).ready();
     await query(`INSERT INTO ${schema}.flower_schema_version (version, description) VALUES (99, 'future')`);
     const late = store(schema);
-    await expect(late.load(main)).rejects.toThrow(/version 99, newer than this flower knows \(1\)/);
+    await expect(late.load(main)).rejects.toThrow(/version 99, newer than this flower knows \(2\)/);
   });
 });
 

@@ -1,0 +1,139 @@
+/**
+ * Run records in a shared store (PostgreSQL), behind the synchronous face the runtime writes through.
+ *
+ * The design, and why: a step's record is saved at every turn by the ledger (runtime/step-ledger.ts),
+ * synchronously, from deep inside the step loop; making every save awaitable would reshape the ledger,
+ * the step loop and everything that reads records, for a store that is one of two. Instead:
+ * - a local SQLite copy in the run directory (records.db + manifest.json, exactly as without a store)
+ *   answers `get`/`list` and takes every `put` at once, so nothing the runtime does waits on the network
+ *   and a person on this machine still has the readable manifest;
+ * - every `put` is written through to Postgres in the background, in order per step, each write fenced
+ *   by the lease's token in the database (postgres-records.ts): a driver whose lease was taken over
+ *   cannot overwrite its successor there, and learns it: the failure is kept and the step's next `put`
+ *   throws it (LeaseLostError, or the StoreError of a write that did not reach the store);
+ * - the lease itself lives only in Postgres (the local leases table is not used): acquiring, taking over,
+ *   heartbeats and release are asynchronous, and StepLease awaits them;
+ * - `release` first flushes the step's pending writes, so the record in the store is complete before the
+ *   next machine may take the step; `pull` brings records from the store into the local copy before the
+ *   runtime reads a step it may not have seen (a fresh checkout on another machine has no run directory).
+ * A write that cannot reach the store fails the step at its next save rather than going on silently.
+ */
+import { LeaseLostError } from "../errors.js";
+import type { LeaseRow } from "./lease.js";
+import type { PostgresRunRecords } from "./postgres-records.js";
+import type { AcquireOptions, AcquireResult, RunRecords } from "./run-records.js";
+import type { SqliteRunRecords } from "./sqlite-records.js";
+import type { StepRecord } from "./step-record.js";
+
+export class SharedRunRecords implements RunRecords {
+  readonly location: string;
+  readonly local: SqliteRunRecords;
+  readonly remote: PostgresRunRecords;
+  /** Per step, the chain of writes on their way to the store. */
+  readonly #pending = new Map<string, Promise<void>>();
+  /** Per step, why a write did not reach the store; thrown by the step's next put. */
+  readonly #failures = new Map<string, Error>();
+
+  constructor(local: SqliteRunRecords, remote: PostgresRunRecords) {
+    this.local = local;
+    this.remote = remote;
+    this.location = remote.location;
+  }
+
+  get(step: string): StepRecord | undefined {
+    return this.local.get(step);
+  }
+
+  list(): StepRecord[] {
+    return this.local.list();
+  }
+
+  put(record: StepRecord, options: { lease?: string } = {}): void {
+    const failure = this.#failures.get(record.step);
+    if (failure !== undefined) throw failure;
+    this.local.put(record);
+    // The same record, updatedAt included, as the local copy now holds.
+    const stored = this.local.get(record.step) ?? record;
+    this.#enqueue(record.step, () => this.remote.put(stored, options));
+  }
+
+  delete(step: string): boolean {
+    const deleted = this.local.delete(step);
+    this.#enqueue(step, async () => {
+      await this.remote.delete(step);
+    });
+    return deleted;
+  }
+
+  async acquire(step: string, options: AcquireOptions & { token: string }): Promise<AcquireResult> {
+    const result = await this.remote.acquire(step, options);
+    // A new lease starts clean: an earlier driver's failure in this process is not ours.
+    if (result.kind === "acquired") this.#failures.delete(step);
+    return result;
+  }
+
+  async takeOver(
+    step: string,
+    deadToken: string,
+    options: AcquireOptions & { token: string },
+  ): Promise<boolean> {
+    const taken = await this.remote.takeOver(step, deadToken, options);
+    if (taken) this.#failures.delete(step);
+    return taken;
+  }
+
+  async heartbeat(step: string, token: string, now: Date, children?: number[]): Promise<boolean> {
+    const held = await this.remote.heartbeat(step, token, now, children);
+    // Taken over while we were alive (a long pause, a partition): the next save must stop the step.
+    if (!held && !this.#failures.has(step)) this.#failures.set(step, new LeaseLostError(step));
+    return held;
+  }
+
+  /** Lets the step's writes settle (a failed one is reported by `flush` and the next `put`), then releases. */
+  async release(step: string, token: string): Promise<void> {
+    await this.#pending.get(step);
+    await this.remote.release(step, token);
+  }
+
+  leases(): Promise<LeaseRow[]> {
+    return this.remote.leases();
+  }
+
+  /** Copies the step's record (every record without `step`) from the store into the local copy. */
+  async pull(step?: string): Promise<void> {
+    const records = step === undefined ? await this.remote.list() : [await this.remote.get(step)];
+    for (const record of records) if (record) this.local.put(record, { keepUpdatedAt: true });
+  }
+
+  /** Resolves once every write so far reached the store; rejects with the first step's failure. */
+  async flush(): Promise<void> {
+    for (const step of [...this.#pending.keys()]) await this.#settled(step);
+  }
+
+  close(): void {
+    this.local.close();
+  }
+
+  async #settled(step: string): Promise<void> {
+    await this.#pending.get(step);
+    const failure = this.#failures.get(step);
+    if (failure !== undefined) throw failure;
+  }
+
+  #enqueue(step: string, write: () => Promise<void>): void {
+    const previous = this.#pending.get(step) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      // After a failure nothing more of this step is written: the store keeps the last good record.
+      if (this.#failures.has(step)) return;
+      try {
+        await write();
+      } catch (error) {
+        this.#failures.set(step, error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+    this.#pending.set(step, next);
+    void next.then(() => {
+      if (this.#pending.get(step) === next) this.#pending.delete(step);
+    });
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * Where a runtime keeps its state, opened from the `store` option (store/store-spec.ts):
+ * - the default, SQLite in the run directory: records.db (+ manifest.json) and sessions.db, as always;
+ * - PostgreSQL: one connection pool shared by the session transcripts (PostgresSessionStore under the
+ *   roaming layer), the run records and leases (SharedRunRecords: a local SQLite copy written through
+ *   to Postgres, fenced by the lease), and the workspace files (frozen documents, spill files). The
+ *   spill blobs of the trim pass live in the same schema (PostgresSessionStore.blobs).
+ * Nothing connects in the constructor: `ready()` connects and migrates (the CLI calls it first, so an
+ * unreachable server is one clear line before anything runs); otherwise the first use does.
+ */
+import { join } from "node:path";
+import pg from "pg";
+import { StoreError } from "../errors.js";
+import { PostgresRunRecords } from "../records/postgres-records.js";
+import type { RunRecords } from "../records/run-records.js";
+import { SharedRunRecords } from "../records/shared-records.js";
+import { SqliteRunRecords } from "../records/sqlite-records.js";
+import type { FlowerSessionStore } from "../store/flower-store.js";
+import { quoteIdentifier } from "../store/postgres/migrate.js";
+import { PostgresSessionStore } from "../store/postgres/postgres-store.js";
+import { PostgresWorkspaceFiles } from "../store/postgres/workspace-files.js";
+import { RoamingSessionStore } from "../store/roaming-store.js";
+import type { StoreSpec } from "../store/store-spec.js";
+import type { WorkspaceFiles } from "../store/workspace-files.js";
+
+export interface BackingStore {
+  kind: StoreSpec["kind"];
+  /** For messages: the run directory, or the store's URL without its password. */
+  location: string;
+  records: RunRecords;
+  /**
+   * How the rewrite layers reach the transcripts: a store to wrap, or the path of the SQLite file they
+   * open themselves (the default, unchanged).
+   */
+  sessions: { inner: FlowerSessionStore } | { path: string };
+  /** Workbench files that follow a step to another machine; null with SQLite (they stay on this disk). */
+  files: WorkspaceFiles | null;
+  /** Connects and migrates now; a StoreError naming the store when it cannot. */
+  ready(): Promise<void>;
+  /** Waits for writes on their way, then closes the connections. The records close too. */
+  close(): Promise<void>;
+}
+
+/** Connections per process: the transcripts, the record writes and a heartbeat rarely overlap more. */
+const POOL_SIZE = 4;
+
+export function openBackingStore(spec: StoreSpec, runDir: string, workspace: string): BackingStore {
+  if (spec.kind === "sqlite") {
+    const records = new SqliteRunRecords(runDir);
+    return {
+      kind: "sqlite",
+      location: runDir,
+      records,
+      sessions: { path: spec.path ?? join(runDir, "sessions.db") },
+      files: null,
+      ready: async () => undefined,
+      close: async () => records.close(),
+    };
+  }
+  const { location, pool, sessions, ready } = connectPostgres(spec, POOL_SIZE);
+  const schema = quoteIdentifier(spec.schema);
+  const remote = new PostgresRunRecords(ready, schema, location);
+  const records = new SharedRunRecords(new SqliteRunRecords(runDir), remote);
+  const files = new PostgresWorkspaceFiles(ready, schema, location);
+  let closing: Promise<void> | null = null;
+  return {
+    kind: "postgres",
+    location,
+    records,
+    sessions: { inner: new RoamingSessionStore({ inner: sessions, workspace, files }) },
+    files,
+    ready: async () => {
+      await ready();
+    },
+    close: () =>
+      (closing ??= (async () => {
+        await records.flush().catch(() => undefined);
+        records.close();
+        await sessions.close();
+        await pool.end();
+      })()),
+  };
+}
+
+/**
+ * One pool for the store and its session store, which migrates the schema: `ready` resolves to the pool
+ * once every table exists (they all come from one migration list), or fails with a StoreError naming the
+ * store without its password.
+ */
+export function connectPostgres(
+  spec: Extract<StoreSpec, { kind: "postgres" }>,
+  connections: number,
+): { location: string; pool: pg.Pool; sessions: PostgresSessionStore; ready: () => Promise<pg.Pool> } {
+  const location = `${spec.shown} (schema ${spec.schema})`;
+  const pool = new pg.Pool({ connectionString: spec.url, max: connections, connectionTimeoutMillis: 10_000 });
+  // An idle connection the server dropped is reported as an event; unheard it would crash the process.
+  // The next query fails with a StoreError instead.
+  pool.on("error", () => undefined);
+  const sessions = new PostgresSessionStore({ pool, schema: spec.schema });
+  const ready = async () => {
+    try {
+      await sessions.ready();
+    } catch (error) {
+      throw new StoreError(`Cannot use the store ${location}: ${reason(error)}`, { cause: error });
+    }
+    return pool;
+  };
+  return { location, pool, sessions, ready };
+}
+
+/** The root cause in one line (a refused connection to "localhost" is an AggregateError without a message). */
+export function reason(error: unknown): string {
+  let current = error;
+  while (current instanceof StoreError && current.cause !== undefined) current = current.cause;
+  if (current instanceof AggregateError && current.errors.length > 0)
+    return [...new Set(current.errors.map((inner) => (inner as Error).message))].join("; ");
+  return current instanceof Error ? current.message || current.name : String(current);
+}
