@@ -7,16 +7,23 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { checkpoint, type CheckpointName } from "./checkpoint.js";
 
 export interface AtomicWriteOptions {
   /** File mode of a newly created file. @default 0o666 (less the umask) */
   mode?: number;
+  /** A crash test's stopping point between writing the temporary file and renaming it (checkpoint.ts). */
+  checkpoint?: CheckpointName;
 }
 
-/** The temp file's name: same folder (so the rename stays on one file system), unique per writer. */
+/**
+ * The temp file's name: same folder (so the rename stays on one file system), unique per writer, and
+ * hidden (a leading dot): a temporary left by a killed writer must not show up as a file of its own,
+ * e.g. as an entry of the workbench index, which skips dotfiles.
+ */
 function temporaryPath(path: string): string {
-  return `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
 }
 
 /** Writes `content` to `path` atomically, creating the folder if needed. */
@@ -32,6 +39,7 @@ export function writeFileAtomically(
       flag: "wx",
       ...(options.mode !== undefined ? { mode: options.mode } : {}),
     });
+    if (options.checkpoint) checkpoint(options.checkpoint);
     renameSync(temporary, path);
   } catch (error) {
     rmSync(temporary, { force: true });
@@ -52,6 +60,7 @@ export async function writeFileAtomicallyAsync(
       flag: "wx",
       ...(options.mode !== undefined ? { mode: options.mode } : {}),
     });
+    if (options.checkpoint) checkpoint(options.checkpoint);
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });

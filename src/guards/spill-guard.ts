@@ -253,7 +253,7 @@ export function spillGuard(options: SpillGuardOptions): HookCallbackMatcher {
       });
       if (spills.length === 0) return {};
       await mkdir(dir, { recursive: true });
-      for (const { file, text } of pending) await writeFileAtomicallyAsync(file, text);
+      for (const { file, text } of pending) await writeFileAtomicallyAsync(file, text, { checkpoint: "spill-write" });
       for (const spill of spills) {
         try {
           onSpill?.({ tool, path: spill.path, chars: spill.chars });

@@ -22,6 +22,7 @@ import {
   type ResolvedRuntimeOptions,
   type RuntimeOptions,
 } from "./options.js";
+import { claudeProjectsDir, recoverLocalTail } from "./recover-local-tail.js";
 import { deleteStepSessions } from "./retention.js";
 import { StepLease } from "./step-lease.js";
 import { StepRun, type StepEnvironment } from "./step-run.js";
@@ -249,7 +250,10 @@ export class Runtime {
       earlier: (name) => this.records.get(name),
       sessionOptions: (session) => this.#sessionOptions(step, spec, policy, session, lease),
       // The index is refreshed before every session so the prompt block lists what is on disk now.
-      beforeSession: async () => {
+      beforeSession: async (resume) => {
+        // A driver killed mid-turn left that turn only in the child's local JSONL: store it before resuming.
+        if (resume)
+          await recoverLocalTail(this.store.inner, resume, claudeProjectsDir({ ...process.env, ...o.env }));
         if (!this.workbench) return;
         await this.workbench.ensure();
         await this.workbench.refresh();

@@ -34,8 +34,11 @@ export interface StepEnvironment {
   earlier(step: string): StepRecord | undefined;
   /** SDK options for one session; `sink` receives what its hooks observe (spills, denials). */
   sessionOptions(session: { resume?: string; writing: boolean; sink: (event: FlowerEvent) => void }): Options;
-  /** Runs before each session (the workbench index is refreshed so the prompt lists what is on disk). */
-  beforeSession(): Promise<void>;
+  /**
+   * Runs before each session (the workbench index is refreshed so the prompt lists what is on disk;
+   * a resumed session's local transcript tail is recovered into the store).
+   */
+  beforeSession(resume?: string): Promise<void>;
   /** Subscribes to the store's load report for one session; returns the unsubscribe function. */
   watchLoads(sessionId: string, listener: (report: RewriteReport) => void): () => void;
   /** The event bus: what the user sees. */
@@ -93,7 +96,7 @@ export class StepRun {
     const plan = this.#plan;
     const env = this.#env;
     const ledger = this.#ledger;
-    await env.beforeSession();
+    await env.beforeSession(resume);
     const sink = (event: FlowerEvent) => ledger.accept(event, writing);
     const unwatch = resume
       ? env.watchLoads(resume, (report) =>

@@ -196,7 +196,7 @@ export class Workbench {
       current = null;
     }
     if (current !== index) {
-      await writeFileAtomicallyAsync(this.indexPath, index);
+      await writeFileAtomicallyAsync(this.indexPath, index, { checkpoint: "index-write" });
     }
     return entries;
   }
