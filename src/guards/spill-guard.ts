@@ -253,7 +253,8 @@ export function spillGuard(options: SpillGuardOptions): HookCallbackMatcher {
       });
       if (spills.length === 0) return {};
       await mkdir(dir, { recursive: true });
-      for (const { file, text } of pending) await writeFileAtomicallyAsync(file, text, { checkpoint: "spill-write" });
+      for (const { file, text } of pending)
+        await writeFileAtomicallyAsync(file, text, { checkpoint: "spill-write" });
       for (const spill of spills) {
         try {
           onSpill?.({ tool, path: spill.path, chars: spill.chars });

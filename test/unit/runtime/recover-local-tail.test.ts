@@ -8,7 +8,7 @@ import { useTempDirs } from "../../support/temp-dir.js";
 
 const temp = useTempDirs();
 const entry = (uuid: string | undefined, type = "user"): SessionStoreEntry =>
-  (uuid === undefined ? { type } : { type, uuid });
+  uuid === undefined ? { type } : { type, uuid };
 
 describe("missingTail", () => {
   it("is empty when the store has every uuid", () => {
