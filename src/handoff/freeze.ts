@@ -2,7 +2,8 @@
  * Freezing a handoff to disk, and reading it back. The successor's prompt is always built from the
  * file as it stands on disk, so a person's edit between freeze and takeover counts.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
+import { existsSync, readFileSync, renameSync } from "node:fs";
+import { makePrivateDirectory } from "../fs/private-files.js";
 import { join } from "node:path";
 import type { Locale } from "../locale/locale.js";
 import { writeFileAtomically } from "../fs/atomic-write.js";
@@ -39,7 +40,7 @@ export function freezeHandoff(
   let archived: string | null = null;
   if (existsSync(path)) {
     const archiveDir = join(options.notesDir, "archive", NAMES[options.locale].archive);
-    mkdirSync(archiveDir, { recursive: true });
+    makePrivateDirectory(archiveDir);
     const stamp = (options.now ?? new Date()).toISOString().replace(/[:.]/g, "-");
     let target = join(archiveDir, `${safeFileName(options.step)}-${stamp}.md`);
     for (let n = 2; existsSync(target); n++)

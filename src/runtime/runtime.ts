@@ -2,12 +2,12 @@
  * The runtime: wiring only. It validates options, owns the run directory (records + session store), the
  * workbench and the event bus, and hands each step to StepRun, which alone writes the step's record.
  */
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { HookCallbackMatcher, Options } from "@anthropic-ai/claude-agent-sdk";
 import type { AgentSpec } from "../agents/agent-spec.js";
 import { buildOptions, type HookMap } from "../agents/build-options.js";
 import { DEFAULTS } from "../defaults.js";
+import { makePrivateDirectory } from "../fs/private-files.js";
 import { ConfigurationError, StepFailedError } from "../errors.js";
 import { indexGuard } from "../guards/index-guard.js";
 import { spillGuards } from "../guards/spill-guard.js";
@@ -63,7 +63,7 @@ export class Runtime {
 
   constructor(options: RuntimeOptions) {
     this.options = resolveRuntimeOptions(options);
-    mkdirSync(this.options.runDir, { recursive: true });
+    makePrivateDirectory(this.options.runDir);
     this.records = new SqliteRunRecords(this.options.runDir);
     if (this.options.onEvent) this.#bus.on(this.options.onEvent);
     this.workbench = this.options.workbench
