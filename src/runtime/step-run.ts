@@ -24,6 +24,7 @@ import type { FlowerEvent } from "./events.js";
 import type { SessionOutcome } from "./session-outcome.js";
 import { runSession, type QueryFunction } from "./session-run.js";
 import { StepLedger } from "./step-ledger.js";
+import { isSuccessorStartOverflow, SUCCESSOR_OVERFLOW_MESSAGE } from "./successor-overflow.js";
 import { CONTINUE_AFTER_FAILURE, FLOOR_MESSAGE } from "./text.js";
 
 /** What a step needs from the runtime around it: wiring, no decisions. */
@@ -201,7 +202,13 @@ export class StepRun {
         continue;
       }
 
-      // handoff-due or overflow: switch generations.
+      // handoff-due or overflow: switch generations — unless a successor overflowed before its first answer.
+      if (isSuccessorStartOverflow(outcome, ledger.generations)) {
+        const message = SUCCESSOR_OVERFLOW_MESSAGE[plan.locale](outcome.error ?? "prompt is too long");
+        ledger.addError(message);
+        const result = ledger.finish("failed");
+        throw new StepFailedError(plan.step, message, { cause: result });
+      }
       if (ledger.generations >= plan.policy.maxGenerations) {
         const message = FLOOR_MESSAGE[plan.locale]({
           handoffs: ledger.generations - 1,
