@@ -13,7 +13,8 @@
  */
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
 import { StepFailedError } from "../errors.js";
-import { readFrozenHandoff } from "../handoff/freeze.js";
+import { degradedError } from "../handoff/degraded.js";
+import { readEditedHandoff } from "../handoff/edited-file.js";
 import type { HandoffPolicy } from "../handoff/policy.js";
 import { handoffPrompt } from "../handoff/prompt.js";
 import { freezeForSuccessor, produceHandoff } from "../handoff/switch.js";
@@ -24,7 +25,7 @@ import type { FlowerEvent } from "./events.js";
 import type { SessionOutcome } from "./session-outcome.js";
 import { runSession, type QueryFunction } from "./session-run.js";
 import { StepLedger } from "./step-ledger.js";
-import { isSuccessorStartOverflow, SUCCESSOR_OVERFLOW_MESSAGE } from "./successor-overflow.js";
+import { isStartOverflow, SUCCESSOR_OVERFLOW_MESSAGE, TASK_OVERFLOW_MESSAGE } from "./successor-overflow.js";
 import { CONTINUE_AFTER_FAILURE, FLOOR_MESSAGE } from "./text.js";
 
 /** What a step needs from the runtime around it: wiring, no decisions. */
@@ -135,9 +136,7 @@ export class StepRun {
       if (pendingFile !== null || pendingPrompt !== null) {
         // Stopped between a handoff and the successor's start: start the successor now, from the file
         // as it is on disk (a person may have edited it), never from the burned session.
-        prompt = pendingFile
-          ? readFrozenHandoff(pendingFile, plan.step).promptBlock(plan.locale)
-          : pendingPrompt!;
+        prompt = pendingFile ? this.#editedHandoffPrompt(pendingFile) : pendingPrompt!;
         ledger.expectGeneration();
       } else {
         resume = plan.continuation.record.sessionId ?? undefined;
@@ -203,8 +202,12 @@ export class StepRun {
       }
 
       // handoff-due or overflow: switch generations — unless a successor overflowed before its first answer.
-      if (isSuccessorStartOverflow(outcome, ledger.generations)) {
-        const message = SUCCESSOR_OVERFLOW_MESSAGE[plan.locale](outcome.error ?? "prompt is too long");
+      if (isStartOverflow(outcome, ledger.generations, resume !== undefined)) {
+        const error = outcome.error ?? "prompt is too long";
+        const message =
+          ledger.generations > 1
+            ? SUCCESSOR_OVERFLOW_MESSAGE[plan.locale](error)
+            : TASK_OVERFLOW_MESSAGE[plan.locale](error, prompt.length);
         ledger.addError(message);
         const result = ledger.finish("failed");
         throw new StepFailedError(plan.step, message, { cause: result });
@@ -225,6 +228,14 @@ export class StepRun {
       resume = undefined;
       prompt = successorPrompt;
     }
+  }
+
+  /** The successor's prompt from the frozen file as a person left it; an empty or binary file degrades. */
+  #editedHandoffPrompt(path: string): string {
+    const plan = this.#plan;
+    const edited = readEditedHandoff(path, { step: plan.step, task: plan.prompt, locale: plan.locale });
+    if (edited.unusable !== null) this.#ledger.addError(degradedError(edited.unusable, plan.locale));
+    return edited.handoff.promptBlock(plan.locale);
   }
 
   /** Writes (or degrades) the handoff, freezes it, records it, and returns the successor's first prompt. */
