@@ -4,7 +4,8 @@
  * Every frozen document — handoff generations, requirements, goals — keeps its history this way, so a
  * person can always see what an earlier version said.
  */
-import { existsSync, mkdirSync, renameSync } from "node:fs";
+import { existsSync, renameSync } from "node:fs";
+import { makePrivateDirectory } from "../fs/private-files.js";
 import { join } from "node:path";
 import { writeFileAtomically } from "../fs/atomic-write.js";
 import { safeFileName } from "../fs/safe-file-name.js";
@@ -34,7 +35,7 @@ export function freezeFile(options: FreezeFileOptions): FrozenFile {
   const { path, archiveDir } = options;
   let archived: string | null = null;
   if (existsSync(path)) {
-    mkdirSync(archiveDir, { recursive: true });
+    makePrivateDirectory(archiveDir);
     const stamp = (options.now ?? new Date()).toISOString().replace(/[:.]/g, "-");
     const stem = safeFileName(options.archiveStem);
     let target = join(archiveDir, `${stem}-${stamp}.md`);

@@ -160,7 +160,8 @@ function dedent(lines: string[]): string[] {
   const indents = lines
     .filter((line) => line.trim() !== "")
     .map((line) => /^[ \t]*/.exec(line)?.[0].length ?? 0);
-  const common = indents.length > 0 ? Math.min(...indents) : 0;
+  // A reduce, not Math.min(...indents): a hand-edited 10 MB document has 400k lines, past the argument limit.
+  const common = indents.length > 0 ? indents.reduce((least, indent) => Math.min(least, indent)) : 0;
   return common > 0
     ? lines.map((line) => line.slice(Math.min(common, /^[ \t]*/.exec(line)?.[0].length ?? 0)))
     : lines;

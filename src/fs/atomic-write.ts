@@ -5,18 +5,26 @@
  * record, frozen handoffs, spill files, the workbench index.
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { renameSync, rmSync, writeFileSync } from "node:fs";
+import { rename, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { checkpoint, type CheckpointName } from "./checkpoint.js";
+import { makePrivateDirectory, makePrivateDirectoryAsync, PRIVATE_FILE_MODE } from "./private-files.js";
 
 export interface AtomicWriteOptions {
-  /** File mode of a newly created file. @default 0o666 (less the umask) */
+  /** File mode of the file. @default 0o600 (owner only: see private-files.ts) */
   mode?: number;
+  /** A crash test's stopping point between writing the temporary file and renaming it (checkpoint.ts). */
+  checkpoint?: CheckpointName;
 }
 
-/** The temp file's name: same folder (so the rename stays on one file system), unique per writer. */
+/**
+ * The temp file's name: same folder (so the rename stays on one file system), unique per writer, and
+ * hidden (a leading dot): a temporary left by a killed writer must not show up as a file of its own,
+ * e.g. as an entry of the workbench index, which skips dotfiles.
+ */
 function temporaryPath(path: string): string {
-  return `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
 }
 
 /** Writes `content` to `path` atomically, creating the folder if needed. */
@@ -25,13 +33,14 @@ export function writeFileAtomically(
   content: string | Uint8Array,
   options: AtomicWriteOptions = {},
 ): void {
-  mkdirSync(dirname(path), { recursive: true });
+  makePrivateDirectory(dirname(path));
   const temporary = temporaryPath(path);
   try {
     writeFileSync(temporary, content, {
       flag: "wx",
-      ...(options.mode !== undefined ? { mode: options.mode } : {}),
+      mode: options.mode ?? PRIVATE_FILE_MODE,
     });
+    if (options.checkpoint) checkpoint(options.checkpoint);
     renameSync(temporary, path);
   } catch (error) {
     rmSync(temporary, { force: true });
@@ -45,13 +54,14 @@ export async function writeFileAtomicallyAsync(
   content: string | Uint8Array,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+  await makePrivateDirectoryAsync(dirname(path));
   const temporary = temporaryPath(path);
   try {
     await writeFile(temporary, content, {
       flag: "wx",
-      ...(options.mode !== undefined ? { mode: options.mode } : {}),
+      mode: options.mode ?? PRIVATE_FILE_MODE,
     });
+    if (options.checkpoint) checkpoint(options.checkpoint);
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });

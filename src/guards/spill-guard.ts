@@ -14,11 +14,12 @@
  * - A Read whose response is not text (image, PDF, notebook) is left alone.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, realpath } from "node:fs/promises";
+import { realpath } from "node:fs/promises";
 import path from "node:path";
 import type { HookCallback, HookCallbackMatcher, HookJSONOutput } from "@anthropic-ai/claude-agent-sdk";
 import { DEFAULTS } from "../defaults.js";
 import { writeFileAtomicallyAsync } from "../fs/atomic-write.js";
+import { makePrivateDirectoryAsync } from "../fs/private-files.js";
 import { ConfigurationError } from "../errors.js";
 import { isLocale, type Locale } from "../locale/locale.js";
 import { SPILL_POINTER } from "./text.js";
@@ -252,8 +253,9 @@ export function spillGuard(options: SpillGuardOptions): HookCallbackMatcher {
         },
       });
       if (spills.length === 0) return {};
-      await mkdir(dir, { recursive: true });
-      for (const { file, text } of pending) await writeFileAtomicallyAsync(file, text);
+      await makePrivateDirectoryAsync(dir);
+      for (const { file, text } of pending)
+        await writeFileAtomicallyAsync(file, text, { checkpoint: "spill-write" });
       for (const spill of spills) {
         try {
           onSpill?.({ tool, path: spill.path, chars: spill.chars });

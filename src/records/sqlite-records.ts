@@ -5,7 +5,8 @@
  * two processes running different steps of one run directory never lose each other's updates (the old
  * read-change-write of the whole file did, in a window that grew with the file).
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { createPrivateFile, makePrivateDirectory } from "../fs/private-files.js";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { LeaseLostError, ManifestError, StoreError } from "../errors.js";
@@ -46,7 +47,7 @@ export class SqliteRunRecords implements RunRecords {
   readonly #db: Database.Database;
 
   constructor(runDir: string, options: { busyTimeoutMs?: number } = {}) {
-    mkdirSync(runDir, { recursive: true, mode: 0o700 });
+    makePrivateDirectory(runDir);
     this.location = join(runDir, "records.db");
     this.manifestPath = manifestPath(runDir);
     // Fail at construction on a corrupt or foreign manifest.json, before any step spends money, and never
@@ -54,6 +55,7 @@ export class SqliteRunRecords implements RunRecords {
     const legacy = readManifestFile(this.manifestPath);
     const fresh = !existsSync(this.location);
     try {
+      createPrivateFile(this.location);
       this.#db = new Database(this.location, { timeout: options.busyTimeoutMs ?? 10_000 });
       this.#db.pragma("journal_mode = WAL");
       this.#db.pragma("synchronous = NORMAL");

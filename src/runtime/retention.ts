@@ -4,6 +4,7 @@
  * `continue` of the step then starts without the deleted history.
  */
 import { ConfigurationError } from "../errors.js";
+import { checkpoint } from "../fs/checkpoint.js";
 import type { RunRecords } from "../records/run-records.js";
 import type { FlowerSessionStore } from "../store/flower-store.js";
 
@@ -27,6 +28,7 @@ export async function deleteStepSessions(
     for (const projectKey of await store.projectKeysOf(sessionId)) {
       await store.delete({ projectKey, sessionId });
       deleted += 1;
+      checkpoint("forget");
     }
   }
   return deleted;

@@ -3,12 +3,12 @@
  * shared store that replaces it (backing-store.ts), the workbench and the event bus, and hands each step
  * to StepRun, which alone writes the step's record.
  */
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { HookCallbackMatcher, Options } from "@anthropic-ai/claude-agent-sdk";
 import type { AgentSpec } from "../agents/agent-spec.js";
 import { buildOptions, type HookMap } from "../agents/build-options.js";
 import { DEFAULTS } from "../defaults.js";
+import { makePrivateDirectory } from "../fs/private-files.js";
 import { ConfigurationError, StepFailedError } from "../errors.js";
 import { claimGuard } from "../guards/claim-guard.js";
 import { indexGuard } from "../guards/index-guard.js";
@@ -28,6 +28,7 @@ import {
   type RuntimeOptions,
 } from "./options.js";
 import { openBackingStore, type BackingStore } from "./backing-store.js";
+import { claudeProjectsDir, recoverLocalTail } from "./recover-local-tail.js";
 import { deleteStepSessions } from "./retention.js";
 import { StepLease } from "./step-lease.js";
 import { StepRun, type StepEnvironment } from "./step-run.js";
@@ -89,7 +90,7 @@ export class Runtime {
 
   constructor(options: RuntimeOptions) {
     this.options = resolveRuntimeOptions(options);
-    mkdirSync(this.options.runDir, { recursive: true });
+    makePrivateDirectory(this.options.runDir);
     this.#backing = openBackingStore(this.options.store, this.options.runDir, this.options.workspace);
     this.records = this.#backing.records;
     if (this.options.onEvent) this.#bus.on(this.options.onEvent);
@@ -358,7 +359,10 @@ export class Runtime {
       sessionOptions: (session) => this.#sessionOptions(step, spec, policy, session, lease, guarded),
       reviewerOptions: () => this.#reviewerOptions(spec, lease),
       // The index is refreshed before every session so the prompt block lists what is on disk now.
-      beforeSession: async () => {
+      beforeSession: async (resume) => {
+        // A driver killed mid-turn left that turn only in the child's local JSONL: store it before resuming.
+        if (resume)
+          await recoverLocalTail(this.store.inner, resume, claudeProjectsDir({ ...process.env, ...o.env }));
         if (!this.workbench) return;
         await this.workbench.ensure();
         await this.workbench.refresh();

@@ -3,6 +3,7 @@
  * rule is tested on its own; `step-run` decides what happens next from the outcome's kind.
  */
 import { isOverflow } from "../handoff/overflow.js";
+import { clearError } from "./clear-error.js";
 import type { SessionReading } from "./session-translator.js";
 
 export type SessionOutcomeKind =
@@ -77,7 +78,7 @@ export function classifySession({
     return { ...outcome, kind: "failed", error: "the claude process ended without a result" };
   }
   if (reading.lastResultIsError || thrownText !== null) {
-    const error = [reading.resultError, thrownText].filter((part): part is string => !!part).join(" | ");
+    const error = clearError([reading.resultError, thrownText], " | ");
     return {
       ...outcome,
       kind: isOverflow(error, reading.apiErrorText) ? "overflow" : "failed",

@@ -7,6 +7,7 @@
  * to a subagent, whose context dissolves when it finishes.
  */
 import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import { clearError } from "./clear-error.js";
 import type { FlowerEvent } from "./events.js";
 
 /** What one message means; a message may mean several things. */
@@ -208,9 +209,9 @@ export class SessionTranslator {
     } else {
       const errors = "errors" in message && Array.isArray(message.errors) ? message.errors : [];
       const text = "result" in message && typeof message.result === "string" ? message.result : "";
-      reading.resultError = [message.subtype, text, ...errors, reading.apiErrorText ?? ""]
-        .filter((part) => part !== "")
-        .join(": ");
+      // An API error comes as subtype "success" with is_error: the label says nothing, the text says it all.
+      const label = message.subtype === "success" ? "" : message.subtype;
+      reading.resultError = clearError([label, text, ...errors, reading.apiErrorText], ": ");
     }
     signals.push({ kind: "result", backgroundRunning: this.#background.size > 0 });
     return signals;

@@ -15,8 +15,9 @@ import type { Options } from "@anthropic-ai/claude-agent-sdk";
 import type { DocumentSpec } from "../documents/spec.js";
 import { StepFailedError } from "../errors.js";
 import type { ResolvedGoal } from "../goal/goal-option.js";
-import { readFrozenHandoff } from "../handoff/freeze.js";
 import { HandoffPolicy } from "../handoff/policy.js";
+import { degradedError } from "../handoff/degraded.js";
+import { readEditedHandoff } from "../handoff/edited-file.js";
 import { handoffPrompt } from "../handoff/prompt.js";
 import { freezeForSuccessor, produceHandoff } from "../handoff/switch.js";
 import type { Locale } from "../locale/locale.js";
@@ -29,6 +30,7 @@ import type { SessionOutcome } from "./session-outcome.js";
 import { runSession, type QueryFunction } from "./session-run.js";
 import { StepLedger } from "./step-ledger.js";
 import { freezeStepDocument } from "./step-document.js";
+import { isStartOverflow, SUCCESSOR_OVERFLOW_MESSAGE, TASK_OVERFLOW_MESSAGE } from "./successor-overflow.js";
 import { CONTINUE_AFTER_FAILURE, FLOOR_MESSAGE } from "./text.js";
 
 /** What a step needs from the runtime around it: wiring, no decisions. */
@@ -39,8 +41,11 @@ export interface StepEnvironment {
   earlier(step: string): StepRecord | undefined;
   /** SDK options for one session; `sink` receives what its hooks observe (spills, denials). */
   sessionOptions(session: { resume?: string; writing: boolean; sink: (event: FlowerEvent) => void }): Options;
-  /** Runs before each session (the workbench index is refreshed so the prompt lists what is on disk). */
-  beforeSession(): Promise<void>;
+  /**
+   * Runs before each session (the workbench index is refreshed so the prompt lists what is on disk;
+   * a resumed session's local transcript tail is recovered into the store).
+   */
+  beforeSession(resume?: string): Promise<void>;
   /** Subscribes to the store's load report for one session; returns the unsubscribe function. */
   watchLoads(sessionId: string, listener: (report: RewriteReport) => void): () => void;
   /** The event bus: what the user sees. */
@@ -122,7 +127,7 @@ export class StepRun {
     const plan = this.#plan;
     const env = this.#env;
     const ledger = this.#ledger;
-    await env.beforeSession();
+    await env.beforeSession(resume);
     const sink = (event: FlowerEvent) => ledger.accept(event, writing);
     const unwatch = resume
       ? env.watchLoads(resume, (report) =>
@@ -160,9 +165,7 @@ export class StepRun {
       if (pendingFile !== null || pendingPrompt !== null) {
         // Stopped between a handoff and the successor's start: start the successor now, from the file
         // as it is on disk (a person may have edited it), never from the burned session.
-        prompt = pendingFile
-          ? readFrozenHandoff(pendingFile, plan.step).promptBlock(plan.locale)
-          : pendingPrompt!;
+        prompt = pendingFile ? this.#editedHandoffPrompt(pendingFile) : pendingPrompt!;
         ledger.expectGeneration();
       } else {
         resume = plan.continuation.record.sessionId ?? undefined;
@@ -237,7 +240,17 @@ export class StepRun {
         continue;
       }
 
-      // handoff-due or overflow: switch generations.
+      // handoff-due or overflow: switch generations — unless a successor overflowed before its first answer.
+      if (isStartOverflow(outcome, ledger.generations, resume !== undefined)) {
+        const error = outcome.error ?? "prompt is too long";
+        const message =
+          ledger.generations > 1
+            ? SUCCESSOR_OVERFLOW_MESSAGE[plan.locale](error)
+            : TASK_OVERFLOW_MESSAGE[plan.locale](error, prompt.length);
+        ledger.addError(message);
+        const result = ledger.finish("failed");
+        throw new StepFailedError(plan.step, message, { cause: result });
+      }
       if (ledger.generations >= plan.policy.maxGenerations) {
         const message = FLOOR_MESSAGE[plan.locale]({
           handoffs: ledger.generations - 1,
@@ -324,6 +337,14 @@ export class StepRun {
       error: outcome.kind === "completed" ? null : (outcome.error ?? `the session ended ${outcome.kind}`),
       stopped: outcome.kind === "stopped",
     };
+  }
+
+  /** The successor's prompt from the frozen file as a person left it; an empty or binary file degrades. */
+  #editedHandoffPrompt(path: string): string {
+    const plan = this.#plan;
+    const edited = readEditedHandoff(path, { step: plan.step, task: plan.prompt, locale: plan.locale });
+    if (edited.unusable !== null) this.#ledger.addError(degradedError(edited.unusable, plan.locale));
+    return edited.handoff.promptBlock(plan.locale);
   }
 
   /** Writes (or degrades) the handoff, freezes it, records it, and returns the successor's first prompt. */

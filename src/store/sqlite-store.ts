@@ -15,7 +15,7 @@
  * - Rows are never updated. The rewrite layers (trimming-store.ts) rewrite what `load()` returns, never what is stored.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { createPrivateFile, makePrivateDirectory } from "../fs/private-files.js";
 import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
 import type { SessionKey, SessionStore, SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
@@ -81,7 +81,8 @@ export class SqliteSessionStore implements SessionStore {
       throw new ConfigurationError("busyTimeoutMs", busyTimeoutMs, "a non-negative integer (ms)");
     this.path = resolve(path);
     try {
-      mkdirSync(dirname(this.path), { recursive: true });
+      makePrivateDirectory(dirname(this.path));
+      createPrivateFile(this.path);
       this.#db = new Database(this.path, { timeout: busyTimeoutMs });
       this.#db.pragma("journal_mode = WAL");
       // NORMAL is durable against process crashes in WAL mode; the CLI's own JSONL is the primary copy.

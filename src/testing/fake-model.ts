@@ -17,7 +17,7 @@ import { ModelRequest, type RequestKind, type WireRequestBody } from "./model-re
 import { validateReply, type ContentReply, type FaultKind, type Reply } from "./replies.js";
 import { measurePrompt, tokensFor, type Usage } from "./usage.js";
 import { isValidationMode, validateConversation, type ValidationMode } from "./validate.js";
-import { apiError, FAULT_STATUS, sendJson, sendMessage, startCutStream } from "./wire.js";
+import { apiError, FAULT_STATUS, sendJson, sendMessage, startCutStream, startCutToolStream } from "./wire.js";
 
 /** Chooses the reply to one request. Return undefined to let the kit answer a side request itself. */
 export type Policy = (request: ModelRequest) => Reply | undefined | Promise<Reply | undefined>;
@@ -185,7 +185,7 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
     if ("fault" in reply) {
       record({
         status:
-          reply.fault === "cut-stream"
+          reply.fault === "cut-stream" || reply.fault === "cut-tool-input"
             ? 200
             : reply.fault === "prompt-too-long"
               ? 400
@@ -197,14 +197,15 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
         const message = `prompt is too long: ${Math.max(measure.totalTokens, contextWindow + 1)} tokens > ${contextWindow} maximum`;
         return sendJson(res, 400, apiError("invalid_request_error", message));
       }
-      if (reply.fault === "cut-stream") {
-        startCutStream(res, body.model, `msg_fake_${nextId++}`, { ...measure.usage, output_tokens: 1 });
+      if (reply.fault === "cut-stream" || reply.fault === "cut-tool-input") {
+        const start = reply.fault === "cut-stream" ? startCutStream : startCutToolStream;
+        start(res, body.model, `msg_fake_${nextId++}`, { ...measure.usage, output_tokens: 1 });
         await sleep(20);
         res.socket?.destroy();
         return;
       }
       const [status, type, message] = FAULT_STATUS[reply.fault];
-      return sendJson(res, status, apiError(type, message));
+      return sendJson(res, status, apiError(type, reply.message ?? message));
     }
 
     conversations.set(key, { segments: measure.segments });

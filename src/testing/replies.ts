@@ -36,11 +36,20 @@ export type FaultKind =
   /** 400 invalid_request_error "prompt is too long: N tokens > W maximum". */
   | "prompt-too-long"
   /** message_start and half a text block, then the socket is destroyed. */
-  | "cut-stream";
+  | "cut-stream"
+  /** message_start, a tool_use block and half of its input JSON, then the socket is destroyed. */
+  | "cut-tool-input"
+  /**
+   * 400 invalid_request_error with `message` (default: a gateway refusing a tool it does not know), as a
+   * provider answers a request it will never accept: the CLI does not retry it.
+   */
+  | "invalid-request";
 
 export interface FaultReply {
   fault: FaultKind;
   delayMs?: number;
+  /** The error message of an `invalid-request` fault. */
+  message?: string;
 }
 
 export type Reply = ContentReply | FaultReply;
@@ -73,11 +82,18 @@ export function toolUses(
   return { content };
 }
 
-export function fault(kind: FaultKind, options: { delayMs?: number } = {}): FaultReply {
+export function fault(kind: FaultKind, options: { delayMs?: number; message?: string } = {}): FaultReply {
   return { fault: kind, ...options };
 }
 
-const FAULTS: readonly FaultKind[] = ["overloaded", "server-error", "prompt-too-long", "cut-stream"];
+const FAULTS: readonly FaultKind[] = [
+  "overloaded",
+  "server-error",
+  "prompt-too-long",
+  "cut-stream",
+  "cut-tool-input",
+  "invalid-request",
+];
 
 /** Checks a policy's answer; throws FakeModelError that says exactly what is wrong. */
 export function validateReply(reply: unknown, requestIndex: number): Reply {
@@ -98,6 +114,9 @@ export function validateReply(reply: unknown, requestIndex: number): Reply {
       throw new FakeModelError(
         `${where} has unknown fault ${describeValue(candidate.fault)}; known: ${FAULTS.join(", ")}`,
       );
+    }
+    if (candidate.message !== undefined && typeof candidate.message !== "string") {
+      throw new FakeModelError(`${where} has message ${describeValue(candidate.message)}; expected a string`);
     }
     return candidate as unknown as FaultReply;
   }

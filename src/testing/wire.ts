@@ -15,11 +15,16 @@ export function apiError(type: string, message: string) {
 
 /** Status, error type and message of the faults answered with an HTTP error. */
 export const FAULT_STATUS: Record<
-  Exclude<FaultKind, "cut-stream" | "prompt-too-long">,
+  Exclude<FaultKind, "cut-stream" | "cut-tool-input" | "prompt-too-long">,
   [number, string, string]
 > = {
   overloaded: [529, "overloaded_error", "Overloaded"],
   "server-error": [500, "api_error", "Internal server error"],
+  "invalid-request": [
+    400,
+    "invalid_request_error",
+    "tools.0.type: Input tag 'custom' found using 'type' does not match any of the expected tags: 'bash_20250124', 'text_editor_20250124'",
+  ],
 };
 
 export function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
@@ -97,6 +102,20 @@ export function startCutStream(res: http.ServerResponse, model: string, id: stri
   writeEvent(res, "content_block_delta", {
     index: 0,
     delta: { type: "text_delta", text: "This reply is cut off mid-" },
+  });
+}
+
+/** The first events of a tool call, its input JSON cut in the middle; the caller then destroys the socket. */
+export function startCutToolStream(res: http.ServerResponse, model: string, id: string, usage: Usage): void {
+  res.writeHead(200, { "content-type": "text/event-stream" });
+  writeEvent(res, "message_start", messageStart(model, id, usage));
+  writeEvent(res, "content_block_start", {
+    index: 0,
+    content_block: { type: "tool_use", id: `toolu_cut_${id}`, name: "Bash", input: {} },
+  });
+  writeEvent(res, "content_block_delta", {
+    index: 0,
+    delta: { type: "input_json_delta", partial_json: '{"command": "echo half-a-comm' },
   });
 }
 

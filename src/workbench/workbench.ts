@@ -8,10 +8,11 @@
  * 92% run more than once, none written and never run.
  */
 import { readFileSync, realpathSync } from "node:fs";
-import { lstat, mkdir, readdir, readFile } from "node:fs/promises";
+import { lstat, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { DEFAULTS } from "../defaults.js";
 import { writeFileAtomicallyAsync } from "../fs/atomic-write.js";
+import { makePrivateDirectoryAsync } from "../fs/private-files.js";
 import { ConfigurationError } from "../errors.js";
 import { isLocale, type Locale } from "../locale/locale.js";
 import { describeFile } from "./describe-file.js";
@@ -97,7 +98,7 @@ export class Workbench {
   /** Creates `.flower/` and its four folders; idempotent. */
   async ensure(): Promise<void> {
     for (const folder of [this.scripts, this.artifacts, this.notes, this.spill]) {
-      await mkdir(folder, { recursive: true });
+      await makePrivateDirectoryAsync(folder);
     }
   }
 
@@ -185,7 +186,7 @@ export class Workbench {
    * Called by the index guard after a Write/Edit inside the workbench and before every step.
    */
   async refresh(): Promise<WorkbenchEntry[]> {
-    await mkdir(this.dir, { recursive: true });
+    await makePrivateDirectoryAsync(this.dir);
     const { entries, total } = await this.entries();
     const index = this.renderIndex(entries, total);
     this.lastIndex = index;
@@ -196,7 +197,7 @@ export class Workbench {
       current = null;
     }
     if (current !== index) {
-      await writeFileAtomicallyAsync(this.indexPath, index);
+      await writeFileAtomicallyAsync(this.indexPath, index, { checkpoint: "index-write" });
     }
     return entries;
   }

@@ -1,0 +1,225 @@
+/**
+ * The fault matrix: every way the provider can fail a request, played by the offline kit against the
+ * real binary. Each case ends in success or in one clear error — in the thrown StepFailedError and in
+ * the record — within a bounded time, and leaves no `claude` process (test/support/no-claude-left.ts
+ * fails a test that does). The CLI's own retries are kept short by its environment:
+ * CLAUDE_CODE_MAX_RETRIES=2 (the runtime's default) and, for the slow reply, API_TIMEOUT_MS.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  HandoffPolicy,
+  StepFailedError,
+  coordinator,
+  worker,
+  type RuntimeOptions,
+  type StepRecord,
+  type StepResult,
+} from "../../src/index.js";
+import { fault, on, script, text, toolUse, type ModelRequest, type Policy } from "../../src/testing/index.js";
+import { handoffMarkdown } from "../support/handoff-fixture.js";
+import { rig, type Rig } from "./runtime-helpers.js";
+
+let current: Rig | undefined;
+afterEach(async () => {
+  await current?.dispose();
+  current = undefined;
+});
+
+const analyst = worker("Analyses files.", "Use the command line; never estimate by hand.", {
+  tools: ["Bash", "Read"],
+});
+const lead = () => coordinator("lead", "Goal: check the workspace.", { analyst }, { glance: false });
+
+const HANDOFF = handoffMarkdown({ doing: "GEN-1: checking.", next: ["Say it is finished."] });
+const isSuccessor = (request: ModelRequest) => request.firstUserText().includes("GEN-1");
+const isDegradedSuccessor = (request: ModelRequest) =>
+  request.isMainThread && !request.isHandoffTurn && request.firstUserText().includes("降级");
+
+/** The coordinator delegates one check, then answers; a fault is scripted around it. */
+function delegating(final: string): Policy {
+  return (request) => {
+    if (request.isSubagent) {
+      return request.countToolResults("Bash") === 0
+        ? toolUse("Bash", { command: "echo checked" })
+        : text("Ran echo: checked.");
+    }
+    if (request.countToolResults("Agent") === 0)
+      return toolUse("Agent", { subagent_type: "analyst", description: "Check", prompt: "Run echo." });
+    return text(final);
+  };
+}
+
+/** Reads once with a response large enough to cross the handoff line (window 100K: at 50K). */
+function handingOff(successor: Policy): Policy {
+  return (request) => {
+    if (request.isHandoffTurn) return text(HANDOFF);
+    if (isSuccessor(request) || isDegradedSuccessor(request)) return successor(request);
+    return { ...toolUse("Bash", { command: "echo step-one" }), outputTokens: 70_000 };
+  };
+}
+const HANDOFF_POLICY = new HandoffPolicy({ window: 100_000 });
+
+type Outcome = { ok: true; result: StepResult; error?: undefined } | { ok: false; error: unknown };
+
+async function runCase(
+  policy: Policy,
+  options: Partial<RuntimeOptions> = {},
+  mergeEnv = false,
+): Promise<{ outcome: Outcome; record: StepRecord; ms: number }> {
+  current = await rig({ policy });
+  // `env` replaces the kit's environment; merged, it only adds to it.
+  const rt = current.runtime(mergeEnv ? { ...options, env: current.model.env(options.env ?? {}) } : options);
+  const started = Date.now();
+  const outcome: Outcome = await rt.run("faulty", lead(), "Check the workspace.").then(
+    (result) => ({ ok: true, result }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+  const ms = Date.now() - started;
+  const record = (
+    JSON.parse(readFileSync(join(current.runDir, "manifest.json"), "utf8")) as {
+      steps: Record<string, StepRecord>;
+    }
+  ).steps.faulty!;
+  return { outcome, record, ms };
+}
+
+/** A success: the answer, a done record; what went wrong on the way is in `errors`, not lost. */
+function expectSuccess(run: Awaited<ReturnType<typeof runCase>>, answer: string): StepResult {
+  const { outcome, record } = run;
+  if (!outcome.ok) throw outcome.error;
+  expect(outcome.result.result).toBe(answer);
+  expect(record.status).toBe("done");
+  expect(record.result).toBe(answer);
+  return outcome.result;
+}
+
+/** One clear error: a StepFailedError whose message names the cause, the same in the record. */
+function expectClearFailure(run: Awaited<ReturnType<typeof runCase>>, cause: RegExp): void {
+  const { outcome, record } = run;
+  expect(outcome.error, "the step was expected to fail").toBeInstanceOf(StepFailedError);
+  const message = (outcome.error as Error).message;
+  expect(message).toMatch(cause);
+  expect(message).not.toMatch(/\n\s+at /);
+  expect(record.status).toBe("failed");
+  expect(record.errors.some((error) => cause.test(error))).toBe(true);
+}
+
+describe("the fault matrix", () => {
+  it("a 529 storm longer than one attempt: the runtime's next attempt gets through", async () => {
+    const policy = script([
+      ...Array.from({ length: 5 }, () => fault("overloaded")),
+      text("done after the storm"),
+    ]);
+    const run = await runCase(policy);
+    const result = expectSuccess(run, "done after the storm");
+    policy.assertComplete();
+    expect(result.attempts).toBe(1);
+    expect(run.record.errors.join("\n")).toMatch(/529|Overloaded/);
+    expect(run.ms).toBeLessThan(30_000);
+  });
+
+  it("a 529 storm without end: one clear error after maxAttempts, 3 requests per attempt", async () => {
+    const run = await runCase(() => fault("overloaded"), { maxAttempts: 2 });
+    expectClearFailure(run, /529|Overloaded/);
+    expect((run.outcome.error as Error).message).toMatch(/2 of 2 attempts failed/);
+    expect(current!.model.requests).toHaveLength(6);
+    expect(run.ms).toBeLessThan(30_000);
+  });
+
+  it("500s in the middle of a run: the session is resumed and finishes", async () => {
+    let served = 0;
+    const run = await runCase((request) => {
+      if (request.isSubagent) return delegating("")(request);
+      if (request.countToolResults("Agent") === 1 && served < 3) {
+        served += 1;
+        return fault("server-error");
+      }
+      return delegating("done after the 500s")(request);
+    });
+    const result = expectSuccess(run, "done after the 500s");
+    expect(served).toBe(3);
+    expect(result.attempts).toBe(1);
+    expect(run.record.errors.join("\n")).toMatch(/500|Internal server error/);
+    // The resumed session still has the worker's report: nothing was redone.
+    expect(current!.model.requests.filter((request) => request.isSubagent)).toHaveLength(2);
+    expect(run.ms).toBeLessThan(30_000);
+  });
+
+  it("a stream cut in the middle of a tool call's input: retried whole, half a command never runs", async () => {
+    const policy = script([fault("cut-tool-input")], { otherwise: delegating("done after the cut") });
+    const run = await runCase(policy);
+    const result = expectSuccess(run, "done after the cut");
+    policy.assertComplete();
+    expect(result.attempts).toBe(0);
+    const everything = current!.model.requests.map((request) => request.allText()).join("\n");
+    expect(everything).not.toContain("half-a-comm");
+    expect(run.ms).toBeLessThan(30_000);
+  });
+
+  it("a reply slower than the CLI's timeout: the CLI gives up on it and asks again", async () => {
+    const policy = script([text("too late", { delayMs: 8_000 })], {
+      otherwise: delegating("done after the slow reply"),
+    });
+    const run = await runCase(policy, { env: { API_TIMEOUT_MS: "1500" } }, true);
+    expectSuccess(run, "done after the slow reply");
+    policy.assertComplete();
+    expect(run.ms).toBeLessThan(30_000);
+  });
+
+  it("overflow in a worker: the coordinator gets the worker's failure and the step goes on", async () => {
+    const policy = script([on("subagent", fault("prompt-too-long"))], {
+      otherwise: (request) =>
+        request.isSubagent
+          ? text("unused")
+          : request.countToolResults("Agent") === 0
+            ? delegating("")(request)
+            : text(`worker failed: ${request.lastToolResult()?.text.slice(0, 60) ?? ""}`),
+    });
+    const run = await runCase(policy);
+    const { outcome } = run;
+    if (!outcome.ok) throw outcome.error;
+    expect(outcome.result.result).toMatch(/^worker failed: /);
+    expect(outcome.result.result).toMatch(/too long|Prompt/i);
+    expect(run.record.status).toBe("done");
+    policy.assertComplete();
+    expect(run.ms).toBeLessThan(30_000);
+  });
+
+  it("overflow while the handoff is written: a degraded handoff, the successor finishes", async () => {
+    const policy = script(
+      [on({ when: (request) => request.isHandoffTurn, label: "the writing turn" }, fault("prompt-too-long"))],
+      { otherwise: handingOff(() => text("the successor finished")) },
+    );
+    const run = await runCase(policy, { handoff: HANDOFF_POLICY });
+    expectSuccess(run, "the successor finished");
+    policy.assertComplete();
+    expect(run.record.generations).toBe(2);
+    expect(run.record.history[0]!.handoff?.degraded).toBe(true);
+    expect(run.record.errors.join("\n")).toMatch(/交接降级/);
+    expect(run.ms).toBeLessThan(30_000);
+  });
+
+  it("overflow in the successor's first turn: one clear error, bounded, no endless handoffs", async () => {
+    const run = await runCase(
+      handingOff(() => fault("prompt-too-long")),
+      { handoff: HANDOFF_POLICY, maxAttempts: 2 },
+    );
+    expectClearFailure(run, /successor's first request is already over the context window.*too long/i);
+    expect(run.record.generations).toBe(2);
+    expect(current!.model.requests.length).toBeLessThan(20);
+    expect(run.ms).toBeLessThan(45_000);
+  });
+
+  it("a 400 for a tool the provider does not know: one clear error, bounded", async () => {
+    const run = await runCase(() => fault("invalid-request"), { maxAttempts: 2 });
+    expectClearFailure(run, /does not match any of the expected tags/);
+    // Said once, not three times (result text, API error, the iterator's throw).
+    expect((run.outcome.error as Error).message.match(/does not match/g)).toHaveLength(1);
+    expect((run.outcome.error as Error).message).not.toContain("success:");
+    // The CLI tries a refused tool list a few ways (6 requests a session), never endlessly.
+    expect(current!.model.requests.length).toBeLessThanOrEqual(12);
+    expect(run.ms).toBeLessThan(20_000);
+  });
+});
