@@ -3,7 +3,7 @@
  * by flower (coordinator + worker, workbench, spill, handoff), each against its own offline kit so
  * every figure is read off that mode's requests alone.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { query, type Options } from "@anthropic-ai/claude-agent-sdk";
@@ -180,6 +180,16 @@ export async function runMode(mode: Mode, config: EconomyConfig): Promise<ModeRe
         JSON.stringify(e.request.lastUserText().slice(0, 200)),
         JSON.stringify(e.reply).slice(0, 200),
       );
+  // BENCH_DUMP=<dir>: every request body this mode sent, to see where the tokens go.
+  if (process.env.BENCH_DUMP) {
+    const dir = join(process.env.BENCH_DUMP, mode);
+    mkdirSync(dir, { recursive: true });
+    for (const exchange of exchanges)
+      writeFileSync(
+        join(dir, `${String(exchange.index).padStart(4, "0")}-${exchange.kind}.json`),
+        JSON.stringify(exchange.request.body, null, 1),
+      );
+  }
   const turns = mainTurns(exchanges);
   const sessions: string[] = [];
   const floors: number[] = [];

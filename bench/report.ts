@@ -29,7 +29,10 @@ export interface RunInfo {
   dirty: boolean;
   loadAverageAtStart: number[];
   loadAverageAtEnd: number[];
+  /** The workloads ran at the same time (--parallel). */
   parallel: boolean;
+  /** The modes of workloads 1 and 2 ran at the same time (the default; not with --sequential or --full). */
+  parallelModes?: boolean;
 }
 
 export interface Results {
@@ -43,7 +46,7 @@ export interface Results {
   memoryGb: number;
   loadAverageAtStart: number[];
   loadAverageAtEnd: number[];
-  /** The modes of a workload ran at the same time (--parallel): wall-time ratios are then rough. */
+  /** The modes of a workload ran at the same time: their wall-time ratios are then rough. */
   parallelModes: boolean;
   totalSeconds: number;
   economy:
@@ -314,8 +317,13 @@ function measured(run: RunInfo | undefined): string {
   return (
     `_Measured ${run.date.slice(0, 16).replace("T", " ")} UTC on commit \`${run.commit.slice(0, 12)}\`` +
     `${run.dirty ? " with uncommitted bench changes" : ""}; load average ${run.loadAverageAtStart[0]} at the start, ` +
-    `${run.loadAverageAtEnd[0]} at the end${run.parallel ? "; modes and workloads ran at the same time (--parallel)" : ""}._`
+    `${run.loadAverageAtEnd[0]} at the end${parallelNote(run)}._`
   );
+}
+
+function parallelNote(run: RunInfo): string {
+  if (run.parallel) return "; modes and workloads ran at the same time (--parallel)";
+  return run.parallelModes ? "; the modes ran at the same time (their wall times share the CPU)" : "";
 }
 
 function floorsAndSwitches(flower: StoredMode, at: number): Array<Array<string | number>> {

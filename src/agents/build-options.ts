@@ -70,6 +70,11 @@ export function childEnv(spec: AgentSpec, context: BuildContext): Record<string,
     ...context.env,
     ...(compact?.env() ?? {}),
   };
+  // A coordinator sends work to the workers it declares, which carry WORKER_RULES and their tool lists.
+  // The CLI's built-in agent types (general-purpose, Explore, Plan, ...) carry neither, and their list
+  // is sent with every main-thread request (~370 tokens). Setting the variable to "" keeps them.
+  if (spec.role === "coordinator" && env.CLAUDE_AGENT_SDK_DISABLE_BUILTIN_AGENTS === undefined)
+    env.CLAUDE_AGENT_SDK_DISABLE_BUILTIN_AGENTS = "1";
   // As root the binary refuses bypassPermissions unless it is told it runs in a sandbox.
   if (process.getuid?.() === 0 && env.IS_SANDBOX === undefined) env.IS_SANDBOX = "1";
   return env;

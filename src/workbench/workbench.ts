@@ -1,7 +1,8 @@
 /**
  * Layer two of the context economy: the workbench, `.flower/` under the workspace. Scripts, artifacts
  * and notes live on disk and travel with the workspace; `INDEX.md` lists them with one line each, and
- * `promptBlock()` puts that list and the three rules into the coordinator's system prompt.
+ * `promptBlock()` puts the three rules and that list (when it lists anything) into the coordinator's
+ * system prompt.
  *
  * This cures "write it again every time": compact clears the context but not the disk, nor the index
  * in the system prompt. Measured over one 10.4-hour run: 61 scripts written 95 times and run 331 times,
@@ -202,12 +203,18 @@ export class Workbench {
     return entries;
   }
 
-  /** The index and the three rules, for the coordinator's system prompt (appended, never replacing it). */
+  /**
+   * The three rules and the index, for the coordinator's system prompt (appended, never replacing it).
+   * An index that lists no file is left out: it would tell the model nothing and be paid for on every
+   * main-thread request of the session.
+   */
   promptBlock(): string {
     const text = WORKBENCH_TEXT[this.locale];
     const index = this.lastIndex ?? this.readIndexFile() ?? this.renderIndex([], 0);
     const rules = text.rules.map((rule, i) => `${i + 1}. ${rule}`);
-    return [text.promptTitle, text.location(this.dir), ...rules, "", index.trimEnd()].join("\n");
+    const block = [text.promptTitle, text.location(this.dir), ...rules];
+    if (index !== this.renderIndex([], 0)) block.push("", index.trimEnd());
+    return block.join("\n");
   }
 
   private readIndexFile(): string | null {

@@ -68,6 +68,10 @@ describe("Runtime through the real binary", () => {
     // TodoWrite is deferred behind a placeholder in this CLI). Hands-off is the delegate guard's job.
     expect(main[0]!.request.toolNames).toEqual(expect.arrayContaining(["Agent", "Read", "Bash"]));
     expect(main[0]!.request.toolNames).not.toContain("Write");
+    // The Agent tool lists the coordinator's own workers only: the CLI's built-in agent types
+    // (general-purpose, Explore, Plan, ...) would cost ~370 tokens a request and carry no worker rules.
+    expect(main[0]!.request.allText()).toContain("- analyst:");
+    expect(main[0]!.request.allText()).not.toContain("- general-purpose:");
     // Workers inherit the coordinator's model: no downgrade.
     expect(new Set(subagents.map((e) => e.request.model))).toEqual(new Set([main[0]!.request.model]));
     // The worker really ran its command.

@@ -51,6 +51,17 @@ describe("buildOptions", () => {
     expect(buildOptions(plain, context).env?.CLAUDE_CODE_MAX_RETRIES).toBe("2");
   });
 
+  it("hides the CLI's built-in agent types from a coordinator only, unless the environment says otherwise", () => {
+    const lead = coordinator("lead", "g", { analyst });
+    expect(buildOptions(lead, context).env?.CLAUDE_AGENT_SDK_DISABLE_BUILTIN_AGENTS).toBe("1");
+    const plain = { name: "p", instructions: "" };
+    expect(buildOptions(plain, context).env?.CLAUDE_AGENT_SDK_DISABLE_BUILTIN_AGENTS).toBe(
+      process.env.CLAUDE_AGENT_SDK_DISABLE_BUILTIN_AGENTS,
+    );
+    const keep = { ...context, env: { CLAUDE_AGENT_SDK_DISABLE_BUILTIN_AGENTS: "" } };
+    expect(buildOptions(lead, keep).env?.CLAUDE_AGENT_SDK_DISABLE_BUILTIN_AGENTS).toBe("");
+  });
+
   it("runs the delegate guard first, then the runtime's hooks, then the spec's own", () => {
     const mine: HookCallbackMatcher = { matcher: "Bash", hooks: [async () => ({})] };
     const runtimes: HookCallbackMatcher = { matcher: "Write", hooks: [async () => ({})] };

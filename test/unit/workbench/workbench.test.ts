@@ -143,7 +143,15 @@ describe("Workbench", () => {
     expect(en.promptBlock()).toContain(
       "Write long output to artifacts/ and reply with only path + conclusion.",
     );
-    expect(en.promptBlock()).toContain("(empty)");
+    // An empty index is left out of the prompt: every main-thread request would pay for "(empty)".
+    expect(en.promptBlock()).not.toContain("(empty)");
+    expect(en.promptBlock()).not.toContain("# Workbench index");
+    expect(
+      en
+        .promptBlock()
+        .split("\n")
+        .filter((line) => /^\d\. /.test(line)),
+    ).toHaveLength(3);
   });
 
   it("knows which paths are inside it", async () => {
