@@ -107,3 +107,54 @@ describe("a step with freeze", () => {
     expect(rt.records.get("r1/requirements")).toMatchObject({ run: "r1", status: "done" });
   });
 });
+
+describe("continue of a step whose session never reached the store", () => {
+  it("starts the session afresh from the step's prompt, in the same generation, and still freezes", async () => {
+    const missing = {
+      type: "result",
+      subtype: "error_during_execution",
+      is_error: true,
+      num_turns: 0,
+      total_cost_usd: 0,
+      session_id: "s0",
+      errors: ["No conversation found with session ID: s0"],
+    } as unknown as ReturnType<typeof result>;
+    const { rt, scripted } = setUp(
+      [
+        () => [init("s0"), missing],
+        () => [init("s1"), ...response("s1", 5_000), result("s1", { text: ANSWER })],
+      ],
+      true,
+    );
+    rt.records.put({
+      ...newStepRecord("r1/requirements", "requirements", "THE-STEP-PROMPT"),
+      status: "running",
+      pid: 999_999_999,
+      sessionId: "s0",
+      generations: 1,
+      history: [
+        {
+          generation: 1,
+          sessionId: "s0",
+          startedAt: "x",
+          endedAt: null,
+          costUsd: 0,
+          numTurns: 0,
+          context: 0,
+          handoff: null,
+        },
+      ],
+      run: "r1",
+      workflow: { run: "r1", name: "requirements", task: "Add a flag.", document: "requirements" },
+    });
+    const step = await rt.continue("r1/requirements", documentAgent(REQUIREMENTS, "en"));
+    expect(scripted.calls[0]!.options!.resume).toBe("s0");
+    expect(scripted.calls[1]!.options!.resume).toBeUndefined();
+    expect(scripted.calls[1]!.prompt).toBe("THE-STEP-PROMPT");
+    expect(step).toMatchObject({ attempts: 0, generations: 1, sessionId: "s1" });
+    expect(step.frozen).toMatchObject({ kind: "requirements", degraded: false });
+    const record = rt.records.get("r1/requirements")!;
+    expect(record.history.map((generation) => generation.sessionId)).toEqual(["s1"]);
+    expect(record.errors.join("\n")).toContain("never stored; started afresh");
+  });
+});
