@@ -8,7 +8,7 @@
 import { documentRequest } from "../documents/instructions.js";
 import type { FrozenDocumentRecord } from "../documents/record.js";
 import { ConfigurationError } from "../errors.js";
-import { toStepResult, type StepResult } from "../records/step-record.js";
+import { toStepResult, type StepRecord, type StepResult } from "../records/step-record.js";
 import type { RunOptions, Runtime } from "../runtime/runtime.js";
 import { frozenDocuments, runRecords, workflowPosition, workflowRuns } from "./position.js";
 import { defaultStepPrompt } from "./step-prompt.js";
@@ -175,7 +175,7 @@ function outcome(
   name: string,
   step: string,
   how: WorkflowStepOutcome["how"],
-  record: NonNullable<ReturnType<Runtime["records"]["get"]>>,
+  record: StepRecord,
 ): WorkflowStepOutcome {
   return {
     name,
