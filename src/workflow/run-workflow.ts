@@ -8,7 +8,7 @@
 import { documentRequest } from "../documents/instructions.js";
 import type { FrozenDocumentRecord } from "../documents/record.js";
 import { ConfigurationError } from "../errors.js";
-import { toStepResult, type StepResult } from "../records/step-record.js";
+import { toStepResult, type StepRecord, type StepResult } from "../records/step-record.js";
 import type { RunOptions, Runtime } from "../runtime/runtime.js";
 import { frozenDocuments, runRecords, workflowPosition, workflowRuns } from "./position.js";
 import { defaultStepPrompt } from "./step-prompt.js";
@@ -129,7 +129,7 @@ async function drive(
     const runOptions: RunOptions = {
       ...(step.options?.(input) ?? {}),
       ...(options.wait !== undefined ? { wait: options.wait } : {}),
-      workflow: { run, name: step.name, task },
+      workflow: { run, name: step.name, task, ...(step.freeze ? { document: step.freeze.kind } : {}) },
       ...(step.freeze ? { freeze: step.freeze } : {}),
     };
     const resumes =
@@ -175,7 +175,7 @@ function outcome(
   name: string,
   step: string,
   how: WorkflowStepOutcome["how"],
-  record: NonNullable<ReturnType<Runtime["records"]["get"]>>,
+  record: StepRecord,
 ): WorkflowStepOutcome {
   return {
     name,
