@@ -269,14 +269,23 @@ describe("flower demo, other ways to run it", () => {
     const events = run.stdout
       .trimEnd()
       .split("\n")
-      .map((line) => JSON.parse(line) as { type: string; phase?: string; path?: string });
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            type: string;
+            phase?: string;
+            path?: string;
+            sections?: Array<{ key: string; text: string }>;
+          },
+      );
     const done = events.filter((event) => event.type === "handoff" && event.phase === "done");
     expect(done).toHaveLength(2);
     expect(done[0]!.path).toMatch(/\/\.flower\/notes\/交接-demo_work\.md$/);
     const frozen = events.filter((event) => event.type === "document-frozen");
     expect(frozen.map((event) => event.path?.replace(/^.*\//, ""))).toEqual(["需求-demo.md", "目标-demo.md"]);
-    // The edited line, in zh, reached the goal step.
-    expect(readFileSync(frozen[1]!.path!, "utf8")).toContain("已由人确认:不列运行编号");
+    // The edited line, in zh, reached the goal step (the files went with the temporary workspace).
+    const constraints = frozen[1]!.sections?.find((section) => section.key === "constraints")?.text;
+    expect(constraints).toContain("已由人确认:不列运行编号");
     expect(events.at(-1)).toMatchObject({ type: "result", status: "done" });
     // Human lines went to stderr, including where the workspace was and that it is gone.
     const removed = /工作区已删除: (\S+)/.exec(run.stderr)?.[1];
