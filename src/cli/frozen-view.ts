@@ -5,8 +5,7 @@
  * reads.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { GOAL } from "../documents/builtin/goal.js";
-import { REQUIREMENTS } from "../documents/builtin/requirements.js";
+import { BUILT_IN_DOCUMENTS } from "../documents/builtin/index.js";
 import { readFrozenDocument } from "../documents/freeze.js";
 import type { FrozenDocumentRecord } from "../documents/record.js";
 import { produceDocument } from "../documents/produce.js";
@@ -15,9 +14,6 @@ import { LOCALES, type Locale } from "../locale/locale.js";
 import { documentSummary, type SummarySection } from "./document-summary.js";
 import { oneLine } from "./terminal-text.js";
 import { CLI_TEXT } from "./text.js";
-
-/** The documents the CLI knows the sections of; another kind is shown by its file's own headings. */
-const KNOWN: readonly DocumentSpec[] = [REQUIREMENTS, GOAL];
 
 /** For a kind the CLI cannot render: a file younger than this after the freeze is the freeze itself. */
 const EDIT_SLACK_MS = 1_000;
@@ -33,7 +29,8 @@ export function frozenDocumentLines(
   locale: Locale,
 ): string[] {
   const t = CLI_TEXT[locale].show;
-  const spec = KNOWN.find((candidate) => candidate.kind === frozen.kind);
+  // A built-in kind is read with its spec; another kind is shown by its file's own headings.
+  const spec = Object.hasOwn(BUILT_IN_DOCUMENTS, frozen.kind) ? BUILT_IN_DOCUMENTS[frozen.kind] : undefined;
   const title = spec ? spec.title[locale] : frozen.kind;
   const notes: string[] = [];
   if (frozen.degraded) notes.push(t.degraded(frozen.why ?? ""));
