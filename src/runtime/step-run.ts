@@ -17,13 +17,14 @@ import { degradedError } from "../handoff/degraded.js";
 import { readEditedHandoff } from "../handoff/edited-file.js";
 import type { HandoffPolicy } from "../handoff/policy.js";
 import { handoffPrompt } from "../handoff/prompt.js";
-import { freezeForSuccessor, produceHandoff } from "../handoff/switch.js";
+import { freezeForSuccessor, produceHandoff, type FrozenForSuccessor } from "../handoff/switch.js";
 import type { Locale } from "../locale/locale.js";
 import type { StepRecord, StepResult } from "../records/step-record.js";
 import type { RewriteReport } from "../store/passes/report.js";
 import type { FlowerEvent } from "./events.js";
 import type { SessionOutcome } from "./session-outcome.js";
 import { runSession, type QueryFunction } from "./session-run.js";
+import { isFileSystemError, NOT_FROZEN } from "./not-frozen.js";
 import { StepLedger } from "./step-ledger.js";
 import { isStartOverflow, SUCCESSOR_OVERFLOW_MESSAGE, TASK_OVERFLOW_MESSAGE } from "./successor-overflow.js";
 import { CONTINUE_AFTER_FAILURE, FLOOR_MESSAGE } from "./text.js";
@@ -278,13 +279,23 @@ export class StepRun {
         };
       },
     });
-    const frozen = freezeForSuccessor(produced.handoff, {
+    const freezing = {
       notesDir: plan.notesDir,
       step: plan.step,
       locale: plan.locale,
       workspace: plan.workspace,
       now: this.#env.now(),
-    });
+    };
+    let frozen: FrozenForSuccessor;
+    try {
+      frozen = freezeForSuccessor(produced.handoff, freezing);
+    } catch (error) {
+      // A full disk or a read-only notes folder: the successor starts from the record's copy of the
+      // handoff (as without a workbench) instead of the step dying between two generations.
+      if (!isFileSystemError(error)) throw error;
+      frozen = freezeForSuccessor(produced.handoff, { ...freezing, notesDir: null });
+      ledger.addError(NOT_FROZEN[plan.locale](`${error.code}: ${error.message}`));
+    }
     const successorPrompt = frozen.successor.promptBlock(plan.locale);
     ledger.handedOff(burned, produced, frozen, successorPrompt);
     this.#env.emit({
