@@ -49,9 +49,16 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`${message}\n`);
       return EXIT_CODES[error.code] ?? EXIT.failed;
     }
-    process.stderr.write(
-      `flower: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
+    // Not one of ours (a database locked by another program, a disk that filled up): one line saying
+    // what happened; the stack trace only on request, it tells a user nothing they can act on.
+    const debug = process.env.FLOWER_DEBUG === "1";
+    const line =
+      error instanceof Error
+        ? debug
+          ? (error.stack ?? error.message)
+          : `${error.message.replace(/\s+/g, " ").trim()} (${error.name}; FLOWER_DEBUG=1 shows where)`
+        : String(error);
+    process.stderr.write(`flower: ${line}\n`);
     return EXIT.failed;
   }
 }

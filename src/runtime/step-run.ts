@@ -20,7 +20,7 @@ import { HandoffPolicy } from "../handoff/policy.js";
 import { degradedError } from "../handoff/degraded.js";
 import { readEditedHandoff } from "../handoff/edited-file.js";
 import { handoffPrompt } from "../handoff/prompt.js";
-import { freezeForSuccessor, produceHandoff } from "../handoff/switch.js";
+import { freezeForSuccessor, produceHandoff, type FrozenForSuccessor } from "../handoff/switch.js";
 import type { Locale } from "../locale/locale.js";
 import type { StepRecord, StepResult, WorkflowMembership } from "../records/step-record.js";
 import type { StoredGoal } from "../records/guard-record.js";
@@ -29,6 +29,7 @@ import type { FlowerEvent } from "./events.js";
 import { judgeGoal, type Judgement, type ReviewSession } from "./goal-judge.js";
 import type { SessionOutcome } from "./session-outcome.js";
 import { runSession, type QueryFunction } from "./session-run.js";
+import { isFileSystemError, NOT_FROZEN } from "./not-frozen.js";
 import { StepLedger } from "./step-ledger.js";
 import { freezeStepDocument } from "./step-document.js";
 import { isStartOverflow, SUCCESSOR_OVERFLOW_MESSAGE, TASK_OVERFLOW_MESSAGE } from "./successor-overflow.js";
@@ -412,13 +413,23 @@ export class StepRun {
         };
       },
     });
-    const frozen = freezeForSuccessor(produced.handoff, {
+    const freezing = {
       notesDir: plan.notesDir,
       step: plan.step,
       locale: plan.locale,
       workspace: plan.workspace,
       now: this.#env.now(),
-    });
+    };
+    let frozen: FrozenForSuccessor;
+    try {
+      frozen = freezeForSuccessor(produced.handoff, freezing);
+    } catch (error) {
+      // A full disk or a read-only notes folder: the successor starts from the record's copy of the
+      // handoff (as without a workbench) instead of the step dying between two generations.
+      if (!isFileSystemError(error)) throw error;
+      frozen = freezeForSuccessor(produced.handoff, { ...freezing, notesDir: null });
+      ledger.addError(NOT_FROZEN[plan.locale](`${error.code}: ${error.message}`));
+    }
     const successorPrompt = frozen.successor.promptBlock(plan.locale);
     ledger.handedOff(burned, produced, frozen, successorPrompt);
     this.#env.emit({
