@@ -22,7 +22,15 @@ import { runHooks, type HookResult } from "./hooks.js";
 import { ratio } from "./metrics.js";
 import { measureInChild, type StoreSize } from "./store.js";
 import { brokenLoads, brokenLoadsError, storeLoadWorkload, type StoreLoadResult } from "./postgres-load.js";
-import { renderReadme, type Results, type RunInfo, type StoredMode, type Target } from "./report.js";
+import {
+  renderReadme,
+  WORKLOADS,
+  type Results,
+  type RunInfo,
+  type StoredMode,
+  type Target,
+  type Workload,
+} from "./report.js";
 import type { Mode } from "./workload.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -38,9 +46,6 @@ function argument(name: string, fallback: number): number {
     throw new Error(`--${name} must be a positive integer, got ${JSON.stringify(process.argv[index + 1])}`);
   return value;
 }
-
-const WORKLOADS = ["economy", "long", "hooks", "store", "postgres"] as const;
-type Workload = (typeof WORKLOADS)[number];
 
 function selected(): Set<Workload> {
   // --render: no workload, only results.json → README block and charts again.
@@ -152,6 +157,7 @@ const results: Results = {
   loadAverageAtStart: loadavg().map((value) => Number(value.toFixed(2))),
   loadAverageAtEnd: [],
   parallelModes: parallelModes || parallel,
+  workloads: [...only],
   totalSeconds: 0,
   economy: undefined,
   long: undefined,
@@ -320,7 +326,8 @@ const run: RunInfo = {
 };
 for (const name of only) {
   const workload = results[name];
-  if (workload) workload.run = run;
+  // The load test has no modes; its backends run one after another.
+  if (workload) workload.run = name === "postgres" ? { ...run, parallelModes: false } : run;
 }
 
 const targets: Target[] = [];
@@ -434,6 +441,7 @@ if (only.size === 0) {
     "loadAverageAtEnd",
     "totalSeconds",
     "parallelModes",
+    "workloads",
   ] as const)
     if (previous[key] !== undefined) Object.assign(results, { [key]: previous[key] });
 } else {
