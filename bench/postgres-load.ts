@@ -43,11 +43,17 @@ export interface StoreLoadResult {
   runners: number;
   seconds: number;
   wallSeconds: number;
+  /** The 1-minute load average when the runners were started (absent in results of older runs). */
+  loadAverageAtStart?: number;
+  /** The 1-minute load average when the last runner had finished. */
   loadAverage: number;
   appends: number;
   entries: number;
   entriesPerSecond: number;
   appendMs: { p50: number; p95: number; p99: number; max: number };
+  /** Entries with a uuid that the runners sent (cost-state entries have none and are not checked). */
+  uuidsSent?: number;
+  /** Entries with a uuid that the store gave back. */
   stored: number;
   lost: number;
   duplicated: number;
@@ -170,12 +176,14 @@ async function verify(backend: Backend, target: string, results: RunnerResult[])
   let duplicated = 0;
   let misordered = 0;
   let stored = 0;
+  let uuidsSent = 0;
   for (const result of results) {
     for (const which of ["main", "sub"] as const) {
       const loaded = ((await store.load(keyOf(result.index, which))) ?? [])
         .map((entry) => entry.uuid)
         .filter((uuid): uuid is string => typeof uuid === "string");
       const want = result.expected[which];
+      uuidsSent += want.length;
       stored += loaded.length;
       const have = new Set(loaded);
       duplicated += loaded.length - have.size;
@@ -184,7 +192,7 @@ async function verify(backend: Backend, target: string, results: RunnerResult[])
     }
   }
   await store.close();
-  return { stored, lost, duplicated, misorderedTranscripts: misordered };
+  return { uuidsSent, stored, lost, duplicated, misorderedTranscripts: misordered };
 }
 
 async function loadTest(
@@ -222,6 +230,7 @@ async function loadTest(
       return { child, exited, ready };
     });
     await Promise.all(children.map((child) => child.ready));
+    const loadAtStart = loadavg()[0]!;
     const started = Date.now();
     for (const { child } of children) child.stdin.write(`go ${started + seconds * 1000}\n`);
     await Promise.all(children.map((child) => child.exited));
@@ -239,6 +248,7 @@ async function loadTest(
       runners,
       seconds,
       wallSeconds: round(wall),
+      loadAverageAtStart: round(loadAtStart),
       loadAverage: round(loadavg()[0]!),
       appends: latencies.length,
       entries,
@@ -315,14 +325,29 @@ export async function runStoreLoad(options: StoreLoadOptions): Promise<StoreLoad
 
 export function describeLoad(result: StoreLoadResult): string {
   return (
-    `${result.backend.padEnd(8)} ${result.runners} runners × ${result.seconds}s (load ${result.loadAverage}): ` +
+    `${result.backend.padEnd(8)} ${result.runners} runners × ${result.seconds}s ` +
+    `(load ${result.loadAverageAtStart ?? "?"} → ${result.loadAverage}): ` +
     `${result.entriesPerSecond} entries/s, append p50 ${result.appendMs.p50} ms, p95 ${result.appendMs.p95} ms, ` +
     `p99 ${result.appendMs.p99} ms; stored ${result.stored}, lost ${result.lost}, duplicated ${result.duplicated}, ` +
     `misordered transcripts ${result.misorderedTranscripts}`
   );
 }
 
-/** The bench's workload: runs, prints, writes `<benchDir>/postgres-load.json`, fails on any lost entry. */
+/** The results that lost, duplicated or reordered an entry (the run then fails). */
+export function brokenLoads(results: StoreLoadResult[]): StoreLoadResult[] {
+  return results.filter((r) => r.lost > 0 || r.duplicated > 0 || r.misorderedTranscripts > 0);
+}
+
+export function brokenLoadsError(broken: StoreLoadResult[]): Error {
+  return new Error(
+    `store load lost, duplicated or reordered entries: ${broken.map(describeLoad).join("; ")}`,
+  );
+}
+
+/**
+ * The bench's workload: runs, prints, writes `<benchDir>/postgres-load.json`. It does not throw on a lost
+ * entry, so the caller can record the failed result first; it must then fail (see `brokenLoads`).
+ */
 export async function storeLoadWorkload(benchDir: string, write: boolean): Promise<StoreLoadResult[]> {
   console.log("postgres (store load)");
   const results = await runStoreLoad(storeLoadOptions());
@@ -331,11 +356,6 @@ export async function storeLoadWorkload(benchDir: string, write: boolean): Promi
     writeFileSync(
       join(benchDir, "postgres-load.json"),
       `${JSON.stringify({ date: new Date().toISOString(), storeLoad: results }, null, 2)}\n`,
-    );
-  const broken = results.filter((r) => r.lost > 0 || r.duplicated > 0 || r.misorderedTranscripts > 0);
-  if (broken.length > 0)
-    throw new Error(
-      `store load lost, duplicated or reordered entries: ${broken.map(describeLoad).join("; ")}`,
     );
   return results;
 }
@@ -346,6 +366,7 @@ if (process.argv[1] === SELF) {
     await runner(backend as Backend, target!, Number(index), out!);
   } else {
     const benchDir = join(SELF, "..", "..");
-    await storeLoadWorkload(benchDir, !process.argv.includes("--no-write"));
+    const broken = brokenLoads(await storeLoadWorkload(benchDir, !process.argv.includes("--no-write")));
+    if (broken.length > 0) throw brokenLoadsError(broken);
   }
 }

@@ -10,7 +10,7 @@
  * machine are noise.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,8 +21,16 @@ import { runMode, type EconomyConfig, type ModeResult } from "./economy.js";
 import { runHooks, type HookResult } from "./hooks.js";
 import { ratio } from "./metrics.js";
 import { measureInChild, type StoreSize } from "./store.js";
-import { storeLoadWorkload } from "./postgres-load.js";
-import { renderReadme, type Results, type RunInfo, type StoredMode, type Target } from "./report.js";
+import { brokenLoads, brokenLoadsError, storeLoadWorkload, type StoreLoadResult } from "./postgres-load.js";
+import {
+  renderReadme,
+  WORKLOADS,
+  type Results,
+  type RunInfo,
+  type StoredMode,
+  type Target,
+  type Workload,
+} from "./report.js";
 import type { Mode } from "./workload.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -38,9 +46,6 @@ function argument(name: string, fallback: number): number {
     throw new Error(`--${name} must be a positive integer, got ${JSON.stringify(process.argv[index + 1])}`);
   return value;
 }
-
-const WORKLOADS = ["economy", "long", "hooks", "store", "postgres"] as const;
-type Workload = (typeof WORKLOADS)[number];
 
 function selected(): Set<Workload> {
   // --render: no workload, only results.json → README block and charts again.
@@ -152,11 +157,13 @@ const results: Results = {
   loadAverageAtStart: loadavg().map((value) => Number(value.toFixed(2))),
   loadAverageAtEnd: [],
   parallelModes: parallelModes || parallel,
+  workloads: [...only],
   totalSeconds: 0,
   economy: undefined,
   long: undefined,
   hooks: undefined,
   store: undefined,
+  postgres: undefined,
   targets: [],
 };
 
@@ -175,7 +182,6 @@ async function storeWorkload(): Promise<void> {
     sizes,
     perEntryGrowth: ratio(large.warmMsPerThousand, small.warmMsPerThousand, 2),
     rawPerEntryGrowth: ratio(large.rawLoadMs / large.entries, small.rawLoadMs / small.entries, 2),
-    postgres: null,
   };
 }
 
@@ -257,8 +263,11 @@ if (only.has("store")) chosen.push(storeWorkload);
 if (only.has("hooks")) chosen.push(hooksWorkload);
 if (only.has("economy")) chosen.push(economyWorkload);
 if (only.has("long")) chosen.push(longWorkload);
-// 20 runner processes × 60 s against Postgres, then SQLite: its own file, bench/postgres-load.json.
-if (only.has("postgres")) chosen.push(async () => void (await storeLoadWorkload(benchDir, write)));
+// 20 runner processes × 60 s against Postgres, then SQLite; also written alone to bench/postgres-load.json.
+if (only.has("postgres"))
+  chosen.push(async () => {
+    results.postgres = { loads: await storeLoadWorkload(benchDir, write) };
+  });
 // --parallel also runs the workloads at the same time: quicker on a loaded machine, rougher wall times.
 if (parallel) await Promise.all(chosen.map((workload) => workload()));
 else for (const workload of chosen) await workload();
@@ -269,7 +278,20 @@ const previous = JSON.parse(readFileSync(join(benchDir, "results.json"), "utf8")
 if (!only.has("economy")) results.economy = previous.economy;
 if (!only.has("long")) results.long = previous.long;
 if (!only.has("hooks")) results.hooks = previous.hooks;
-if (!only.has("store")) results.store = previous.store;
+if (!only.has("store") && previous.store) {
+  // Results of older runs carry a `postgres: null` placeholder here; the load test has its own key now.
+  const { postgres: _placeholder, ...store } = previous.store as typeof previous.store & { postgres?: null };
+  results.store = store;
+}
+if (!only.has("postgres")) results.postgres = previous.postgres ?? standaloneLoad();
+
+/** A load test run alone (`node bench/dist/postgres-load.js`) before results.json had a place for it. */
+function standaloneLoad(): Results["postgres"] {
+  const file = join(benchDir, "postgres-load.json");
+  if (!existsSync(file)) return undefined;
+  const { storeLoad } = JSON.parse(readFileSync(file, "utf8")) as { storeLoad: StoreLoadResult[] };
+  return { loads: storeLoad };
+}
 
 const charts: Record<string, string> = {};
 if (results.economy) {
@@ -303,8 +325,9 @@ const run: RunInfo = {
   parallelModes: parallelModes || parallel,
 };
 for (const name of only) {
-  const workload = name === "postgres" ? undefined : results[name];
-  if (workload) workload.run = run;
+  const workload = results[name];
+  // The load test has no modes; its backends run one after another.
+  if (workload) workload.run = name === "postgres" ? { ...run, parallelModes: false } : run;
 }
 
 const targets: Target[] = [];
@@ -397,6 +420,16 @@ if (results.store) {
     ),
   );
 }
+const loads = results.postgres?.loads ?? [];
+for (const load of loads)
+  targets.push(
+    target(
+      `W4 ${load.backend === "postgres" ? "PostgreSQL" : "SQLite"}, ${load.runners} runners: lost + duplicated + out-of-order transcripts`,
+      "0",
+      load.lost + load.duplicated + load.misorderedTranscripts,
+      load.lost === 0 && load.duplicated === 0 && load.misorderedTranscripts === 0,
+    ),
+  );
 results.targets = targets;
 if (only.size === 0) {
   // --render measured nothing: the header stays that of the run that did.
@@ -408,6 +441,7 @@ if (only.size === 0) {
     "loadAverageAtEnd",
     "totalSeconds",
     "parallelModes",
+    "workloads",
   ] as const)
     if (previous[key] !== undefined) Object.assign(results, { [key]: previous[key] });
 } else {
@@ -430,3 +464,6 @@ if (write) {
 for (const entry of targets)
   console.log(`${entry.met ? "met   " : "MISSED"} ${entry.name}: ${entry.measured} (target ${entry.target})`);
 console.log(`total ${results.totalSeconds} s`);
+// Recorded and written first, so a failed load test can be read; then the run fails.
+const broken = brokenLoads(only.has("postgres") ? loads : []);
+if (broken.length > 0) throw brokenLoadsError(broken);
