@@ -59,7 +59,7 @@ export {
   documentSignature,
   DOCUMENT_SIGNATURE_PATTERN,
 } from "./documents/instructions.js";
-export type { FrozenDocumentRecord } from "./documents/record.js";
+export type { FrozenDocumentRecord } from "./records/frozen-document-record.js";
 export { REQUIREMENTS } from "./documents/builtin/requirements.js";
 export { GOAL, goalChecks } from "./documents/builtin/goal.js";
 export { BUILT_IN_DOCUMENTS } from "./documents/builtin/index.js";

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { BUILT_IN_DOCUMENTS } from "../documents/builtin/index.js";
 import { readFrozenDocument } from "../documents/freeze.js";
-import type { FrozenDocumentRecord } from "../documents/record.js";
+import type { FrozenDocumentRecord } from "../records/frozen-document-record.js";
 import { produceDocument } from "../documents/produce.js";
 import type { DocumentSpec } from "../documents/spec.js";
 import { LOCALES, type Locale } from "../locale/locale.js";

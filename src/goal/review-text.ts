@@ -5,7 +5,7 @@
  */
 import { ConfigurationError } from "../errors.js";
 import type { Locale } from "../locale/locale.js";
-import type { ReviewCriterionRecord } from "../records/guard-record.js";
+import type { ReviewCriterionRecord } from "./review-criterion.js";
 
 /** Marks the reviewer's first prompt; a test's scripted model recognises the reviewer by it. */
 export const REVIEW_SIGNATURE = "[flower reviewer]";

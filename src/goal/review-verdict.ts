@@ -9,7 +9,7 @@
  * a verdict. An answer with no readable criterion is a degraded verdict: the caller must not treat it as
  * a pass.
  */
-import type { ReviewCriterionRecord, ReviewVerdictKind } from "../records/guard-record.js";
+import type { ReviewCriterionRecord, ReviewVerdictKind } from "./review-criterion.js";
 import { asciiPunctuation } from "./fullwidth.js";
 
 export interface ReviewVerdict {

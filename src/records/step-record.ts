@@ -4,7 +4,7 @@
  * One writer: a `StepRecord` is changed only by `StepRun` (runtime/step-run.ts), which folds in the events
  * and outcomes everything else reports. Everyone else reads copies.
  */
-import type { FrozenDocumentRecord } from "../documents/record.js";
+import type { FrozenDocumentRecord } from "./frozen-document-record.js";
 import type { HandoffSectionName } from "../handoff/sections.js";
 import type { RewriteReport } from "../store/passes/report.js";
 import type { GuardRecord } from "./guard-record.js";

@@ -7,7 +7,7 @@
  * A generation is booked when its session exists, never before: a crash between a handoff and the
  * successor's start must not leave a generation without a session (generations = 1 + handoffs, always).
  */
-import type { FrozenDocumentRecord } from "../documents/record.js";
+import type { FrozenDocumentRecord } from "../records/frozen-document-record.js";
 import { degradedError } from "../handoff/degraded.js";
 import type { HandoffPolicy } from "../handoff/policy.js";
 import type { FrozenForSuccessor, ProducedHandoff } from "../handoff/switch.js";

@@ -6,7 +6,7 @@
  * another — goes on from there.
  */
 import { documentRequest } from "../documents/instructions.js";
-import type { FrozenDocumentRecord } from "../documents/record.js";
+import type { FrozenDocumentRecord } from "../records/frozen-document-record.js";
 import { ConfigurationError } from "../errors.js";
 import { toStepResult, type StepRecord, type StepResult } from "../records/step-record.js";
 import type { RunOptions, Runtime } from "../runtime/runtime.js";
