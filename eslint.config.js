@@ -5,17 +5,28 @@ import tseslint from "typescript-eslint";
 /*
  * The direction of imports inside src/, enforced: an upward import fails the lint.
  *
- *   cli → runtime → middle (agents, handoff, guards, store, records, workbench, goal, report) → leaves
+ *   cli → workflow → runtime → middle (agents, documents, handoff, guards, store, records, workbench,
+ *   goal, report) → leaves
  *   leaves: fs, glance, locale, errors.ts, defaults.ts (they import only each other; glance may use them)
  *   testing (the offline kit, `flower-agent/testing`) never imports runtime or cli.
  *
  * Folders of one layer may import each other; scripts/check-layers.mjs (part of `npm run lint`) makes
  * sure no folder cycle arises that way.
  */
-const MIDDLE = ["agents", "handoff", "guards", "store", "records", "workbench", "goal", "report"];
+const MIDDLE = [
+  "agents",
+  "documents",
+  "handoff",
+  "guards",
+  "store",
+  "records",
+  "workbench",
+  "goal",
+  "report",
+];
 const LEAF_FOLDERS = ["fs", "glance", "locale"];
 const LEAF_FILES = ["errors", "defaults"];
-const ABOVE_LEAVES = ["cli", "runtime", "testing", ...MIDDLE];
+const ABOVE_LEAVES = ["cli", "workflow", "runtime", "testing", ...MIDDLE];
 
 /** A relative import that climbs out into `target` (a folder of src/ or one of its top files). */
 function into(target) {
@@ -39,9 +50,22 @@ function layer(folders, targets, why) {
 
 const layers = [
   layer(["index"], ["cli", "testing"], "the library's entry point exports neither the CLI nor the kit."),
-  layer(["runtime"], ["cli", "testing"], "the runtime sits below the CLI and never needs the offline kit."),
-  layer(MIDDLE, ["cli", "runtime", "testing"], "the middle layer sits below the runtime; pass values down."),
-  layer(["testing"], ["cli", "runtime"], "the offline kit stays independent of the runtime and the CLI."),
+  layer(["workflow"], ["cli", "testing"], "workflows sit below the CLI and never need the offline kit."),
+  layer(
+    ["runtime"],
+    ["cli", "workflow", "testing"],
+    "the runtime sits below workflows and the CLI and never needs the offline kit.",
+  ),
+  layer(
+    MIDDLE,
+    ["cli", "workflow", "runtime", "testing"],
+    "the middle layer sits below the runtime; pass values down.",
+  ),
+  layer(
+    ["testing"],
+    ["cli", "workflow", "runtime"],
+    "the offline kit stays independent of the runtime and the CLI.",
+  ),
   layer(
     ["glance"],
     ABOVE_LEAVES,

@@ -36,6 +36,8 @@ export type {
   GuardRoundEvent,
   ClaimFlaggedEvent,
   ReviewEvent,
+  WorkflowStepEvent,
+  DocumentFrozenEvent,
 } from "./runtime/events.js";
 export type { StepStatus } from "./records/step-record.js";
 export type {
@@ -51,6 +53,42 @@ export type { GoalCheck, GoalCheckExpectation } from "./goal/goal-check.js";
 export { parseGoalChecks } from "./goal/goal-document.js";
 export { assessClaim } from "./goal/claims.js";
 export { claimGuard } from "./guards/claim-guard.js";
+export type { WorkflowMembership } from "./records/step-record.js";
+
+export { defineDocument, requiredKeys } from "./documents/spec.js";
+export type { DocumentSpec, DocumentSection, LocalText } from "./documents/spec.js";
+export { ParsedDocument, documentTitle } from "./documents/document.js";
+export type { ParsedDocumentInit, DocumentSummaryLine } from "./documents/document.js";
+export { parseDocument } from "./documents/read.js";
+export { assessDocument } from "./documents/quality.js";
+export type { DocumentAssessment } from "./documents/quality.js";
+export { produceDocument } from "./documents/produce.js";
+export type { ProducedDocument, ProduceDocumentOptions } from "./documents/produce.js";
+export { documentPath, freezeDocument, readFrozenDocument } from "./documents/freeze.js";
+export type { FreezeDocumentOptions, ReadDocument } from "./documents/freeze.js";
+export type { FrozenFile } from "./documents/freeze-file.js";
+export { documentInstructions, documentRequest, DOCUMENT_SIGNATURE } from "./documents/instructions.js";
+export type { FrozenDocumentRecord } from "./documents/record.js";
+export { REQUIREMENTS } from "./documents/builtin/requirements.js";
+export { GOAL, goalChecks } from "./documents/builtin/goal.js";
+
+export { defineWorkflow, workflowStepName } from "./workflow/workflow.js";
+export type { Workflow, WorkflowStep, StepInput, WorkflowDocument } from "./workflow/workflow.js";
+export { runWorkflow, continueWorkflow } from "./workflow/run-workflow.js";
+export type {
+  WorkflowOptions,
+  WorkflowResult,
+  WorkflowStepOutcome,
+  WorkflowPause,
+} from "./workflow/run-workflow.js";
+export { workflowPosition, workflowRuns, runRecords, frozenDocuments } from "./workflow/position.js";
+export type { WorkflowPosition } from "./workflow/position.js";
+export { defaultWorkflow, goalOption, DEFAULT_STEPS } from "./workflow/default-workflow.js";
+export type { DefaultWorkflowOptions } from "./workflow/default-workflow.js";
+export { documentAgent } from "./workflow/document-agent.js";
+export type { DocumentAgentOptions } from "./workflow/document-agent.js";
+export { defaultStepPrompt, documentsBlock, workStepPrompt } from "./workflow/step-prompt.js";
+export { readOnlyGuard, READ_ONLY_TOOLS } from "./guards/read-only-guard.js";
 
 export type { AgentSpec, WorkerSpec } from "./agents/agent-spec.js";
 export { buildOptions } from "./agents/build-options.js";

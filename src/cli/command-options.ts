@@ -155,9 +155,37 @@ const LIVE: Record<string, OptionSpec> = {
   ...LANG,
 };
 
+/** Options of the default run's workflow (requirements → goal → work). */
+const YES: Record<string, OptionSpec> = {
+  yes: {
+    type: "boolean",
+    short: "y",
+    default: {
+      en: "off (pause after the requirements are frozen)",
+      zh: "关(需求冻结后停下等人看)",
+    },
+    help: {
+      en: "Run straight through: do not pause after the requirements for a person to read and edit them.",
+      zh: "一口气跑完:需求冻结后不停下等人阅读和修改。",
+    },
+  },
+};
+
 export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
   run: {
     ...LIVE,
+    ...YES,
+    direct: {
+      type: "boolean",
+      default: {
+        en: "off (requirements → goal → work)",
+        zh: "关(需求 → 目标 → 干活)",
+      },
+      help: {
+        en: "Only the work step: the coordinator starts on the task as typed, with no requirements or goal document.",
+        zh: "只跑干活这一步:协调者直接按原话做任务,不写需求确认书和目标。",
+      },
+    },
     step: {
       type: "string",
       value: "NAME",
@@ -168,6 +196,7 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
   },
   continue: {
     ...LIVE,
+    ...YES,
     prompt: {
       type: "string",
       value: "TEXT",

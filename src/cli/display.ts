@@ -14,6 +14,7 @@ import type { FlowerEvent, HandoffEvent } from "../runtime/events.js";
 import { formatTokens, formatTokensShort } from "../handoff/text.js";
 import { guardStatusLine } from "../goal/guard-message.js";
 import { DISPLAY_TEXT, type DisplayText } from "./display-text.js";
+import { documentSummary } from "./document-summary.js";
 import { handoffSummary } from "./handoff-summary.js";
 import { cut, fitColumns, oneLine } from "./terminal-text.js";
 
@@ -192,6 +193,25 @@ export class Display {
         this.#print(lines);
         return;
       }
+      case "workflow-step":
+        // Which step of the run is active; the pause itself is printed by the command, with the file.
+        if (event.phase === "start" || event.phase === "skip")
+          this.#print([this.#workflowStep(event.name, event.index, event.total, event.phase, event.resumed)]);
+        return;
+      case "document-frozen": {
+        const lines: string[] = [];
+        if (event.degraded)
+          lines.push(t.frozenDegraded(oneLine(event.title), cut(oneLine(event.why ?? ""), REASON_MAX_CHARS)));
+        lines.push(t.frozen(oneLine(event.title), this.#path(event.path)));
+        lines.push(
+          ...documentSummary(
+            event.sections.map((section) => ({ label: oneLine(section.heading), text: section.text })),
+            this.#locale,
+          ),
+        );
+        this.#print(lines);
+        return;
+      }
       case "store-load": {
         const parts: string[] = [];
         for (const key of [
@@ -243,6 +263,21 @@ export class Display {
     lines.push(t.restart(formatTokens(event.context)));
     this.#printed.delete(event.step);
     this.#print(lines);
+  }
+
+  #workflowStep(
+    name: string,
+    index: number,
+    total: number,
+    phase: "start" | "skip",
+    resumed: boolean | undefined,
+  ): string {
+    const t = this.#text;
+    const shown = t.stepNames[name] ?? oneLine(name);
+    const details = phase === "skip" ? [t.stepSkipped] : resumed ? [t.stepResumed] : [];
+    // The gauge of the previous step would be stale under the new step's header.
+    this.#setStatus(null);
+    return t.workflowStep(index + 1, total, shown) + details.map((detail) => ` · ${detail}`).join("");
   }
 
   #gauge(context: number, window: number | null, at: number | null): string {

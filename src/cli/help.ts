@@ -16,29 +16,29 @@ const USAGE: Record<CommandName, { usage: string; summary: Localized }> = {
   run: {
     usage: 'flower [options] "<task>"',
     summary: {
-      en: "Run a coordinator on the task, with the workspace as its cwd, workbench and handoff on.",
-      zh: "让协调者在工作区里做这个任务,工作台和换代都开着。",
+      en: "Requirements → goal → work on the task (pauses after the requirements; --yes runs through, --direct only works).",
+      zh: "需求 → 目标 → 干活(需求冻结后停下;--yes 一口气跑完,--direct 只干活)。",
     },
   },
   continue: {
     usage: "flower continue [step] [options]",
     summary: {
-      en: "Continue the last (or the named) step of the run directory, on its latest session.",
-      zh: "在最新的会话上接着做运行目录里最后一步(或指定的那一步)。",
+      en: "Continue the last (or the named) run or step: a run at the step where it stopped, a step on its latest session.",
+      zh: "接着做最后一个(或指定的)运行或步骤:运行从停下的那一步接着走,步骤在最新的会话上接着做。",
     },
   },
   runs: {
     usage: "flower runs [options]",
     summary: {
-      en: "List the steps in the manifest: status, generations, cost, turns, last update.",
-      zh: "列出 manifest 里的步骤:状态、代数、花费、轮数、最后更新。",
+      en: "List the runs and steps: status, generations, cost, turns, last update; a run's steps under it.",
+      zh: "列出运行和步骤:状态、代数、花费、轮数、最后更新;运行的各步列在它下面。",
     },
   },
   show: {
     usage: "flower show [step] [options]",
     summary: {
-      en: "Show one step (default: the last): generations, retired sessions, cost, turns, errors, handoffs.",
-      zh: "看一步(默认最后一步):代数、退场的会话、花费、轮数、错误、交接书。",
+      en: "Show a run (its steps and frozen documents) or one step: generations, sessions, cost, handoffs, its document.",
+      zh: "看一个运行(各步和冻结的文书)或一步:代数、会话、花费、交接书、它的文书。",
     },
   },
   report: {
@@ -90,9 +90,9 @@ const WORDS: Record<
       "`flower <command> --help` lists each command's options. Exit codes: 0 ok, 1 step failed, 2 usage or configuration, 130 interrupted.",
     ],
     continueNote:
-      "The step is continued with the default coordinator and workers, in --workspace (default: the current directory).",
+      "A run goes on at the step where it stopped (a frozen step is never redone; an edited document is read as it is now); a step is continued with the default coordinator and workers, in --workspace (default: the current directory).",
     demoNote:
-      "Shows delegation, a glance, a denied Bash, a spill and two handoffs live, in well under a minute.",
+      "Shows the workflow (requirements, a pause with an edited line, goal, work), delegation, a glance, a denied Bash, a spill and two handoffs live, in well under a minute.",
   },
   zh: {
     tagline: "flower —— 基于 Claude Agent SDK 的长程智能体:用交接换代代替自动压缩。",
@@ -105,8 +105,10 @@ const WORDS: Record<
       "还没有密钥?`flower demo` 离线演示一整段运行。",
       "`flower <命令> --help` 列出每个命令的选项。退出码:0 成功,1 步骤失败,2 用法或配置错误,130 被中断。",
     ],
-    continueNote: "接着做时用默认的协调者和工人,在 --workspace 里(默认当前目录)。",
-    demoNote: "现场演示委派、看一眼仓库、被拒的 Bash、溢出落盘和两次换代,一分钟以内。",
+    continueNote:
+      "运行从停下的那一步接着走(冻结过的步不重做;改过的文书按现在的样子读);单独的一步用默认的协调者和工人接着做,在 --workspace 里(默认当前目录)。",
+    demoNote:
+      "现场演示工作流(需求、停下改一行、目标、干活)、委派、看一眼仓库、被拒的 Bash、溢出落盘和两次换代,一分钟以内。",
   },
 };
 

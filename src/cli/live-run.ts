@@ -5,6 +5,7 @@
  * Ctrl-C is `rt.stop()`: the step stops at the next message boundary, so the transcript is not torn
  * and `flower continue` can resume it. A second Ctrl-C quits at once for someone who cannot wait.
  */
+import { relative } from "node:path";
 import { EXIT } from "../errors.js";
 import type { Locale } from "../locale/locale.js";
 import type { FlowerEvent } from "../runtime/events.js";
@@ -65,6 +66,39 @@ export interface LiveOutcome {
 
 /** Runs the step with Ctrl-C wired to rt.stop(); closes the runtime. Errors are rethrown after clean-up. */
 export async function runLive(live: LiveRun): Promise<LiveOutcome> {
+  const { rt, output } = live;
+  const text = CLI_TEXT[output.locale];
+  return supervise(live, live.action, (result, interrupted) => {
+    const status = rt.records.get(live.step)?.status ?? "done";
+    if (output.json) process.stdout.write(`${JSON.stringify({ type: "result", ...result, status })}\n`);
+    if (status === "stopped" || interrupted) {
+      output.say(text.stopped(live.continueCommand));
+      return { code: EXIT.interrupted, status: "stopped", result };
+    }
+    // The agent's answer may say "done"; the guard's verdict is what counts, so it is said first.
+    if (status === "goal-not-met") output.say(`${live.step}: ${text.status["goal-not-met"]}`);
+    if (live.printAnswer !== false && !output.json && result.result) {
+      output.say("");
+      output.say(text.answer);
+      output.say(result.result.trimEnd());
+    }
+    return { code: status === "done" ? EXIT.ok : EXIT.failed, status, result };
+  });
+}
+
+/** What every live command shares: who to stop, where to report, and how to be picked up again. */
+export type Supervised = Pick<LiveRun, "rt" | "output" | "sink" | "step" | "continueCommand">;
+
+/**
+ * Runs `action` with Ctrl-C wired to rt.stop() (a second Ctrl-C quits at once), then lets `end` decide
+ * the outcome (it is told whether Ctrl-C was pressed); closes the sink and the runtime whatever happens.
+ * Errors are rethrown after clean-up.
+ */
+export async function supervise<T, O>(
+  live: Supervised,
+  action: () => Promise<T>,
+  end: (value: T, interrupted: boolean) => O,
+): Promise<O> {
   const { rt, output, sink } = live;
   const text = CLI_TEXT[output.locale];
   let interrupts = 0;
@@ -82,22 +116,9 @@ export async function runLive(live: LiveRun): Promise<LiveOutcome> {
   };
   process.on("SIGINT", onSigint);
   try {
-    const result = await live.action();
+    const value = await action();
     sink.close();
-    const status = rt.records.get(live.step)?.status ?? "done";
-    if (output.json) process.stdout.write(`${JSON.stringify({ type: "result", ...result, status })}\n`);
-    if (status === "stopped" || interrupts > 0) {
-      output.say(text.stopped(live.continueCommand));
-      return { code: EXIT.interrupted, status: "stopped", result };
-    }
-    // The agent's answer may say "done"; the guard's verdict is what counts, so it is said first.
-    if (status === "goal-not-met") output.say(`${live.step}: ${text.status["goal-not-met"]}`);
-    if (live.printAnswer !== false && !output.json && result.result) {
-      output.say("");
-      output.say(text.answer);
-      output.say(result.result.trimEnd());
-    }
-    return { code: status === "done" ? EXIT.ok : EXIT.failed, status, result };
+    return end(value, interrupts > 0);
   } catch (error) {
     sink.close();
     if (output.json) {
@@ -113,6 +134,12 @@ export async function runLive(live: LiveRun): Promise<LiveOutcome> {
     process.off("SIGINT", onSigint);
     rt.close();
   }
+}
+
+/** A path as the user should type it: relative to the current directory when inside it. */
+export function displayPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel && !rel.startsWith("..") ? rel : path;
 }
 
 /** Quotes an argument for a shell command line shown to the user. */

@@ -16,6 +16,8 @@ export interface CliText {
   stopped: (command: string) => string;
   failed: (command: string) => string;
   answer: string;
+  /** After a run: a document that was frozen degraded, and why (the run went on with it). */
+  degradedDocument: (kind: string, path: string, why: string) => string;
   noSteps: (manifest: string) => string;
   /** Bare `flower` with an unfinished step here. */
   unfinished: (step: string, status: string, command: string) => string;
@@ -23,7 +25,19 @@ export interface CliText {
   askTask: string;
   noStep: (step: string, manifest: string, known: string[]) => string;
   runsHeader: readonly [string, string, string, string, string, string, string];
-  status: Record<"running" | "done" | "failed" | "stopped" | "goal-not-met" | "interrupted", string>;
+  /** The pause after the requirements (W4): what to read, what is asked, how to go on. */
+  pause: {
+    title: (step: string) => string;
+    file: string;
+    openQuestions: string;
+    noOpenQuestions: string;
+    goOn: (command: string) => string;
+    straightThrough: string;
+  };
+  status: Record<
+    "running" | "done" | "failed" | "stopped" | "goal-not-met" | "interrupted" | "paused",
+    string
+  >;
   show: {
     step: string;
     status: string;
@@ -52,6 +66,11 @@ export interface CliText {
     currentHandoff: (path: string) => string;
     scene: string;
     none: string;
+    frozenDocument: (title: string, path: string) => string;
+    editedAfterFreeze: string;
+    run: string;
+    steps: string;
+    stepDetails: (command: string) => string;
   };
   demo: {
     title: string;
@@ -61,6 +80,11 @@ export interface CliText {
     notEmpty: (path: string) => string;
     noGit: string;
     summary: (handoffs: number, generations: number, seconds: string) => string;
+    goesOnItself: string;
+    editing: (path: string, line: number) => string;
+    was: (line: string) => string;
+    now: (line: string) => string;
+    goingOn: string;
   };
 }
 
@@ -80,6 +104,8 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     stopped: (command) => `Stopped at a message boundary.${command ? ` Pick it up with: ${command}` : ""}`,
     failed: (command) => `The step failed; after fixing the cause, try: ${command}`,
     answer: "── answer ──",
+    degradedDocument: (kind, path, why) =>
+      `!! the ${kind} document is degraded (${why}); the run went on with it: ${path}`,
     noSteps: (manifest) => `No steps yet in ${manifest}. Start one with: flower "<task>"`,
     unfinished: (step, status, command) =>
       `The last step here, "${step}", is ${status}. Continue it with: ${command}\nOr start another: flower "<task>"`,
@@ -87,6 +113,15 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     noStep: (step, manifest, known) =>
       `flower: no step "${step}" in ${manifest}${known.length ? ` (known: ${known.join(", ")})` : ""}`,
     runsHeader: ["STEP", "STATUS", "GEN", "COST", "TURNS", "UPDATED", "HELD BY"],
+    pause: {
+      title: (step) =>
+        `Paused after the ${step} step. Read the file; if a line is wrong, change it there: the next step reads the file as it is then.`,
+      file: "file",
+      openQuestions: "open questions",
+      noOpenQuestions: "(none)",
+      goOn: (command) => `Go on with: ${command}`,
+      straightThrough: '(flower --yes "<task>" runs straight through, without this pause)',
+    },
     status: {
       running: "running",
       done: "done",
@@ -94,6 +129,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       stopped: "stopped",
       "goal-not-met": "goal not met (flower show lists the evidence)",
       interrupted: "interrupted (its process is gone; flower continue picks it up)",
+      paused: "paused for you to read its frozen document",
     },
     show: {
       step: "step",
@@ -123,6 +159,11 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       currentHandoff: (path) => `current handoff  ${path}`,
       scene: "scene      ",
       none: "(none)",
+      frozenDocument: (title, path) => `frozen ${title}  ${path}`,
+      editedAfterFreeze: "changed on disk after it was frozen (the next step reads it as it is now)",
+      run: "run",
+      steps: "steps",
+      stepDetails: (command) => `one step in detail: ${command}`,
     },
     demo: {
       title:
@@ -133,7 +174,13 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       notEmpty: (path) => `flower: --workspace for the demo must be a new or empty directory, got ${path}`,
       noGit: "(git not found: the glance is `ls` instead of `git status`)",
       summary: (handoffs, generations, seconds) =>
-        `demo finished: ${handoffs} handoffs, ${generations} generations, ${seconds}s`,
+        `demo finished: ${handoffs} handoffs, ${generations} generations, ${seconds}s (requirements → goal → work)`,
+      goesOnItself: "(the demo does this itself in a moment)",
+      editing: (path, line) => `demo: playing the person at the pause — changing line ${line} of ${path}:`,
+      was: (line) => `  was  ${line}`,
+      now: (line) => `  now  ${line}`,
+      goingOn:
+        "demo: going on, as `flower continue demo` would: the goal step starts from the file as it is now.",
     },
   },
   zh: {
@@ -151,6 +198,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     stopped: (command) => `已在消息边界停下。${command ? `接着跑: ${command}` : ""}`,
     failed: (command) => `这一步失败了;排除原因后可以: ${command}`,
     answer: "── 回答 ──",
+    degradedDocument: (kind, path, why) => `!! ${kind} 文书是降级件(${why}),运行照常走完了: ${path}`,
     noSteps: (manifest) => `${manifest} 里还没有步骤。开一个: flower "<任务>"`,
     unfinished: (step, status, command) =>
       `这里最后一步“${step}”${status}。接着做: ${command}\n或者开新的: flower "<任务>"`,
@@ -158,6 +206,15 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     noStep: (step, manifest, known) =>
       `flower: ${manifest} 里没有步骤 "${step}"${known.length ? `(已有: ${known.join(", ")})` : ""}`,
     runsHeader: ["步骤", "状态", "代", "花费", "轮", "更新", "驱动者"],
+    pause: {
+      title: (step) =>
+        `“${step}”这一步做完,先停在这里。读一遍文件,哪行不对就直接改 —— 下一步读的是文件当时的样子。`,
+      file: "文件",
+      openQuestions: "待定问题",
+      noOpenQuestions: "(无)",
+      goOn: (command) => `接着跑: ${command}`,
+      straightThrough: '(flower --yes "<任务>" 一口气跑完,不在这里停)',
+    },
     status: {
       running: "运行中",
       done: "完成",
@@ -165,6 +222,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       stopped: "已停",
       "goal-not-met": "目标未达成(证据见 flower show)",
       interrupted: "中断(进程已不在;flower continue 可接着做)",
+      paused: "停着,等你读冻结的文书",
     },
     show: {
       step: "步骤",
@@ -194,6 +252,11 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       currentHandoff: (path) => `当前交接  ${path}`,
       scene: "现场      ",
       none: "(无)",
+      frozenDocument: (title, path) => `冻结的${title}  ${path}`,
+      editedAfterFreeze: "冻结后在磁盘上改过(下一步读的是现在的样子)",
+      run: "运行",
+      steps: "各步",
+      stepDetails: (command) => `看某一步的细节: ${command}`,
     },
     demo: {
       title: "flower demo —— 用离线模型套件和真的 Claude Code 二进制跑一段脚本化的长程任务(不要 key,不花钱)",
@@ -203,7 +266,12 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       notEmpty: (path) => `flower: demo 的 --workspace 必须是新目录或空目录,收到 ${path}`,
       noGit: "(没找到 git: 看一眼改用 `ls`,不是 `git status`)",
       summary: (handoffs, generations, seconds) =>
-        `demo 跑完: 换代 ${handoffs} 次,共 ${generations} 代,${seconds} 秒`,
+        `demo 跑完: 换代 ${handoffs} 次,共 ${generations} 代,${seconds} 秒(需求 → 目标 → 干活)`,
+      goesOnItself: "(demo 马上自己接着跑)",
+      editing: (path, line) => `demo: 扮演停下时看文件的人 —— 改 ${path} 的第 ${line} 行:`,
+      was: (line) => `  原来  ${line}`,
+      now: (line) => `  改成  ${line}`,
+      goingOn: "demo: 接着跑,和 `flower continue demo` 一样: 目标这一步从文件现在的样子开始。",
     },
   },
 };

@@ -32,3 +32,9 @@ export const SPILL_POINTER: Readonly<Record<Locale, (path: string, chars: number
   en: (path, chars) =>
     `[Full text (${chars} chars) saved to ${path}; read it with Read if needed. The beginning follows]`,
 };
+
+/** The read-only guard's denial: what is allowed, and where the finding goes instead (the answer). */
+export const READ_ONLY_DENIAL: Readonly<Record<Locale, string>> = {
+  zh: "这一步只读:可以看(Read、Glob、Grep、git status、ls、cat 这类只读命令),不能改、不能跑构建或测试。把你的发现和打算写进回答里的文书。",
+  en: "This step is read-only: you may look (Read, Glob, Grep, read-only commands such as git status, ls, cat), not change anything or run builds or tests. Put what you found and intend into the document in your answer.",
+};

@@ -7,6 +7,10 @@ import type { Locale } from "../locale/locale.js";
 import { HANDOFF_SECTIONS, REQUIRED, type HandoffSectionName } from "./sections.js";
 import { NOTES_HEADING } from "./notes.js";
 import { DEGRADED, EMPTY_SECTION, HANDOFF_TITLE, SECTION_HEADINGS } from "./text.js";
+import { normalizeSection } from "../documents/normalize.js";
+
+// The parser and the quality check import them from here; they are the same for every document.
+export { isRule, normalizeSection } from "../documents/normalize.js";
 
 export type HandoffSections = Record<HandoffSectionName, string>;
 
@@ -111,28 +115,3 @@ const PROMPT_HEADER: Record<Locale, { header: (step: string) => string; degraded
       "Note: this handoff is degraded — the previous session could not write one, so what follows was assembled mechanically and is incomplete. Look at the scene yourself first (the files in the workspace, the workbench's notes/ and artifacts/), find out how far the work got, then continue.",
   },
 };
-
-/**
- * Line endings unified, trailing spaces and the blank lines and rules around the text dropped, so a
- * parsed document compares equal. A rule (`---`) at a section's edge separates it from its neighbours
- * in Markdown; the parser cannot tell it from a separator, so the document does not hold one either.
- */
-export function normalizeSection(text: string | null | undefined): string {
-  if (!text) return "";
-  const lines = text
-    .replace(/\r\n?/g, "\n")
-    .split("\n")
-    .map((line) => line.replace(/\s+$/, ""));
-  let start = 0;
-  let end = lines.length;
-  const edge = (line: string | undefined): boolean =>
-    line === undefined || line.trim() === "" || isRule(line);
-  while (start < end && edge(lines[start])) start++;
-  while (end > start && edge(lines[end - 1])) end--;
-  return lines.slice(start, end).join("\n").trim();
-}
-
-/** A Markdown thematic break: three or more `-`, `*` or `_` on a line, optionally spaced. */
-export function isRule(line: string): boolean {
-  return /^\s{0,3}([-*_])(\s*\1){2,}\s*$/.test(line);
-}

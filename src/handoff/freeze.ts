@@ -2,10 +2,10 @@
  * Freezing a handoff to disk, and reading it back. The successor's prompt is always built from the
  * file as it stands on disk, so a person's edit between freeze and takeover counts.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Locale } from "../locale/locale.js";
-import { writeFileAtomically } from "../fs/atomic-write.js";
+import { freezeFile } from "../documents/freeze-file.js";
 import { safeFileName } from "../fs/safe-file-name.js";
 import type { Handoff } from "./document.js";
 import { parseHandoff } from "./parse.js";
@@ -35,20 +35,13 @@ export function freezeHandoff(
   handoff: Handoff,
   options: { notesDir: string; step: string; locale: Locale; now?: Date },
 ): Frozen {
-  const path = handoffPath(options.notesDir, options.step, options.locale);
-  let archived: string | null = null;
-  if (existsSync(path)) {
-    const archiveDir = join(options.notesDir, "archive", NAMES[options.locale].archive);
-    mkdirSync(archiveDir, { recursive: true });
-    const stamp = (options.now ?? new Date()).toISOString().replace(/[:.]/g, "-");
-    let target = join(archiveDir, `${safeFileName(options.step)}-${stamp}.md`);
-    for (let n = 2; existsSync(target); n++)
-      target = join(archiveDir, `${safeFileName(options.step)}-${stamp}-${n}.md`);
-    renameSync(path, target);
-    archived = target;
-  }
-  writeFileAtomically(path, handoff.toMarkdown(options.locale));
-  return { path, archived };
+  return freezeFile({
+    path: handoffPath(options.notesDir, options.step, options.locale),
+    text: handoff.toMarkdown(options.locale),
+    archiveDir: join(options.notesDir, "archive", NAMES[options.locale].archive),
+    archiveStem: options.step,
+    ...(options.now ? { now: options.now } : {}),
+  });
 }
 
 /** The frozen file as it is on disk now (possibly edited by a person). */

@@ -1,23 +1,5 @@
 /**
- * The trailing block of a handoff that holds what the model wrote outside the five sections: a preamble
- * before the first heading, closing remarks after the last section, the text around a fenced document.
- * Nothing a model writes is dropped on the way to the successor; what belongs to no section lands here,
- * under a heading the parser reads back, so a frozen file keeps it through every round trip.
+ * The trailing block of a handoff that holds what the model wrote outside the five sections. The block
+ * is the same for every frozen document, so it is defined with them (documents/notes.ts).
  */
-import type { Locale } from "../locale/locale.js";
-
-/** The block's heading in the frozen file. */
-export const NOTES_HEADING: Readonly<Record<Locale, string>> = { zh: "其他说明", en: "Other notes" };
-
-/**
- * Headings that start the block when a model (or a person editing the file) writes them. Kept to
- * unmistakable phrases: a plain "Notes:" inside a section is the section's own content.
- */
-export const NOTES_ALIASES: readonly string[] = [
-  NOTES_HEADING.zh,
-  NOTES_HEADING.en.toLowerCase(),
-  "其他备注",
-  "补充说明",
-  "additional notes",
-  "closing remarks",
-];
+export { NOTES_HEADING, NOTES_ALIASES } from "../documents/notes.js";

@@ -11,6 +11,7 @@ import type { Handoff } from "./document.js";
 import { HANDOFF_PROMPT } from "./prompt.js";
 import { HANDOFF_SECTIONS, REQUIRED, type HandoffSectionName } from "./sections.js";
 import { EMPTY_SECTION, SECTION_HEADINGS } from "./text.js";
+import { isHollowText } from "../documents/hollow.js";
 
 export interface AssessOptions {
   /** Relative paths in `scene` are resolved against it. */
@@ -30,66 +31,6 @@ export interface HandoffAssessment {
   paths: { found: string[]; missing: string[] };
 }
 
-/** Placeholders models write instead of content (compared after markup is stripped, lowercase). */
-const PLACEHOLDERS = new Set([
-  "空",
-  "无",
-  "暂无",
-  "没有",
-  "待定",
-  "待补充",
-  "待填写",
-  "略",
-  "同上",
-  "见上",
-  "见上文",
-  "未知",
-  "不详",
-  "empty",
-  "none",
-  "nothing",
-  "n/a",
-  "na",
-  "tbd",
-  "todo",
-  "tba",
-  "unknown",
-  "same as above",
-  "see above",
-  "placeholder",
-  "xxx",
-  "...",
-  "…",
-  "……",
-]);
-
-/** Characters that carry meaning: letters and digits count 1, CJK ideographs 2 (one carries a word). */
-function substance(text: string): number {
-  let weight = 0;
-  for (const char of text) {
-    if (/\p{Script=Han}/u.test(char)) weight += 2;
-    else if (/[\p{L}\p{N}]/u.test(char)) weight += 1;
-  }
-  return weight;
-}
-
-/**
- * Below this weight a section is near-empty: "ok" (2) or "跑" (2) is, "fix" (3) and "跑测试" (6) are not.
- * Kept low on purpose: a hollow required section replaces the whole handoff with a degraded one, which
- * is far worse than a terse real one.
- */
-const NEAR_EMPTY = 3;
-
-function stripMarkup(text: string): string {
-  return text
-    .split("\n")
-    .map((line) => line.replace(/^\s*(?:[-*+>]|\d+[.)]|#{1,6})\s*/, ""))
-    .join(" ")
-    .replace(/[*_`]/g, "")
-    .replace(/\s+/g, " ")
-    .trim();
-}
-
 const PROMPT_TEXTS = Object.values(HANDOFF_PROMPT).map((prompt) => prompt.replace(/\s+/g, " ").toLowerCase());
 const HEADING_TEXTS = new Set(
   Object.values(SECTION_HEADINGS).flatMap((headings) => Object.values(headings).map((h) => h.toLowerCase())),
@@ -98,19 +39,7 @@ const EMPTY_TEXTS = new Set(Object.values(EMPTY_SECTION).map((text) => text.toLo
 
 /** True if the section is written but carries nothing a successor could use. */
 export function isHollow(text: string): boolean {
-  const plain = stripMarkup(text).toLowerCase();
-  if (plain === "") return true;
-  const bare = plain
-    .replace(/^[[(({<【]\s*|\s*[\]))}>】]$/g, "")
-    .replace(/[。.!!]+$/, "")
-    .trim();
-  if (PLACEHOLDERS.has(bare) || EMPTY_TEXTS.has(plain) || HEADING_TEXTS.has(bare)) return true;
-  // A template slot such as <what you are doing> or {next}.
-  if (/^[<{][^<>{}]*[>}]$/.test(plain)) return true;
-  // The prompt's own instruction for the section, echoed back.
-  // Long enough that a real line quoting the prompt's examples (`src/shim.h`) is not caught.
-  if (plain.length >= 16 && PROMPT_TEXTS.some((prompt) => prompt.includes(plain))) return true;
-  return substance(bare) < NEAR_EMPTY;
+  return isHollowText(text, { prompts: PROMPT_TEXTS, headings: HEADING_TEXTS, empty: EMPTY_TEXTS });
 }
 
 /** Required sections that are missing once hollow ones count as missing: `complete()` plus a quality check. */

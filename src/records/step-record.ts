@@ -4,6 +4,7 @@
  * One writer: a `StepRecord` is changed only by `StepRun` (runtime/step-run.ts), which folds in the events
  * and outcomes everything else reports. Everyone else reads copies.
  */
+import type { FrozenDocumentRecord } from "../documents/record.js";
 import type { HandoffSectionName } from "../handoff/sections.js";
 import type { RewriteReport } from "../store/passes/report.js";
 import type { GuardRecord } from "./guard-record.js";
@@ -45,6 +46,20 @@ export interface StepResult {
   result: string | null;
   /** The goal guard's evidence (SPEC §8): only for a step run with the `goal` option. */
   guard?: GuardRecord;
+  /** The workflow run this step belongs to; absent for a step run on its own (`--direct`). */
+  run?: string;
+  /** The document this step ended with (`freeze`): path, kind, degraded and why. Absent without one. */
+  frozen?: FrozenDocumentRecord;
+}
+
+/** Where a step sits in a workflow run: enough for `continueWorkflow` in another process. */
+export interface WorkflowMembership {
+  /** The run id (groups the steps; names the frozen files). */
+  run: string;
+  /** The step's name in the workflow (`requirements`, `goal`, `work`). */
+  name: string;
+  /** The task the run was started with, as typed. */
+  task: string;
 }
 
 export interface AttemptFailure {
@@ -113,6 +128,8 @@ export interface StepRecord extends StepResult {
   policy?: { enabled: boolean; window: number; at: number; warnAt: number };
   /** The process running the step (while `status` is "running"): a dead pid means it was cut off. */
   pid?: number;
+  /** Set for a step of a workflow run (with `run`): its name in the workflow and the run's task. */
+  workflow?: WorkflowMembership;
   /** Earlier records of a step name that `run()` started afresh: kept, never overwritten. */
   earlierRuns?: Array<Omit<StepRecord, "earlierRuns">>;
   startedAt: string;
@@ -177,5 +194,9 @@ export function toStepResult(record: StepRecord): StepResult {
     result: record.result,
     status: record.status,
     ...(record.guard ? { guard: structuredClone(record.guard) } : {}),
+    ...(record.run !== undefined ? { run: record.run } : {}),
+    ...(record.frozen !== undefined
+      ? { frozen: { ...record.frozen, missing: [...record.frozen.missing] } }
+      : {}),
   };
 }

@@ -32,8 +32,9 @@ import { StepRun, type StepEnvironment } from "./step-run.js";
 import { DEFAULT_LEASE_TIMING } from "../records/lease.js";
 import type { RunRecords } from "../records/run-records.js";
 import { SqliteRunRecords } from "../records/sqlite-records.js";
-import type { StepRecord, StepResult } from "../records/step-record.js";
 import type { Locale } from "../locale/locale.js";
+import type { StepRecord, StepResult, WorkflowMembership } from "../records/step-record.js";
+import { defineDocument, type DocumentSpec } from "../documents/spec.js";
 import { CONTINUE_PROMPT } from "./text.js";
 
 export interface RunOptions {
@@ -44,6 +45,14 @@ export interface RunOptions {
    * that many ms) instead of failing with LeaseHeldError at once. @default false
    */
   wait?: boolean | number;
+  /**
+   * The document this step must end with (SPEC §7): its final answer is parsed, checked, and frozen to
+   * `<workbench>/notes/<stem>-<run>.md` — marked degraded, with the reason, when it is unusable — and
+   * the record gets `frozen`. The file name uses `workflow.run`, else the step name.
+   */
+  freeze?: DocumentSpec;
+  /** The step is part of a workflow run (set by `runWorkflow`): recorded as `run` and `workflow`. */
+  workflow?: WorkflowMembership;
   /**
    * The goal guard (SPEC §8): when the step's session completes, flower runs these checks itself in the
    * workspace; a failing check sends the session back with the evidence (a guard round), and after
@@ -95,6 +104,11 @@ export class Runtime {
   /** Subscribe to events; returns the unsubscribe function. */
   on(listener: (event: FlowerEvent) => void): () => void {
     return this.#bus.on(listener);
+  }
+
+  /** Sends an event to every listener (the workflow layer reports its steps and pauses this way). */
+  emit(event: FlowerEvent): void {
+    this.#bus.emit(event);
   }
 
   /** Runs one step to completion. Throws StepFailedError when its attempts are used up. */
@@ -192,6 +206,8 @@ export class Runtime {
     if (!spec || typeof spec !== "object" || typeof spec.instructions !== "string") {
       throw new ConfigurationError("spec", spec, "an AgentSpec (see coordinator() and worker())");
     }
+    if (options.freeze !== undefined) defineDocument(options.freeze);
+    if (options.workflow !== undefined) checkMembership(options.workflow);
     const wait = options.wait ?? false;
     if (typeof wait !== "boolean" && !(typeof wait === "number" && wait >= 0))
       throw new ConfigurationError("wait", wait, "a boolean or a number of milliseconds >= 0");
@@ -222,7 +238,7 @@ export class Runtime {
       // `continue` keeps guarding a step that ran with a goal, unless it is given a goal of its own.
       const stored = continuation?.record.guard?.goal;
       const goal = given ?? (stored ? resolveGoalOption(stored) : undefined);
-      return await this.#drive(step, spec, prompt, policy, stop, lease, continuation, goal);
+      return await this.#drive(step, spec, prompt, policy, stop, lease, continuation, options, goal);
     } finally {
       lease?.release();
       this.#stops.delete(stop);
@@ -238,8 +254,10 @@ export class Runtime {
     stop: AbortController,
     lease: StepLease,
     continuation: { record: StepRecord; prompt: string } | undefined,
+    options: RunOptions,
     goal: ResolvedGoal | undefined,
   ): Promise<StepResult> {
+    const notesDir = this.workbench?.notes ?? join(this.options.workspace, DEFAULTS.workbenchDir, "notes");
     const run = new StepRun(
       {
         step,
@@ -253,6 +271,11 @@ export class Runtime {
         stopSignal: stop.signal,
         ...(continuation ? { continuation } : {}),
         ...(goal ? { goal: { goal, logDir: this.#checkLogDir(step), env: process.env } } : {}),
+        ...(options.workflow ? { workflow: options.workflow } : {}),
+        // Without a workbench the document still needs a file: the next step reads it from disk.
+        ...(options.freeze
+          ? { freeze: { spec: options.freeze, run: options.workflow?.run ?? step, notesDir } }
+          : {}),
       },
       this.#environment(step, spec, policy, lease, goal !== undefined),
     );
@@ -380,6 +403,14 @@ function reviewerSpec(spec: AgentSpec, locale: Locale): AgentSpec {
     role: "agent",
     ...(spec.model ? { model: spec.model } : {}),
   };
+}
+
+/** The workflow option as `runWorkflow` sets it; a clear error for anything else. */
+function checkMembership(workflow: WorkflowMembership): void {
+  for (const field of ["run", "name", "task"] as const) {
+    if (typeof workflow?.[field] !== "string" || workflow[field].trim() === "")
+      throw new ConfigurationError(`workflow.${field}`, workflow?.[field], "a non-empty string");
+  }
 }
 
 /** A fresh controller per session that follows the runtime's kill signal. */

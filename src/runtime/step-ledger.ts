@@ -7,6 +7,7 @@
  * A generation is booked when its session exists, never before: a crash between a handoff and the
  * successor's start must not leave a generation without a session (generations = 1 + handoffs, always).
  */
+import type { FrozenDocumentRecord } from "../documents/record.js";
 import { degradedError } from "../handoff/degraded.js";
 import type { HandoffPolicy } from "../handoff/policy.js";
 import type { FrozenForSuccessor, ProducedHandoff } from "../handoff/switch.js";
@@ -24,6 +25,7 @@ import {
   type GenerationRecord,
   type StepRecord,
   type StepResult,
+  type WorkflowMembership,
 } from "../records/step-record.js";
 import { sessionSpend } from "./accounting.js";
 import type { FlowerEvent } from "./events.js";
@@ -38,6 +40,8 @@ export interface LedgerOptions {
   continued?: StepRecord;
   /** The earlier record of this step name (a new run keeps what it cost). */
   earlier?: StepRecord;
+  /** The step is part of a workflow run: recorded as `run` and `workflow`. */
+  workflow?: WorkflowMembership;
   save: (record: StepRecord) => void;
   emit: (event: FlowerEvent) => void;
   now: () => Date;
@@ -64,6 +68,10 @@ export class StepLedger {
     if (options.earlier && !options.continued) {
       const { earlierRuns = [], ...rest } = options.earlier;
       this.#record.earlierRuns = [...earlierRuns, rest];
+    }
+    if (options.workflow) {
+      this.#record.run = options.workflow.run;
+      this.#record.workflow = { ...options.workflow };
     }
     const { enabled, window, at, warnAt } = options.policy;
     this.#record.policy = { enabled, window, at, warnAt };
@@ -287,6 +295,13 @@ export class StepLedger {
   /** A finished step's answer. */
   answer(text: string | null): void {
     this.#record.result = text;
+  }
+
+  /** The step's document was frozen (degraded or not); `error` goes to `errors` when it degraded. */
+  froze(frozen: FrozenDocumentRecord, error: string | null): void {
+    this.#record.frozen = frozen;
+    if (error !== null) this.#record.errors.push(error);
+    this.save();
   }
 
   /** The generation handed off: what was written or why it degraded, where it froze, which session burned. */

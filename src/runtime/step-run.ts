@@ -12,6 +12,7 @@
  *   turn would only leave a degraded handoff to continue from.
  */
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
+import type { DocumentSpec } from "../documents/spec.js";
 import { StepFailedError } from "../errors.js";
 import type { ResolvedGoal } from "../goal/goal-option.js";
 import { readFrozenHandoff } from "../handoff/freeze.js";
@@ -20,13 +21,14 @@ import { handoffPrompt } from "../handoff/prompt.js";
 import { freezeForSuccessor, produceHandoff } from "../handoff/switch.js";
 import type { Locale } from "../locale/locale.js";
 import type { StoredGoal } from "../records/guard-record.js";
-import type { StepRecord, StepResult } from "../records/step-record.js";
+import type { StepRecord, StepResult, WorkflowMembership } from "../records/step-record.js";
 import type { RewriteReport } from "../store/passes/report.js";
 import type { FlowerEvent } from "./events.js";
 import { judgeGoal, type Judgement, type ReviewSession } from "./goal-judge.js";
 import type { SessionOutcome } from "./session-outcome.js";
 import { runSession, type QueryFunction } from "./session-run.js";
 import { StepLedger } from "./step-ledger.js";
+import { freezeStepDocument } from "./step-document.js";
 import { CONTINUE_AFTER_FAILURE, FLOOR_MESSAGE } from "./text.js";
 
 /** What a step needs from the runtime around it: wiring, no decisions. */
@@ -64,6 +66,10 @@ export interface StepPlan {
   continuation?: { record: StepRecord; prompt: string };
   /** The goal guard (SPEC §8): checks flower runs when the session completes, and how often to send it back. */
   goal?: { goal: ResolvedGoal; logDir: string; env: NodeJS.ProcessEnv };
+  /** Part of a workflow run (recorded on the step). */
+  workflow?: WorkflowMembership;
+  /** The document the step must end with, frozen to `notesDir` under the run id. */
+  freeze?: { spec: DocumentSpec; run: string; notesDir: string };
 }
 
 /** The writing turn is never stopped from outside. */
@@ -99,6 +105,7 @@ export class StepRun {
       policy: plan.policy,
       ...(plan.continuation ? { continued: plan.continuation.record } : {}),
       ...(earlier ? { earlier } : {}),
+      ...(plan.workflow ? { workflow: plan.workflow } : {}),
       save: (record) => env.save(record),
       emit: (event) => env.emit(event),
       now: () => env.now(),
@@ -182,6 +189,7 @@ export class StepRun {
 
       if (outcome.kind === "completed") {
         ledger.answer(outcome.resultText);
+        if (plan.freeze) this.#freeze(plan.freeze, outcome.resultText);
         if (!plan.goal) return ledger.finish("done");
         // The agent's "done" is a claim: flower's own checks decide (SPEC G1).
         const judgement: Judgement = await this.#judge();
@@ -292,6 +300,30 @@ export class StepRun {
       error: outcome.kind === "completed" ? null : (outcome.error ?? `the session ended ${outcome.kind}`),
       stopped: outcome.kind === "stopped",
     };
+  }
+
+  /**
+   * The step's answer becomes its frozen document (degraded when unusable: the step is still done and
+   * the run goes on). A file that cannot be written fails the step: the next step would have nothing.
+   */
+  #freeze(freeze: NonNullable<StepPlan["freeze"]>, answer: string | null): void {
+    const plan = this.#plan;
+    try {
+      const { record, error, event } = freezeStepDocument({
+        ...freeze,
+        step: plan.step,
+        answer,
+        locale: plan.locale,
+        now: this.#env.now(),
+      });
+      this.#ledger.froze(record, error);
+      this.#env.emit(event);
+    } catch (cause) {
+      const message = `could not freeze the ${freeze.spec.kind} document: ${cause instanceof Error ? cause.message : String(cause)}`;
+      this.#ledger.addError(message);
+      const result = this.#ledger.finish("failed");
+      throw new StepFailedError(plan.step, message, { cause: result });
+    }
   }
 
   /** Writes (or degrades) the handoff, freezes it, records it, and returns the successor's first prompt. */

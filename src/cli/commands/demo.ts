@@ -2,6 +2,9 @@
  * `flower demo`: the whole thing, offline. The offline model kit runs in this process, the real
  * Claude Code binary talks to it, and the run is shown with the same display as a real one. This is
  * the "does it work on this machine" command: no key, no cost, well under a minute.
+ *
+ * It runs the default workflow: requirements, the pause (where the demo plays the person and changes
+ * one line of the frozen file), then goal and work in a new runtime, as `flower continue` would.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,16 +17,20 @@ import { Runtime } from "../../runtime/runtime.js";
 import { startFakeModel } from "../../testing/fake-model.js";
 import {
   DEMO_CONTEXT_WINDOW,
-  DEMO_STEP,
+  DEMO_RUN,
   demoHandoffPolicy,
   demoPolicy,
   demoTask,
+  editDemoRequirements,
   prepareDemoWorkspace,
 } from "../../testing/scenarios/demo/index.js";
+import { defaultWorkflow } from "../../workflow/default-workflow.js";
+import { continueWorkflow, runWorkflow } from "../../workflow/run-workflow.js";
 import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
 import { defaultTeam } from "../default-team.js";
-import { eventSink, makeOutput, runLive, shellQuote } from "../live-run.js";
+import { eventSink, makeOutput, shellQuote } from "../live-run.js";
 import { CLI_TEXT } from "../text.js";
+import { runWorkflowLive } from "../workflow-live.js";
 
 export async function demoCommand(parsed: ParsedCommand): Promise<number> {
   if (parsed.positionals.length > 0)
@@ -70,25 +77,55 @@ export async function demoCommand(parsed: ParsedCommand): Promise<number> {
       policy: demoPolicy({ workspace, locale, git }),
       contextWindow: DEMO_CONTEXT_WINDOW,
     });
-    const rt = new Runtime({
-      workspace,
-      runDir,
-      workbench: true,
-      handoff: demoHandoffPolicy(),
-      locale,
-      env: model.env(),
-      onEvent: (event) => sink.handle(event),
+    const env = model.env();
+    // A runtime per phase, as `flower "<task>"` and `flower continue` each build their own: what
+    // crosses the pause is the run directory and the frozen file, nothing held in memory.
+    const runtime = () =>
+      new Runtime({
+        workspace,
+        runDir,
+        workbench: true,
+        handoff: demoHandoffPolicy(),
+        locale,
+        env,
+        onEvent: (event) => sink.handle(event),
+      });
+    const workflow = defaultWorkflow({
+      work: (language) => {
+        const team = defaultTeam(language);
+        return coordinator("lead", team.instructions, team.subagents ?? {});
+      },
     });
-    const team = defaultTeam(locale);
-    const spec = coordinator("lead", team.instructions, team.subagents ?? {});
-    const outcome = await runLive({
-      rt,
+    const live = {
       output,
       sink,
-      step: DEMO_STEP,
+      step: DEMO_RUN,
       // A stopped demo cannot be continued by `flower continue` (its model lives in this process).
       continueCommand: "",
-      action: () => rt.run(DEMO_STEP, spec, demoTask(locale)),
+      goOnCommand: `flower continue ${DEMO_RUN}  ${text.demo.goesOnItself}`,
+      printAnswer: false,
+    };
+    const first = runtime();
+    const paused = await runWorkflowLive({
+      ...live,
+      rt: first,
+      action: () => runWorkflow(first, workflow, demoTask(locale), { run: DEMO_RUN }),
+    });
+    const document = paused.workflow?.paused?.document;
+    if (paused.code !== EXIT.ok || !document) return paused.code || EXIT.failed;
+    // The person at the pause, played by the demo: one line of the frozen file changes on disk.
+    const edit = editDemoRequirements(document.path, locale);
+    output.say("");
+    output.say(text.demo.editing(document.path, edit.line));
+    output.say(text.demo.was(edit.before));
+    output.say(text.demo.now(edit.after));
+    output.say(text.demo.goingOn);
+    output.say("");
+    const second = runtime();
+    const outcome = await runWorkflowLive({
+      ...live,
+      rt: second,
+      action: () => continueWorkflow(second, workflow, DEMO_RUN),
     });
     model.assertNoErrors();
     const result = outcome.result;
@@ -100,9 +137,12 @@ export async function demoCommand(parsed: ParsedCommand): Promise<number> {
     }
     if (keep) {
       output.say(text.demo.workspaceKept(workspace));
-      output.say(text.demo.inspect(`flower show ${DEMO_STEP} --run-dir ${shellQuote(runDir)}`));
+      output.say(text.demo.inspect(`flower show ${DEMO_RUN} --run-dir ${shellQuote(runDir)}`));
     }
-    return outcome.code === EXIT.ok && result !== null && result.retired.length >= 2
+    return outcome.code === EXIT.ok &&
+      outcome.workflow?.status === "done" &&
+      result !== null &&
+      result.retired.length >= 2
       ? EXIT.ok
       : outcome.code || EXIT.failed;
   } finally {

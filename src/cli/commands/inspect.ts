@@ -18,7 +18,9 @@ import { reportStep } from "../../runtime/report-input.js";
 import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
 import { guardSummary } from "../guard-summary.js";
 import { handoffSummary } from "../handoff-summary.js";
-import { makeOutput } from "../live-run.js";
+import { displayPath, makeOutput, shellQuote, type Output } from "../live-run.js";
+import { frozenDocumentLines } from "../frozen-view.js";
+import { knownNames, runStatus } from "../run-status.js";
 import { columnsOf, cut } from "../terminal-text.js";
 import { CLI_TEXT } from "../text.js";
 
@@ -47,10 +49,10 @@ export function runsCommand(parsed: ParsedCommand): number {
     return EXIT.ok;
   }
   const holders = runDirectory.holders();
-  const rows = steps.map((record) => {
+  const stepRow = (record: StepRecord, label: string): string[] => {
     const holder = holders.get(record.step);
     return [
-      record.step,
+      label,
       text.status[effectiveStatus(record)],
       String(record.generations),
       `$${record.costUsd.toFixed(4)}`,
@@ -58,10 +60,62 @@ export function runsCommand(parsed: ParsedCommand): number {
       localTime(record.updatedAt),
       holder ? `pid ${holder.pid}@${holder.host}` : "-",
     ];
-  });
+  };
+  const rows: string[][] = [];
+  for (const entry of groupByRun(steps)) {
+    if (entry.kind === "step") {
+      rows.push(stepRow(entry.record, entry.record.step));
+      continue;
+    }
+    // A run: one line for the run (its status, its totals), then its steps in workflow order.
+    const state = runStatus(entry.records);
+    const holder = state.steps.map((record) => holders.get(record.step)).find(Boolean);
+    rows.push([
+      entry.run,
+      text.status[state.status],
+      "",
+      `$${sum(state.steps, (record) => record.costUsd).toFixed(4)}`,
+      String(sum(state.steps, (record) => record.numTurns)),
+      localTime(
+        state.steps
+          .map((record) => record.updatedAt)
+          .sort()
+          .at(-1) ?? "",
+      ),
+      holder ? `pid ${holder.pid}@${holder.host}` : "-",
+    ]);
+    for (const record of state.steps) rows.push(stepRow(record, `  ${record.workflow?.name ?? record.step}`));
+  }
   for (const line of table([[...text.runsHeader], ...rows], [false, false, true, true, true, false, false]))
     output.say(line);
   return EXIT.ok;
+}
+
+type RunsEntry = { kind: "step"; record: StepRecord } | { kind: "run"; run: string; records: StepRecord[] };
+
+/**
+ * Steps run on their own stay single rows; the steps of one workflow run become one entry, placed where
+ * its most recently updated step is (the list stays oldest update first).
+ */
+function groupByRun(steps: readonly StepRecord[]): RunsEntry[] {
+  const entries: RunsEntry[] = [];
+  const runs = new Map<string, { kind: "run"; run: string; records: StepRecord[] }>();
+  for (const record of steps) {
+    if (record.run === undefined) {
+      entries.push({ kind: "step", record });
+      continue;
+    }
+    let entry = runs.get(record.run);
+    if (entry) entries.splice(entries.indexOf(entry), 1);
+    else runs.set(record.run, (entry = { kind: "run", run: record.run, records: [] }));
+    entry.records.push(record);
+    entries.push(entry);
+  }
+  return entries;
+}
+
+function sum(records: readonly StepRecord[], value: (record: StepRecord) => number): number {
+  return records.reduce((total, record) => total + value(record), 0);
 }
 
 function summaryOf(record: StepRecord, holder: LeaseHolder | undefined) {
@@ -74,6 +128,9 @@ function summaryOf(record: StepRecord, holder: LeaseHolder | undefined) {
     numTurns: record.numTurns,
     updatedAt: record.updatedAt,
     sessionId: record.sessionId,
+    run: record.run ?? null,
+    name: record.workflow?.name ?? null,
+    frozen: record.frozen ?? null,
   };
 }
 
@@ -86,9 +143,15 @@ export function showCommand(parsed: ParsedCommand): number {
   const runDirectory = openRunDirectory(parsed.values);
   const wanted = parsed.positionals[0];
   const record = wanted === undefined ? runDirectory.lastStep() : runDirectory.step(wanted);
+  // A run id, or no name after a workflow run: the run with its frozen documents.
+  const run = wanted === undefined ? record?.run : record ? undefined : wanted;
+  if (run !== undefined) {
+    const records = runDirectory.steps().filter((step) => step.run === run);
+    if (records.length > 0) return showRun(run, records, runDirectory, output);
+  }
   if (!record) {
     if (wanted === undefined) throw new UsageError(`flower show: ${text.noSteps(runDirectory.recordsPath)}`);
-    throw new UsageError(text.noStep(wanted, runDirectory.recordsPath, runDirectory.stepNames()));
+    throw new UsageError(text.noStep(wanted, runDirectory.recordsPath, knownNames(runDirectory)));
   }
   if (output.json) {
     process.stdout.write(`${JSON.stringify(record)}\n`);
@@ -163,6 +226,68 @@ export function showCommand(parsed: ParsedCommand): number {
     say(`  - ${t.scene}${scene.length ? scene[0] : t.none}`);
     for (const line of scene.slice(1, 12)) say(`  ${" ".repeat(2 + t.scene.length)}${line}`);
   }
+  if (record.frozen) {
+    say("");
+    for (const line of frozenDocumentLines(record.frozen, record.run ?? record.step, locale)) say(line);
+  }
+  return EXIT.ok;
+}
+
+/**
+ * `flower show <run>`: the run's steps (status, cost, turns, generations) and each frozen document's
+ * sections as the file is now; `flower show <run>/<step>` has one step in detail.
+ */
+function showRun(run: string, records: StepRecord[], runDirectory: RunDirectory, output: Output): number {
+  const locale = output.locale;
+  const text = CLI_TEXT[locale];
+  const state = runStatus(records);
+  if (output.json) {
+    process.stdout.write(`${JSON.stringify({ run, status: state.status, steps: state.steps })}\n`);
+    return EXIT.ok;
+  }
+  const t = text.show;
+  const say = output.say;
+  const label = (name: string) => name.padEnd(12);
+  const first = state.steps[0]!;
+  const updated =
+    state.steps
+      .map((record) => record.updatedAt)
+      .sort()
+      .at(-1) ?? first.updatedAt;
+  say(`${label(t.run)}${run}`);
+  say(
+    `${label(t.status)}${text.status[state.status]} · ${localTime(first.startedAt)} → ${localTime(updated)}`,
+  );
+  say(`${label(t.task)}${cut((first.workflow?.task ?? first.prompt).replace(/\s+/g, " ").trim(), 160)}`);
+  say(
+    `${label(t.totals)}${t.cost} $${sum(state.steps, (record) => record.costUsd).toFixed(4)} · ${t.turns} ${sum(state.steps, (record) => record.numTurns)}`,
+  );
+  say("");
+  say(`${t.steps}:`);
+  const width = Math.max(...state.steps.map((record) => columnsOf(record.workflow?.name ?? record.step)));
+  for (const [index, record] of state.steps.entries()) {
+    const name = record.workflow?.name ?? record.step;
+    const parts = [
+      text.status[effectiveStatus(record)],
+      `$${record.costUsd.toFixed(4)}`,
+      `${record.numTurns} ${t.turns}`,
+      `${t.generations} ${record.generations}`,
+    ];
+    say(`  ${index + 1}  ${name}${" ".repeat(width - columnsOf(name))}  ${parts.join(" · ")}`);
+    for (const error of record.errors) say(`       ! ${cut(error.replace(/\s+/g, " "), 300)}`);
+  }
+  for (const record of state.steps) {
+    if (!record.frozen) continue;
+    say("");
+    for (const line of frozenDocumentLines(record.frozen, run, locale)) say(line);
+  }
+  const last = state.steps.at(-1)!;
+  const runDirOption =
+    resolve(runDirectory.path) === resolve("runs")
+      ? ""
+      : ` --run-dir ${shellQuote(displayPath(runDirectory.path))}`;
+  say("");
+  say(t.stepDetails(`flower show ${shellQuote(last.step)}${runDirOption}`));
   return EXIT.ok;
 }
 

@@ -12,6 +12,7 @@ import { renderHtmlReport } from "../../report/html-report.js";
 import { reportStep } from "../../runtime/report-input.js";
 import { effectiveStatus, RunDirectory } from "../../runtime/run-directory.js";
 import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
+import { knownNames, runStatus } from "../run-status.js";
 import { CLI_TEXT } from "../text.js";
 
 export function reportCommand(parsed: ParsedCommand): number {
@@ -24,11 +25,13 @@ export function reportCommand(parsed: ParsedCommand): number {
   const records =
     wanted.length === 0
       ? [runDirectory.lastStep()].filter((record) => record !== undefined)
-      : wanted.map((name) => {
+      : wanted.flatMap((name) => {
           const record = runDirectory.step(name);
-          if (!record)
-            throw new UsageError(text.noStep(name, runDirectory.recordsPath, runDirectory.stepNames()));
-          return record;
+          if (record) return [record];
+          // A run id: every step of the run, in workflow order.
+          const run = runDirectory.steps().filter((step) => step.run === name);
+          if (run.length > 0) return runStatus(run).steps;
+          throw new UsageError(text.noStep(name, runDirectory.recordsPath, knownNames(runDirectory)));
         });
   if (records.length === 0) throw new UsageError(`flower report: ${text.noSteps(runDirectory.recordsPath)}`);
   const title = records.map((record) => record.step).join(" · ");

@@ -4,7 +4,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { createInterface } from "node:readline/promises";
-import { relative, resolve } from "node:path";
+import { resolve } from "node:path";
 import { EXIT, UsageError } from "../../errors.js";
 import { HandoffPolicy, defaultWindow, windowForModel } from "../../handoff/policy.js";
 import { formatTokensShort } from "../../handoff/text.js";
@@ -14,9 +14,13 @@ import { Runtime } from "../../runtime/runtime.js";
 import { parseBudget, parseLang, parseNonEmpty, parseWindow, type ParsedCommand } from "../args.js";
 import { resolveProvider } from "../credentials.js";
 import { defaultTeam } from "../default-team.js";
-import { eventSink, makeOutput, runLive, shellQuote, type Output } from "../live-run.js";
+import { displayPath, eventSink, makeOutput, runLive, shellQuote, type Output } from "../live-run.js";
 import { describeProvider } from "../providers.js";
 import { CLI_TEXT } from "../text.js";
+import { knownNames, runStatus } from "../run-status.js";
+import { runWorkflowLive } from "../workflow-live.js";
+import { continueWorkflow, runWorkflow } from "../../workflow/run-workflow.js";
+import { cliWorkflow } from "../cli-workflow.js";
 
 export interface LiveSettings {
   output: Output;
@@ -111,11 +115,6 @@ export function continueCommand(step: string, settings: Pick<LiveSettings, "runD
   return parts.join(" ");
 }
 
-function displayPath(path: string): string {
-  const rel = relative(process.cwd(), path);
-  return rel && !rel.startsWith("..") ? rel : path;
-}
-
 /** A step name from the task's first words: readable in `flower runs`, unique in the manifest. */
 export function stepNameFor(task: string, taken: (name: string) => boolean): string {
   const words = task
@@ -165,6 +164,26 @@ export async function runCommand(parsed: ParsedCommand): Promise<number> {
   requireCredentials(settings);
   const sink = eventSink(settings.output, settings.verbose);
   const rt = makeRuntime(settings, (event) => sink.handle(event));
+  if (parsed.values.direct !== true) {
+    // The default run: requirements → goal → work. --step names the run (its steps are <run>/<name>).
+    const run = explicitStep ?? stepNameFor(task, (name) => isTaken(rt, name));
+    return (
+      await runWorkflowLive({
+        rt,
+        output: settings.output,
+        sink,
+        step: run,
+        continueCommand: continueCommand(run, settings),
+        action: () =>
+          runWorkflow(rt, cliWorkflow({ review: settings.review }), task, {
+            run,
+            wait: parsed.values.wait === true,
+            ...(parsed.values.yes === true ? { pauseAfter: false } : {}),
+          }),
+      })
+    ).code;
+  }
+  // --direct: the work step alone, exactly as `flower "<task>"` ran before the workflow.
   const step = explicitStep ?? stepNameFor(task, (name) => rt.records.get(name) !== undefined);
   const spec = defaultTeam(settings.locale);
   const outcome = await runLive({
@@ -183,17 +202,36 @@ export async function continueCommandRun(parsed: ParsedCommand): Promise<number>
   if (parsed.positionals.length > 1)
     throw new UsageError("flower continue: give at most one step name (see flower continue --help)");
   const prompt = parseNonEmpty("--prompt", parsed.values.prompt);
-  const text = CLI_TEXT[settings.locale];
   // Nothing to continue is said before credentials are asked for: the answer does not depend on them.
   const runDirectory = new RunDirectory(settings.runDir);
-  const step = parsed.positionals[0] ?? runDirectory.lastStep()?.step;
-  if (step === undefined) throw new UsageError(`flower continue: ${text.noSteps(runDirectory.recordsPath)}`);
-  if (!runDirectory.step(step))
-    throw new UsageError(text.noStep(step, runDirectory.recordsPath, runDirectory.stepNames()));
+  const target = continueTarget(runDirectory, parsed.positionals[0], settings.locale);
+  if (target.kind === "run") {
+    if (prompt !== undefined)
+      throw new UsageError(
+        `flower continue: --prompt is for a step run with --direct; run "${target.run}" goes on from its frozen documents`,
+      );
+    requireCredentials(settings);
+    const sink = eventSink(settings.output, settings.verbose);
+    const rt = makeRuntime(settings, (event) => sink.handle(event));
+    return (
+      await runWorkflowLive({
+        rt,
+        output: settings.output,
+        sink,
+        step: target.run,
+        continueCommand: continueCommand(target.run, settings),
+        action: () =>
+          continueWorkflow(rt, cliWorkflow({ review: settings.review }), target.run, {
+            wait: parsed.values.wait === true,
+            ...(parsed.values.yes === true ? { pauseAfter: false } : {}),
+          }),
+      })
+    ).code;
+  }
   requireCredentials(settings);
   const sink = eventSink(settings.output, settings.verbose);
   const rt = makeRuntime(settings, (event) => sink.handle(event));
-  const name = step;
+  const name = target.step;
   const outcome = await runLive({
     rt,
     output: settings.output,
@@ -210,16 +248,50 @@ export async function continueCommandRun(parsed: ParsedCommand): Promise<number>
   return outcome.code;
 }
 
-/** The last step of the run directory when it did not finish (stopped, interrupted, failed). */
+/** Whether a name is already used in the run directory, as a step or as a run. */
+function isTaken(rt: Runtime, name: string): boolean {
+  return rt.records.list().some((record) => record.step === name || record.run === name);
+}
+
+/**
+ * What `flower continue [name]` picks up: a workflow run (by its id, or by one of its steps' names),
+ * or a step run on its own. Without a name, the most recently updated step decides.
+ */
+function continueTarget(
+  runDirectory: RunDirectory,
+  name: string | undefined,
+  locale: Locale,
+): { kind: "run"; run: string } | { kind: "step"; step: string } {
+  const text = CLI_TEXT[locale];
+  if (name === undefined) {
+    const last = runDirectory.lastStep();
+    if (!last) throw new UsageError(`flower continue: ${text.noSteps(runDirectory.recordsPath)}`);
+    return last.run !== undefined ? { kind: "run", run: last.run } : { kind: "step", step: last.step };
+  }
+  const record = runDirectory.step(name);
+  if (record)
+    return record.run !== undefined ? { kind: "run", run: record.run } : { kind: "step", step: name };
+  if (runDirectory.steps().some((step) => step.run === name)) return { kind: "run", run: name };
+  throw new UsageError(text.noStep(name, runDirectory.recordsPath, knownNames(runDirectory)));
+}
+
+/**
+ * The last step of the run directory when it did not finish (stopped, interrupted, failed), or the
+ * last run when it is paused for a person; named as `flower continue` takes it (a run by its id).
+ */
 function unfinishedStep(
   runDir: string,
-): { step: string; status: "stopped" | "interrupted" | "failed" | "goal-not-met" } | undefined {
-  const last = new RunDirectory(runDir).lastStep();
+): { step: string; status: "stopped" | "interrupted" | "failed" | "goal-not-met" | "paused" } | undefined {
+  const runDirectory = new RunDirectory(runDir);
+  const last = runDirectory.lastStep();
   if (!last) return undefined;
   const status = effectiveStatus(last);
-  return status === "stopped" || status === "interrupted" || status === "failed" || status === "goal-not-met"
-    ? { step: last.step, status }
-    : undefined;
+  const name = last.run ?? last.step;
+  if (status === "stopped" || status === "interrupted" || status === "failed" || status === "goal-not-met")
+    return { step: name, status };
+  if (last.run !== undefined && runStatus(runDirectory.steps().filter((r) => r.run === last.run)).paused)
+    return { step: name, status: "paused" };
+  return undefined;
 }
 
 /** Asks for the task on a terminal; undefined when the input ends without one. */

@@ -27,15 +27,19 @@ interface DemoRun {
   demo: Finished;
   runs?: Finished;
   show?: Finished;
+  showRun?: Finished;
   report?: Finished;
   forget?: Finished;
   showAfterForget?: Finished;
   transcriptsAfterForget?: unknown;
 }
 
-/** The manifest's record of the demo step. */
+/** The work step's handoff file: `handoff-<step>.md`, the step `demo/work` made file-name safe. */
+const HANDOFF_FILE = "handoff-demo_work.md";
+
+/** The manifest's record of the demo's work step. */
 function demoRecord(runDir: string) {
-  return JSON.parse(readFileSync(join(runDir, "manifest.json"), "utf8")).steps.demo as {
+  return JSON.parse(readFileSync(join(runDir, "manifest.json"), "utf8")).steps["demo/work"] as {
     status: string;
     retired: string[];
     degraded: number;
@@ -51,7 +55,7 @@ describe("flower demo --keep, run once; each property its own test", () => {
   beforeAll(async () => {
     const workspace = join(temp.make("flower-cli-"), "demo");
     const runDir = join(workspace, "runs");
-    // A hang guard, not a speed claim: the demo's wall time is ~10 s here.
+    // A hang guard, not a speed claim: the demo's wall time is ~10-20 s here on a quiet machine.
     const demo = await runFlower(["demo", "--keep", "--workspace", workspace], {
       env: cleanEnv(),
       timeoutMs: 55_000,
@@ -60,14 +64,18 @@ describe("flower demo --keep, run once; each property its own test", () => {
     if (demo.code !== 0) return;
     const options = { env: cleanEnv(), timeoutMs: 15_000 };
     run.runs = await runFlower(["runs", "--run-dir", runDir], options);
-    run.show = await runFlower(["show", "demo", "--run-dir", runDir], options);
-    run.report = await runFlower(["report", "demo", "--run-dir", runDir], options);
+    run.show = await runFlower(["show", "demo/work", "--run-dir", runDir], options);
+    run.showRun = await runFlower(["show", "demo", "--run-dir", runDir], options);
+    run.report = await runFlower(["report", "demo/work", "--run-dir", runDir], options);
     // Retention: the sessions go, the record stays.
-    run.forget = await runFlower(["forget", "demo", "--run-dir", runDir], options);
+    run.forget = await runFlower(["forget", "demo/work", "--run-dir", runDir], options);
     const db = new Database(join(runDir, "sessions.db"), { readonly: true });
-    run.transcriptsAfterForget = db.prepare("SELECT count(*) AS n FROM transcripts").get();
+    run.transcriptsAfterForget = db
+      .prepare("SELECT DISTINCT session_id AS id FROM transcripts ORDER BY id")
+      .all()
+      .map((row) => (row as { id: string }).id);
     db.close();
-    run.showAfterForget = await runFlower(["show", "demo", "--run-dir", runDir], options);
+    run.showAfterForget = await runFlower(["show", "demo/work", "--run-dir", runDir], options);
   }, 150_000);
 
   it("runs offline with no key and exits 0 with nothing on stderr", () => {
@@ -78,6 +86,42 @@ describe("flower demo --keep, run once; each property its own test", () => {
 
   it("writes no escape codes to a plain pipe", () => {
     expect(run.demo.stdout).not.toContain("\x1b");
+  });
+
+  it("runs requirements → goal → work, naming the active step", () => {
+    const out = run.demo.stdout;
+    const starts = ["== step 1/3 · requirements", "== step 2/3 · goal", "== step 3/3 · work"].map((line) =>
+      out.indexOf(`${line}\n`),
+    );
+    expect(starts.every((at) => at >= 0)).toBe(true);
+    expect([...starts].sort((a, b) => a - b)).toEqual(starts);
+    // After the pause the frozen requirements step is skipped, not redone.
+    expect(out).toContain("== step 1/3 · requirements · already done, not redone");
+    expect(out.match(/^=> start demo\/requirements$/gm)).toHaveLength(1);
+  });
+
+  it("freezes the requirements, shows their sections, pauses with the open question, and edits one line", () => {
+    const out = run.demo.stdout;
+    const requirements = join(run.notes, "requirements-demo.md");
+    expect(out).toContain(`<- Requirements confirmation frozen to ${requirements}`);
+    expect(out).toMatch(/^ {2}- Acceptance {6}\.flower\/artifacts\/notes-summary\.md exists/m);
+    expect(out).toContain("Paused after the requirements step.");
+    expect(out).toContain("    - Should the table also list each note's measurement run id (HT0…)?");
+    expect(out).toMatch(
+      /^demo: playing the person at the pause — changing line \d+ of .*requirements-demo\.md:$/m,
+    );
+    const file = readFileSync(requirements, "utf8");
+    expect(file).toContain("(confirmed by a person: no run ids)");
+    expect(file).not.toContain("- The table has two columns: note number and topic.\n");
+  });
+
+  it("the goal step read the edited file: its frozen constraints quote the changed line", () => {
+    const goal = join(run.notes, "goal-demo.md");
+    expect(run.demo.stdout).toContain(`<- Goal frozen to ${goal}`);
+    expect(run.demo.stdout).toMatch(
+      /^ {2}- Constraints {2}From the requirements: The table has two columns: note number and topic \(confirmed by a person: no run ids\)/m,
+    );
+    expect(readFileSync(goal, "utf8")).toContain("(confirmed by a person: no run ids)");
   });
 
   it("shows the coordinator's glance and the denied npm test", () => {
@@ -95,6 +139,26 @@ describe("flower demo --keep, run once; each property its own test", () => {
     expect(run.demo.stdout).toMatch(/^# context [\d.]+K\/60K · about [\d.]+K until handoff$/m);
   });
 
+  it("the goal guard sends the claimed success back once: a check fails, a worker fixes it, the checks pass", () => {
+    const out = run.demo.stdout;
+    const failing = out.indexOf("!! goal checks: 1 of 3 failing\n");
+    const round = out.indexOf(">> guard round 1/3 · 1 of 3 checks failing — sent back with the evidence\n");
+    const passing = out.indexOf("ok goal checks: all 3 pass\n");
+    expect(failing).toBeGreaterThan(0);
+    expect(round).toBeGreaterThan(failing);
+    expect(passing).toBeGreaterThan(round);
+    expect(out).toMatch(
+      /^ {3}x 2\. grep -c '\^\. \[0-9\]' \.flower\/artifacts\/notes-summary\.md — output does not match \/\^90\$\/ \(log .*goal-check-2\.log\)$/m,
+    );
+    const guard = JSON.parse(readFileSync(join(run.runDir, "manifest.json"), "utf8")).steps["demo/work"]
+      .guard;
+    expect(guard).toMatchObject({ rounds: 1, outcome: "passed" });
+    expect(guard.checkRuns.map((checks: { passed: boolean }) => checks.passed)).toEqual([false, true]);
+    expect(
+      readFileSync(join(run.workspace, ".flower", "artifacts", "notes-summary.md"), "utf8").match(/^\| \d/gm),
+    ).toHaveLength(90);
+  });
+
   it("hands off twice, each with a doing/next summary and a fresh session", () => {
     const out = run.demo.stdout;
     expect(out.match(/— writing the handoff, new session next/g)).toHaveLength(2);
@@ -105,7 +169,7 @@ describe("flower demo --keep, run once; each property its own test", () => {
   });
 
   it("freezes the current handoff in .flower/notes and archives the first generation's", () => {
-    const current = join(run.notes, "handoff-demo.md");
+    const current = join(run.notes, HANDOFF_FILE);
     expect(run.demo.stdout).toContain(`<- handoff written to ${current}`);
     expect(readFileSync(current, "utf8")).toContain(".flower/scripts/check-summary.sh");
     const archived = readdirSync(join(run.notes, "archive", "handoff"));
@@ -128,18 +192,37 @@ describe("flower demo --keep, run once; each property its own test", () => {
     expect(record.spills).toBeGreaterThanOrEqual(1);
   });
 
-  it("`flower runs` lists the step with three generations and its cost", () => {
+  it("`flower runs` lists the run, then its three steps under it; the work step with three generations", () => {
     expect(run.runs?.code).toBe(0);
     expect(run.runs?.stdout).toMatch(/^STEP\s+STATUS\s+GEN\s+COST\s+TURNS\s+UPDATED\s+HELD BY$/m);
+    const lines = (run.runs?.stdout ?? "").split("\n");
+    const at = lines.findIndex((line) => /^demo\s+done\s+\$\d+\.\d{4}\s+\d+\s/.test(line));
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]).toMatch(/^ {2}requirements\s+done\s+1\s/);
+    expect(lines[at + 2]).toMatch(/^ {2}goal\s+done\s+1\s/);
     // A finished step is held by nobody.
-    expect(run.runs?.stdout).toMatch(
-      /^demo\s+done\s+3\s+\$\d+\.\d{4}\s+\d+\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+-$/m,
+    expect(lines[at + 3]).toMatch(
+      /^ {2}work\s+done\s+3\s+\$\d+\.\d{4}\s+\d+\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+-$/,
     );
   });
 
-  it("`flower show` lists every session and both handoffs, following the archived one", () => {
+  it("`flower show demo` shows the run's steps and both frozen documents as they are on disk", () => {
+    const show = run.showRun?.stdout ?? "";
+    expect(run.showRun?.code).toBe(0);
+    expect(show).toMatch(/^ {2}3 {2}work {9}done · \$\d+\.\d{4} · \d+ turns · generations 3$/m);
+    expect(show).toContain(
+      `frozen Requirements confirmation  ${join(run.notes, "requirements-demo.md")} · changed on disk after it was frozen`,
+    );
+    expect(show).toMatch(
+      /^ {2}- Assumptions {5}The table has two columns: note number and topic \(confirmed/m,
+    );
+    expect(show).toContain(`frozen Goal  ${join(run.notes, "goal-demo.md")}`);
+    expect(show).toMatch(/^ {2}- Checks {7}`test -s \.flower\/artifacts\/notes-summary\.md` exits 0/m);
+  });
+
+  it("`flower show demo/work` lists every session and both handoffs, following the archived one", () => {
     const record = demoRecord(run.runDir);
-    const current = join(run.notes, "handoff-demo.md");
+    const current = join(run.notes, HANDOFF_FILE);
     const archived = join(
       run.notes,
       "archive",
@@ -169,9 +252,9 @@ describe("flower demo --keep, run once; each property its own test", () => {
   it("`flower report` writes one self-contained HTML file with a point per main-thread turn", () => {
     expect(run.report?.code).toBe(0);
     const path = run.report!.stdout.trim();
-    expect(path).toBe(join(run.runDir, "report-demo.html"));
+    expect(path).toBe(join(run.runDir, "report-demo_work.html"));
     const html = readFileSync(path, "utf8");
-    const record = JSON.parse(readFileSync(join(run.runDir, "manifest.json"), "utf8")).steps.demo as {
+    const record = JSON.parse(readFileSync(join(run.runDir, "manifest.json"), "utf8")).steps["demo/work"] as {
       history: Array<{ turns: unknown[] }>;
     };
     const turns = record.history.reduce((sum, generation) => sum + generation.turns.length, 0);
@@ -183,8 +266,17 @@ describe("flower demo --keep, run once; each property its own test", () => {
   });
 
   it("`flower forget` deletes the step's sessions and keeps its record", () => {
-    expect(run.forget?.stdout).toBe(`deleted 3 sessions of "demo" from ${join(run.runDir, "sessions.db")}\n`);
-    expect(run.transcriptsAfterForget).toEqual({ n: 0 });
+    expect(run.forget?.stdout).toBe(
+      `deleted 3 sessions of "demo/work" from ${join(run.runDir, "sessions.db")}\n`,
+    );
+    // Only the two document steps' sessions are left: forget took the one step it was named.
+    const steps = JSON.parse(readFileSync(join(run.runDir, "manifest.json"), "utf8")).steps as Record<
+      string,
+      { sessionId: string }
+    >;
+    expect(run.transcriptsAfterForget).toEqual(
+      [steps["demo/requirements"]!.sessionId, steps["demo/goal"]!.sessionId].sort(),
+    );
     expect(run.showAfterForget?.stdout).toContain(demoRecord(run.runDir).sessionId);
   });
 });
@@ -199,7 +291,11 @@ describe("flower demo, other ways to run it", () => {
       .map((line) => JSON.parse(line) as { type: string; phase?: string; path?: string });
     const done = events.filter((event) => event.type === "handoff" && event.phase === "done");
     expect(done).toHaveLength(2);
-    expect(done[0]!.path).toMatch(/\/\.flower\/notes\/交接-demo\.md$/);
+    expect(done[0]!.path).toMatch(/\/\.flower\/notes\/交接-demo_work\.md$/);
+    const frozen = events.filter((event) => event.type === "document-frozen");
+    expect(frozen.map((event) => event.path?.replace(/^.*\//, ""))).toEqual(["需求-demo.md", "目标-demo.md"]);
+    // The edited line, in zh, reached the goal step.
+    expect(readFileSync(frozen[1]!.path!, "utf8")).toContain("已由人确认:不列运行编号");
     expect(events.at(-1)).toMatchObject({ type: "result", status: "done" });
     // Human lines went to stderr, including where the workspace was and that it is gone.
     const removed = /工作区已删除: (\S+)/.exec(run.stderr)?.[1];

@@ -36,7 +36,7 @@ describe("flower continue on a step another process drives", () => {
     const root = temp.make("flower-lease-");
     const args = ["--workspace", root, "--run-dir", join(root, "runs")];
     const env = cleanEnv(model.env());
-    const first = spawnFlower([...args, "--step", "held", "Do the held work."], {
+    const first = spawnFlower([...args, "--direct", "--step", "held", "Do the held work."], {
       env,
       cwd: root,
       timeoutMs: 90_000,
@@ -57,7 +57,7 @@ describe("flower continue on a step another process drives", () => {
     const root = temp.make("flower-lease-");
     const args = ["--workspace", root, "--run-dir", join(root, "runs")];
     const env = cleanEnv(model.env());
-    const first = spawnFlower([...args, "--step", "held", "Do the held work."], {
+    const first = spawnFlower([...args, "--direct", "--step", "held", "Do the held work."], {
       env,
       cwd: root,
       timeoutMs: 90_000,

@@ -34,7 +34,7 @@ describe("flower with an apiKeyHelper in the user's Claude Code settings", () =>
     writeFileSync(join(configDir, "settings.json"), JSON.stringify({ apiKeyHelper: `echo ${HELPER_KEY}` }));
     const root = temp.make("flower-cli-");
     const run = await runFlower(
-      ["-v", "--workspace", root, "--run-dir", join(root, "runs"), "Say something."],
+      ["-v", "--direct", "--workspace", root, "--run-dir", join(root, "runs"), "Say something."],
       { env: cleanEnv({ ...kit, CLAUDE_CONFIG_DIR: configDir }), cwd: root, timeoutMs: 60_000 },
     );
     expect(run.stderr).toBe("");

@@ -54,11 +54,14 @@ describe('flower "<task>" against the offline model kit', () => {
   it("-v prints provider, endpoint, model and the key masked to its first 4 characters, never more", async () => {
     model = await startFakeModel({ policy: delegating });
     const { root, runDir } = setUp();
-    const run = await runFlower(["-v", "--workspace", root, "--run-dir", runDir, "Check the workspace"], {
-      env: cleanEnv(model.env({ ANTHROPIC_API_KEY: TOKEN })),
-      cwd: root,
-      timeoutMs: 45_000,
-    });
+    const run = await runFlower(
+      ["-v", "--direct", "--workspace", root, "--run-dir", runDir, "Check the workspace"],
+      {
+        env: cleanEnv(model.env({ ANTHROPIC_API_KEY: TOKEN })),
+        cwd: root,
+        timeoutMs: 45_000,
+      },
+    );
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const header = run.stdout.split("\n").slice(0, 4);
@@ -86,6 +89,7 @@ describe('flower "<task>" against the offline model kit', () => {
     const run = await runFlower(
       [
         "--json",
+        "--direct",
         "--model",
         "claude-haiku-4-5",
         "--workspace",
@@ -184,6 +188,7 @@ describe("Ctrl-C and flower continue", () => {
     const env = cleanEnv(model.env());
     first.spawned = spawnFlower(
       [
+        "--direct",
         "--window",
         "80000",
         "--workspace",

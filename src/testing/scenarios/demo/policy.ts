@@ -1,11 +1,16 @@
 /**
  * The model policy of `flower demo`: a long-horizon task played by the offline model kit against the real
- * Claude Code binary, so a fresh machine sees every mechanism once, live, with no key:
+ * Claude Code binary, so a fresh machine sees every mechanism once, live, with no key. The run is the
+ * default workflow: the requirements step (a look at the README, then the document; the demo edits one
+ * line of it at the pause), the goal step (a look at package.json, then the goal, quoting the edited
+ * line as its prompt carried it), then the work step:
  *
  *   generation 1  glance (git status) → a denied `npm test` → delegation (analyst: `seq 1 20000`, spilled)
  *                 → reads design notes in parallel batches until the handoff line → handoff 1
  *   generation 2  delegation (engineer writes the summary table) → more notes → handoff 2
- *   generation 3  delegation (engineer saves and runs a check script) → final answer
+ *   generation 3  delegation (engineer saves and runs a check script) → final answer, claiming success
+ *   goal guard    flower runs the goal's checks: the table lacks rows → sent back (guard round 1) →
+ *                 delegation (engineer completes the table) → final answer → the checks pass
  *
  * The policy answers from the request alone (which generation, how many results of which tool), never
  * from hidden state, so a retried or resumed request gets the same answer. Generations are told apart
@@ -16,10 +21,16 @@ import { HandoffPolicy } from "../../../handoff/policy.js";
 import type { Locale } from "../../../locale/locale.js";
 import type { ModelRequest } from "../../model-request.js";
 import { text, toolUse, toolUses, type Reply } from "../../replies.js";
+import { GOAL } from "../../../documents/builtin/goal.js";
+import { DOCUMENT_SIGNATURE, documentInstructions } from "../../../documents/instructions.js";
+import { DEMO_DOCUMENTS_TEXT } from "./documents-text.js";
 import { NOTE_COUNT, noteName, TOPICS } from "./fixture.js";
 import { CHECK_SCRIPT, DEMO_TEXT, SUMMARY_FILE } from "./script-text.js";
 
-/** The demo's step name. */
+/** The demo's run id: its steps are `demo/requirements`, `demo/goal` and `demo/work`. */
+export const DEMO_RUN = "demo";
+
+/** The step name when the work step runs alone (scripts/report-screenshot.mjs). */
 export const DEMO_STEP = "demo";
 
 /**
@@ -32,6 +43,9 @@ export function demoHandoffPolicy(): HandoffPolicy {
 
 /** The fake model refuses requests above this, like the real API at its window. */
 export const DEMO_CONTEXT_WINDOW = 60_000;
+
+/** The start of the goal guard's message (en, zh): the coordinator was sent back. */
+const GUARD_MARKERS = ["[flower goal guard]", "[flower 目标守门]"];
 
 /** How many notes the coordinator reads per turn (in parallel). */
 const BATCH = 8;
@@ -121,9 +135,30 @@ export function demoPolicy(options: DemoScriptOptions): (request: ModelRequest) 
     return text("Nothing to do for this brief.");
   };
 
+  /** The two document steps: a look at the workspace (they may only look), then the document. */
+  const documentStep = (request: ModelRequest): Reply => {
+    const d = DEMO_DOCUMENTS_TEXT[locale];
+    const goal = request.systemText.includes(documentInstructions(GOAL, locale));
+    if (request.countToolResults("Read") === 0) {
+      const file = abs(goal ? "package.json" : "README.md");
+      return toolUse("Read", { file_path: file }, { text: goal ? d.goalIntro : d.requirementsIntro });
+    }
+    if (!goal) return text(d.requirements);
+    // The goal step quotes the table line of the requirements file as its prompt carries it: the file
+    // as it was on disk when the step started, the demo's edit included.
+    const tableLine =
+      request
+        .firstUserText()
+        .split("\n")
+        .map((line) => line.trim())
+        .find((line) => line.startsWith(d.tableLinePrefix)) ?? d.editedLine.before;
+    return text(d.goal(tableLine));
+  };
+
   return (request) => {
     if (request.kind === "title" || request.kind === "compact") return undefined;
     if (request.isSubagent) return worker(request);
+    if (request.systemText.includes(DOCUMENT_SIGNATURE)) return documentStep(request);
     const generation = generationOf(request);
     if (request.isHandoffTurn)
       return text(t.handoff(generation === 1 ? 1 : 2, readsDone(request) || notesRead(request)));
@@ -150,11 +185,24 @@ export function demoPolicy(options: DemoScriptOptions): (request: ModelRequest) 
       return text(t.final(NOTE_COUNT, "-"));
     }
     if (agents === 0) return agent("engineer", t.describe.check, t.checkBrief(workspace));
-    // The Agent result may carry the CLI's metadata tags around the worker's report.
-    const report = (request.lastToolResult()?.text ?? "")
-      .split("\n")
+    // The Agent results may carry the CLI's metadata tags around the worker's report.
+    const report = request
+      .toolResults()
+      .flatMap((result) => (result.name === "Agent" ? result.text.split("\n") : []))
       .map((line) => line.trim())
       .find((line) => line.startsWith(t.checkMarker));
+    // The goal guard: flower ran the goal's checks and sent this session back (the table lacks rows).
+    if (GUARD_MARKERS.some((marker) => request.allText().includes(marker))) {
+      if (agents === 1) {
+        const brief = t.summaryBrief(workspace, NOTE_COUNT);
+        return toolUse(
+          "Agent",
+          { description: t.describe.summary, prompt: brief, subagent_type: "engineer" },
+          { text: t.guardFixIntro },
+        );
+      }
+      return text(t.final(NOTE_COUNT, report ?? ""));
+    }
     return text(t.final(notesRead(request), report ?? ""));
   };
 }

@@ -1,7 +1,7 @@
 /**
- * Where the closed code fences are in a list of lines. The parser uses it twice — a `## x` inside a
- * fence is code, not a heading, and a whole document may be wrapped in one — but the fence rules are
- * plain Markdown, independent of handoffs, so they live on their own.
+ * Where the closed code fences are in a list of lines. The document parser uses it twice — a `## x`
+ * inside a fence is code, not a heading, and a whole document may be wrapped in one — but the fence
+ * rules are plain Markdown, independent of any document, so they live on their own.
  */
 
 /** For each line: is it inside (or a delimiter of) a closed code fence? An unclosed fence is plain text. */

@@ -1,11 +1,28 @@
 /**
  * Recognising a section heading in any of the forms models write: ATX (`## Next`), bold (`**Next:**`),
  * setext, a `label:` line, a numbered or bracketed line. Kept apart from parse.ts because these rules
- * are about one line (and the one after it), while the parser is about the document around them.
+ * are about one line (and the one after it), while the parser is about the document around them. The
+ * heading words come from the document being read (an alias table), the rules are the same for all.
  */
-import { ALIAS_TABLE, type Target } from "./heading-aliases.js";
 
-export interface Heading {
+/** Heading words (lowercase) and the section key each opens; longest first (see aliasTable). */
+export type AliasTable = ReadonlyArray<readonly [alias: string, target: string]>;
+
+/** An alias table from words per target; longest first, so `what i am doing now` wins over `doing`. */
+export function aliasTable(
+  entries: Iterable<readonly [target: string, aliases: readonly string[]]>,
+): AliasTable {
+  const table: Array<readonly [string, string]> = [];
+  for (const [target, aliases] of entries) {
+    for (const alias of aliases) {
+      const word = alias.trim().toLowerCase().replace(/\s+/g, " ");
+      if (word !== "" && !table.some(([known]) => known === word)) table.push([word, target]);
+    }
+  }
+  return table.sort((a, b) => b[0].length - a[0].length);
+}
+
+export interface Heading<Target extends string = string> {
   section: Target;
   /** Content written on the heading's own line (`doing: ...`, `**Next:** ...`). */
   inline: string;
@@ -14,20 +31,24 @@ export interface Heading {
 }
 
 /** Recognises a section heading in any of the forms models write. `next` is the following line (setext). */
-export function matchHeading(line: string, next: string | undefined): Heading | null {
+export function matchHeading<Target extends string = string>(
+  line: string,
+  next: string | undefined,
+  table: ReadonlyArray<readonly [string, Target]>,
+): Heading<Target> | null {
   const trimmed = line.trim();
   if (trimmed === "") return null;
 
   // ## Heading   (ATX, any level, optional closing hashes; content after a colon is inline)
   const atx = /^#{1,6}\s+(.*?)(?:\s+#+)?$/.exec(trimmed);
-  if (atx) return fromTitle(atx[1] ?? "", "loose");
+  if (atx) return fromTitle(atx[1] ?? "", table);
 
   // **Heading**, **Heading:** text, - **Heading**: text, __Heading__
   const bold = /^(?:[-*+]\s+)?(?:\d+[.)]\s*)?(\*\*|__)(.+?)\1\s*(.*)$/.exec(trimmed);
   if (bold) {
     const title = bold[2] ?? "";
     const after = bold[3] ?? "";
-    const matched = fromTitle(title, "loose");
+    const matched = fromTitle(title, table);
     if (matched) {
       const inline = [matched.inline, after.replace(/^[::\-—–]\s*/, "").trim()].filter((part) => part !== "");
       return { ...matched, inline: inline.join(" ") };
@@ -37,31 +58,34 @@ export function matchHeading(line: string, next: string | undefined): Heading | 
   // Heading                (setext: the next line is === or ---)
   // ---------
   if (next !== undefined && /^\s{0,3}(=+|-+)\s*$/.test(next)) {
-    const section = lookup(cleanTitle(trimmed), "strict");
+    const section = lookup(cleanTitle(trimmed), "strict", table);
     if (section) return { section: section.section, inline: "", span: 2 };
   }
 
   // doing: text  /  1. Next step: text  /  - `scene`: text  /  现场:text
   const label = /^(?:[-*+]\s+)?([^::]{1,48}?)\s*[::]\s*(.*)$/.exec(trimmed);
   if (label) {
-    const section = lookup(cleanTitle(label[1] ?? ""), "decorated");
+    const section = lookup(cleanTitle(label[1] ?? ""), "decorated", table);
     if (section) return { section: section.section, inline: (label[2] ?? "").trim(), span: 1 };
   }
 
   // 1. 现在在做什么  /  一、下一步  /  【现场】  /  Next step   (a line that is only a heading)
-  const section = lookup(cleanTitle(trimmed), "strict");
+  const section = lookup(cleanTitle(trimmed), "strict", table);
   if (section) return { section: section.section, inline: "", span: 1 };
   return null;
 }
 
 /** A heading's title; text after a colon on the heading line is the section's first line. */
-function fromTitle(raw: string, mode: "loose"): Heading | null {
+function fromTitle<Target extends string>(
+  raw: string,
+  table: ReadonlyArray<readonly [string, Target]>,
+): Heading<Target> | null {
   const colon = /^(.*?)\s*[::]\s*(.*)$/.exec(raw);
   if (colon?.[2]) {
-    const head = lookup(cleanTitle(colon[1] ?? ""), "decorated");
+    const head = lookup(cleanTitle(colon[1] ?? ""), "decorated", table);
     if (head) return { section: head.section, inline: colon[2].trim(), span: 1 };
   }
-  const found = lookup(cleanTitle(raw), mode);
+  const found = lookup(cleanTitle(raw), "loose", table);
   return found ? { section: found.section, inline: headingRest(raw, found.rest), span: 1 } : null;
 }
 
@@ -103,12 +127,13 @@ function cleanTitle(raw: string): string {
  * strict: the whole title is an alias. decorated: an alias, optionally followed by a parenthesis or a
  * dash (`Decided (with reasons)`). loose: an alias followed by any separator and anything (headings only).
  */
-function lookup(
+function lookup<Target extends string>(
   title: string,
   mode: "strict" | "decorated" | "loose",
+  table: ReadonlyArray<readonly [string, Target]>,
 ): { section: Target; rest: string } | null {
   if (title === "") return null;
-  for (const [alias, section] of ALIAS_TABLE) {
+  for (const [alias, section] of table) {
     if (title === alias) return { section, rest: "" };
     if (mode === "strict" || !title.startsWith(alias)) continue;
     const rest = title.slice(alias.length);

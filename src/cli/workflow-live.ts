@@ -1,0 +1,78 @@
+/**
+ * The default run in the live view (SPEC W4/W5): requirements → goal → work, each an ordinary step of
+ * the run record. The run pauses after the requirements (unless --yes) and the command exits 0 with the
+ * file, its open questions and the exact `flower continue` line; a person may change a line of the file
+ * first, and the next step reads the file as it is then.
+ */
+import { EXIT } from "../errors.js";
+import type { Locale } from "../locale/locale.js";
+import type { StepResult } from "../records/step-record.js";
+import type { WorkflowResult } from "../workflow/run-workflow.js";
+import { sectionItems } from "./document-summary.js";
+import { DISPLAY_TEXT } from "./display-text.js";
+import { supervise, type LiveOutcome, type Supervised } from "./live-run.js";
+import { oneLine } from "./terminal-text.js";
+import { CLI_TEXT } from "./text.js";
+
+export interface WorkflowLive extends Supervised {
+  /** Runs or continues the workflow. */
+  action: () => Promise<WorkflowResult>;
+  /** Print the work step's final answer (not for the demo, which prints its own summary). */
+  printAnswer?: boolean;
+  /** The "go on with" line of the pause. @default continueCommand */
+  goOnCommand?: string;
+}
+
+export interface WorkflowOutcome extends LiveOutcome {
+  workflow: WorkflowResult | null;
+}
+
+/** Runs the workflow with Ctrl-C wired to rt.stop(); closes the runtime; prints the pause or the answer. */
+export async function runWorkflowLive(live: WorkflowLive): Promise<WorkflowOutcome> {
+  const { rt, output } = live;
+  const text = CLI_TEXT[output.locale];
+  return supervise(live, live.action, (workflow, interrupted): WorkflowOutcome => {
+    const last = workflow.steps.at(-1);
+    const result: StepResult | null = last?.result ?? null;
+    const lastStatus = last ? (rt.records.get(last.step)?.status ?? "done") : "done";
+    if (output.json) process.stdout.write(`${JSON.stringify({ type: "result", ...workflow })}\n`);
+    // A work step that ended goal-not-met ends the run, but it is a verdict, not a stop to continue from.
+    if ((workflow.status === "stopped" && lastStatus !== "goal-not-met") || interrupted) {
+      output.say(text.stopped(live.continueCommand));
+      return { code: EXIT.interrupted, status: "stopped", result, workflow };
+    }
+    if (workflow.status === "paused") {
+      if (!output.json)
+        for (const line of pauseLines(workflow, live.goOnCommand ?? live.continueCommand, output.locale))
+          output.say(line);
+      return { code: EXIT.ok, status: "done", result, workflow };
+    }
+    if (!output.json) {
+      if (lastStatus === "goal-not-met" && last) output.say(`${last.step}: ${text.status["goal-not-met"]}`);
+      for (const degraded of workflow.degraded)
+        output.say(text.degradedDocument(degraded.kind, degraded.path, oneLine(degraded.why)));
+      if (live.printAnswer !== false && result?.result) {
+        output.say("");
+        output.say(text.answer);
+        output.say(result.result.trimEnd());
+      }
+    }
+    return { code: lastStatus === "done" ? EXIT.ok : EXIT.failed, status: lastStatus, result, workflow };
+  });
+}
+
+/** The pause (W4): which step, the file to read, its open questions, and how to go on. */
+export function pauseLines(workflow: WorkflowResult, continueCommand: string, locale: Locale): string[] {
+  const paused = workflow.paused;
+  if (!paused) return [];
+  const text = CLI_TEXT[locale];
+  const t = text.pause;
+  const stepName = DISPLAY_TEXT[locale].stepNames[paused.after] ?? paused.after;
+  const questions = sectionItems(paused.openQuestions);
+  const lines = ["", t.title(stepName)];
+  if (paused.document) lines.push(`  ${t.file}  ${paused.document.path}`);
+  lines.push(`  ${t.openQuestions}${questions.length === 0 ? `  ${t.noOpenQuestions}` : ""}`);
+  for (const question of questions) lines.push(`    - ${oneLine(question)}`);
+  lines.push(t.goOn(continueCommand), t.straightThrough);
+  return lines;
+}

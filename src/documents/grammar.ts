@@ -1,0 +1,60 @@
+/**
+ * What the tolerant parser and the quality check need to know about one DocumentSpec: the heading words
+ * of each section (both locales' headings, the key, the spec's aliases, and the other-notes block), the
+ * frozen title in either locale, and the document's own words that make a section hollow when echoed.
+ */
+import { LOCALES } from "../locale/locale.js";
+import { aliasTable } from "./heading-recognition.js";
+import type { HollowContext } from "./hollow.js";
+import { NOTES_ALIASES, NOTES_KEY } from "./notes.js";
+import type { DocumentGrammar } from "./parse.js";
+import type { DocumentSpec } from "./spec.js";
+import { EMPTY_SECTION } from "./text.js";
+
+const grammars = new WeakMap<DocumentSpec, DocumentGrammar>();
+
+/** The parser's grammar for a spec (built once per spec object). */
+export function grammarOf(spec: DocumentSpec): DocumentGrammar {
+  const known = grammars.get(spec);
+  if (known) return known;
+  const grammar: DocumentGrammar = {
+    table: aliasTable([
+      ...spec.sections.map(
+        (section) =>
+          [
+            section.key,
+            [
+              ...LOCALES.map((locale) => section.heading[locale]),
+              section.key,
+              // camelCase keys are also written as words: `inScope` → `in scope`.
+              section.key.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[-_]/g, " "),
+              ...(section.aliases ?? []),
+            ],
+          ] as const,
+      ),
+      [NOTES_KEY, NOTES_ALIASES],
+    ]),
+    isTitle: (first) =>
+      LOCALES.some((locale) => {
+        const title = `# ${spec.title[locale]}`;
+        return first === title || first.startsWith(`${title}:`) || first.startsWith(`${title}:`);
+      }),
+  };
+  grammars.set(spec, grammar);
+  return grammar;
+}
+
+/** A spec's own words: its headings, its instructions and hints, the empty marker. */
+export function hollowContextOf(spec: DocumentSpec): HollowContext {
+  const squash = (text: string): string => text.replace(/\s+/g, " ").toLowerCase();
+  return {
+    prompts: LOCALES.flatMap((locale) => [
+      squash(spec.instructions[locale]),
+      ...spec.sections.flatMap((section) => (section.hint ? [squash(section.hint[locale])] : [])),
+    ]).filter((text) => text !== ""),
+    headings: new Set(
+      spec.sections.flatMap((section) => LOCALES.map((locale) => section.heading[locale].toLowerCase())),
+    ),
+    empty: new Set(LOCALES.map((locale) => EMPTY_SECTION[locale].toLowerCase())),
+  };
+}

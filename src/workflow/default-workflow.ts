@@ -1,0 +1,76 @@
+/**
+ * The default run (SPEC W5): requirements → goal → work. The first two steps are read-only agents that
+ * end in frozen documents; the run pauses after the requirements (W4) so a person can read and edit
+ * them; the work step is the coordinator as before, given the goal's checks for the goal guard (§8).
+ */
+import type { AgentSpec } from "../agents/agent-spec.js";
+import { GOAL, goalChecks } from "../documents/builtin/goal.js";
+import { REQUIREMENTS } from "../documents/builtin/requirements.js";
+import type { Locale } from "../locale/locale.js";
+import { ConfigurationError } from "../errors.js";
+import { documentAgent } from "./document-agent.js";
+import { workStepPrompt } from "./step-prompt.js";
+import { defineWorkflow, type StepInput, type Workflow, type WorkflowStep } from "./workflow.js";
+import type { RunOptions } from "../runtime/runtime.js";
+
+export interface DefaultWorkflowOptions {
+  /** The work step's agent (the CLI's coordinator team), or a function of the locale. */
+  work: AgentSpec | ((locale: Locale) => AgentSpec);
+  /** Model of the two document agents. @default the runtime's model */
+  model?: string;
+  /** The goal guard's reviewer after the work step's checks pass (SPEC G3, CLI `--review`). @default false */
+  review?: boolean;
+}
+
+/** The names of the default workflow's steps, in order. */
+export const DEFAULT_STEPS = ["requirements", "goal", "work"] as const;
+
+/** requirements (pauses after) → goal → work. */
+export function defaultWorkflow(options: DefaultWorkflowOptions): Workflow {
+  if (
+    !options ||
+    (typeof options.work !== "object" && typeof options.work !== "function") ||
+    options.work === null
+  )
+    throw new ConfigurationError(
+      "defaultWorkflow work",
+      options?.work,
+      "the work step's AgentSpec or (locale) => AgentSpec",
+    );
+  const model = options.model ? { model: options.model } : {};
+  return defineWorkflow([
+    {
+      name: "requirements",
+      agent: (locale) => documentAgent(REQUIREMENTS, locale, model),
+      freeze: REQUIREMENTS,
+      pause: true,
+    },
+    { name: "goal", agent: (locale) => documentAgent(GOAL, locale, model), freeze: GOAL },
+    {
+      name: "work",
+      agent: options.work,
+      prompt: workStepPrompt,
+      options: (input: StepInput) => goalOption(input, options.review ?? false),
+    },
+  ] satisfies WorkflowStep[]);
+}
+
+/**
+ * The goal guard's option for the work step: the frozen goal's runnable checks (read from the file as
+ * it is now) and the two documents' text for the reviewer. No checks and no reviewer, no option: the
+ * work step ends as it did before the guard.
+ */
+export function goalOption(input: StepInput, review = false): Pick<RunOptions, "goal"> {
+  const goal = input.documents.find((entry) => entry.kind === GOAL.kind);
+  const requirements = input.documents.find((entry) => entry.kind === REQUIREMENTS.kind);
+  const checks = goal ? goalChecks(goal.document).checks : [];
+  if (checks.length === 0 && !review) return {};
+  return {
+    goal: {
+      checks,
+      ...(review ? { review } : {}),
+      ...(goal ? { goalText: goal.text } : {}),
+      ...(requirements ? { requirementsText: requirements.text } : {}),
+    },
+  };
+}

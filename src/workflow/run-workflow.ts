@@ -1,0 +1,231 @@
+/**
+ * Running a workflow (SPEC §7): its steps in order, each a NEW session (never a resume of the previous
+ * step's), each prompt built from the documents as they are on disk when the step starts. A step whose
+ * record is done is never redone; a step cut off (crash, stop) is continued from its record; the run
+ * pauses where the workflow (or `pauseAfter`) says, and `continueWorkflow` — in this process or
+ * another — goes on from there.
+ */
+import { documentRequest } from "../documents/instructions.js";
+import type { FrozenDocumentRecord } from "../documents/record.js";
+import { ConfigurationError } from "../errors.js";
+import { toStepResult, type StepResult } from "../records/step-record.js";
+import type { RunOptions, Runtime } from "../runtime/runtime.js";
+import { frozenDocuments, runRecords, workflowPosition, workflowRuns } from "./position.js";
+import { defaultStepPrompt } from "./step-prompt.js";
+import {
+  RUN_ID,
+  defineWorkflow,
+  workflowStepName,
+  type Workflow,
+  type WorkflowDocument,
+} from "./workflow.js";
+
+export interface WorkflowOptions {
+  /** The run id (names the frozen files: `需求-<run>.md`). @default a new id from the clock, e.g. `20261130-142600` */
+  run?: string;
+  /**
+   * Where the run pauses for a person: after the named step(s), or `false` to run straight through
+   * (the CLI's `--yes`). @default the steps that declare `pause` (the default workflow: requirements)
+   */
+  pauseAfter?: string | readonly string[] | false;
+  /** Passed to each step: wait for another live driver instead of failing (see RunOptions.wait). */
+  wait?: boolean | number;
+}
+
+export interface WorkflowStepOutcome {
+  /** The step's name in the workflow. */
+  name: string;
+  /** Its record's step name (`<run>/<name>`). */
+  step: string;
+  /** `ran`: it ran (or was continued) in this call; `skipped`: it was done before and not redone. */
+  how: "ran" | "skipped";
+  /** The step's result: cost, turns, generations, errors (from its record when skipped). */
+  result: StepResult;
+  /** Its frozen document, when it declared one. */
+  frozen?: FrozenDocumentRecord;
+}
+
+export interface WorkflowPause {
+  /** The step the run paused after, and the step `continueWorkflow` starts with. */
+  after: string;
+  next: string;
+  /** The document the paused step froze (its path), as it is on disk now; null without one. */
+  document: WorkflowDocument | null;
+  /** The document's open questions (its `openQuestions` section), "" when none. */
+  openQuestions: string;
+}
+
+export interface WorkflowResult {
+  run: string;
+  /** `done`: every step done; `paused`: stopped for a person (see `paused`); `stopped`: rt.stop(). */
+  status: "done" | "paused" | "stopped";
+  /** Every step that is done or ran in this call, in order. */
+  steps: WorkflowStepOutcome[];
+  /** Set when `status` is `paused`. */
+  paused: WorkflowPause | null;
+  /** Documents of this run that are degraded, with why (the run went on; it says so here). */
+  degraded: Array<{ name: string; kind: string; path: string; why: string }>;
+}
+
+/** Starts a new run of `workflow` on `task`. A step that fails throws StepFailedError (continuable). */
+export async function runWorkflow(
+  rt: Runtime,
+  workflow: Workflow,
+  task: string,
+  options: WorkflowOptions = {},
+): Promise<WorkflowResult> {
+  const steps = defineWorkflow(workflow?.steps).steps;
+  if (typeof task !== "string" || task.trim() === "")
+    throw new ConfigurationError("task", task, "a non-empty task");
+  let run = options.run;
+  if (run === undefined) run = newRunId(rt);
+  else {
+    if (typeof run !== "string" || !RUN_ID.test(run))
+      throw new ConfigurationError("run", run, "a run id of letters, digits, . - or _ (at most 80)");
+    if (runRecords(rt, run).size > 0)
+      throw new ConfigurationError("run", run, "a new run id (this run exists: use continueWorkflow)");
+  }
+  return drive(rt, { steps }, run, task, options);
+}
+
+/**
+ * Continues a run where it stopped (a pause, a crash, a stop, a failure): done steps are skipped, a
+ * step cut off is continued from its record, the rest run fresh.
+ */
+export async function continueWorkflow(
+  rt: Runtime,
+  workflow: Workflow,
+  run: string,
+  options: Omit<WorkflowOptions, "run"> = {},
+): Promise<WorkflowResult> {
+  const steps = defineWorkflow(workflow?.steps).steps;
+  const position = workflowPosition(rt, { steps }, run);
+  return drive(rt, { steps }, run, position.task, options);
+}
+
+async function drive(
+  rt: Runtime,
+  workflow: Workflow,
+  run: string,
+  task: string,
+  options: WorkflowOptions,
+): Promise<WorkflowResult> {
+  const locale = rt.options.locale;
+  const pauseAfter = pausePoints(workflow, options.pauseAfter);
+  const outcomes: WorkflowStepOutcome[] = [];
+  const total = workflow.steps.length;
+  for (const [index, step] of workflow.steps.entries()) {
+    const name = workflowStepName(run, step.name);
+    const event = { type: "workflow-step", run, step: name, name: step.name, index, total } as const;
+    const record = rt.records.get(name);
+    if (record?.status === "done" && record.run === run) {
+      rt.emit({ ...event, phase: "skip" });
+      outcomes.push(outcome(step.name, name, "skipped", record));
+      continue;
+    }
+    // Read now, not earlier: a person may have edited the files while the run was paused.
+    const input = { run, task, locale, documents: frozenDocuments(rt, workflow, run, index) };
+    const agent = typeof step.agent === "function" ? step.agent(locale) : step.agent;
+    const runOptions: RunOptions = {
+      ...(step.options?.(input) ?? {}),
+      ...(options.wait !== undefined ? { wait: options.wait } : {}),
+      workflow: { run, name: step.name, task },
+      ...(step.freeze ? { freeze: step.freeze } : {}),
+    };
+    const resumes =
+      record?.run === run && (!!record.sessionId || !!record.pendingHandoff || !!record.pendingPrompt);
+    rt.emit({ ...event, phase: "start", resumed: resumes });
+    if (resumes) {
+      await rt.continue(name, agent, {
+        ...runOptions,
+        // A document step cut off mid-way is asked for its document; the work step just goes on.
+        ...(step.freeze ? { prompt: documentRequest(step.freeze, locale) } : {}),
+      });
+    } else {
+      await rt.run(name, agent, (step.prompt ?? defaultStepPrompt)(input), runOptions);
+    }
+    const after = rt.records.get(name)!;
+    if (after.status !== "done") {
+      outcomes.push(outcome(step.name, name, "ran", after));
+      return finish(rt, run, "stopped", outcomes, null);
+    }
+    rt.emit({ ...event, phase: "done" });
+    outcomes.push(outcome(step.name, name, "ran", after));
+    const next = workflow.steps[index + 1];
+    if (next && pauseAfter.has(step.name)) {
+      rt.emit({ ...event, phase: "paused" });
+      const document =
+        frozenDocuments(rt, workflow, run, index + 1).find((entry) => entry.step === step.name) ?? null;
+      const openQuestions =
+        document && "openQuestions" in document.document.sections
+          ? (document.document.sections.openQuestions ?? "")
+          : "";
+      return finish(rt, run, "paused", outcomes, {
+        after: step.name,
+        next: next.name,
+        document,
+        openQuestions,
+      });
+    }
+  }
+  return finish(rt, run, "done", outcomes, null);
+}
+
+function outcome(
+  name: string,
+  step: string,
+  how: WorkflowStepOutcome["how"],
+  record: NonNullable<ReturnType<Runtime["records"]["get"]>>,
+): WorkflowStepOutcome {
+  return {
+    name,
+    step,
+    how,
+    result: toStepResult(record),
+    ...(record.frozen ? { frozen: { ...record.frozen } } : {}),
+  };
+}
+
+function finish(
+  rt: Runtime,
+  run: string,
+  status: WorkflowResult["status"],
+  steps: WorkflowStepOutcome[],
+  paused: WorkflowPause | null,
+): WorkflowResult {
+  const degraded = [...runRecords(rt, run).entries()].flatMap(([name, record]) =>
+    record.frozen?.degraded
+      ? [{ name, kind: record.frozen.kind, path: record.frozen.path, why: record.frozen.why ?? "" }]
+      : [],
+  );
+  return { run, status, steps, paused, degraded };
+}
+
+/** The step names the run pauses after. */
+function pausePoints(workflow: Workflow, pauseAfter: WorkflowOptions["pauseAfter"]): Set<string> {
+  if (pauseAfter === false) return new Set();
+  if (pauseAfter === undefined)
+    return new Set(workflow.steps.filter((step) => step.pause === true).map((step) => step.name));
+  const names = typeof pauseAfter === "string" ? [pauseAfter] : pauseAfter;
+  if (!Array.isArray(names))
+    throw new ConfigurationError("pauseAfter", pauseAfter, "a step name, a list of them, or false");
+  for (const name of names as unknown[]) {
+    if (!workflow.steps.some((step) => step.name === name))
+      throw new ConfigurationError(
+        "pauseAfter",
+        name,
+        `one of ${workflow.steps.map((step) => step.name).join(", ")}`,
+      );
+  }
+  return new Set(names as readonly string[]);
+}
+
+/** `YYYYMMDD-HHMMSS` (UTC) from the runtime's clock; `-2`, `-3`... when that run id is taken. */
+function newRunId(rt: Runtime): string {
+  const now = rt.options.internal.now().toISOString();
+  const base = `${now.slice(0, 10).replace(/-/g, "")}-${now.slice(11, 19).replace(/:/g, "")}`;
+  const taken = new Set(workflowRuns(rt));
+  let run = base;
+  for (let n = 2; taken.has(run); n++) run = `${base}-${n}`;
+  return run;
+}

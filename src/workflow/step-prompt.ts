@@ -1,0 +1,33 @@
+/**
+ * A workflow step's first prompt when the step declares none: the documents the run froze so far, as
+ * their files are on disk now (so a person's edit is what the step reads), then the task as typed. The
+ * previous step's conversation is never part of it: the documents are the only thing that crosses.
+ */
+import { WORKFLOW_TEXT } from "./text.js";
+import type { StepInput } from "./workflow.js";
+
+/** The documents block alone: each file's text verbatim under its path; "" when there are none. */
+export function documentsBlock(input: StepInput): string {
+  if (input.documents.length === 0) return "";
+  const text = WORKFLOW_TEXT[input.locale];
+  const files = input.documents.map((entry) => {
+    const parts = [text.file(entry.path)];
+    if (entry.document.degraded) parts.push(text.degraded(entry.document.degraded));
+    parts.push(entry.text.trimEnd());
+    return parts.join("\n");
+  });
+  return [text.documents, ...files].join("\n\n");
+}
+
+/** The default prompt: the documents (if any), then the task as typed. */
+export function defaultStepPrompt(input: StepInput): string {
+  const text = WORKFLOW_TEXT[input.locale];
+  const task = `${text.task}\n\n${input.task}`;
+  const documents = documentsBlock(input);
+  return documents === "" ? task : `${documents}\n\n${task}`;
+}
+
+/** The work step's prompt: the documents, the task, and the instruction to carry it out. */
+export function workStepPrompt(input: StepInput): string {
+  return `${defaultStepPrompt(input)}\n\n${WORKFLOW_TEXT[input.locale].work}`;
+}

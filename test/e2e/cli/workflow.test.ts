@@ -1,0 +1,322 @@
+/**
+ * The default run through the built `flower` binary, the real `claude` binary and the offline kit:
+ * requirements → (pause) → goal → work. Pause, edit and `flower continue` in separate processes;
+ * `--yes` straight through (with a degraded requirements answer, which the run survives and reports);
+ * `flower runs` grouping the steps by run; `flower show` of a run and of a frozen document; a crash at
+ * a step boundary, then `flower continue` at the right step without redoing the frozen one.
+ */
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { GOAL } from "../../../src/documents/builtin/goal.js";
+import { DOCUMENT_SIGNATURE, documentInstructions } from "../../../src/documents/instructions.js";
+import type { ManifestFile, StepRecord } from "../../../src/index.js";
+import {
+  startFakeModel,
+  text,
+  toolUse,
+  type FakeModel,
+  type ModelRequest,
+} from "../../../src/testing/index.js";
+import { useTempDirs } from "../../support/temp-dir.js";
+import { cleanEnv, killAll, killGroup, runFlower, spawnFlower, type Spawned } from "./helpers.js";
+
+const temp = useTempDirs();
+let model: FakeModel | undefined;
+afterEach(async () => {
+  killAll();
+  await model?.close();
+  model = undefined;
+});
+
+/** In the workspace's README only: it reaches the requirements conversation, never the next step. */
+const README_MARKER = "README-MARKER-42";
+const ASSUMPTION = "- The flaky test is test/clock.test.js.";
+const EDITED = "- The flaky test is test/timer.test.js (a person corrected this line).";
+
+function requirementsAnswer(withAcceptance = true): string {
+  return [
+    "## Task",
+    "Make the flaky test pass reliably.",
+    "",
+    "## In scope",
+    "- The flaky test and the code it tests.",
+    "",
+    "## Out of scope",
+    "- Other tests.",
+    "",
+    ...(withAcceptance ? ["## Acceptance", "- `npm test` passes ten times in a row.", ""] : []),
+    "## Assumptions",
+    ASSUMPTION,
+    "",
+    "## Open questions",
+    "- May the test's timeout be raised?",
+  ].join("\n");
+}
+
+function goalAnswer(request: ModelRequest): string {
+  // The goal quotes the assumption as its prompt carries it: the file as it was on disk.
+  const line = request
+    .firstUserText()
+    .split("\n")
+    .find((candidate) => candidate.startsWith("- The flaky test is"));
+  return [
+    "## Goal",
+    "The flaky test passes every time.",
+    "",
+    "## Checks",
+    "- `true` exits 0",
+    "",
+    "## Constraints",
+    `- From the requirements: ${line?.replace(/^- /, "") ?? "(not found)"}`,
+    "",
+    "## Non-goals",
+    "- (empty)",
+  ].join("\n");
+}
+
+const isGoalStep = (request: ModelRequest) => request.systemText.includes(documentInstructions(GOAL, "en"));
+const isDocumentStep = (request: ModelRequest) => request.systemText.includes(DOCUMENT_SIGNATURE);
+
+/** requirements: one Read of the README, then the document; goal: the document; work: one answer. */
+function workflowPolicy(
+  workspace: string,
+  options: { acceptance?: boolean; onRequest?: (request: ModelRequest) => void } = {},
+) {
+  return (request: ModelRequest) => {
+    if (request.kind === "title" || request.kind === "compact") return undefined;
+    options.onRequest?.(request);
+    if (isDocumentStep(request)) {
+      if (isGoalStep(request)) return text(goalAnswer(request));
+      if (request.countToolResults("Read") === 0)
+        return toolUse("Read", { file_path: join(workspace, "README.md") });
+      return text(requirementsAnswer(options.acceptance ?? true));
+    }
+    if (request.isSubagent) return text("unused");
+    return text("WORK-DONE: the flaky test is fixed.");
+  };
+}
+
+function setUp() {
+  const root = temp.make("flower-workflow-");
+  const workspace = join(root, "ws");
+  mkdirSync(workspace);
+  writeFileSync(join(workspace, "README.md"), `# Clock\n\n${README_MARKER}: the clock library.\n`);
+  return { root, workspace, runDir: join(root, "runs") };
+}
+
+function records(runDir: string): Record<string, StepRecord> {
+  return (JSON.parse(readFileSync(join(runDir, "manifest.json"), "utf8")) as ManifestFile).steps;
+}
+
+/** The arguments of the printed `Go on with: flower continue …` line. */
+function goOnArgs(stdout: string): string[] {
+  const line = /^Go on with: flower (continue .*)$/m.exec(stdout)?.[1];
+  expect(line, stdout).toBeDefined();
+  return line!.trim().split(/\s+/);
+}
+
+describe('flower "<task>": requirements, the pause, an edit, flower continue', () => {
+  it("pauses with the file, its open questions and the continue line; the goal step reads the edited file", async () => {
+    const { root, workspace, runDir } = setUp();
+    model = await startFakeModel({ policy: workflowPolicy(workspace) });
+    const env = cleanEnv(model.env());
+    const first = await runFlower(["--workspace", "ws", "Fix the flaky test"], {
+      env,
+      cwd: root,
+      timeoutMs: 90_000,
+    });
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(0);
+    const file = join(workspace, ".flower", "notes", "requirements-fix-the-flaky-test.md");
+    expect(first.stdout).toContain("== step 1/3 · requirements");
+    expect(first.stdout).toContain(`<- Requirements confirmation frozen to ${file}`);
+    expect(first.stdout).toMatch(/^ {2}- Acceptance {6}`npm test` passes ten times in a row\.$/m);
+    expect(first.stdout).toContain("Paused after the requirements step.");
+    expect(first.stdout).toContain(`  file  ${file}`);
+    expect(first.stdout).toContain("    - May the test's timeout be raised?");
+    expect(goOnArgs(first.stdout)).toEqual(["continue", "fix-the-flaky-test", "--workspace", "ws"]);
+    expect(first.stdout).not.toContain("step 2/3");
+    expect(model.requests.some(isGoalStep)).toBe(false);
+    const paused = records(runDir);
+    expect(Object.keys(paused)).toEqual(["fix-the-flaky-test/requirements"]);
+    expect(paused["fix-the-flaky-test/requirements"]).toMatchObject({
+      status: "done",
+      run: "fix-the-flaky-test",
+      frozen: { kind: "requirements", path: file, degraded: false },
+    });
+
+    // Without a key: the pause is visible to `flower runs` and to bare `flower`.
+    const plain = { cwd: root, timeoutMs: 15_000 };
+    const runsPaused = await runFlower(["runs"], plain);
+    expect(runsPaused.stdout).toMatch(/^fix-the-flaky-test\s+paused for you to read its frozen document\s/m);
+    const bare = await runFlower(["--workspace", "ws"], plain);
+    expect(bare.code).toBe(0);
+    expect(bare.stdout).toContain("Continue it with: flower continue fix-the-flaky-test --workspace ws");
+
+    // The person changes one line of the frozen file.
+    const frozen = readFileSync(file, "utf8");
+    expect(frozen).toContain(ASSUMPTION);
+    writeFileSync(file, frozen.replace(ASSUMPTION, EDITED));
+    const before = model.requests.length;
+    const requirementsSession = paused["fix-the-flaky-test/requirements"]!.sessionId;
+
+    const second = await runFlower(goOnArgs(first.stdout), { env, cwd: root, timeoutMs: 90_000 });
+    expect(second.stderr).toBe("");
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain("== step 1/3 · requirements · already done, not redone");
+    expect(second.stdout).toContain("== step 2/3 · goal");
+    expect(second.stdout).toContain("== step 3/3 · work");
+    expect(second.stdout).toContain("WORK-DONE: the flaky test is fixed.");
+    expect(second.stdout).toMatch(
+      /^ {2}- Constraints {2}From the requirements: The flaky test is test\/timer\.test\.js/m,
+    );
+
+    const after = model.requests.slice(before).filter((request) => request.kind === "main");
+    // Nothing of the requirements step ran again.
+    expect(after.some((request) => isDocumentStep(request) && !isGoalStep(request))).toBe(false);
+    const goalFirst = after.find(isGoalStep)!;
+    // A new conversation whose prompt is the file as it was on disk: the edit is there, the previous
+    // step's conversation (the README it read) is not.
+    expect(goalFirst.sessionId).not.toBe(requirementsSession);
+    expect(goalFirst.firstUserText()).toContain(EDITED);
+    expect(goalFirst.firstUserText()).not.toContain(ASSUMPTION);
+    expect(goalFirst.allText()).not.toContain(README_MARKER);
+    const workFirst = after.find((request) => !isDocumentStep(request) && !request.isSubagent)!;
+    expect(workFirst.firstUserText()).toContain(EDITED);
+    expect(workFirst.firstUserText()).toContain("`true` exits 0");
+
+    const done = records(runDir);
+    expect(Object.keys(done).sort()).toEqual([
+      "fix-the-flaky-test/goal",
+      "fix-the-flaky-test/requirements",
+      "fix-the-flaky-test/work",
+    ]);
+    for (const record of Object.values(done)) expect(record.status).toBe("done");
+    expect(done["fix-the-flaky-test/goal"]!.frozen?.path).toBe(
+      join(workspace, ".flower", "notes", "goal-fix-the-flaky-test.md"),
+    );
+
+    // `flower runs`: the run's line, then its steps under it, in workflow order.
+    const runs = await runFlower(["runs"], plain);
+    expect(runs.code).toBe(0);
+    const lines = runs.stdout.split("\n");
+    const at = lines.findIndex((line) => /^fix-the-flaky-test\s+done\s/.test(line));
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]).toMatch(/^ {2}requirements\s+done\s+1\s+\$\d+\.\d{4}\s+\d+\s/);
+    expect(lines[at + 2]).toMatch(/^ {2}goal\s+done\s+1\s/);
+    expect(lines[at + 3]).toMatch(/^ {2}work\s+done\s+1\s/);
+
+    // `flower show <run>`: its steps and both documents' sections, read from the files as they are.
+    const show = await runFlower(["show", "fix-the-flaky-test"], plain);
+    expect(show.code).toBe(0);
+    expect(show.stdout).toMatch(/^run {9}fix-the-flaky-test$/m);
+    expect(show.stdout).toMatch(/^ {2}1 {2}requirements {2}done · /m);
+    expect(show.stdout).toContain(
+      `frozen Requirements confirmation  ${file} · changed on disk after it was frozen`,
+    );
+    expect(show.stdout).toMatch(/^ {2}- Assumptions {5}The flaky test is test\/timer\.test\.js/m);
+    expect(show.stdout).toMatch(/^ {2}- Checks {7}`true` exits 0$/m);
+    expect(show.stdout).toContain("one step in detail: flower show fix-the-flaky-test/work");
+
+    // `flower show <run>/<step>`: the step as before, with its frozen document at the end.
+    const step = await runFlower(["show", "fix-the-flaky-test/goal"], plain);
+    expect(step.code).toBe(0);
+    expect(step.stdout).toMatch(/^step {8}fix-the-flaky-test\/goal$/m);
+    expect(step.stdout).toContain(
+      `frozen Goal  ${join(workspace, ".flower", "notes", "goal-fix-the-flaky-test.md")}`,
+    );
+    expect(step.stdout).toMatch(/^ {2}- Goal {9}The flaky test passes every time\.$/m);
+    model.assertNoErrors();
+  }, 240_000);
+});
+
+describe("flower --yes", () => {
+  it("runs straight through; a requirements answer without acceptance degrades, the run goes on and says so", async () => {
+    const { root, workspace, runDir } = setUp();
+    model = await startFakeModel({ policy: workflowPolicy(workspace, { acceptance: false }) });
+    const run = await runFlower(["--yes", "--workspace", "ws", "--step", "quick", "Fix the flaky test"], {
+      env: cleanEnv(model.env()),
+      cwd: root,
+      timeoutMs: 120_000,
+    });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain("Paused");
+    expect(run.stdout).toMatch(
+      /^!! Requirements confirmation degraded \(.*acceptance.*\) — an incomplete one was frozen; the run goes on$/m,
+    );
+    expect(run.stdout).toContain("== step 3/3 · work");
+    expect(run.stdout).toMatch(
+      /^!! the requirements document is degraded \(.*acceptance.*\); the run went on with it: /m,
+    );
+    expect(run.stdout).toContain("WORK-DONE: the flaky test is fixed.");
+    const steps = records(runDir);
+    expect(steps["quick/requirements"]!.frozen).toMatchObject({ degraded: true, missing: ["acceptance"] });
+    expect(steps["quick/work"]!.status).toBe("done");
+    model.assertNoErrors();
+  }, 180_000);
+});
+
+describe("a crash at a step boundary, then flower continue", () => {
+  it.each(["goal", "work"] as const)(
+    "killed when the %s step starts: continue resumes there and never redoes a frozen step",
+    async (boundary) => {
+      const first: { spawned?: Spawned } = {};
+      let killed = false;
+      const { root, workspace, runDir } = setUp();
+      const policy = workflowPolicy(workspace, {
+        onRequest: (request) => {
+          const isBoundary =
+            boundary === "goal" ? isGoalStep(request) : !isDocumentStep(request) && !request.isSubagent;
+          if (!killed && isBoundary && first.spawned) {
+            killed = true;
+            killGroup(first.spawned.child);
+          }
+        },
+      });
+      model = await startFakeModel({ policy });
+      const env = cleanEnv(model.env());
+      first.spawned = spawnFlower(["--yes", "--workspace", "ws", "--step", "crashy", "Fix the flaky test"], {
+        env,
+        cwd: root,
+        timeoutMs: 120_000,
+      });
+      const crashed = await first.spawned.done;
+      expect(killed).toBe(true);
+      expect(crashed.signal).toBe("SIGKILL");
+      const frozenBefore = records(runDir);
+      expect(frozenBefore["crashy/requirements"]!.status).toBe("done");
+      const requirementsFile = frozenBefore["crashy/requirements"]!.frozen!.path;
+      const requirementsText = readFileSync(requirementsFile, "utf8");
+      const goalText =
+        boundary === "work" ? readFileSync(frozenBefore["crashy/goal"]!.frozen!.path, "utf8") : undefined;
+      const before = model.requests.length;
+
+      const resumed = await runFlower(["continue", "--workspace", "ws"], {
+        env,
+        cwd: root,
+        timeoutMs: 120_000,
+      });
+      expect(resumed.stderr).toBe("");
+      expect(resumed.code).toBe(0);
+      expect(resumed.stdout).toContain("== step 1/3 · requirements · already done, not redone");
+      if (boundary === "work")
+        expect(resumed.stdout).toContain("== step 2/3 · goal · already done, not redone");
+      expect(resumed.stdout).toContain("WORK-DONE: the flaky test is fixed.");
+      const after = model.requests.slice(before).filter((request) => request.kind === "main");
+      // The frozen steps' agents were not asked again, and their files were not frozen again.
+      expect(after.some((request) => isDocumentStep(request) && !isGoalStep(request))).toBe(false);
+      if (boundary === "work") expect(after.some(isGoalStep)).toBe(false);
+      expect(readFileSync(requirementsFile, "utf8")).toBe(requirementsText);
+      expect(existsSync(join(workspace, ".flower", "notes", "archive", "requirements"))).toBe(false);
+      if (goalText !== undefined)
+        expect(readFileSync(records(runDir)["crashy/goal"]!.frozen!.path, "utf8")).toBe(goalText);
+      const steps = records(runDir);
+      for (const name of ["requirements", "goal", "work"])
+        expect(steps[`crashy/${name}`]!.status, name).toBe("done");
+      model.assertNoErrors();
+    },
+    240_000,
+  );
+});
