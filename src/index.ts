@@ -67,10 +67,16 @@ export type { ProducedDocument, ProduceDocumentOptions } from "./documents/produ
 export { documentPath, freezeDocument, readFrozenDocument } from "./documents/freeze.js";
 export type { FreezeDocumentOptions, ReadDocument } from "./documents/freeze.js";
 export type { FrozenFile } from "./documents/freeze-file.js";
-export { documentInstructions, documentRequest, DOCUMENT_SIGNATURE } from "./documents/instructions.js";
+export {
+  documentInstructions,
+  documentRequest,
+  documentSignature,
+  DOCUMENT_SIGNATURE_PATTERN,
+} from "./documents/instructions.js";
 export type { FrozenDocumentRecord } from "./documents/record.js";
 export { REQUIREMENTS } from "./documents/builtin/requirements.js";
 export { GOAL, goalChecks } from "./documents/builtin/goal.js";
+export { BUILT_IN_DOCUMENTS } from "./documents/builtin/index.js";
 
 export { defineWorkflow, workflowStepName } from "./workflow/workflow.js";
 export type { Workflow, WorkflowStep, StepInput, WorkflowDocument } from "./workflow/workflow.js";

@@ -5,32 +5,56 @@
  * reads.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { GOAL } from "../documents/builtin/goal.js";
-import { REQUIREMENTS } from "../documents/builtin/requirements.js";
+import { BUILT_IN_DOCUMENTS } from "../documents/builtin/index.js";
 import { readFrozenDocument } from "../documents/freeze.js";
 import type { FrozenDocumentRecord } from "../documents/record.js";
+import { produceDocument } from "../documents/produce.js";
 import type { DocumentSpec } from "../documents/spec.js";
-import type { Locale } from "../locale/locale.js";
+import { LOCALES, type Locale } from "../locale/locale.js";
 import { documentSummary, type SummarySection } from "./document-summary.js";
 import { oneLine } from "./terminal-text.js";
 import { CLI_TEXT } from "./text.js";
 
-/** The documents the CLI knows the sections of; another kind is shown by its file's own headings. */
-const KNOWN: readonly DocumentSpec[] = [REQUIREMENTS, GOAL];
-
-/** Edits within this of the freeze are the freeze itself (the file's mtime and `at` differ by a few ms). */
+/** For a kind the CLI cannot render: a file younger than this after the freeze is the freeze itself. */
 const EDIT_SLACK_MS = 1_000;
 
-export function frozenDocumentLines(frozen: FrozenDocumentRecord, run: string, locale: Locale): string[] {
+/**
+ * The lines of a step's frozen document. `answer` is the step's final answer (its record's `result`):
+ * what was frozen is rendered from it again, so a person's edit shows as a difference from it.
+ */
+export function frozenDocumentLines(
+  frozen: FrozenDocumentRecord,
+  run: string,
+  answer: string | null,
+  locale: Locale,
+): string[] {
   const t = CLI_TEXT[locale].show;
-  const spec = KNOWN.find((candidate) => candidate.kind === frozen.kind);
+  // A built-in kind is read with its spec; another kind is shown by its file's own headings.
+  const spec = Object.hasOwn(BUILT_IN_DOCUMENTS, frozen.kind) ? BUILT_IN_DOCUMENTS[frozen.kind] : undefined;
   const title = spec ? spec.title[locale] : frozen.kind;
   const notes: string[] = [];
   if (frozen.degraded) notes.push(t.degraded(frozen.why ?? ""));
   if (!existsSync(frozen.path)) return [`${t.frozenDocument(title, frozen.path)} ${t.missingFile}`];
-  if (statSync(frozen.path).mtimeMs > Date.parse(frozen.at) + EDIT_SLACK_MS) notes.push(t.editedAfterFreeze);
+  if (editedAfterFreeze(frozen, spec, run, answer)) notes.push(t.editedAfterFreeze);
   const header = `${t.frozenDocument(title, frozen.path)}${notes.map((note) => ` · ${note}`).join("")}`;
   return [header, ...documentSummary(sectionsOf(spec, frozen.path, run, locale), locale)];
+}
+
+/**
+ * Whether the file differs from what was frozen. For a known kind, the frozen text is rendered again
+ * from the step's answer (freezing is deterministic) in either language; for another kind, only the
+ * file's time can tell.
+ */
+function editedAfterFreeze(
+  frozen: FrozenDocumentRecord,
+  spec: DocumentSpec | undefined,
+  run: string,
+  answer: string | null,
+): boolean {
+  if (!spec) return statSync(frozen.path).mtimeMs > Date.parse(frozen.at) + EDIT_SLACK_MS;
+  const text = readFileSync(frozen.path, "utf8");
+  const produced = produceDocument(spec, answer, { run, error: frozen.why }).document;
+  return !LOCALES.some((language) => produced.toMarkdown(language) === text);
 }
 
 function sectionsOf(

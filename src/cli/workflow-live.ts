@@ -42,9 +42,9 @@ export async function runWorkflowLive(live: WorkflowLive): Promise<WorkflowOutco
       return { code: EXIT.interrupted, status: "stopped", result, workflow };
     }
     if (workflow.status === "paused") {
-      if (!output.json)
-        for (const line of pauseLines(workflow, live.goOnCommand ?? live.continueCommand, output.locale))
-          output.say(line);
+      // Human lines: on stderr with --json, so a pipe still learns where the file is and how to go on.
+      for (const line of pauseLines(workflow, live.goOnCommand ?? live.continueCommand, output.locale))
+        output.say(line);
       return { code: EXIT.ok, status: "done", result, workflow };
     }
     if (!output.json) {

@@ -4,44 +4,57 @@
  * frozen title in either locale, and the document's own words that make a section hollow when echoed.
  */
 import { LOCALES } from "../locale/locale.js";
-import { aliasTable } from "./heading-recognition.js";
+import { documentTitle } from "./document.js";
+import { aliasTable, type AliasTable } from "./heading-recognition.js";
 import type { HollowContext } from "./hollow.js";
 import { NOTES_ALIASES, NOTES_KEY } from "./notes.js";
 import type { DocumentGrammar } from "./parse.js";
 import type { DocumentSpec } from "./spec.js";
 import { EMPTY_SECTION } from "./text.js";
 
-const grammars = new WeakMap<DocumentSpec, DocumentGrammar>();
+const tables = new WeakMap<DocumentSpec, AliasTable>();
 
-/** The parser's grammar for a spec (built once per spec object). */
-export function grammarOf(spec: DocumentSpec): DocumentGrammar {
-  const known = grammars.get(spec);
+/** The spec's heading words (built once per spec object). */
+function tableOf(spec: DocumentSpec): AliasTable {
+  const known = tables.get(spec);
   if (known) return known;
-  const grammar: DocumentGrammar = {
-    table: aliasTable([
-      ...spec.sections.map(
-        (section) =>
+  const table = aliasTable([
+    ...spec.sections.map(
+      (section) =>
+        [
+          section.key,
           [
+            ...LOCALES.map((locale) => section.heading[locale]),
             section.key,
-            [
-              ...LOCALES.map((locale) => section.heading[locale]),
-              section.key,
-              // camelCase keys are also written as words: `inScope` → `in scope`.
-              section.key.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[-_]/g, " "),
-              ...(section.aliases ?? []),
-            ],
-          ] as const,
-      ),
-      [NOTES_KEY, NOTES_ALIASES],
-    ]),
+            // camelCase keys are also written as words: `inScope` → `in scope`.
+            section.key.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[-_]/g, " "),
+            ...(section.aliases ?? []),
+          ],
+        ] as const,
+    ),
+    [NOTES_KEY, NOTES_ALIASES],
+  ]);
+  tables.set(spec, table);
+  return table;
+}
+
+/**
+ * The parser's grammar for a spec. `run` is the run id the document was frozen under, when known: a
+ * title that is also a section's heading (`# Goal`, `# 目标`) may be a model's heading for that section
+ * (`# 目标:把开关做好`), so for such a spec only flower's exact title (with this run id) is the title.
+ */
+export function grammarOf(spec: DocumentSpec, run = ""): DocumentGrammar {
+  const table = tableOf(spec);
+  return {
+    table,
     isTitle: (first) =>
       LOCALES.some((locale) => {
         const title = `# ${spec.title[locale]}`;
+        const ambiguous = table.some(([alias]) => alias === spec.title[locale].toLowerCase());
+        if (ambiguous) return run !== "" && first === documentTitle(spec, locale, run);
         return first === title || first.startsWith(`${title}:`) || first.startsWith(`${title}:`);
       }),
   };
-  grammars.set(spec, grammar);
-  return grammar;
 }
 
 /** A spec's own words: its headings, its instructions and hints, the empty marker. */

@@ -61,7 +61,7 @@ function substance(text: string): number {
 
 /**
  * Below this weight a section is near-empty: "ok" (2) or "跑" (2) is, "fix" (3) and "跑测试" (6) are not.
- * Kept low on purpose: a hollow required section replaces the whole handoff with a degraded one, which
+ * Kept low on purpose: a hollow required section makes the whole document degraded, which
  * is far worse than a terse real one.
  */
 const NEAR_EMPTY = 3;

@@ -17,7 +17,7 @@ import { DEGRADED_LINE_PATTERN } from "./text.js";
  * hollow, or the spec's own check fails. `run` goes only into the title.
  */
 export function parseDocument(spec: DocumentSpec, text: string, run = ""): ParsedDocument {
-  const grammar = grammarOf(spec);
+  const grammar = grammarOf(spec, run);
   const lines = text
     .replace(/^\uFEFF/, "")
     .replace(/\r\n?/g, "\n")

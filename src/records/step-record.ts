@@ -60,6 +60,11 @@ export interface WorkflowMembership {
   name: string;
   /** The task the run was started with, as typed. */
   task: string;
+  /**
+   * The kind of document the step must end with, when it declared one: a plain `rt.continue()` of the
+   * step still freezes a built-in document (requirements, goal) without being handed its spec again.
+   */
+  document?: string;
 }
 
 export interface AttemptFailure {

@@ -35,6 +35,7 @@ import { SqliteRunRecords } from "../records/sqlite-records.js";
 import type { Locale } from "../locale/locale.js";
 import type { StepRecord, StepResult, WorkflowMembership } from "../records/step-record.js";
 import { defineDocument, type DocumentSpec } from "../documents/spec.js";
+import { BUILT_IN_DOCUMENTS } from "../documents/builtin/index.js";
 import { CONTINUE_PROMPT } from "./text.js";
 
 export interface RunOptions {
@@ -258,6 +259,12 @@ export class Runtime {
     goal: ResolvedGoal | undefined,
   ): Promise<StepResult> {
     const notesDir = this.workbench?.notes ?? join(this.options.workspace, DEFAULTS.workbenchDir, "notes");
+    // A plain continue of a workflow's document step still ends in its document (built-in kinds only:
+    // a custom spec must be passed again, it is code).
+    const workflow = options.workflow ?? continuation?.record.workflow;
+    const freeze =
+      options.freeze ??
+      (workflow?.document !== undefined ? BUILT_IN_DOCUMENTS[workflow.document] : undefined);
     const run = new StepRun(
       {
         step,
@@ -271,11 +278,9 @@ export class Runtime {
         stopSignal: stop.signal,
         ...(continuation ? { continuation } : {}),
         ...(goal ? { goal: { goal, logDir: this.#checkLogDir(step), env: process.env } } : {}),
-        ...(options.workflow ? { workflow: options.workflow } : {}),
+        ...(workflow ? { workflow } : {}),
         // Without a workbench the document still needs a file: the next step reads it from disk.
-        ...(options.freeze
-          ? { freeze: { spec: options.freeze, run: options.workflow?.run ?? step, notesDir } }
-          : {}),
+        ...(freeze ? { freeze: { spec: freeze, run: workflow?.run ?? step, notesDir } } : {}),
       },
       this.#environment(step, spec, policy, lease, goal !== undefined),
     );

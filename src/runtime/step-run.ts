@@ -11,6 +11,7 @@
  * - A stop (Ctrl-C) during the writing turn lets the handoff finish and stops right after it: cutting the
  *   turn would only leave a degraded handoff to continue from.
  */
+import { existsSync } from "node:fs";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
 import type { DocumentSpec } from "../documents/spec.js";
 import { StepFailedError } from "../errors.js";
@@ -71,6 +72,9 @@ export interface StepPlan {
   /** The document the step must end with, frozen to `notesDir` under the run id. */
   freeze?: { spec: DocumentSpec; run: string; notesDir: string };
 }
+
+/** The CLI's answer to a resume of a session it has no transcript for. */
+const NO_CONVERSATION = /no conversation found/i;
 
 /** The writing turn is never stopped from outside. */
 const NEVER = new AbortController().signal;
@@ -209,6 +213,15 @@ export class StepRun {
 
       if (outcome.kind === "failed") {
         const reason = outcome.error ?? "unknown error";
+        // A driver killed right after its session started leaves a record naming a session the store
+        // never received. Resuming it can never work: the session is started afresh instead, from the
+        // prompt it was started with, in the same generation (not an attempt: nothing was tried).
+        if (resume !== undefined && outcome.mainResponses === 0 && NO_CONVERSATION.test(reason)) {
+          ledger.addError(`${reason.slice(0, 300)} (never stored; started afresh)`);
+          resume = undefined;
+          prompt = this.#startingPrompt();
+          continue;
+        }
         ledger.failAttempt(outcome, reason);
         failedHere += 1;
         if (failedHere >= plan.maxAttempts || outcome.limitReached) {
@@ -300,6 +313,18 @@ export class StepRun {
       error: outcome.kind === "completed" ? null : (outcome.error ?? `the session ended ${outcome.kind}`),
       stopped: outcome.kind === "stopped",
     };
+  }
+
+  /**
+   * The prompt the current generation was started with: the step's task for the first, else the last
+   * handoff as it is on disk now (the successor of a handoff reads the file).
+   */
+  #startingPrompt(): string {
+    const plan = this.#plan;
+    const record = this.#ledger.record;
+    const handoff = record.generations > 1 ? record.handoffs.at(-1) : undefined;
+    if (handoff && existsSync(handoff)) return readFrozenHandoff(handoff, plan.step).promptBlock(plan.locale);
+    return plan.prompt;
   }
 
   /**

@@ -2,6 +2,7 @@
  * A read-only view of one request the CLI sent, with the questions a test script asks most:
  * is this the main thread or a subagent, what did the last tool return, is this the handoff turn.
  */
+import { DOCUMENT_SIGNATURE_PATTERN } from "../documents/instructions.js";
 import { HANDOFF_SIGNATURE } from "../handoff/prompt.js";
 
 /** A content block as the CLI sends it (text, tool_use, tool_result, image, thinking, ...). */
@@ -124,6 +125,16 @@ export class ModelRequest {
   /** The turn in which flower asks the session to write its handoff. */
   get isHandoffTurn(): boolean {
     return this.lastUserText().includes(HANDOFF_SIGNATURE);
+  }
+
+  /**
+   * The kind of document this session must end with ("requirements", "goal", or a custom kind) when it
+   * is a workflow step that declared one: its system prompt carries the document's signature. A script
+   * answers the requirements step with requirements and the goal step with a goal this way.
+   */
+  get documentKind(): string | undefined {
+    if (!this.isMainThread) return undefined;
+    return DOCUMENT_SIGNATURE_PATTERN.exec(this.systemText)?.[1];
   }
 
   /** Text of the last user message (tool results excluded). */

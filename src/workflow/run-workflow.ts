@@ -129,7 +129,7 @@ async function drive(
     const runOptions: RunOptions = {
       ...(step.options?.(input) ?? {}),
       ...(options.wait !== undefined ? { wait: options.wait } : {}),
-      workflow: { run, name: step.name, task },
+      workflow: { run, name: step.name, task, ...(step.freeze ? { document: step.freeze.kind } : {}) },
       ...(step.freeze ? { freeze: step.freeze } : {}),
     };
     const resumes =

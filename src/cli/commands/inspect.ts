@@ -228,7 +228,8 @@ export function showCommand(parsed: ParsedCommand): number {
   }
   if (record.frozen) {
     say("");
-    for (const line of frozenDocumentLines(record.frozen, record.run ?? record.step, locale)) say(line);
+    for (const line of frozenDocumentLines(record.frozen, record.run ?? record.step, record.result, locale))
+      say(line);
   }
   return EXIT.ok;
 }
@@ -279,7 +280,7 @@ function showRun(run: string, records: StepRecord[], runDirectory: RunDirectory,
   for (const record of state.steps) {
     if (!record.frozen) continue;
     say("");
-    for (const line of frozenDocumentLines(record.frozen, run, locale)) say(line);
+    for (const line of frozenDocumentLines(record.frozen, run, record.result, locale)) say(line);
   }
   const last = state.steps.at(-1)!;
   const runDirOption =

@@ -8,8 +8,6 @@
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { GOAL } from "../../../src/documents/builtin/goal.js";
-import { DOCUMENT_SIGNATURE, documentInstructions } from "../../../src/documents/instructions.js";
 import type { ManifestFile, StepRecord } from "../../../src/index.js";
 import {
   startFakeModel,
@@ -75,8 +73,8 @@ function goalAnswer(request: ModelRequest): string {
   ].join("\n");
 }
 
-const isGoalStep = (request: ModelRequest) => request.systemText.includes(documentInstructions(GOAL, "en"));
-const isDocumentStep = (request: ModelRequest) => request.systemText.includes(DOCUMENT_SIGNATURE);
+const isGoalStep = (request: ModelRequest) => request.documentKind === "goal";
+const isDocumentStep = (request: ModelRequest) => request.documentKind !== undefined;
 
 /** requirements: one Read of the README, then the document; goal: the document; work: one answer. */
 function workflowPolicy(

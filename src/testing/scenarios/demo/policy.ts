@@ -21,8 +21,6 @@ import { HandoffPolicy } from "../../../handoff/policy.js";
 import type { Locale } from "../../../locale/locale.js";
 import type { ModelRequest } from "../../model-request.js";
 import { text, toolUse, toolUses, type Reply } from "../../replies.js";
-import { GOAL } from "../../../documents/builtin/goal.js";
-import { DOCUMENT_SIGNATURE, documentInstructions } from "../../../documents/instructions.js";
 import { DEMO_DOCUMENTS_TEXT } from "./documents-text.js";
 import { NOTE_COUNT, noteName, TOPICS } from "./fixture.js";
 import { CHECK_SCRIPT, DEMO_TEXT, SUMMARY_FILE } from "./script-text.js";
@@ -138,7 +136,7 @@ export function demoPolicy(options: DemoScriptOptions): (request: ModelRequest) 
   /** The two document steps: a look at the workspace (they may only look), then the document. */
   const documentStep = (request: ModelRequest): Reply => {
     const d = DEMO_DOCUMENTS_TEXT[locale];
-    const goal = request.systemText.includes(documentInstructions(GOAL, locale));
+    const goal = request.documentKind === "goal";
     if (request.countToolResults("Read") === 0) {
       const file = abs(goal ? "package.json" : "README.md");
       return toolUse("Read", { file_path: file }, { text: goal ? d.goalIntro : d.requirementsIntro });
@@ -158,7 +156,7 @@ export function demoPolicy(options: DemoScriptOptions): (request: ModelRequest) 
   return (request) => {
     if (request.kind === "title" || request.kind === "compact") return undefined;
     if (request.isSubagent) return worker(request);
-    if (request.systemText.includes(DOCUMENT_SIGNATURE)) return documentStep(request);
+    if (request.documentKind !== undefined) return documentStep(request);
     const generation = generationOf(request);
     if (request.isHandoffTurn)
       return text(t.handoff(generation === 1 ? 1 : 2, readsDone(request) || notesRead(request)));

@@ -1,0 +1,105 @@
+/**
+ * The workflow's pure parts: validating a declared workflow, the default step prompt (documents verbatim
+ * as on disk, a degraded one flagged, then the task), and the goal option the work step passes on.
+ */
+import { describe, expect, it } from "vitest";
+import { GOAL } from "../../../src/documents/builtin/goal.js";
+import { REQUIREMENTS } from "../../../src/documents/builtin/requirements.js";
+import { parseDocument } from "../../../src/documents/read.js";
+import { defaultWorkflow, goalOption } from "../../../src/workflow/default-workflow.js";
+import { defaultStepPrompt } from "../../../src/workflow/step-prompt.js";
+import { defineWorkflow, type StepInput, type WorkflowDocument } from "../../../src/workflow/workflow.js";
+import type { AgentSpec } from "../../../src/agents/agent-spec.js";
+
+const AGENT: AgentSpec = { name: "a", instructions: "x" };
+
+function entry(step: string, spec: typeof GOAL, text: string): WorkflowDocument {
+  return {
+    step,
+    kind: spec.kind,
+    path: `/notes/${spec.kind}-r.md`,
+    text,
+    document: parseDocument(spec, text, "r"),
+  };
+}
+
+const REQUIREMENTS_TEXT =
+  "# Requirements confirmation: r\n\n## Task\nAdd a flag.\n\n## Acceptance\n- it works\n";
+const GOAL_TEXT = "# Goal: r\n\n## Goal\nShip.\n\n## Checks\n- `npm test` exits 0\n";
+
+describe("defineWorkflow", () => {
+  it.each([
+    [[], /workflow steps: got an array of 0/],
+    [[{ name: "a/b", agent: AGENT }], /workflow step name: got "a\/b"/],
+    [
+      [
+        { name: "a", agent: AGENT },
+        { name: "a", agent: AGENT },
+      ],
+      /expected a name used once/,
+    ],
+    [[{ name: "a" }], /workflow step a agent: got undefined/],
+    [[{ name: "a", agent: AGENT, prompt: "text" }], /workflow step a prompt: got "text"/],
+  ])("rejects %#", (steps, message) => {
+    expect(() => defineWorkflow(steps as never)).toThrow(message);
+  });
+
+  it("the default workflow is requirements (pauses) → goal → work, the first two freezing their documents", () => {
+    const workflow = defaultWorkflow({ work: AGENT });
+    expect(workflow.steps.map((step) => [step.name, step.freeze?.kind ?? null, step.pause ?? false])).toEqual(
+      [
+        ["requirements", "requirements", true],
+        ["goal", "goal", false],
+        ["work", null, false],
+      ],
+    );
+  });
+});
+
+describe("defaultStepPrompt", () => {
+  it("the first step gets the task as typed", () => {
+    const input: StepInput = { run: "r", task: "Add a flag.", locale: "en", documents: [] };
+    expect(defaultStepPrompt(input)).toBe("The user's task, as typed:\n\nAdd a flag.");
+  });
+
+  it("a later step gets every frozen document verbatim under its path, a degraded one flagged, then the task", () => {
+    const degradedGoal = "# Goal: r\n> [degraded: missing: checks]\n\n## Goal\nShip.\n";
+    const prompt = defaultStepPrompt({
+      run: "r",
+      task: "Add a flag.",
+      locale: "en",
+      documents: [entry("requirements", REQUIREMENTS, REQUIREMENTS_TEXT), entry("goal", GOAL, degradedGoal)],
+    });
+    expect(prompt).toContain(`===== File /notes/requirements-r.md =====\n${REQUIREMENTS_TEXT.trimEnd()}`);
+    expect(prompt).toContain("(Note: this document is degraded — missing: checks.");
+    expect(prompt).toContain(degradedGoal.trimEnd());
+    expect(prompt.endsWith("The user's task, as typed:\n\nAdd a flag.")).toBe(true);
+    expect(prompt.indexOf("requirements-r.md")).toBeLessThan(prompt.indexOf("goal-r.md"));
+  });
+});
+
+describe("goalOption", () => {
+  it("passes the frozen goal's checks and both documents' text to the work step", () => {
+    const option = goalOption({
+      run: "r",
+      task: "t",
+      locale: "en",
+      documents: [entry("requirements", REQUIREMENTS, REQUIREMENTS_TEXT), entry("goal", GOAL, GOAL_TEXT)],
+    });
+    expect(option).toEqual({
+      goal: {
+        checks: [{ command: "npm test", expect: { exitCode: 0 } }],
+        goalText: GOAL_TEXT,
+        requirementsText: REQUIREMENTS_TEXT,
+      },
+    });
+  });
+
+  it("gives no option when the goal has no runnable check, or there is no goal", () => {
+    const vague = "# Goal: r\n\n## Goal\nShip.\n\n## Checks\n- looks fine\n";
+    expect(
+      goalOption({ run: "r", task: "t", locale: "en", documents: [entry("goal", GOAL, vague)] }),
+    ).toEqual({});
+    expect(goalOption({ run: "r", task: "t", locale: "en", documents: [] })).toEqual({});
+  });
+});
