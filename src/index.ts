@@ -31,14 +31,28 @@ export type {
   SpillEvent,
   HandoffEvent,
   StoreLoadEvent,
-  WorkflowStepEvent,
-  DocumentFrozenEvent,
   GoalChecksEvent,
   GoalCheckSummary,
   GuardRoundEvent,
   ClaimFlaggedEvent,
   ReviewEvent,
+  WorkflowStepEvent,
+  DocumentFrozenEvent,
 } from "./runtime/events.js";
+export type { StepStatus } from "./records/step-record.js";
+export type {
+  GuardRecord,
+  CheckRunRecord,
+  CheckResultRecord,
+  ReviewRecord,
+  ReviewCriterionRecord,
+  FlaggedClaimRecord,
+} from "./records/guard-record.js";
+export type { GoalOption } from "./goal/goal-option.js";
+export type { GoalCheck, GoalCheckExpectation } from "./goal/goal-check.js";
+export { parseGoalChecks } from "./goal/goal-document.js";
+export { assessClaim } from "./goal/claims.js";
+export { claimGuard } from "./guards/claim-guard.js";
 export type { WorkflowMembership } from "./records/step-record.js";
 
 export { defineDocument, requiredKeys } from "./documents/spec.js";
@@ -81,20 +95,6 @@ export { documentAgent } from "./workflow/document-agent.js";
 export type { DocumentAgentOptions } from "./workflow/document-agent.js";
 export { defaultStepPrompt, documentsBlock, workStepPrompt } from "./workflow/step-prompt.js";
 export { readOnlyGuard, READ_ONLY_TOOLS } from "./guards/read-only-guard.js";
-export type { StepStatus } from "./records/step-record.js";
-export type {
-  GuardRecord,
-  CheckRunRecord,
-  CheckResultRecord,
-  ReviewRecord,
-  ReviewCriterionRecord,
-  FlaggedClaimRecord,
-} from "./records/guard-record.js";
-export type { GoalOption } from "./goal/goal-option.js";
-export type { GoalCheck, GoalCheckExpectation } from "./goal/goal-check.js";
-export { parseGoalChecks } from "./goal/goal-document.js";
-export { assessClaim } from "./goal/claims.js";
-export { claimGuard } from "./guards/claim-guard.js";
 
 export type { AgentSpec, WorkerSpec } from "./agents/agent-spec.js";
 export { buildOptions } from "./agents/build-options.js";

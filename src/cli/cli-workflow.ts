@@ -6,6 +6,9 @@ import { defaultWorkflow } from "../workflow/default-workflow.js";
 import type { Workflow } from "../workflow/workflow.js";
 import { defaultTeam } from "./default-team.js";
 
-export function cliWorkflow(): Workflow {
-  return defaultWorkflow({ work: (locale) => defaultTeam(locale) });
+export function cliWorkflow(options: { review?: boolean } = {}): Workflow {
+  return defaultWorkflow({
+    work: (locale) => defaultTeam(locale),
+    ...(options.review ? { review: true } : {}),
+  });
 }

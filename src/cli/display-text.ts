@@ -39,17 +39,6 @@ export interface DisplayText {
     (n: number) => string
   >;
   saved: (chars: string) => string;
-  /** A workflow step begins: which of how many, and its name. */
-  workflowStep: (index: number, total: number, name: string) => string;
-  /** A step's document was frozen to `path`. */
-  frozen: (document: string, path: string) => string;
-  /** The document's answer was unusable: a mechanical one was frozen instead, and the run goes on. */
-  frozenDegraded: (document: string, why: string) => string;
-  /** A skipped step (frozen or done before: never redone) and a continued one. */
-  stepSkipped: string;
-  stepResumed: string;
-  /** Display names of the default workflow's steps; another step shows its own name. */
-  stepNames: Record<string, string>;
   /** The goal guard (SPEC §8). */
   goalChecks: (passed: number, total: number) => string;
   checkFailed: (index: number, command: string, reason: string, log: string) => string;
@@ -64,6 +53,17 @@ export interface DisplayText {
     cannotTell: number,
   ) => string;
   reviewNotMet: (criterion: string) => string;
+  /** A workflow step begins: which of how many, and its name. */
+  workflowStep: (index: number, total: number, name: string) => string;
+  /** A step's document was frozen to `path`. */
+  frozen: (document: string, path: string) => string;
+  /** The document's answer was unusable: a mechanical one was frozen instead, and the run goes on. */
+  frozenDegraded: (document: string, why: string) => string;
+  /** A skipped step (frozen or done before: never redone) and a continued one. */
+  stepSkipped: string;
+  stepResumed: string;
+  /** Display names of the default workflow's steps; another step shows its own name. */
+  stepNames: Record<string, string>;
 }
 
 export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
@@ -103,13 +103,6 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
       interrupted: (n) => `中断 ${n}`,
     },
     saved: (chars) => `省下 ${chars} 字符`,
-    workflowStep: (index, total, name) => `== 第 ${index}/${total} 步 · ${name}`,
-    frozen: (document, path) => `<- ${document}冻结在 ${path}`,
-    frozenDegraded: (document, why) =>
-      `!! ${document}降级${why ? `(${why})` : ""} —— 冻结的是残缺件,运行照常往下走`,
-    stepSkipped: "已冻结,不重做",
-    stepResumed: "接着做",
-    stepNames: { requirements: "需求确认", goal: "目标", work: "干活" },
     goalChecks: (passed, total) =>
       passed === total
         ? `ok 目标检查 ${total} 项全部通过`
@@ -125,6 +118,13 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
           : `满足 ${met} · 未满足 ${notMet} · 无法判断 ${cannotTell}`
       }`,
     reviewNotMet: (criterion) => `   x ${criterion}`,
+    workflowStep: (index, total, name) => `== 第 ${index}/${total} 步 · ${name}`,
+    frozen: (document, path) => `<- ${document}冻结在 ${path}`,
+    frozenDegraded: (document, why) =>
+      `!! ${document}降级${why ? `(${why})` : ""} —— 冻结的是残缺件,运行照常往下走`,
+    stepSkipped: "已冻结,不重做",
+    stepResumed: "接着做",
+    stepNames: { requirements: "需求确认", goal: "目标", work: "干活" },
   },
   en: {
     gauge: (context, window) => `# context ${context}${window ? `/${window}` : ""}`,
@@ -164,13 +164,6 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
       interrupted: (n) => `interrupted ${n}`,
     },
     saved: (chars) => `saved ${chars} chars`,
-    workflowStep: (index, total, name) => `== step ${index}/${total} · ${name}`,
-    frozen: (document, path) => `<- ${document} frozen to ${path}`,
-    frozenDegraded: (document, why) =>
-      `!! ${document} degraded${why ? ` (${why})` : ""} — an incomplete one was frozen; the run goes on`,
-    stepSkipped: "already done, not redone",
-    stepResumed: "continued",
-    stepNames: { requirements: "requirements", goal: "goal", work: "work" },
     goalChecks: (passed, total) =>
       passed === total
         ? `ok goal checks: all ${total} pass`
@@ -190,5 +183,12 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
           : `met ${met} · not met ${notMet} · cannot tell ${cannotTell}`
       }`,
     reviewNotMet: (criterion) => `   x ${criterion}`,
+    workflowStep: (index, total, name) => `== step ${index}/${total} · ${name}`,
+    frozen: (document, path) => `<- ${document} frozen to ${path}`,
+    frozenDegraded: (document, why) =>
+      `!! ${document} degraded${why ? ` (${why})` : ""} — an incomplete one was frozen; the run goes on`,
+    stepSkipped: "already done, not redone",
+    stepResumed: "continued",
+    stepNames: { requirements: "requirements", goal: "goal", work: "work" },
   },
 };

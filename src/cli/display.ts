@@ -144,25 +144,6 @@ export class Display {
       case "spill":
         this.#print([t.spill(oneLine(event.tool), formatTokens(event.chars), this.#path(event.path))]);
         return;
-      case "workflow-step":
-        // Which step of the run is active; the pause itself is printed by the command, with the file.
-        if (event.phase === "start" || event.phase === "skip")
-          this.#print([this.#workflowStep(event.name, event.index, event.total, event.phase, event.resumed)]);
-        return;
-      case "document-frozen": {
-        const lines: string[] = [];
-        if (event.degraded)
-          lines.push(t.frozenDegraded(oneLine(event.title), cut(oneLine(event.why ?? ""), REASON_MAX_CHARS)));
-        lines.push(t.frozen(oneLine(event.title), this.#path(event.path)));
-        lines.push(
-          ...documentSummary(
-            event.sections.map((section) => ({ label: oneLine(section.heading), text: section.text })),
-            this.#locale,
-          ),
-        );
-        this.#print(lines);
-        return;
-      }
       case "goal-checks": {
         const lines = [t.goalChecks(event.passed, event.total)];
         for (const result of event.results) {
@@ -209,6 +190,25 @@ export class Display {
         }
         if (event.outcome === "degraded" && event.why)
           lines.push(`   ! ${cut(oneLine(event.why), REASON_MAX_CHARS)}`);
+        this.#print(lines);
+        return;
+      }
+      case "workflow-step":
+        // Which step of the run is active; the pause itself is printed by the command, with the file.
+        if (event.phase === "start" || event.phase === "skip")
+          this.#print([this.#workflowStep(event.name, event.index, event.total, event.phase, event.resumed)]);
+        return;
+      case "document-frozen": {
+        const lines: string[] = [];
+        if (event.degraded)
+          lines.push(t.frozenDegraded(oneLine(event.title), cut(oneLine(event.why ?? ""), REASON_MAX_CHARS)));
+        lines.push(t.frozen(oneLine(event.title), this.#path(event.path)));
+        lines.push(
+          ...documentSummary(
+            event.sections.map((section) => ({ label: oneLine(section.heading), text: section.text })),
+            this.#locale,
+          ),
+        );
         this.#print(lines);
         return;
       }

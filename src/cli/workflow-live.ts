@@ -36,7 +36,8 @@ export async function runWorkflowLive(live: WorkflowLive): Promise<WorkflowOutco
     const result: StepResult | null = last?.result ?? null;
     const lastStatus = last ? (rt.records.get(last.step)?.status ?? "done") : "done";
     if (output.json) process.stdout.write(`${JSON.stringify({ type: "result", ...workflow })}\n`);
-    if (workflow.status === "stopped" || interrupted) {
+    // A work step that ended goal-not-met ends the run, but it is a verdict, not a stop to continue from.
+    if ((workflow.status === "stopped" && lastStatus !== "goal-not-met") || interrupted) {
       output.say(text.stopped(live.continueCommand));
       return { code: EXIT.interrupted, status: "stopped", result, workflow };
     }
@@ -47,7 +48,6 @@ export async function runWorkflowLive(live: WorkflowLive): Promise<WorkflowOutco
       return { code: EXIT.ok, status: "done", result, workflow };
     }
     if (!output.json) {
-      // The agent's answer may say "done"; the guard's verdict is what counts, so it is said first.
       if (lastStatus === "goal-not-met" && last) output.say(`${last.step}: ${text.status["goal-not-met"]}`);
       for (const degraded of workflow.degraded)
         output.say(text.degradedDocument(degraded.kind, degraded.path, oneLine(degraded.why)));

@@ -24,5 +24,5 @@ export { GOAL_DEFAULTS } from "./constants.js";
 export { resolveGoalOption, MAX_GUARD_ROUNDS } from "./goal-option.js";
 export type { GoalOption, ResolvedGoal } from "./goal-option.js";
 export { parseReviewVerdict } from "./review-verdict.js";
-export type { ReviewVerdict } from "./review-verdict.js";
+export type { ReviewVerdict, ReviewCriterion, ReviewVerdictKind } from "./review-verdict.js";
 export { reviewPrompt, reviewRoundMessage, REVIEW_SIGNATURE, REVIEWER_INSTRUCTIONS } from "./review-text.js";

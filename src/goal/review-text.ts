@@ -5,7 +5,7 @@
  */
 import { ConfigurationError } from "../errors.js";
 import type { Locale } from "../locale/locale.js";
-import type { ReviewCriterionRecord } from "./review-criterion.js";
+import type { ReviewCriterion } from "./review-verdict.js";
 
 /** Marks the reviewer's first prompt; a test's scripted model recognises the reviewer by it. */
 export const REVIEW_SIGNATURE = "[flower reviewer]";
@@ -96,7 +96,7 @@ const MAX_LINE = 300;
 export function reviewRoundMessage(options: {
   round: number;
   rounds: number;
-  criteria: readonly ReviewCriterionRecord[];
+  criteria: readonly ReviewCriterion[];
   locale: Locale;
 }): string {
   const { round, rounds, criteria, locale } = options;

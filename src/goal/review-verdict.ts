@@ -9,11 +9,19 @@
  * a verdict. An answer with no readable criterion is a degraded verdict: the caller must not treat it as
  * a pass.
  */
-import type { ReviewCriterionRecord, ReviewVerdictKind } from "./review-criterion.js";
 import { asciiPunctuation } from "./fullwidth.js";
 
+export type ReviewVerdictKind = "met" | "not-met" | "cannot-tell";
+
+/** One acceptance criterion as the reviewer judged it (the run record keeps the same shape). */
+export interface ReviewCriterion {
+  criterion: string;
+  verdict: ReviewVerdictKind;
+  evidence: string;
+}
+
 export interface ReviewVerdict {
-  criteria: ReviewCriterionRecord[];
+  criteria: ReviewCriterion[];
   /** met: nothing not met; not-met: at least one criterion not met; degraded: nothing readable. */
   outcome: "met" | "not-met" | "degraded";
   /** Why it degraded; null otherwise. */
@@ -81,7 +89,7 @@ function clean(line: string): string {
 }
 
 /** A table row: the cell that is a verdict word, the first cell before it, the cells after it. */
-function readTableRow(line: string): ReviewCriterionRecord | null {
+function readTableRow(line: string): ReviewCriterion | null {
   const cells = line
     .replace(/^\s*\||\|\s*$/g, "")
     .split("|")
@@ -103,7 +111,7 @@ function readTableRow(line: string): ReviewCriterionRecord | null {
   };
 }
 
-function readLine(raw: string): ReviewCriterionRecord | null {
+function readLine(raw: string): ReviewCriterion | null {
   if (/^\s*#/.test(raw)) return null;
   if ((raw.match(/\|/g) ?? []).length >= 2) return readTableRow(asciiPunctuation(raw));
   const line = clean(raw);
@@ -131,7 +139,7 @@ function readLine(raw: string): ReviewCriterionRecord | null {
 export function parseReviewVerdict(answer: string | null): ReviewVerdict {
   if (typeof answer !== "string" || answer.trim() === "")
     return { criteria: [], outcome: "degraded", why: "the reviewer gave no answer" };
-  const criteria: ReviewCriterionRecord[] = [];
+  const criteria: ReviewCriterion[] = [];
   let inFence = false;
   for (const line of answer.split(/\r?\n/)) {
     if (/^\s*(```|~~~)/.test(line)) {

@@ -36,9 +36,13 @@ export interface CheckRunRecord {
   results: CheckResultRecord[];
 }
 
-// The verdict types belong to the reviewer's parser (goal/); the record keeps them as they are.
-import type { ReviewCriterionRecord } from "../goal/review-criterion.js";
-export type { ReviewCriterionRecord, ReviewVerdictKind } from "../goal/review-criterion.js";
+export type ReviewVerdictKind = "met" | "not-met" | "cannot-tell";
+
+export interface ReviewCriterionRecord {
+  criterion: string;
+  verdict: ReviewVerdictKind;
+  evidence: string;
+}
 
 /** One reviewer session (G3). */
 export interface ReviewRecord {

@@ -44,12 +44,12 @@ export interface StepResult {
   denials: number;
   /** The final answer of the last session. */
   result: string | null;
+  /** The goal guard's evidence (SPEC §8): only for a step run with the `goal` option. */
+  guard?: GuardRecord;
   /** The workflow run this step belongs to; absent for a step run on its own (`--direct`). */
   run?: string;
   /** The document this step ended with (`freeze`): path, kind, degraded and why. Absent without one. */
   frozen?: FrozenDocumentRecord;
-  /** The goal guard's evidence (SPEC §8): only for a step run with the `goal` option. */
-  guard?: GuardRecord;
 }
 
 /** Where a step sits in a workflow run: enough for `continueWorkflow` in another process. */
@@ -197,11 +197,11 @@ export function toStepResult(record: StepRecord): StepResult {
     spilledChars: record.spilledChars,
     denials: record.denials,
     result: record.result,
+    status: record.status,
+    ...(record.guard ? { guard: structuredClone(record.guard) } : {}),
     ...(record.run !== undefined ? { run: record.run } : {}),
     ...(record.frozen !== undefined
       ? { frozen: { ...record.frozen, missing: [...record.frozen.missing] } }
       : {}),
-    status: record.status,
-    ...(record.guard ? { guard: structuredClone(record.guard) } : {}),
   };
 }

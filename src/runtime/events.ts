@@ -122,47 +122,6 @@ export interface LeaseWaitEvent {
   holder: LeaseHolder;
 }
 
-/**
- * A workflow run moves between its steps: `start` (a step begins or is continued), `skip` (already
- * frozen/done: never redone), `done` (it ended), `paused` (the run stops after it for a person to read
- * and edit its document).
- */
-export interface WorkflowStepEvent {
-  type: "workflow-step";
-  run: string;
-  /** The step's record name (`<run>/<name>`). */
-  step: string;
-  /** The step's name in the workflow. */
-  name: string;
-  /** 0-based position in the workflow, and how many steps it has. */
-  index: number;
-  total: number;
-  phase: "start" | "skip" | "done" | "paused";
-  /** On `start`: the step continues an earlier record (after a crash or a stop) instead of starting fresh. */
-  resumed?: boolean | undefined;
-}
-
-/** A step's document was frozen (SPEC §7): where, whether it degraded and why, and its sections. */
-export interface DocumentFrozenEvent {
-  type: "document-frozen";
-  step: string;
-  /** The workflow run, when the step is part of one. */
-  run?: string | undefined;
-  /** The document's kind ("requirements", "goal", custom) and its title in the run's locale. */
-  kind: string;
-  title: string;
-  path: string;
-  /** Where the previous version was archived, if there was one. */
-  archived: string | null;
-  degraded: boolean;
-  /** Why it degraded, when it did. */
-  why?: string | undefined;
-  /** Required sections that were missing or hollow in the answer. */
-  missing: string[];
-  /** Heading and text of every declared section, in order (the live view's summary lines). */
-  sections: DocumentSummaryLine[];
-}
-
 /** One check's result in a `goal-checks` event. */
 export interface GoalCheckSummary {
   index: number;
@@ -225,6 +184,47 @@ export interface ReviewEvent {
   answerPath: string | null;
 }
 
+/**
+ * A workflow run moves between its steps: `start` (a step begins or is continued), `skip` (already
+ * frozen/done: never redone), `done` (it ended), `paused` (the run stops after it for a person to read
+ * and edit its document).
+ */
+export interface WorkflowStepEvent {
+  type: "workflow-step";
+  run: string;
+  /** The step's record name (`<run>/<name>`). */
+  step: string;
+  /** The step's name in the workflow. */
+  name: string;
+  /** 0-based position in the workflow, and how many steps it has. */
+  index: number;
+  total: number;
+  phase: "start" | "skip" | "done" | "paused";
+  /** On `start`: the step continues an earlier record (after a crash or a stop) instead of starting fresh. */
+  resumed?: boolean | undefined;
+}
+
+/** A step's document was frozen (SPEC §7): where, whether it degraded and why, and its sections. */
+export interface DocumentFrozenEvent {
+  type: "document-frozen";
+  step: string;
+  /** The workflow run, when the step is part of one. */
+  run?: string | undefined;
+  /** The document's kind ("requirements", "goal", custom) and its title in the run's locale. */
+  kind: string;
+  title: string;
+  path: string;
+  /** Where the previous version was archived, if there was one. */
+  archived: string | null;
+  degraded: boolean;
+  /** Why it degraded, when it did. */
+  why?: string | undefined;
+  /** Required sections that were missing or hollow in the answer. */
+  missing: string[];
+  /** Heading and text of every declared section, in order (the live view's summary lines). */
+  sections: DocumentSummaryLine[];
+}
+
 export type FlowerEvent =
   | StepStartEvent
   | StepEndEvent
@@ -237,12 +237,12 @@ export type FlowerEvent =
   | HandoffEvent
   | StoreLoadEvent
   | LeaseWaitEvent
-  | WorkflowStepEvent
-  | DocumentFrozenEvent
   | GoalChecksEvent
   | GuardRoundEvent
   | ClaimFlaggedEvent
-  | ReviewEvent;
+  | ReviewEvent
+  | WorkflowStepEvent
+  | DocumentFrozenEvent;
 
 export type FlowerEventType = FlowerEvent["type"];
 

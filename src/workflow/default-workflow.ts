@@ -18,6 +18,8 @@ export interface DefaultWorkflowOptions {
   work: AgentSpec | ((locale: Locale) => AgentSpec);
   /** Model of the two document agents. @default the runtime's model */
   model?: string;
+  /** The goal guard's reviewer after the work step's checks pass (SPEC G3, CLI `--review`). @default false */
+  review?: boolean;
 }
 
 /** The names of the default workflow's steps, in order. */
@@ -44,22 +46,31 @@ export function defaultWorkflow(options: DefaultWorkflowOptions): Workflow {
       pause: true,
     },
     { name: "goal", agent: (locale) => documentAgent(GOAL, locale, model), freeze: GOAL },
-    { name: "work", agent: options.work, prompt: workStepPrompt, options: goalOption },
+    {
+      name: "work",
+      agent: options.work,
+      prompt: workStepPrompt,
+      options: (input: StepInput) => goalOption(input, options.review ?? false),
+    },
   ] satisfies WorkflowStep[]);
 }
 
 /**
  * The goal guard's option for the work step: the frozen goal's runnable checks (read from the file as
- * it is now) and the two documents' text for the reviewer. No checks, no option: the work step ends as
- * it did before the guard.
+ * it is now) and the two documents' text for the reviewer. No checks and no reviewer, no option: the
+ * work step ends as it did before the guard.
  */
-export function goalOption(input: StepInput): Pick<RunOptions, "goal"> {
+export function goalOption(input: StepInput, review = false): Pick<RunOptions, "goal"> {
   const goal = input.documents.find((entry) => entry.kind === GOAL.kind);
-  if (!goal) return {};
-  const checks = goalChecks(goal.document).checks;
-  if (checks.length === 0) return {};
   const requirements = input.documents.find((entry) => entry.kind === REQUIREMENTS.kind);
+  const checks = goal ? goalChecks(goal.document).checks : [];
+  if (checks.length === 0 && !review) return {};
   return {
-    goal: { checks, goalText: goal.text, ...(requirements ? { requirementsText: requirements.text } : {}) },
+    goal: {
+      checks,
+      ...(review ? { review } : {}),
+      ...(goal ? { goalText: goal.text } : {}),
+      ...(requirements ? { requirementsText: requirements.text } : {}),
+    },
   };
 }

@@ -198,7 +198,7 @@ export async function runCommand(parsed: ParsedCommand): Promise<number> {
         step: run,
         continueCommand: continueCommand(run, settings),
         action: () =>
-          runWorkflow(rt, cliWorkflow(), task, {
+          runWorkflow(rt, cliWorkflow({ review: settings.review }), task, {
             run,
             wait: parsed.values.wait === true,
             ...(parsed.values.yes === true ? { pauseAfter: false } : {}),
@@ -245,7 +245,7 @@ export async function continueCommandRun(parsed: ParsedCommand): Promise<number>
         step: target.run,
         continueCommand: continueCommand(target.run, settings),
         action: () =>
-          continueWorkflow(rt, cliWorkflow(), target.run, {
+          continueWorkflow(rt, cliWorkflow({ review: settings.review }), target.run, {
             wait: parsed.values.wait === true,
             ...(parsed.values.yes === true ? { pauseAfter: false } : {}),
           }),

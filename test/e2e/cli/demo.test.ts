@@ -140,6 +140,26 @@ describe("flower demo --keep, run once; each property its own test", () => {
     expect(run.demo.stdout).toMatch(/^# context [\d.]+K\/60K · about [\d.]+K until handoff$/m);
   });
 
+  it("the goal guard sends the claimed success back once: a check fails, a worker fixes it, the checks pass", () => {
+    const out = run.demo.stdout;
+    const failing = out.indexOf("!! goal checks: 1 of 3 failing\n");
+    const round = out.indexOf(">> guard round 1/3 · 1 of 3 checks failing — sent back with the evidence\n");
+    const passing = out.indexOf("ok goal checks: all 3 pass\n");
+    expect(failing).toBeGreaterThan(0);
+    expect(round).toBeGreaterThan(failing);
+    expect(passing).toBeGreaterThan(round);
+    expect(out).toMatch(
+      /^ {3}x 2\. grep -c '\^\. \[0-9\]' \.flower\/artifacts\/notes-summary\.md — output does not match \/\^90\$\/ \(log .*goal-check-2\.log\)$/m,
+    );
+    const guard = JSON.parse(readFileSync(join(run.runDir, "manifest.json"), "utf8")).steps["demo/work"]
+      .guard;
+    expect(guard).toMatchObject({ rounds: 1, outcome: "passed" });
+    expect(guard.checkRuns.map((checks: { passed: boolean }) => checks.passed)).toEqual([false, true]);
+    expect(
+      readFileSync(join(run.workspace, ".flower", "artifacts", "notes-summary.md"), "utf8").match(/^\| \d/gm),
+    ).toHaveLength(90);
+  });
+
   it("hands off twice, each with a doing/next summary and a fresh session", () => {
     const out = run.demo.stdout;
     expect(out.match(/— writing the handoff, new session next/g)).toHaveLength(2);

@@ -1,5 +1,5 @@
 /**
- * `flower --review` through the built binary, the real `claude` and the offline kit: the reviewer's
+ * `flower --direct --review` through the built binary, the real `claude` and the offline kit: the reviewer's
  * "not met" sends the coordinator back (a guard round in the live view), an unreadable verdict ends the
  * step goal-not-met with exit code 1, and `flower show` lists the guard's evidence.
  */
@@ -39,7 +39,17 @@ it(
     writeFileSync(join(root, ".keep"), "");
     const env = cleanEnv(model.env());
     const run = await runFlower(
-      ["--review", "--workspace", root, "--run-dir", runDir, "--step", "reviewed", "Create ok.txt"],
+      [
+        "--direct",
+        "--review",
+        "--workspace",
+        root,
+        "--run-dir",
+        runDir,
+        "--step",
+        "reviewed",
+        "Create ok.txt",
+      ],
       { env, cwd: root, timeoutMs: 60_000 },
     );
     expect(run.timedOut).toBe(false);

@@ -8,7 +8,9 @@
  *   generation 1  glance (git status) → a denied `npm test` → delegation (analyst: `seq 1 20000`, spilled)
  *                 → reads design notes in parallel batches until the handoff line → handoff 1
  *   generation 2  delegation (engineer writes the summary table) → more notes → handoff 2
- *   generation 3  delegation (engineer saves and runs a check script) → final answer
+ *   generation 3  delegation (engineer saves and runs a check script) → final answer, claiming success
+ *   goal guard    flower runs the goal's checks: the table lacks rows → sent back (guard round 1) →
+ *                 delegation (engineer completes the table) → final answer → the checks pass
  *
  * The policy answers from the request alone (which generation, how many results of which tool), never
  * from hidden state, so a retried or resumed request gets the same answer. Generations are told apart
@@ -39,6 +41,9 @@ export function demoHandoffPolicy(): HandoffPolicy {
 
 /** The fake model refuses requests above this, like the real API at its window. */
 export const DEMO_CONTEXT_WINDOW = 60_000;
+
+/** The start of the goal guard's message (en, zh): the coordinator was sent back. */
+const GUARD_MARKERS = ["[flower goal guard]", "[flower 目标守门]"];
 
 /** How many notes the coordinator reads per turn (in parallel). */
 const BATCH = 8;
@@ -178,11 +183,24 @@ export function demoPolicy(options: DemoScriptOptions): (request: ModelRequest) 
       return text(t.final(NOTE_COUNT, "-"));
     }
     if (agents === 0) return agent("engineer", t.describe.check, t.checkBrief(workspace));
-    // The Agent result may carry the CLI's metadata tags around the worker's report.
-    const report = (request.lastToolResult()?.text ?? "")
-      .split("\n")
+    // The Agent results may carry the CLI's metadata tags around the worker's report.
+    const report = request
+      .toolResults()
+      .flatMap((result) => (result.name === "Agent" ? result.text.split("\n") : []))
       .map((line) => line.trim())
       .find((line) => line.startsWith(t.checkMarker));
+    // The goal guard: flower ran the goal's checks and sent this session back (the table lacks rows).
+    if (GUARD_MARKERS.some((marker) => request.allText().includes(marker))) {
+      if (agents === 1) {
+        const brief = t.summaryBrief(workspace, NOTE_COUNT);
+        return toolUse(
+          "Agent",
+          { description: t.describe.summary, prompt: brief, subagent_type: "engineer" },
+          { text: t.guardFixIntro },
+        );
+      }
+      return text(t.final(NOTE_COUNT, report ?? ""));
+    }
     return text(t.final(notesRead(request), report ?? ""));
   };
 }

@@ -25,6 +25,8 @@ export interface DemoText {
   final: (read: number, check: string) => string;
   /** The start of the check report, to find it inside the Agent result. */
   checkMarker: string;
+  /** After the goal guard sent the coordinator back: it has the table completed through a worker. */
+  guardFixIntro: string;
   describe: { seq: string; summary: string; check: string; glance: string; test: string };
 }
 
@@ -89,6 +91,7 @@ export const DEMO_TEXT: Record<Locale, DemoText> = {
             "- `docs/` — the notes",
           ].join("\n"),
     checkMarker: "Check passed",
+    guardFixIntro: `flower's check counts the table's rows: it has fewer than the ${NOTE_COUNT} notes. Having the engineer complete it.`,
     describe: {
       seq: "Check the numbering range",
       summary: "Write the summary table",
@@ -157,6 +160,7 @@ export const DEMO_TEXT: Record<Locale, DemoText> = {
             "- `docs/` —— 笔记",
           ].join("\n"),
     checkMarker: "核对通过",
+    guardFixIntro: `flower 的检查数了表格的行数:比 ${NOTE_COUNT} 份笔记少。让工程师把它补全。`,
     describe: {
       seq: "核对编号范围",
       summary: "写汇总表",
