@@ -163,7 +163,10 @@ describe("flower with broken files around it", () => {
         return { ...toolUse("Read", { file_path: "big.txt" }), outputTokens: 70_000 };
       },
     });
-    const finished = await flower(["--window", "100000", "--step", "full", "Read big.txt"], paths);
+    const finished = await flower(
+      ["--direct", "--window", "100000", "--step", "full", "Read big.txt"],
+      paths,
+    );
     expect(finished.stderr).not.toMatch(/\n\s+at /);
     expect(finished.code, finished.stdout + finished.stderr).toBe(0);
     expect(finished.stdout).toContain("finished");
@@ -188,7 +191,7 @@ describe("flower with broken files around it", () => {
     const filler = join(paths.runDir, "filler");
     mkdirSync(filler);
     fill(filler);
-    const finished = await flower(["--step", "full", "Read big.txt"], paths);
+    const finished = await flower(["--direct", "--step", "full", "Read big.txt"], paths);
     expect(finished.stderr).not.toMatch(/\n\s+at /);
     expectOneClearLine(finished, /run records at .*records\.db.*database or disk is full/);
     if (existsSync(join(paths.runDir, "manifest.json")))

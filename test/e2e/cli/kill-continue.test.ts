@@ -105,7 +105,16 @@ describe("flower killed with SIGKILL, then flower continue", () => {
         return text("Read it.");
       },
     });
-    const args = ["--workspace", paths.root, "--run-dir", paths.runDir, "--step", "spill", "Read big.txt"];
+    const args = [
+      "--workspace",
+      paths.root,
+      "--run-dir",
+      paths.runDir,
+      "--direct",
+      "--step",
+      "spill",
+      "Read big.txt",
+    ];
     await killAt(args, "spill-write", paths);
 
     // The spill's bytes are in a hidden temporary; no visible spill file is partial.
@@ -143,7 +152,16 @@ describe("flower killed with SIGKILL, then flower continue", () => {
         return text("The engineer wrote the script.");
       },
     });
-    const args = ["--workspace", paths.root, "--run-dir", paths.runDir, "--step", "index", "Write a script"];
+    const args = [
+      "--workspace",
+      paths.root,
+      "--run-dir",
+      paths.runDir,
+      "--direct",
+      "--step",
+      "index",
+      "Write a script",
+    ];
     // The first index write is the refresh before the session; the second follows the engineer's Write.
     await killAt(args, "index-write:2", paths);
 
@@ -182,7 +200,18 @@ describe("flower killed with SIGKILL, then flower continue", () => {
       },
     });
     const run = await runFlower(
-      ["--window", "100000", "--workspace", paths.root, "--run-dir", paths.runDir, "--step", "fg", "Read"],
+      [
+        "--window",
+        "100000",
+        "--workspace",
+        paths.root,
+        "--run-dir",
+        paths.runDir,
+        "--direct",
+        "--step",
+        "fg",
+        "Read",
+      ],
       { env: cleanEnv(model.env()), cwd: paths.root, timeoutMs: 45_000 },
     );
     expect(run.code, run.stdout + run.stderr).toBe(0);

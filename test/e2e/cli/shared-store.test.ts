@@ -162,7 +162,7 @@ describe("continue anywhere", () => {
     const machineA = machine("a", project, url);
     const machineB = machine("b", project, url);
 
-    a.spawned = on(machineA, ["--window", "80000", "--step", "long job", "Read all notes."]);
+    a.spawned = on(machineA, ["--direct", "--window", "80000", "--step", "long job", "Read all notes."]);
     const stopped = await a.spawned.done;
     expect(stopped.code).toBe(130);
     const pending = await storedRecord(url, "long job");
@@ -221,7 +221,7 @@ describe("continue anywhere", () => {
     const machineA = machine("a", project, url);
     const machineB = machine("b", project, url);
 
-    const first = await on(machineA, ["--step", "probe", "Probe the big file."]).done;
+    const first = await on(machineA, ["--direct", "--step", "probe", "Probe the big file."]).done;
     expect(first.code).toBe(0);
     const spillA = readdirSync(join(machineA.workspace, ".flower", "spill"));
     expect(spillA).toHaveLength(1);
@@ -266,7 +266,7 @@ describe("one driver per step across machines", () => {
       Machine,
       Machine,
     ];
-    expect((await on(a, ["--step", "race", "Start the race."]).done).code).toBe(0);
+    expect((await on(a, ["--direct", "--step", "race", "Start the race."]).done).code).toBe(0);
 
     // Two machines continue the same step at once: one drives, the other is refused.
     answerMs = 8_000;
