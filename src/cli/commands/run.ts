@@ -236,34 +236,60 @@ export async function continueCommandRun(parsed: ParsedCommand): Promise<number>
       );
     requireCredentials(settings);
     const sink = eventSink(settings.output, settings.verbose);
-    const rt = makeRuntime(settings, (event) => sink.handle(event));
-    return (
-      await runWorkflowLive({
-        rt,
-        output: settings.output,
-        sink,
-        step: target.run,
-        continueCommand: continueCommand(target.run, settings),
-        action: () =>
-          continueWorkflow(rt, cliWorkflow({ review: settings.review }), target.run, {
-            wait: parsed.values.wait === true,
-            ...(parsed.values.yes === true ? { pauseAfter: false } : {}),
-          }),
-      })
-    ).code;
+    return goOnWithRun(
+      makeRuntime(settings, (event) => sink.handle(event)),
+      sink,
+      settings,
+      parsed,
+      target.run,
+    );
   }
   requireCredentials(settings);
   const sink = eventSink(settings.output, settings.verbose);
   const rt = makeRuntime(settings, (event) => sink.handle(event));
-  const name = target.step;
+  return goOnWithStep(rt, sink, settings, parsed, target.step, prompt);
+}
+
+/** `flower continue <run>`: the workflow goes on at the step where it stopped (W4). */
+async function goOnWithRun(
+  rt: Runtime,
+  sink: ReturnType<typeof eventSink>,
+  settings: LiveSettings,
+  parsed: ParsedCommand,
+  run: string,
+): Promise<number> {
+  const outcome = await runWorkflowLive({
+    rt,
+    output: settings.output,
+    sink,
+    step: run,
+    continueCommand: continueCommand(run, settings),
+    action: () =>
+      continueWorkflow(rt, cliWorkflow({ review: settings.review }), run, {
+        wait: parsed.values.wait === true,
+        ...(parsed.values.yes === true ? { pauseAfter: false } : {}),
+      }),
+  });
+  return outcome.code;
+}
+
+/** `flower continue <step>` of a step run on its own (`--direct`). */
+async function goOnWithStep(
+  rt: Runtime,
+  sink: ReturnType<typeof eventSink>,
+  settings: LiveSettings,
+  parsed: ParsedCommand,
+  step: string,
+  prompt: string | undefined,
+): Promise<number> {
   const outcome = await runLive({
     rt,
     output: settings.output,
     sink,
-    step: name,
-    continueCommand: continueCommand(name, settings),
+    step,
+    continueCommand: continueCommand(step, settings),
     action: () =>
-      rt.continue(name, defaultTeam(settings.locale), {
+      rt.continue(step, defaultTeam(settings.locale), {
         wait: parsed.values.wait === true,
         ...(prompt ? { prompt } : {}),
         ...reviewGoal(settings),
@@ -339,36 +365,8 @@ async function continueFromStore(
     rt.close();
     throw error;
   }
-  if (run !== undefined) {
-    return (
-      await runWorkflowLive({
-        rt,
-        output: settings.output,
-        sink,
-        step: run,
-        continueCommand: continueCommand(run, settings),
-        action: () =>
-          continueWorkflow(rt, cliWorkflow(), run, {
-            wait: parsed.values.wait === true,
-            ...(parsed.values.yes === true ? { pauseAfter: false } : {}),
-          }),
-      })
-    ).code;
-  }
-  const step = name;
-  const outcome = await runLive({
-    rt,
-    output: settings.output,
-    sink,
-    step,
-    continueCommand: continueCommand(step, settings),
-    action: () =>
-      rt.continue(step, defaultTeam(settings.locale), {
-        wait: parsed.values.wait === true,
-        ...(prompt ? { prompt } : {}),
-      }),
-  });
-  return outcome.code;
+  if (run !== undefined) return goOnWithRun(rt, sink, settings, parsed, run);
+  return goOnWithStep(rt, sink, settings, parsed, name, prompt);
 }
 
 /**
