@@ -113,8 +113,17 @@ export class SecretRedactor {
   #walk(value: unknown, seen: WeakSet<object>): unknown {
     if (typeof value === "string") return this.text(value);
     if (typeof value !== "object" || value === null) return value;
+    // Only a cycle is cut short: an object shared by two branches is redacted in both.
     if (seen.has(value)) return value;
     seen.add(value);
+    try {
+      return this.#walkObject(value, seen);
+    } finally {
+      seen.delete(value);
+    }
+  }
+
+  #walkObject(value: object, seen: WeakSet<object>): unknown {
     if (Array.isArray(value)) {
       const items = value as unknown[];
       let copy: unknown[] | null = null;
