@@ -102,9 +102,13 @@ describe("credentials and file modes", () => {
       return finished;
     };
 
-    const run = await flower("run -v", ["-v", "--window", "100000", "--step", "s", "Look around"], {
-      ANTHROPIC_API_KEY: API_KEY,
-    });
+    const run = await flower(
+      "run -v",
+      ["-v", "--direct", "--window", "100000", "--step", "s", "Look around"],
+      {
+        ANTHROPIC_API_KEY: API_KEY,
+      },
+    );
     expect(run.stdout).toContain("auth      sk-a**** (ANTHROPIC_API_KEY)");
     expect(run.stdout).toContain("spill");
     const continued = await flower("continue -v --json", ["continue", "s", "-v", "--json"], {
