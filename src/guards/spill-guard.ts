@@ -59,6 +59,13 @@ export interface SpillGuardOptions {
   locale: Locale;
   /** Called once per spilled field. Errors it throws are swallowed. */
   onSpill?: (info: SpillInfo) => void;
+  /**
+   * Applied to a spilled text before it is written: the runtime passes its SecretRedactor so a worker's
+   * `env` output cannot put a credential in a spill file. (The preview left in the result goes to the
+   * model as the rest of the output does; the store redacts it on the way to the rows.)
+   * @default the text unchanged
+   */
+  redact?: (text: string) => string;
   /** Test seam: time and randomness of spill file names. */
   _internal?: { now?: () => Date; randomId?: () => string };
 }
@@ -212,6 +219,8 @@ export function spillGuard(options: SpillGuardOptions): HookCallbackMatcher {
     throw new ConfigurationError("matcher", matcher, "a tool-name pattern");
   if (onSpill !== undefined && typeof onSpill !== "function")
     throw new ConfigurationError("onSpill", onSpill, "a function");
+  const redact = options.redact ?? ((text: string) => text);
+  if (typeof redact !== "function") throw new ConfigurationError("redact", redact, "a function");
 
   const dir = path.resolve(rawDir);
   const now = options._internal?.now ?? (() => new Date());
@@ -248,7 +257,7 @@ export function spillGuard(options: SpillGuardOptions): HookCallbackMatcher {
         locale,
         pathFor: (text, field) => {
           const file = fileFor(tool, field);
-          pending.push({ file, text });
+          pending.push({ file, text: redact(text) });
           return file;
         },
       });

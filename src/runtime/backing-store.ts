@@ -19,7 +19,10 @@ import type { FlowerSessionStore } from "../store/flower-store.js";
 import { quoteIdentifier } from "../store/postgres/migrate.js";
 import { PostgresSessionStore } from "../store/postgres/postgres-store.js";
 import { PostgresWorkspaceFiles } from "../store/postgres/workspace-files.js";
+import { RedactingSessionStore } from "../store/redacting-store.js";
 import { RoamingSessionStore } from "../store/roaming-store.js";
+import { SecretRedactor } from "../store/secret-redactor.js";
+import { SqliteSessionStore } from "../store/sqlite-store.js";
 import type { StoreSpec } from "../store/store-spec.js";
 import type { WorkspaceFiles } from "../store/workspace-files.js";
 
@@ -44,14 +47,27 @@ export interface BackingStore {
 /** Connections per process: the transcripts, the record writes and a heartbeat rarely overlap more. */
 const POOL_SIZE = 4;
 
-export function openBackingStore(spec: StoreSpec, runDir: string, workspace: string): BackingStore {
+/**
+ * `redactor`: the credentials to keep out of the transcripts. Every backend gets the redacting layer
+ * directly over it, so no entry reaches a row (SQLite or Postgres) with a secret in it.
+ */
+export function openBackingStore(
+  spec: StoreSpec,
+  runDir: string,
+  workspace: string,
+  redactor: SecretRedactor = new SecretRedactor([]),
+): BackingStore {
   if (spec.kind === "sqlite") {
     const records = new SqliteRunRecords(runDir);
+    const path = spec.path ?? join(runDir, "sessions.db");
     return {
       kind: "sqlite",
       location: runDir,
       records,
-      sessions: { path: spec.path ?? join(runDir, "sessions.db") },
+      // Without secrets to redact the rewrite layers open the file themselves, as they always did.
+      sessions: redactor.active
+        ? { inner: new RedactingSessionStore(new SqliteSessionStore({ path }), redactor) }
+        : { path },
       files: null,
       ready: async () => undefined,
       close: async () => records.close(),
@@ -67,7 +83,12 @@ export function openBackingStore(spec: StoreSpec, runDir: string, workspace: str
     kind: "postgres",
     location,
     records,
-    sessions: { inner: new RoamingSessionStore({ inner: sessions, workspace, files }) },
+    sessions: {
+      inner: new RedactingSessionStore(
+        new RoamingSessionStore({ inner: sessions, workspace, files }),
+        redactor,
+      ),
+    },
     files,
     ready: async () => {
       await ready();

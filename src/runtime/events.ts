@@ -251,13 +251,21 @@ export type EventListener = (event: FlowerEvent) => void;
 /** A tiny synchronous bus. A listener that throws is reported on stderr and never breaks the run. */
 export class EventBus {
   readonly #listeners = new Set<EventListener>();
+  /** Applied to every event before a listener sees it (the runtime redacts credentials here). */
+  readonly #prepare: (event: FlowerEvent) => FlowerEvent;
+
+  constructor(prepare: (event: FlowerEvent) => FlowerEvent = (event) => event) {
+    this.#prepare = prepare;
+  }
 
   on(listener: EventListener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
 
-  emit(event: FlowerEvent): void {
+  emit(raw: FlowerEvent): void {
+    if (this.#listeners.size === 0) return;
+    const event = this.#prepare(raw);
     for (const listener of this.#listeners) {
       try {
         listener(event);

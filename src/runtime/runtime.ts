@@ -18,6 +18,7 @@ import { REVIEWER_INSTRUCTIONS } from "../goal/review-text.js";
 import { spillGuards } from "../guards/spill-guard.js";
 import { HandoffPolicy } from "../handoff/policy.js";
 import { PruningSessionStore } from "../store/pruning-store.js";
+import { SecretRedactor, secretsOf } from "../store/secret-redactor.js";
 import { Workbench } from "../workbench/workbench.js";
 import { EventBus, type FlowerEvent } from "./events.js";
 import { LoadRouter } from "./load-router.js";
@@ -78,7 +79,9 @@ export class Runtime {
   readonly records: RunRecords;
   readonly store: PruningSessionStore;
   readonly workbench: Workbench | null;
-  readonly #bus = new EventBus();
+  readonly #bus: EventBus;
+  /** The credentials the child gets, kept out of the store, spill files, records and events. */
+  readonly #redactor: SecretRedactor;
   readonly #loads = new LoadRouter();
   /** One soft stop per running step (Ctrl-C: stop at the next message boundary). */
   readonly #stops = new Set<AbortController>();
@@ -92,7 +95,14 @@ export class Runtime {
   constructor(options: RuntimeOptions) {
     this.options = resolveRuntimeOptions(options);
     makePrivateDirectory(this.options.runDir);
-    this.#backing = openBackingStore(this.options.store, this.options.runDir, this.options.workspace);
+    this.#redactor = new SecretRedactor(secretsOf({ ...process.env, ...this.options.env }));
+    this.#bus = new EventBus((event) => this.#redactor.value(event));
+    this.#backing = openBackingStore(
+      this.options.store,
+      this.options.runDir,
+      this.options.workspace,
+      this.#redactor,
+    );
     this.records = this.#backing.records;
     if (this.options.onEvent) this.#bus.on(this.options.onEvent);
     this.workbench = this.options.workbench
@@ -338,7 +348,8 @@ export class Runtime {
       },
       this.#environment(step, spec, policy, lease, goal !== undefined),
     );
-    return run.run();
+    // The answer may quote what a tool printed: the caller (and the CLI printing it) gets it redacted.
+    return this.#redactor.value(await run.run());
   }
 
   /** Where the goal's check logs go: `<workbench>/artifacts`, else a folder per step in the run directory. */
@@ -359,7 +370,7 @@ export class Runtime {
     const o = this.options;
     return {
       // Every write proves the lease still holds: a driver presumed dead must not overwrite its successor.
-      save: (record) => this.records.put(record, { lease: lease.token }),
+      save: (record) => this.records.put(this.#redactor.value(record), { lease: lease.token }),
       earlier: (name) => this.records.get(name),
       sessionOptions: (session) => this.#sessionOptions(step, spec, policy, session, lease, guarded),
       reviewerOptions: () => this.#reviewerOptions(spec, lease),
@@ -421,6 +432,7 @@ export class Runtime {
           dir: this.workbench.spill,
           threshold: o.spillThreshold,
           locale: o.locale,
+          redact: (text) => this.#redactor.text(text),
           onSpill: (info) => {
             // The transcript now points at this file: another machine resuming it must find it.
             this.#sync?.saveFile(info.path, step);

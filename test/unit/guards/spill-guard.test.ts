@@ -15,6 +15,7 @@ import {
   type SpillGuardOptions,
 } from "../../../src/guards/spill-guard.js";
 import { ConfigurationError } from "../../../src/errors.js";
+import { SecretRedactor } from "../../../src/store/secret-redactor.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 
 const long = (n: number, char = "x"): string => char.repeat(n);
@@ -197,6 +198,23 @@ describe("spillGuard hook", () => {
     expect(replaced.stdout).toContain(spill.path);
     expect(replaced.stdout.split("\n")[1]).toBe("line 0 ✓");
     expect((await readdir(dir)).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it("writes the spill file through `redact`, so a printed credential never reaches it", async () => {
+    const seen: SpillInfo[] = [];
+    const key = "sk-ant-api03-SPILLKEY-Lk9Jh8Gf7";
+    const stdout = `${long(5000, "p")}\nANTHROPIC_API_KEY=${key}\n`;
+    const redactor = new SecretRedactor([{ name: "ANTHROPIC_API_KEY", value: key }]);
+    await run(
+      { onSpill: (info) => seen.push(info), redact: (text) => redactor.text(text) },
+      postToolUse("Bash", { command: "printenv" }, { stdout, stderr: "" }),
+    );
+    const written = await readFile(seen[0]!.path, "utf8");
+    expect(written).not.toContain(key);
+    expect(written).toBe(`${long(5000, "p")}\nANTHROPIC_API_KEY=[redacted ANTHROPIC_API_KEY]\n`);
+    // The length reported is the original's (what the tool returned).
+    expect(seen[0]!.chars).toBe(stdout.length);
+    expect(() => spillGuard({ dir, locale: "en", redact: "no" as never })).toThrow(ConfigurationError);
   });
 
   it("returns nothing to change when nothing is long", async () => {

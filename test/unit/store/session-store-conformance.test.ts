@@ -7,6 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe } from "vitest";
 import { PruningSessionStore, withRewrites } from "../../../src/store/pruning-store.js";
+import { RedactingSessionStore } from "../../../src/store/redacting-store.js";
+import { SecretRedactor } from "../../../src/store/secret-redactor.js";
 import { BACKEND_NAMES, useStoreBackends } from "./store-backends.js";
 import { registerSessionStoreConformance } from "./session-store-conformance.js";
 
@@ -27,6 +29,14 @@ describe.each(BACKEND_NAMES)("%s store", (name) => {
       const { store } = await backends[name].open();
       return new PruningSessionStore({ inner: store, workspace, trim: true });
     });
+  });
+
+  describe("withRewrites over the redacting layer (as the runtime wires it, a secret set)", () => {
+    // The checks' entries hold no secret: the layer must hand them through unchanged.
+    const redactor = new SecretRedactor([{ name: "ANTHROPIC_API_KEY", value: "sk-ant-conformance-0123" }]);
+    registerSessionStoreConformance(async () =>
+      withRewrites(new RedactingSessionStore((await backends[name].open()).store, redactor), { workspace }),
+    );
   });
 
   describe("withRewrites(store) (defaults)", () => {
