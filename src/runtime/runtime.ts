@@ -4,18 +4,12 @@
  * to StepRun, which alone writes the step's record.
  */
 import { join } from "node:path";
-import type { HookCallbackMatcher, Options } from "@anthropic-ai/claude-agent-sdk";
 import type { AgentSpec } from "../agents/agent-spec.js";
-import { buildOptions, type HookMap } from "../agents/build-options.js";
 import { DEFAULTS } from "../defaults.js";
 import { makePrivateDirectory } from "../fs/private-files.js";
 import { ConfigurationError, StepFailedError } from "../errors.js";
-import { claimGuard } from "../guards/claim-guard.js";
-import { indexGuard } from "../guards/index-guard.js";
 import { safeFileName } from "../fs/safe-file-name.js";
 import { resolveGoalOption, type GoalOption, type ResolvedGoal } from "../goal/goal-option.js";
-import { REVIEWER_INSTRUCTIONS } from "../goal/review-text.js";
-import { spillGuards } from "../guards/spill-guard.js";
 import { HandoffPolicy } from "../handoff/policy.js";
 import { PruningSessionStore } from "../store/pruning-store.js";
 import { SecretRedactor, secretsOf } from "../store/secret-redactor.js";
@@ -33,11 +27,11 @@ import { claudeProjectsDir, recoverLocalTail } from "./recover-local-tail.js";
 import { deleteStepSessions } from "./retention.js";
 import { StepLease } from "./step-lease.js";
 import { StepRun, type StepEnvironment } from "./step-run.js";
+import { reviewerSessionOptions, stepSessionOptions, type SessionWiring } from "./session-options.js";
 import { DEFAULT_LEASE_TIMING } from "../records/lease.js";
 import type { RunRecords } from "../records/run-records.js";
 import type { StepRecord, StepResult, WorkflowMembership } from "../records/step-record.js";
 import { defineDocument, type DocumentSpec } from "../documents/spec.js";
-import type { Locale } from "../locale/locale.js";
 import { BUILT_IN_DOCUMENTS } from "../documents/builtin/index.js";
 import { CONTINUE_PROMPT } from "./text.js";
 import { relocatedRecord, WorkspaceSync } from "./workspace-sync.js";
@@ -359,6 +353,18 @@ export class Runtime {
       : join(this.options.runDir, "goal-checks", safeFileName(step));
   }
 
+  /** What the session options are built from: this runtime's options, workbench, store and kill switch. */
+  #wiring(): SessionWiring {
+    return {
+      options: this.options,
+      workbench: this.workbench,
+      store: this.store,
+      redact: (text) => this.#redactor.text(text),
+      keepSpill: (path, step) => this.#sync?.saveFile(path, step),
+      kill: this.#kill.signal,
+    };
+  }
+
   /** What a step gets from the runtime: persistence, session options, the store's reports, the bus. */
   #environment(
     step: string,
@@ -372,8 +378,9 @@ export class Runtime {
       // Every write proves the lease still holds: a driver presumed dead must not overwrite its successor.
       save: (record) => this.records.put(this.#redactor.value(record), { lease: lease.token }),
       earlier: (name) => this.records.get(name),
-      sessionOptions: (session) => this.#sessionOptions(step, spec, policy, session, lease, guarded),
-      reviewerOptions: () => this.#reviewerOptions(spec, lease),
+      sessionOptions: (session) =>
+        stepSessionOptions(this.#wiring(), { step, spec, policy, session, lease, guarded }),
+      reviewerOptions: () => reviewerSessionOptions(this.#wiring(), spec, lease),
       // The index is refreshed before every session so the prompt block lists what is on disk now.
       beforeSession: async (resume) => {
         // A driver killed mid-turn left that turn only in the child's local JSONL: store it before resuming.
@@ -389,85 +396,6 @@ export class Runtime {
       now: o.internal.now,
     };
   }
-
-  /** The reviewer's session: fresh, read-only, no hooks of the coordinator's, the step's store and model. */
-  #reviewerOptions(spec: AgentSpec, lease: StepLease): Options {
-    const o = this.options;
-    return buildOptions(reviewerSpec(spec, o.locale), {
-      workspace: o.workspace,
-      locale: o.locale,
-      env: o.env,
-      handoffEnabled: false,
-      sessionStore: this.store,
-      ...(o.model ? { model: o.model } : {}),
-      ...(o.maxBudgetUsd !== undefined ? { maxBudgetUsd: o.maxBudgetUsd } : {}),
-      abortController: childAbort(this.#kill.signal),
-      onSpawn: (pid) => lease.addChild(pid),
-    });
-  }
-
-  #sessionOptions(
-    step: string,
-    spec: AgentSpec,
-    policy: HandoffPolicy,
-    session: { resume?: string; writing: boolean; sink: (event: FlowerEvent) => void },
-    lease: StepLease,
-    guarded: boolean,
-  ): Options {
-    const o = this.options;
-    const { resume, writing, sink } = session;
-    const postToolUse: HookCallbackMatcher[] = [];
-    if (guarded) {
-      postToolUse.push(
-        claimGuard({
-          locale: o.locale,
-          onFlag: (claim) => sink({ type: "claim-flagged", step, ...claim }),
-        }),
-      );
-    }
-    const spilling = this.workbench !== null && o.spillThreshold !== null;
-    if (this.workbench) {
-      postToolUse.push(
-        ...spillGuards({
-          dir: this.workbench.spill,
-          threshold: o.spillThreshold,
-          locale: o.locale,
-          redact: (text) => this.#redactor.text(text),
-          onSpill: (info) => {
-            // The transcript now points at this file: another machine resuming it must find it.
-            this.#sync?.saveFile(info.path, step);
-            sink({ type: "spill", step, tool: info.tool, path: info.path, chars: info.chars });
-          },
-        }),
-        indexGuard(this.workbench),
-      );
-    }
-    const hooks: HookMap = postToolUse.length > 0 ? { PostToolUse: postToolUse } : {};
-    return buildOptions(spec, {
-      workspace: o.workspace,
-      locale: o.locale,
-      env: o.env,
-      handoffEnabled: policy.enabled,
-      systemAppend: this.workbench && spec.role === "coordinator" ? [this.workbench.promptBlock()] : [],
-      hooks,
-      ...(spilling ? { settings: { bashOutputMaxChars: DEFAULTS.cliBashInlineMaxChars } } : {}),
-      sessionStore: this.store,
-      ...(resume ? { resume } : {}),
-      ...(o.model ? { model: o.model } : {}),
-      // The writing turn must be able to finish: no budget cap there.
-      ...(o.maxBudgetUsd !== undefined && !writing ? { maxBudgetUsd: o.maxBudgetUsd } : {}),
-      abortController: childAbort(this.#kill.signal),
-      onSpawn: (pid) => lease.addChild(pid),
-      onDeny: (denial) =>
-        sink({
-          type: "tool-denied",
-          step,
-          tool: denial.tool,
-          command: denial.command,
-          reason: denial.reason,
-        }),
-    });
-  }
 }
 
 /** The workflow option as `runWorkflow` sets it; a clear error for anything else. */
@@ -476,24 +404,4 @@ function checkMembership(workflow: WorkflowMembership): void {
     if (typeof workflow?.[field] !== "string" || workflow[field].trim() === "")
       throw new ConfigurationError(`workflow.${field}`, workflow?.[field], "a non-empty string");
   }
-}
-
-/** The reviewer (SPEC G3): read-only tools, no workers, no workbench block, the step's model. */
-function reviewerSpec(spec: AgentSpec, locale: Locale): AgentSpec {
-  return {
-    name: `${spec.name}-reviewer`,
-    instructions: REVIEWER_INSTRUCTIONS[locale],
-    tools: ["Read", "Grep", "Glob"],
-    allowedTools: ["Read", "Grep", "Glob"],
-    role: "agent",
-    ...(spec.model ? { model: spec.model } : {}),
-  };
-}
-
-/** A fresh controller per session that follows the runtime's kill signal. */
-function childAbort(kill: AbortSignal): AbortController {
-  const controller = new AbortController();
-  if (kill.aborted) controller.abort();
-  else kill.addEventListener("abort", () => controller.abort(), { once: true });
-  return controller;
 }

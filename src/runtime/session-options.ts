@@ -1,0 +1,138 @@
+/**
+ * The SDK options of one session: the agent's spec turned into `query()` options, plus the guards the
+ * runtime installs around it (claims, spill, index), the session store, the budget and the kill switch.
+ * Built per session, because a resume, the handoff-writing turn and the reviewer each differ a little.
+ */
+import type { HookCallbackMatcher, Options } from "@anthropic-ai/claude-agent-sdk";
+import type { AgentSpec } from "../agents/agent-spec.js";
+import { buildOptions, type HookMap } from "../agents/build-options.js";
+import { DEFAULTS } from "../defaults.js";
+import { REVIEWER_INSTRUCTIONS } from "../goal/review-text.js";
+import { claimGuard } from "../guards/claim-guard.js";
+import { indexGuard } from "../guards/index-guard.js";
+import { spillGuards } from "../guards/spill-guard.js";
+import type { HandoffPolicy } from "../handoff/policy.js";
+import type { Locale } from "../locale/locale.js";
+import type { PruningSessionStore } from "../store/pruning-store.js";
+import type { Workbench } from "../workbench/workbench.js";
+import type { FlowerEvent } from "./events.js";
+import type { ResolvedRuntimeOptions } from "./options.js";
+import type { StepLease } from "./step-lease.js";
+
+/** What the runtime lends every session. */
+export interface SessionWiring {
+  options: ResolvedRuntimeOptions;
+  workbench: Workbench | null;
+  store: PruningSessionStore;
+  /** Takes the credentials out of text that goes to disk (a spill file). */
+  redact: (text: string) => string;
+  /** A spill file the transcript now points at: a shared store must keep it for another machine. */
+  keepSpill: (path: string, step: string) => void;
+  /** The runtime's hard stop: close() kills every claude child through it. */
+  kill: AbortSignal;
+}
+
+export interface StepSession {
+  step: string;
+  spec: AgentSpec;
+  policy: HandoffPolicy;
+  session: { resume?: string; writing: boolean; sink: (event: FlowerEvent) => void };
+  lease: StepLease;
+  /** A goal guards the step: worker reports that claim success are checked for evidence. */
+  guarded: boolean;
+}
+
+/** Options for a session of the step's own agent (the coordinator, or a step's document agent). */
+export function stepSessionOptions(wiring: SessionWiring, input: StepSession): Options {
+  const o = wiring.options;
+  const { step, spec, policy, lease, guarded } = input;
+  const { resume, writing, sink } = input.session;
+  const postToolUse: HookCallbackMatcher[] = [];
+  if (guarded) {
+    postToolUse.push(
+      claimGuard({
+        locale: o.locale,
+        onFlag: (claim) => sink({ type: "claim-flagged", step, ...claim }),
+      }),
+    );
+  }
+  const workbench = wiring.workbench;
+  const spilling = workbench !== null && o.spillThreshold !== null;
+  if (workbench) {
+    postToolUse.push(
+      ...spillGuards({
+        dir: workbench.spill,
+        threshold: o.spillThreshold,
+        locale: o.locale,
+        redact: wiring.redact,
+        onSpill: (info) => {
+          // The transcript now points at this file: another machine resuming it must find it.
+          wiring.keepSpill(info.path, step);
+          sink({ type: "spill", step, tool: info.tool, path: info.path, chars: info.chars });
+        },
+      }),
+      indexGuard(workbench),
+    );
+  }
+  const hooks: HookMap = postToolUse.length > 0 ? { PostToolUse: postToolUse } : {};
+  return buildOptions(spec, {
+    workspace: o.workspace,
+    locale: o.locale,
+    env: o.env,
+    handoffEnabled: policy.enabled,
+    systemAppend: workbench && spec.role === "coordinator" ? [workbench.promptBlock()] : [],
+    hooks,
+    ...(spilling ? { settings: { bashOutputMaxChars: DEFAULTS.cliBashInlineMaxChars } } : {}),
+    sessionStore: wiring.store,
+    ...(resume ? { resume } : {}),
+    ...(o.model ? { model: o.model } : {}),
+    // The writing turn must be able to finish: no budget cap there.
+    ...(o.maxBudgetUsd !== undefined && !writing ? { maxBudgetUsd: o.maxBudgetUsd } : {}),
+    abortController: childAbort(wiring.kill),
+    onSpawn: (pid) => lease.addChild(pid),
+    onDeny: (denial) =>
+      sink({
+        type: "tool-denied",
+        step,
+        tool: denial.tool,
+        command: denial.command,
+        reason: denial.reason,
+      }),
+  });
+}
+
+/** The reviewer's session: fresh, read-only, no hooks of the coordinator's, the step's store and model. */
+export function reviewerSessionOptions(wiring: SessionWiring, spec: AgentSpec, lease: StepLease): Options {
+  const o = wiring.options;
+  return buildOptions(reviewerSpec(spec, o.locale), {
+    workspace: o.workspace,
+    locale: o.locale,
+    env: o.env,
+    handoffEnabled: false,
+    sessionStore: wiring.store,
+    ...(o.model ? { model: o.model } : {}),
+    ...(o.maxBudgetUsd !== undefined ? { maxBudgetUsd: o.maxBudgetUsd } : {}),
+    abortController: childAbort(wiring.kill),
+    onSpawn: (pid) => lease.addChild(pid),
+  });
+}
+
+/** The reviewer (SPEC G3): read-only tools, no workers, no workbench block, the step's model. */
+function reviewerSpec(spec: AgentSpec, locale: Locale): AgentSpec {
+  return {
+    name: `${spec.name}-reviewer`,
+    instructions: REVIEWER_INSTRUCTIONS[locale],
+    tools: ["Read", "Grep", "Glob"],
+    allowedTools: ["Read", "Grep", "Glob"],
+    role: "agent",
+    ...(spec.model ? { model: spec.model } : {}),
+  };
+}
+
+/** A fresh controller per session that follows the runtime's kill signal. */
+function childAbort(kill: AbortSignal): AbortController {
+  const controller = new AbortController();
+  if (kill.aborted) controller.abort();
+  else kill.addEventListener("abort", () => controller.abort(), { once: true });
+  return controller;
+}
