@@ -50,8 +50,11 @@ export interface RunRecords {
    * local copy that `get`/`list` read. The runtime calls it before it reads a step it may not have seen.
    */
   pull?(step?: string): Promise<void>;
-  /** A shared store only: resolves once every `put` so far reached the store; rejects with why one did not. */
-  flush?(): Promise<void>;
+  /**
+   * A shared store only: resolves once every `put` so far (of `step`, or of every step) reached the
+   * store; rejects with why one did not.
+   */
+  flush?(step?: string): Promise<void>;
 }
 
 export type AcquireResult =

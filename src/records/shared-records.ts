@@ -105,9 +105,14 @@ export class SharedRunRecords implements RunRecords {
     for (const record of records) if (record) this.local.put(record, { keepUpdatedAt: true });
   }
 
-  /** Resolves once every write so far reached the store; rejects with the first step's failure. */
-  async flush(): Promise<void> {
-    for (const step of [...this.#pending.keys()]) await this.#settled(step);
+  /**
+   * Resolves once every write so far of `step` (of every step without one) reached the store; rejects
+   * with why one did not.
+   */
+  async flush(step?: string): Promise<void> {
+    const steps =
+      step === undefined ? [...new Set([...this.#pending.keys(), ...this.#failures.keys()])] : [step];
+    for (const name of steps) await this.#settled(name);
   }
 
   close(): void {

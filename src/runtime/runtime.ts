@@ -295,7 +295,7 @@ export class Runtime {
       this.#sync.saveNotes(step);
       await this.#sync.flush();
     }
-    await this.records.flush?.();
+    await this.records.flush?.(step);
   }
 
   /** A frozen document (a handoff, or a document a workflow froze) goes to the shared store at once. */

@@ -242,6 +242,20 @@ describe("records written through to the store", () => {
     expect((await remote.get("build"))!.numTurns).toBe(50);
     driver.close();
   });
+
+  it("reports a write that did not reach the store at the flush, and refuses the step's next save", async () => {
+    const { pool } = await shared();
+    // A schema without flower's tables: every write to it fails in the database.
+    const broken = new PostgresRunRecords(async () => pool, quoteIdentifier("no_such_schema"), "broken");
+    const driver = new SharedRunRecords(new SqliteRunRecords(join(tempDir(), "runs")), broken);
+    const record = newStepRecord("build", "lead", "Build it.");
+    driver.put(record);
+    expect(driver.get("build")).toMatchObject({ step: "build" });
+    await expect(driver.flush("build")).rejects.toThrow(/Run records: cannot write a step in broken/);
+    await expect(driver.flush()).rejects.toBeInstanceOf(StoreError);
+    expect(() => driver.put(record)).toThrow(StoreError);
+    driver.close();
+  });
 });
 
 describe("sessions that roam between checkouts", () => {
