@@ -7,6 +7,7 @@
  * what they tried in vain, and the latter is what is expensive to rediscover.
  */
 import type { Locale } from "../locale/locale.js";
+import { cutCallsNote, type CutCall } from "./cut-calls.js";
 import { SECTION_HEADINGS, formatTokens, formatTokensShort } from "./text.js";
 
 /**
@@ -69,11 +70,20 @@ export interface HandoffPromptValues {
   used: number;
   /** The window, in tokens. */
   window: number;
+  /** Calls the switch cut from the response that crossed the line; named so the model can carry them on. */
+  cutCalls?: readonly CutCall[];
 }
 
-/** The writing turn's prompt with `{used}` and `{window}` filled in (130000 → "130.0K", 200000 → "200K"). */
-export function handoffPrompt(locale: Locale, { used, window }: HandoffPromptValues): string {
-  return HANDOFF_PROMPT[locale]
+/**
+ * The writing turn's prompt with `{used}` and `{window}` filled in (130000 → "130.0K", 200000 → "200K").
+ * Cut calls are named just before the closing "output only the handoff" line.
+ */
+export function handoffPrompt(locale: Locale, { used, window, cutCalls = [] }: HandoffPromptValues): string {
+  const prompt = HANDOFF_PROMPT[locale]
     .replaceAll("{used}", formatTokens(used))
     .replaceAll("{window}", formatTokensShort(window));
+  const note = cutCallsNote(cutCalls, locale);
+  if (!note) return prompt;
+  const closing = prompt.lastIndexOf("\n\n");
+  return `${prompt.slice(0, closing)}\n\n${note}${prompt.slice(closing)}`;
 }

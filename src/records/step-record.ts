@@ -102,6 +102,8 @@ export interface GenerationRecord {
     /** Sections that were missing or hollow in what the session wrote. */
     missing: HandoffSectionName[];
     scene: SceneCheck;
+    /** Tool calls the switch cut from the crossing response, each named in `next`; absent in older records. */
+    cutCalls?: number;
   } | null;
 }
 

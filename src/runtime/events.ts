@@ -106,6 +106,8 @@ export interface HandoffEvent {
   sections?: Partial<Record<HandoffSectionName, string>> | undefined;
   /** Only on `done`: why the handoff degraded, when it did. */
   why?: string | undefined;
+  /** Only on `done`: tool calls the switch cut, each named by a line in `next` (handoff/cut-calls.ts). */
+  cutCalls?: number | undefined;
 }
 
 /** What the pruning store rewrote when it loaded a session for resume. */

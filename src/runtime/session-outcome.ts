@@ -2,6 +2,7 @@
  * How one session ended, decided from what its stream said and what the driver asked for. Pure, so each
  * rule is tested on its own; `step-run` decides what happens next from the outcome's kind.
  */
+import type { CutCall } from "../handoff/cut-calls.js";
 import { isOverflow } from "../handoff/overflow.js";
 import { clearError } from "./clear-error.js";
 import type { SessionReading } from "./session-translator.js";
@@ -37,6 +38,11 @@ export interface SessionOutcome {
    * step fails at once instead of using another attempt.
    */
   limitReached: boolean;
+  /**
+   * Only on `handoff-due`: the calls of the response that crossed the line, which the interrupt cut
+   * before they ran (handoff/cut-calls.ts). Empty otherwise.
+   */
+  cutCalls: CutCall[];
 }
 
 export interface SessionEnding {
@@ -65,13 +71,15 @@ export function classifySession({
     mainResponses: reading.mainResponses,
     error: reading.resultError,
     limitReached: reading.limitReached,
+    cutCalls: [],
   };
   // The interrupt can lose the race against a turn that was finishing anyway: a clean final answer
   // means the work is done, and there is nothing to hand off or stop.
   const finished =
     reading.sawResult && !reading.lastResultIsError && reading.resultText !== null && thrown === undefined;
   if (stopRequested && !finished) return { ...outcome, kind: "stopped" };
-  if (handoffRequested && !finished) return { ...outcome, kind: "handoff-due" };
+  if (handoffRequested && !finished)
+    return { ...outcome, kind: "handoff-due", cutCalls: [...reading.openCalls] };
   const thrownText =
     thrown === undefined ? null : thrown instanceof Error ? thrown.message : JSON.stringify(thrown);
   if (!reading.sawResult && thrownText === null) {

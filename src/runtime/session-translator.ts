@@ -7,8 +7,10 @@
  * to a subagent, whose context dissolves when it finishes.
  */
 import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import { cutCall, type CutCall } from "../handoff/cut-calls.js";
 import { clearError } from "./clear-error.js";
 import type { FlowerEvent } from "./events.js";
+import { ResponseCalls } from "./response-calls.js";
 
 /** What one message means; a message may mean several things. */
 export type SessionSignal =
@@ -41,6 +43,8 @@ export interface SessionReading {
   apiErrorText: string | null;
   /** The last result was a limit the user set (maxTurns, maxBudgetUsd). */
   limitReached: boolean;
+  /** Tool calls of the latest main-thread response that have not come back (or came back interrupted). */
+  openCalls: CutCall[];
 }
 
 interface Usage {
@@ -57,6 +61,8 @@ interface ContentBlock {
   id?: string;
   input?: Record<string, unknown>;
   tool_use_id?: string;
+  is_error?: boolean;
+  content?: unknown;
 }
 
 /** Result subtypes that mean "a limit you set was hit", not "something broke". */
@@ -88,7 +94,10 @@ export class SessionTranslator {
     resultError: null,
     apiErrorText: null,
     limitReached: false,
+    openCalls: [],
   };
+  /** Tool calls of the main thread's latest response: what a handoff interrupt would cut. */
+  readonly #calls = new ResponseCalls();
   /** Prompt tokens of the main-thread response being streamed. */
   #promptTokens = 0;
   /** Background tasks still running: while any is, a result does not end the session. */
@@ -140,7 +149,11 @@ export class SessionTranslator {
       usage?: Usage;
       delta?: { stop_reason?: string | null };
     };
-    if (event.type === "message_start") this.#promptTokens = promptSize(event.message?.usage ?? {});
+    if (event.type === "message_start") {
+      this.#promptTokens = promptSize(event.message?.usage ?? {});
+      this.#calls.start();
+      this.reading.openCalls = [];
+    }
     if (event.type !== "message_delta") return [];
     const context = this.#promptTokens + (event.usage?.output_tokens ?? 0);
     this.reading.context = context;
@@ -160,6 +173,10 @@ export class SessionTranslator {
     for (const block of assistant.message.content) {
       if (block.type !== "tool_use" || !block.name) continue;
       const input = block.input ?? {};
+      if (!parent && block.id) {
+        this.#calls.issued(block.id, cutCall(block.name, input, summariseToolInput(input)));
+        this.reading.openCalls = this.#calls.open();
+      }
       if ((block.name === "Agent" || block.name === "Task") && block.id && !parent) {
         const name = typeof input.subagent_type === "string" ? input.subagent_type : "general-purpose";
         this.#workers.set(block.id, name);
@@ -185,6 +202,8 @@ export class SessionTranslator {
     const signals: SessionSignal[] = [];
     for (const block of content as ContentBlock[]) {
       if (block.type !== "tool_result" || !block.tool_use_id) continue;
+      this.#calls.answered(block.tool_use_id, block);
+      this.reading.openCalls = this.#calls.open();
       const name = this.#workers.get(block.tool_use_id);
       if (name)
         signals.push({

@@ -310,6 +310,7 @@ export class StepLedger {
     produced: ProducedHandoff,
     frozen: FrozenForSuccessor,
     prompt: string,
+    cutCalls = 0,
   ): void {
     const record = this.#record;
     const { why } = produced;
@@ -335,6 +336,7 @@ export class StepLedger {
         why,
         missing: produced.missing,
         scene: frozen.scene,
+        cutCalls,
       };
     }
     this.save();

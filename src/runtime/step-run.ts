@@ -19,6 +19,7 @@ import type { ResolvedGoal } from "../goal/goal-option.js";
 import { HandoffPolicy } from "../handoff/policy.js";
 import { degradedError } from "../handoff/degraded.js";
 import { readEditedHandoff } from "../handoff/edited-file.js";
+import { withCutCalls } from "../handoff/cut-calls.js";
 import { handoffPrompt } from "../handoff/prompt.js";
 import { freezeForSuccessor, produceHandoff, type FrozenForSuccessor } from "../handoff/switch.js";
 import type { Locale } from "../locale/locale.js";
@@ -380,7 +381,8 @@ export class StepRun {
     const burned = outcome.sessionId ?? ledger.sessionId;
     const context = outcome.context || ledger.context;
 
-    const produced = await produceHandoff({
+    const cutCalls = outcome.cutCalls;
+    const written = await produceHandoff({
       step: plan.step,
       task: plan.prompt,
       locale: plan.locale,
@@ -402,7 +404,7 @@ export class StepRun {
         });
         const writing = await this.#session(
           burned!,
-          handoffPrompt(plan.locale, { used: context, window: plan.policy.window }),
+          handoffPrompt(plan.locale, { used: context, window: plan.policy.window, cutCalls }),
           true,
         );
         ledger.account(writing, false);
@@ -413,6 +415,8 @@ export class StepRun {
         };
       },
     });
+    // Whatever the model wrote (or the degraded path assembled), the cut calls reach the successor.
+    const produced = { ...written, handoff: withCutCalls(written.handoff, cutCalls, plan.locale) };
     const freezing = {
       notesDir: plan.notesDir,
       step: plan.step,
@@ -431,7 +435,7 @@ export class StepRun {
       ledger.addError(NOT_FROZEN[plan.locale](`${error.code}: ${error.message}`));
     }
     const successorPrompt = frozen.successor.promptBlock(plan.locale);
-    ledger.handedOff(burned, produced, frozen, successorPrompt);
+    ledger.handedOff(burned, produced, frozen, successorPrompt, cutCalls.length);
     this.#env.emit({
       type: "handoff",
       step: plan.step,
@@ -443,6 +447,7 @@ export class StepRun {
       path: frozen.path,
       sections: frozen.successor.sections(),
       ...(produced.why !== null ? { why: produced.why } : {}),
+      cutCalls: cutCalls.length,
     });
     return successorPrompt;
   }

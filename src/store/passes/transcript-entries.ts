@@ -109,7 +109,7 @@ export function isDenial(entry: Entry): boolean {
  * use. … this call was stopped while running"). There is no structural marker for it in the transcript
  * (facts §6), so the CLI's fixed prefix is used, together with `toolUseResult.interrupted` when present.
  */
-const INTERRUPTED_PREFIX = "The user doesn't want to proceed with this tool use";
+export const INTERRUPTED_PREFIX = "The user doesn't want to proceed with this tool use";
 
 /** A tool result left behind by an interruption (or already replaced by the neutral note). Denials are never interruptions. */
 export function isInterruptedResult(entry: Entry, block: ToolResultBlock): boolean {

@@ -15,6 +15,7 @@ function reading(overrides: Partial<SessionReading> = {}): SessionReading {
     resultError: null,
     apiErrorText: null,
     limitReached: false,
+    openCalls: [],
     ...overrides,
   };
 }
