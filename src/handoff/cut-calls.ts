@@ -32,18 +32,22 @@ const TEXT: Record<
   {
     line: (call: string) => string;
     agent: (type: string, description: string) => string;
+    /** Between the call and what it does. */
+    dash: string;
     prompt: (lines: string) => string;
   }
 > = {
   zh: {
     line: (call) => `- 被交接切断(已发出,未执行):${call}`,
     agent: (type, description) => `${type ? `(${type})` : ""}${description ? `「${description}」` : ""}`,
+    dash: " —— ",
     prompt: (lines) =>
       `注意:你上一条回复发出了下面这些工具调用,切换到新会话时它们被切断了,没有执行,结果永远不会回来:\n${lines}\n如果工作还需要它们,在"下一步"里写明,让接手的人重新发出。`,
   },
   en: {
     line: (call) => `- Cut by the handoff (issued, did not run): ${call}`,
     agent: (type, description) => `${type ? ` (${type})` : ""}${description ? ` "${description}"` : ""}`,
+    dash: " — ",
     prompt: (lines) =>
       `Note: your last response issued these tool calls; the switch to a new session cut them, they did not run, and their results will never come back:\n${lines}\nIf the work still needs them, say so under "Next step", so the successor issues them again.`,
   },
@@ -74,7 +78,7 @@ export function cutCallLines(calls: readonly CutCall[], locale: Locale): string[
       call.subagentType || call.description
         ? text.agent(call.subagentType ?? "", call.description ?? "")
         : "";
-    const summary = call.summary ? ` — ${call.summary}` : "";
+    const summary = call.summary ? `${text.dash}${call.summary}` : "";
     return text.line(`${call.tool}${agent}${summary}`);
   });
 }

@@ -1,0 +1,129 @@
+/**
+ * A handoff must not silently lose the tool calls it cut. The response that crosses the handoff line
+ * delegates work (an `Agent` call); the switch stops the session at that message boundary, so the call
+ * never runs. The scripted model writes a handoff that forgets the delegation, as a real model may: the
+ * successor must still learn of it, from the line flower puts into the frozen file's next step.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { HandoffPolicy, coordinator, worker } from "../../src/index.js";
+import { parseHandoff } from "../../src/handoff/parse.js";
+import { measurePrompt, text, toolUse, type ModelRequest } from "../../src/testing/index.js";
+import { handoffMarkdown } from "../support/handoff-fixture.js";
+import { rig, type Rig } from "./runtime-helpers.js";
+
+let current: Rig | undefined;
+afterEach(async () => {
+  await current?.dispose();
+  current = undefined;
+});
+
+const POLICY = new HandoffPolicy({ window: 80_000, headroom: 30_000 });
+const DELEGATED = "DELEGATED-7f3: summarise big-0.txt to big-5.txt into summary.md, one line per file.";
+
+/** ~10k tokens each: a few Reads bring the coordinator near the line. */
+function writeBigFiles(workspace: string): void {
+  for (let f = 0; f < 6; f++) {
+    const lines = Array.from({ length: 400 }, (_, n) => `FILE-${f}-LINE-${n} ${"lorem ipsum ".repeat(6)}`);
+    writeFileSync(join(workspace, `big-${f}.txt`), lines.join("\n"));
+  }
+}
+
+const isSuccessor = (request: ModelRequest) => /You are taking over|你在接手/.test(request.firstUserText());
+
+/** A handoff that says nothing about the delegation, as a model that forgot it would write. */
+const FORGETFUL = handoffMarkdown({
+  doing: "Reading the big files before summarising them.",
+  next: ["Check that every big file was read."],
+  scene: ["`big-0.txt` — the first input file"],
+});
+
+/**
+ * The coordinator reads until its prompt is just under the line, then delegates: that response is the
+ * one that crosses. `handoff` is what it answers in the writing turn.
+ */
+const policy = (handoff: string) => (request: ModelRequest) => {
+  // Slow enough that the interrupt always lands first, should the CLI start the subagent at all.
+  if (request.isSubagent) return text("SUBAGENT-RAN", { delayMs: 5_000 });
+  if (request.isHandoffTurn) return text(handoff);
+  if (isSuccessor(request)) return text("Successor done.");
+  const prompt = measurePrompt(request.body, undefined).totalTokens;
+  if (prompt >= POLICY.at - 2_000) {
+    return toolUse("Agent", {
+      subagent_type: "reader",
+      description: "summarise the files",
+      prompt: DELEGATED,
+    });
+  }
+  return toolUse("Read", { file_path: `big-${request.countToolResults("Read") % 6}.txt` });
+};
+
+const team = () =>
+  coordinator("lead", "Have the big files summarised.", {
+    reader: worker("Reads and summarises files.", "Read the files you are given.", { tools: ["Read"] }),
+  });
+
+describe("tool calls cut by the handoff switch", () => {
+  it("the delegation the crossing response issued reaches the successor through the frozen handoff", async () => {
+    current = await rig({ policy: policy(FORGETFUL) });
+    writeBigFiles(current.workspace);
+    const rt = current.runtime({ workbench: true, spillThreshold: null, handoff: POLICY });
+    const result = await rt.run("delegate", team(), "Summarise the big files.");
+
+    expect(result.result).toBe("Successor done.");
+    expect(result.generations).toBe(2);
+    expect(result.degraded).toBe(0);
+
+    // The crossing response was the Agent call, and it never came back in the first generation.
+    const first = current.model.exchanges.filter((e) => e.kind === "main" && !isSuccessor(e.request));
+    const writing = first.filter((e) => e.request.isHandoffTurn);
+    expect(writing).toHaveLength(1);
+    const beforeWriting = first.filter((e) => !e.request.isHandoffTurn);
+    expect(beforeWriting.at(-1)!.reply).toMatchObject({ content: [{ type: "tool_use", name: "Agent" }] });
+
+    // The writing turn was told the call was cut.
+    const writingPrompt = writing[0]!.request.lastUserText();
+    expect(writingPrompt).toContain("did not run");
+    expect(writingPrompt).toContain(DELEGATED);
+
+    // The frozen file names it in the next step, next to what the model wrote there.
+    const path = join(current.workspace, ".flower", "notes", "handoff-delegate.md");
+    const frozen = parseHandoff(readFileSync(path, "utf8"));
+    expect(frozen.next).toContain("Check that every big file was read.");
+    expect(frozen.next).toContain(
+      `- Cut by the handoff (issued, did not run): Agent (reader) "summarise the files" — ${DELEGATED}`,
+    );
+    expect(frozen.doing).not.toContain("DELEGATED-7f3");
+
+    // The successor's first request carries it.
+    const successor = current.model.exchanges.find((e) => e.kind === "main" && isSuccessor(e.request))!;
+    expect(successor.request.firstUserText()).toContain(DELEGATED);
+
+    // Counted in the record and the handoff event.
+    const manifest = JSON.parse(readFileSync(join(current.runDir, "manifest.json"), "utf8"));
+    expect(manifest.steps.delegate.history[0].handoff.cutCalls).toBe(1);
+    const done = current.events.find((e) => e.type === "handoff" && e.phase === "done");
+    expect(done).toMatchObject({ cutCalls: 1 });
+    current.model.assertNoErrors();
+  });
+
+  it("a degraded handoff (zh) carries the cut call too", async () => {
+    current = await rig({ policy: policy("抱歉,现在写不了。") });
+    writeBigFiles(current.workspace);
+    const rt = current.runtime({ workbench: true, spillThreshold: null, handoff: POLICY, locale: "zh" });
+    const result = await rt.run("delegate", team(), "Summarise the big files.");
+
+    expect(result.result).toBe("Successor done.");
+    expect(result.degraded).toBe(1);
+    const frozen = parseHandoff(
+      readFileSync(join(current.workspace, ".flower", "notes", "交接-delegate.md"), "utf8"),
+    );
+    expect(frozen.degraded).toBe(true);
+    expect(frozen.next).toContain(
+      `- 被交接切断(已发出,未执行):Agent(reader)「summarise the files」 —— ${DELEGATED}`,
+    );
+    const successor = current.model.exchanges.find((e) => e.kind === "main" && isSuccessor(e.request))!;
+    expect(successor.request.firstUserText()).toContain(DELEGATED);
+  });
+});
