@@ -141,6 +141,38 @@ describe("StepRun over a scripted query", () => {
     h.assertComplete();
   });
 
+  it("names the calls the switch cut in the writing prompt, the frozen file and the record", async () => {
+    const delegation = {
+      type: "assistant",
+      parent_tool_use_id: null,
+      session_id: "s1",
+      message: {
+        content: [
+          {
+            type: "tool_use",
+            id: "toolu_7",
+            name: "Agent",
+            input: { subagent_type: "counter", description: "count", prompt: "Count data/b/." },
+          },
+        ],
+      },
+    } as unknown as SDKMessage;
+    const [start, delta] = response("s1", 55_000, "tool_use");
+    const h = harness([
+      session("s1", response("s1", 35_000, "tool_use"), [start!, delegation, delta!]),
+      session("s1", response("s1", 56_000), result("s1", { text: HANDOFF_ANSWER })),
+      session("s2", response("s2", 9_000), result("s2", { text: "done" })),
+    ]);
+    const step = await h.run.run();
+    const line = '- Cut by the handoff (issued, did not run): Agent (counter) "count" — Count data/b/.';
+    expect(h.calls[1]!.prompt).toContain(line);
+    expect(readFileSync(step.handoffs[0]!, "utf8")).toContain(`Sum the per-file counts.\n\n${line}\n`);
+    expect(h.calls[2]!.prompt).toContain(line);
+    expect(h.saves.at(-1)!.history[0]!.handoff).toMatchObject({ cutCalls: 1, degraded: false });
+    expect(h.events.find((e) => e.type === "handoff" && e.phase === "done")).toMatchObject({ cutCalls: 1 });
+    h.assertComplete();
+  });
+
   it("an overflow hands off degraded without asking the full session, and the step goes on", async () => {
     const overflow: SDKMessage = {
       type: "assistant",
