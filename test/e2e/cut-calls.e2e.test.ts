@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { HandoffPolicy, coordinator, worker } from "../../src/index.js";
 import { parseHandoff } from "../../src/handoff/parse.js";
+import { INTERRUPTED_NOTE } from "../../src/store/text.js";
 import { measurePrompt, text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { handoffMarkdown } from "../support/handoff-fixture.js";
 import { rig, type Rig } from "./runtime-helpers.js";
@@ -82,6 +83,10 @@ describe("tool calls cut by the handoff switch", () => {
     const beforeWriting = first.filter((e) => !e.request.isHandoffTurn);
     expect(beforeWriting.at(-1)!.reply).toMatchObject({ content: [{ type: "tool_use", name: "Agent" }] });
 
+    // On resume the store's disconnect pass keeps the dangling call with a neutral note (not "the user
+    // refused"), so the writing turn sees it; the note alone says nothing about the handoff.
+    const dangling = writing[0]!.request.toolResults().find((r) => r.name === "Agent");
+    expect(dangling).toMatchObject({ isError: true, text: INTERRUPTED_NOTE.en });
     // The writing turn was told the call was cut.
     const writingPrompt = writing[0]!.request.lastUserText();
     expect(writingPrompt).toContain("did not run");
