@@ -50,12 +50,15 @@ const policy = (handoff: string) => (request: ModelRequest) => {
   if (request.isHandoffTurn) return text(handoff);
   if (isSuccessor(request)) return text("Successor done.");
   const prompt = measurePrompt(request.body, undefined).totalTokens;
+  // A Read's output is a few tokens, so no Read below this crosses; the delegation's reported output
+  // makes sure it does.
   if (prompt >= POLICY.at - 2_000) {
-    return toolUse("Agent", {
+    const delegate = toolUse("Agent", {
       subagent_type: "reader",
       description: "summarise the files",
       prompt: DELEGATED,
     });
+    return { ...delegate, outputTokens: 3_000 };
   }
   return toolUse("Read", { file_path: `big-${request.countToolResults("Read") % 6}.txt` });
 };
