@@ -208,7 +208,7 @@ export function resultsBlock(results: Results): string {
       "",
       `### Workload 1: economy, ${economy.subtasks} sub-tasks, window ${number(economy.window)}`,
       "",
-      measured(economy.run),
+      measured(economy.run, true),
       "",
       row(["metric", "(a) plain", "(b) SDK subagents", "(c) flower", "(c)/(b)", "(c)/(a)"]),
       row(["---", "---", "---", "---", "---", "---"]),
@@ -233,7 +233,7 @@ export function resultsBlock(results: Results): string {
       "",
       `### Workload 2: long horizon, ${long.subtasks} sub-tasks, window ${number(long.window)} (handoff line \`at\` = ${number(long.at)})`,
       "",
-      measured(long.run),
+      measured(long.run, true),
       "",
       row(["metric", "(b) SDK subagents", "(c) flower", "(c)/(b)"]),
       row(["---", "---", "---", "---"]),
@@ -375,18 +375,21 @@ function lastRunScope(workloads: Workload[] | undefined): string {
   return partial ? ` (only ${workloads.join(", ")})` : "";
 }
 
-function measured(run: RunInfo | undefined): string {
+/** `hasModes`: workloads 1 and 2, whose modes may run at the same time; 3 alternates and 4 runs alone. */
+function measured(run: RunInfo | undefined, hasModes = false): string {
   if (!run) return "_Measured in an earlier run (no per-workload record)._";
   return (
     `_Measured ${run.date.slice(0, 16).replace("T", " ")} UTC on commit \`${run.commit.slice(0, 12)}\`` +
     `${run.dirty ? " with uncommitted bench changes" : ""}; load average ${run.loadAverageAtStart[0]} at the start, ` +
-    `${run.loadAverageAtEnd[0]} at the end${parallelNote(run)}._`
+    `${run.loadAverageAtEnd[0]} at the end${parallelNote(run, hasModes)}._`
   );
 }
 
-function parallelNote(run: RunInfo): string {
+function parallelNote(run: RunInfo, hasModes: boolean): string {
   if (run.parallel) return "; modes and workloads ran at the same time (--parallel)";
-  return run.parallelModes ? "; the modes ran at the same time (their wall times share the CPU)" : "";
+  return hasModes && run.parallelModes
+    ? "; the modes ran at the same time (their wall times share the CPU)"
+    : "";
 }
 
 function floorsAndSwitches(flower: StoredMode, at: number): Array<Array<string | number>> {
