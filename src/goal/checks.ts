@@ -6,7 +6,8 @@
  * and counts as failed; so does a command that does not exist (exit 127). Whatever a check starts is
  * gone when `runChecks` returns, also after a normal exit (a `server &` left behind would otherwise
  * hold the output pipe and outlive the run). Output is bounded in memory and in the log, and each log
- * is written atomically to `<logDir>/goal-check-<n>.log`.
+ * is written atomically to `<logDir>/goal-check-<n>.run-<r>.log` (one per run of the checks, the last
+ * `keptRunLogs` runs kept) or, without a run number, to `<logDir>/goal-check-<n>.log`.
  *
  * Known limit: a process that leaves the group on purpose (`setsid`, a daemon that double-forks into
  * a new session) cannot be found by its group id; the runner stops waiting for the output pipe after
@@ -16,7 +17,7 @@
  * shell and its process group are handled in check-process.ts, and the verdict and log text are made
  * in check-result.ts.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { writeFileAtomically } from "../fs/atomic-write.js";
@@ -46,6 +47,7 @@ export async function runChecks(
   const resolved = resolveOptions(checks, options);
   resolved.signal?.throwIfAborted();
   mkdirSync(resolved.logDir, { recursive: true });
+  if (resolved.run !== null) removeOldRunLogs(resolved.logDir, resolved.run - GOAL_DEFAULTS.keptRunLogs);
   const results: CheckResult[] = [];
   for (const [position, check] of checks.entries()) {
     resolved.signal?.throwIfAborted();
@@ -69,7 +71,7 @@ async function runCheck(
   options: ResolvedOptions,
 ): Promise<CheckResult> {
   const timeoutMs = check.timeoutMs ?? options.timeoutMs;
-  const logPath = path.join(options.logDir, `goal-check-${index}.log`);
+  const logPath = path.join(options.logDir, checkLogName(index, options.run));
   const output = new OutputCapture(GOAL_DEFAULTS.logHeadBytes, GOAL_DEFAULTS.logTailBytes);
   const started = performance.now();
   const ending = await execute(check.command, timeoutMs, output, options);
@@ -108,6 +110,22 @@ async function runCheck(
   );
   if (ending.aborted) throw abortReason(options.signal);
   return result;
+}
+
+/** `goal-check-<n>.run-<r>.log` for a numbered run, else `goal-check-<n>.log`. */
+export function checkLogName(index: number, run: number | null): string {
+  return run === null ? `goal-check-${index}.log` : `goal-check-${index}.run-${run}.log`;
+}
+
+const RUN_LOG = /^goal-check-\d+\.run-(\d+)\.log$/;
+
+/** Removes the per-run logs of runs up to `lastRemoved`, so a long `continue` chain stays bounded on disk. */
+function removeOldRunLogs(logDir: string, lastRemoved: number): void {
+  if (lastRemoved < 1) return;
+  for (const name of readdirSync(logDir)) {
+    const run = RUN_LOG.exec(name)?.[1];
+    if (run !== undefined && Number(run) <= lastRemoved) rmSync(path.join(logDir, name), { force: true });
+  }
 }
 
 function abortReason(signal: AbortSignal | undefined): unknown {

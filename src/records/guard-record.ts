@@ -7,7 +7,7 @@
 
 /** One check's result as kept in the record (the runner's result without the output byte count). */
 export interface CheckResultRecord {
-  /** 1-based position in the goal's checks; also the `<n>` of `goal-check-<n>.log`. */
+  /** 1-based position in the goal's checks; also the `<n>` of `goal-check-<n>.run-<r>.log`. */
   index: number;
   command: string;
   description: string | null;
@@ -20,6 +20,11 @@ export interface CheckResultRecord {
   pattern: string | null;
   timeoutMs: number;
   durationMs: number;
+  /**
+   * This run's log: `goal-check-<n>.run-<r>.log`, `<r>` the run's position in `checkRuns` (1-based).
+   * Records written before logs were kept per run point at `goal-check-<n>.log`, which later runs
+   * replaced. Logs of runs older than the last ten are removed; the record keeps their last lines.
+   */
   logPath: string;
   /** The last lines of the output (bounded). */
   tail: string;
