@@ -23,7 +23,7 @@ import { performance } from "node:perf_hooks";
 import { writeFileAtomically } from "../fs/atomic-write.js";
 import { resolveOptions, type ResolvedOptions, type RunChecksOptions } from "./check-options.js";
 import { execute } from "./check-process.js";
-import { failureReason, renderLog, type CheckResult } from "./check-result.js";
+import { checkFailure, failureReason, renderLog, type CheckResult } from "./check-result.js";
 import { GOAL_DEFAULTS } from "./constants.js";
 import { expectedExitCode, type GoalCheck } from "./goal-check.js";
 import { OutputCapture, tailOf } from "./output-capture.js";
@@ -31,7 +31,7 @@ import { OutputCapture, tailOf } from "./output-capture.js";
 // checks.ts is the module the runner's users import (index.ts, guard-message.ts), so the option and
 // result types and formatSeconds are offered here too.
 export type { RunChecksOptions } from "./check-options.js";
-export type { CheckResult } from "./check-result.js";
+export type { CheckFailure, CheckResult } from "./check-result.js";
 export { formatSeconds } from "./check-result.js";
 
 /**
@@ -81,7 +81,8 @@ async function runCheck(
   const text =
     cutTail === null ? head.toString("utf8") : `${head.toString("utf8")}\n${cutTail.toString("utf8")}`;
   const notFound = ending.exitCode === 127;
-  const reason = failureReason(check, ending, text, timeoutMs);
+  const failure = checkFailure(check, ending, text, timeoutMs);
+  const reason = failureReason(failure);
   const result: CheckResult = {
     index,
     command: check.command,
@@ -102,6 +103,7 @@ async function runCheck(
       GOAL_DEFAULTS.tailMaxChars,
     ),
     reason,
+    failure,
     outputBytes: output.totalBytes,
   };
   writeFileAtomically(

@@ -12,7 +12,7 @@
  *   a command or a file gets one flag line in the coordinator's view.
  */
 export { runChecks, allPassed } from "./checks.js";
-export type { RunChecksOptions, CheckResult } from "./checks.js";
+export type { RunChecksOptions, CheckResult, CheckFailure } from "./checks.js";
 export { validateGoalCheck } from "./goal-check.js";
 export type { GoalCheck, GoalCheckExpectation } from "./goal-check.js";
 export { guardRoundMessage, guardStatusLine, describeFailure } from "./guard-message.js";

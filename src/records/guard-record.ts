@@ -28,9 +28,25 @@ export interface CheckResultRecord {
   logPath: string;
   /** The last lines of the output (bounded). */
   tail: string;
-  /** Why it failed, in plain words; null when it passed. */
+  /** Why it failed, in plain English words; null when it passed. */
   reason: string | null;
+  /**
+   * How it failed, as data, so a view words it in its reader's language; null when it passed. Absent
+   * in records written before it was kept (a view shows `reason` then).
+   */
+  failure?: CheckFailureRecord | null;
 }
+
+/** The shape of `CheckFailure` in src/goal, restated (records import nothing above them). */
+export type CheckFailureRecord =
+  | { kind: "spawn-error"; message: string }
+  | { kind: "aborted" }
+  | { kind: "timed-out"; timeoutMs: number }
+  | { kind: "signal"; signal: string | null }
+  | { kind: "not-found"; name: string | null }
+  | { kind: "not-executable" }
+  | { kind: "exit-code"; exitCode: number; expected: number }
+  | { kind: "no-match"; pattern: string };
 
 /** One run of all the checks. */
 export interface CheckRunRecord {

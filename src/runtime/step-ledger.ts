@@ -386,7 +386,7 @@ export class StepLedger {
       round,
       passed: results.filter((result) => result.passed).length,
       total: results.length,
-      results: results.map(({ index, command, passed, exitCode, durationMs, logPath, reason }) => ({
+      results: results.map(({ index, command, passed, exitCode, durationMs, logPath, reason, failure }) => ({
         index,
         command,
         passed,
@@ -394,6 +394,7 @@ export class StepLedger {
         durationMs,
         logPath,
         reason,
+        failure: failure ?? null,
       })),
     });
   }
