@@ -112,6 +112,11 @@ describe("the goal guard in the step loop", () => {
       join(logs, "goal-check-1.run-2.log"),
     ]);
     expect(readFileSync(join(logs, "goal-check-1.run-1.log"), "utf8")).toContain("failed: exit code 1");
+    // The record and the live view's event keep how it failed as data, for a view in either language.
+    const failure = { kind: "exit-code", exitCode: 1, expected: 0 };
+    expect(step.guard!.checkRuns[0]!.results[0]!.failure).toEqual(failure);
+    const checks = h.events.find((event) => event.type === "goal-checks");
+    expect(checks).toMatchObject({ results: [{ reason: "exit code 1, expected 0", failure }] });
     expect(h.events.map((e) => e.type).filter((type) => type !== "context")).toEqual([
       "step-start",
       "goal-checks",
