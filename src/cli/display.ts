@@ -12,6 +12,7 @@ import { homedir } from "node:os";
 import type { Locale } from "../locale/locale.js";
 import type { FlowerEvent, HandoffEvent } from "../runtime/events.js";
 import { formatTokens, formatTokensShort } from "../handoff/text.js";
+import { checkFailureText } from "../goal/check-failure.js";
 import { guardStatusLine } from "../goal/guard-message.js";
 import { DISPLAY_TEXT, type DisplayText } from "./display-text.js";
 import { documentSummary } from "./document-summary.js";
@@ -152,7 +153,7 @@ export class Display {
             t.checkFailed(
               result.index,
               cut(oneLine(result.command), REASON_MAX_CHARS),
-              cut(oneLine(result.reason ?? ""), REASON_MAX_CHARS),
+              cut(oneLine(checkFailureText(result, this.#locale)), REASON_MAX_CHARS),
               this.#path(result.logPath),
             ),
           );

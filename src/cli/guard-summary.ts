@@ -4,6 +4,7 @@
  * record holds the evidence; this lists it so nobody has to open the manifest to see why a step ended
  * goal-not-met.
  */
+import { checkFailureText } from "../goal/check-failure.js";
 import type { Locale } from "../locale/locale.js";
 import type { CheckResultRecord, GuardRecord } from "../records/guard-record.js";
 import { cut } from "./terminal-text.js";
@@ -54,7 +55,8 @@ function checkLine(result: CheckResultRecord, locale: Locale): string {
     text.exit(result.exitCode, result.signal),
     `${result.durationMs} ms`,
   ];
-  if (result.reason) parts.push(cut(result.reason, 100));
+  const reason = result.passed ? "" : checkFailureText(result, locale);
+  if (reason) parts.push(cut(reason, 100));
   parts.push(`${text.log} ${result.logPath}`);
   return `    ${parts.join(" · ")}`;
 }

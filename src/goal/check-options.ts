@@ -16,6 +16,13 @@ export interface RunChecksOptions {
   /** Where `goal-check-<n>.log` files go (SPEC: `<workbench>/artifacts`). Created when missing. */
   logDir: string;
   /**
+   * Which run of the checks this is (1-based, counted over the step's whole record). With it each log
+   * is `goal-check-<n>.run-<run>.log`, so every guard round's evidence stays readable afterwards, and
+   * the logs of runs older than the last `GOAL_DEFAULTS.keptRunLogs` are removed. Without it the log
+   * is `goal-check-<n>.log`, replaced by the next run.
+   */
+  run?: number;
+  /**
    * Timeout per check, unless the check sets its own `timeoutMs`.
    * @default 120_000
    */
@@ -42,6 +49,7 @@ export interface RunChecksOptions {
 export interface ResolvedOptions {
   workspace: string;
   logDir: string;
+  run: number | null;
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal | undefined;
@@ -68,6 +76,9 @@ export function resolveOptions(checks: readonly GoalCheck[], options: RunChecksO
   if (!isDirectory) throw new ConfigurationError("workspace", workspace, "an existing directory");
   if (typeof logDir !== "string" || logDir === "")
     throw new ConfigurationError("logDir", logDir, "a directory path");
+  const run = options.run ?? null;
+  if (run !== null && (typeof run !== "number" || !Number.isSafeInteger(run) || run < 1))
+    throw new ConfigurationError("run", run, "a whole number of at least 1");
   const timeoutMs = options.timeoutMs ?? GOAL_DEFAULTS.checkTimeoutMs;
   validateTimeout(timeoutMs, "timeoutMs");
   const killGraceMs = options.killGraceMs ?? GOAL_DEFAULTS.killGraceMs;
@@ -89,6 +100,7 @@ export function resolveOptions(checks: readonly GoalCheck[], options: RunChecksO
   return {
     workspace: path.resolve(workspace),
     logDir: path.resolve(logDir),
+    run,
     timeoutMs,
     env: options.env ?? process.env,
     signal: options.signal,

@@ -3,10 +3,15 @@
  * text. These are the words a coordinator and a human read, so they live together and apart from the
  * process handling (check-process.ts) and the runner loop (checks.ts).
  */
+import { describeCheckFailure, type CheckFailure } from "./check-failure.js";
 import type { Ending } from "./check-process.js";
 import { GOAL_DEFAULTS } from "./constants.js";
 import { compilePattern, expectedExitCode, type GoalCheck } from "./goal-check.js";
 import type { OutputCapture } from "./output-capture.js";
+
+// The result's users import the failure's words and formatSeconds from here (through checks.ts).
+export { formatSeconds } from "./check-failure.js";
+export type { CheckFailure } from "./check-failure.js";
 
 export interface CheckResult {
   /** 1-based position in the list; also the `<n>` of the log file. */
@@ -33,50 +38,47 @@ export interface CheckResult {
   logPath: string;
   /** The last lines of the output (≤ 20 lines, ≤ 2000 chars, without colour codes). */
   tail: string;
-  /** Why it failed, in plain words; null when it passed. */
+  /** Why it failed, in plain English words; null when it passed. */
   reason: string | null;
+  /** How it failed, as data (a view words it in its language); null when it passed. */
+  failure: CheckFailure | null;
   /** Output bytes the check printed; the log keeps at most head + tail of them. */
   outputBytes: number;
 }
 
-/** Why the check failed, in plain words; null when it passed. */
-export function failureReason(
+/** How the check failed; null when it passed. */
+export function checkFailure(
   check: GoalCheck,
   ending: Ending,
   text: string,
   timeoutMs: number,
-): string | null {
-  if (ending.spawnError) return `could not start /bin/sh: ${ending.spawnError.message}`;
-  if (ending.aborted) return "aborted";
-  if (ending.timedOut) return `timed out after ${formatSeconds(timeoutMs)} s`;
+): CheckFailure | null {
+  if (ending.spawnError) return { kind: "spawn-error", message: ending.spawnError.message };
+  if (ending.aborted) return { kind: "aborted" };
+  if (ending.timedOut) return { kind: "timed-out", timeoutMs };
   const expected = expectedExitCode(check);
-  if (ending.exitCode === null) return `ended by ${ending.signal ?? "a signal"}`;
+  if (ending.exitCode === null) return { kind: "signal", signal: ending.signal };
   const code = ending.exitCode;
   // Without a stated exit code, a missing or unrunnable command fails even if its error text matches.
   if (code !== expected && (expected !== null || code === 126 || code === 127)) {
-    if (code === 127) {
-      const name = notFoundName(text);
-      return `command not found${name ? `: ${name}` : ""} (exit 127)`;
-    }
-    if (code === 126) return "command not executable (exit 126)";
-    return `exit code ${code}, expected ${expected}`;
+    if (code === 127) return { kind: "not-found", name: notFoundName(text) };
+    if (code === 126) return { kind: "not-executable" };
+    return { kind: "exit-code", exitCode: code, expected: expected! };
   }
   const pattern = check.expect?.pattern;
-  if (pattern !== undefined && !compilePattern(pattern).test(text))
-    return `output does not match /${pattern}/`;
+  if (pattern !== undefined && !compilePattern(pattern).test(text)) return { kind: "no-match", pattern };
   return null;
+}
+
+/** Why the check failed, in plain English words (the log's and the record's `reason`); null when it passed. */
+export function failureReason(failure: CheckFailure | null): string | null {
+  return failure === null ? null : describeCheckFailure(failure, "en");
 }
 
 /** The missing word as the shell reports it: dash "sh: 1: foo: not found", bash "foo: command not found". */
 function notFoundName(text: string): string | null {
   const match = /(?:^|\n)(?:[^\n:]*sh: (?:line )?\d+: )?([^\n:]+): (?:command )?not found/.exec(text);
   return match?.[1]?.trim() ?? null;
-}
-
-/** Milliseconds as seconds for a message: `120` or `1.5`, without trailing zeros. */
-export function formatSeconds(milliseconds: number): string {
-  const seconds = milliseconds / 1000;
-  return Number.isInteger(seconds) ? String(seconds) : String(Number(seconds.toFixed(2)));
 }
 
 /** What passing means for the check, as the log header states it. */

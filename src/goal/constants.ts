@@ -19,4 +19,10 @@ export const GOAL_DEFAULTS = {
   /** The tail a coordinator sees per failing check: this many lines, at most `tailMaxChars`. */
   tailLines: 20,
   tailMaxChars: 2_000,
+  /**
+   * Runs of the checks whose logs are kept per check (`goal-check-<n>.run-<r>.log`): every round of a
+   * default guard (4 runs) and of a `continue` after it fits, and a check's logs stay below
+   * 10 × 768 KB. Older runs' logs are removed; their record keeps the exit code and the last lines.
+   */
+  keptRunLogs: 10,
 } as const;

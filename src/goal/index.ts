@@ -4,14 +4,15 @@
  * - {@link parseGoalChecks}: the frozen goal document's checks section → `GoalCheck[]` (+ the lines it
  *   could not read, so "no runnable check" is visible).
  * - {@link runChecks}: flower runs those checks itself, in the workspace, each in its own process
- *   group with a timeout, logs to `<logDir>/goal-check-<n>.log`; {@link allPassed} decides the round.
+ *   group with a timeout, logs to `<logDir>/goal-check-<n>.run-<r>.log` (`goal-check-<n>.log` without
+ *   a run number); {@link allPassed} decides the round.
  * - {@link guardRoundMessage}: what the coordinator is sent back with after a failed round;
  *   {@link guardStatusLine}: the live view's line.
  * - {@link assessClaim} + {@link claimFlagLine}: a worker's report that claims success without naming
  *   a command or a file gets one flag line in the coordinator's view.
  */
 export { runChecks, allPassed } from "./checks.js";
-export type { RunChecksOptions, CheckResult } from "./checks.js";
+export type { RunChecksOptions, CheckResult, CheckFailure } from "./checks.js";
 export { validateGoalCheck } from "./goal-check.js";
 export type { GoalCheck, GoalCheckExpectation } from "./goal-check.js";
 export { guardRoundMessage, guardStatusLine, describeFailure } from "./guard-message.js";

@@ -7,7 +7,7 @@
 
 /** One check's result as kept in the record (the runner's result without the output byte count). */
 export interface CheckResultRecord {
-  /** 1-based position in the goal's checks; also the `<n>` of `goal-check-<n>.log`. */
+  /** 1-based position in the goal's checks; also the `<n>` of `goal-check-<n>.run-<r>.log`. */
   index: number;
   command: string;
   description: string | null;
@@ -20,12 +20,33 @@ export interface CheckResultRecord {
   pattern: string | null;
   timeoutMs: number;
   durationMs: number;
+  /**
+   * This run's log: `goal-check-<n>.run-<r>.log`, `<r>` the run's position in `checkRuns` (1-based).
+   * Records written before logs were kept per run point at `goal-check-<n>.log`, which later runs
+   * replaced. Logs of runs older than the last ten are removed; the record keeps their last lines.
+   */
   logPath: string;
   /** The last lines of the output (bounded). */
   tail: string;
-  /** Why it failed, in plain words; null when it passed. */
+  /** Why it failed, in plain English words; null when it passed. */
   reason: string | null;
+  /**
+   * How it failed, as data, so a view words it in its reader's language; null when it passed. Absent
+   * in records written before it was kept (a view shows `reason` then).
+   */
+  failure?: CheckFailureRecord | null;
 }
+
+/** The shape of `CheckFailure` in src/goal, restated (records import nothing above them). */
+export type CheckFailureRecord =
+  | { kind: "spawn-error"; message: string }
+  | { kind: "aborted" }
+  | { kind: "timed-out"; timeoutMs: number }
+  | { kind: "signal"; signal: string | null }
+  | { kind: "not-found"; name: string | null }
+  | { kind: "not-executable" }
+  | { kind: "exit-code"; exitCode: number; expected: number }
+  | { kind: "no-match"; pattern: string };
 
 /** One run of all the checks. */
 export interface CheckRunRecord {

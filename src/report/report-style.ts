@@ -1,11 +1,13 @@
 /**
  * The report's inline stylesheet. System fonts only (a font file would be a fetch); colours work on
- * paper as well as on screen, and the thresholds keep their colours in both charts and tables.
+ * paper as well as on screen, and the thresholds keep their colours in both charts and tables. A step's
+ * status has its own colour: done green, failed red, goal-not-met burnt orange with a dashed outline.
  */
 export const REPORT_STYLE = `
 :root {
   --ink: #1f2328; --muted: #656d76; --rule: #d0d7de; --paper: #ffffff; --band: #f6f8fa;
   --line: #2f6feb; --warn: #bf8700; --at: #cf222e; --spill: #8250df; --denial: #e16f24; --ok: #1a7f37;
+  --goal-not-met: #9a4a00;
 }
 * { box-sizing: border-box; }
 body { margin: 0; padding: 24px 32px 40px; color: var(--ink); background: var(--paper);
@@ -17,6 +19,9 @@ header h1 { margin: 0 0 4px; font-size: 22px; }
 .status { font-size: 12px; font-weight: 600; padding: 1px 8px; border-radius: 10px; background: var(--band);
   border: 1px solid var(--rule); vertical-align: middle; }
 .status-done { color: var(--ok); } .status-failed { color: var(--at); }
+/* The work ran, but flower's checks did not pass: neither done nor a crash, and a person has to look.
+   A dashed outline tells it apart without relying on the hue. */
+.status-goal-not-met { color: var(--goal-not-met); border: 1px dashed var(--goal-not-met); background: #fff1e5; }
 .task { margin: 0 0 12px; max-width: 960px; }
 .label { color: var(--muted); margin-right: 6px; }
 .totals { display: flex; flex-wrap: wrap; gap: 8px 28px; margin: 0 0 12px; }

@@ -5,7 +5,7 @@
 import type { LeaseHolder } from "../errors.js";
 import type { DocumentSummaryLine } from "../documents/document.js";
 import type { HandoffSectionName } from "../handoff/sections.js";
-import type { ReviewCriterionRecord } from "../records/guard-record.js";
+import type { CheckFailureRecord, ReviewCriterionRecord } from "../records/guard-record.js";
 import type { RewriteReport } from "../store/passes/report.js";
 
 export interface StepStartEvent {
@@ -132,8 +132,10 @@ export interface GoalCheckSummary {
   exitCode: number | null;
   durationMs: number;
   logPath: string;
-  /** Why it failed, in plain words; null when it passed. */
+  /** Why it failed, in plain English words; null when it passed. */
   reason: string | null;
+  /** How it failed, as data, for a view in another language; null when it passed. */
+  failure?: CheckFailureRecord | null;
 }
 
 /** flower ran the goal's checks (SPEC G1): after the work step's session ended, and after each guard round. */

@@ -36,7 +36,7 @@ export interface JudgeInput {
   goal: ResolvedGoal;
   locale: Locale;
   workspace: string;
-  /** Where `goal-check-<n>.log` and `goal-review-<n>.md` go. */
+  /** Where `goal-check-<n>.run-<r>.log` and `goal-review-<n>.md` go. */
   logDir: string;
   /** The step's task: what the reviewer reads when no frozen document was given. */
   task: string;
@@ -60,6 +60,8 @@ export async function judgeGoal(input: JudgeInput): Promise<Judgement> {
       results = await runChecks(goal.checks, {
         workspace: input.workspace,
         logDir: input.logDir,
+        // One log per run, numbered over the whole record: `continue` restarts the rounds, not the runs.
+        run: ledger.record.guard!.checkRuns.length + 1,
         env: input.env,
         signal: input.stopSignal,
       });

@@ -388,7 +388,7 @@ export class StepLedger {
       round,
       passed: results.filter((result) => result.passed).length,
       total: results.length,
-      results: results.map(({ index, command, passed, exitCode, durationMs, logPath, reason }) => ({
+      results: results.map(({ index, command, passed, exitCode, durationMs, logPath, reason, failure }) => ({
         index,
         command,
         passed,
@@ -396,6 +396,7 @@ export class StepLedger {
         durationMs,
         logPath,
         reason,
+        failure: failure ?? null,
       })),
     });
   }

@@ -87,10 +87,14 @@ describe("goal guard through the real binary", () => {
         [1, false],
         [2, true],
       ]);
-      const logPath = join(current.workspace, ".flower", "artifacts", "goal-check-1.log");
+      // One log per run: the first run's evidence is still there after the last run passed.
+      const logs = join(current.workspace, ".flower", "artifacts");
+      const logPath = join(logs, "goal-check-1.run-1.log");
       expect(guard.checkRuns[0]!.results[0]).toMatchObject({ exitCode: 2, passed: false, logPath });
       expect(guard.checkRuns[0]!.results[0]!.durationMs).toBeGreaterThanOrEqual(0);
-      expect(readFileSync(logPath, "utf8")).toContain("# end: exit 0");
+      expect(readFileSync(logPath, "utf8")).toMatch(/No such file[\s\S]*# end: exit 2/);
+      expect(guard.checkRuns[2]!.results[0]!.logPath).toBe(join(logs, "goal-check-1.run-3.log"));
+      expect(readFileSync(join(logs, "goal-check-1.run-3.log"), "utf8")).toContain("# end: exit 0");
 
       // The guard message reached the model: the same session, with the command, exit code, log and last lines.
       const main = mainExchanges(current);
@@ -102,7 +106,8 @@ describe("goal guard through the real binary", () => {
       expect(message).toContain(`log: ${logPath}`);
       expect(message).toContain("No such file");
       expect(new Set(main.map((e) => e.request.sessionId))).toEqual(new Set([result.sessionId]));
-      expect(main.some((e) => e.request.lastUserText().includes(`${GUARD_MESSAGE} 2 of 3`))).toBe(true);
+      const second = main.find((e) => e.request.lastUserText().includes(`${GUARD_MESSAGE} 2 of 3`))!;
+      expect(second.request.lastUserText()).toContain(`log: ${join(logs, "goal-check-1.run-2.log")}`);
       expect(main.some((e) => e.request.lastUserText().includes(`${GUARD_MESSAGE} 3 of 3`))).toBe(false);
 
       const rounds = current.events.filter((e): e is GuardRoundEvent => e.type === "guard-round");
@@ -137,7 +142,7 @@ describe("goal guard through the real binary", () => {
       expect(guard.why).toContain("after 3 guard rounds a check still fails: grep -q fixed status.txt");
       expect(result.errors).toContain(guard.why);
       // Without a workbench the logs go to the run directory, one folder per step.
-      const logPath = join(current.runDir, "goal-checks", "never", "goal-check-1.log");
+      const logPath = join(current.runDir, "goal-checks", "never", "goal-check-1.run-4.log");
       expect(guard.checkRuns[3]!.results[0]!.logPath).toBe(logPath);
       expect(readFileSync(logPath, "utf8")).toMatch(/No such file[\s\S]*# end: exit 2/);
       const last = mainExchanges(current).find((e) =>

@@ -197,6 +197,37 @@ describe("the run report in headless Chromium", () => {
     }
   }, 120_000);
 
+  it("draws goal-not-met in a colour of its own, apart from done and failed", async () => {
+    const input = demoLikeRun();
+    input.steps = ["done", "failed", "goal-not-met"].map((status) => ({
+      ...input.steps[0]!,
+      step: status,
+      status,
+    }));
+    const { page, problems } = await open(renderHtmlReport(input), "statuses.html");
+    try {
+      const styles = await page.locator("span.status").evaluateAll((spans: ElementLike[]) =>
+        spans.map((span) => {
+          const style = (
+            globalThis as unknown as {
+              getComputedStyle(element: ElementLike): { color: string; borderTopStyle: string };
+            }
+          ).getComputedStyle(span);
+          return { status: span.textContent, colour: style.color, border: style.borderTopStyle };
+        }),
+      );
+      expect(styles.map((style) => style.status)).toEqual(["done", "failed", "goal-not-met"]);
+      // Computed colours: each status its own, and goal-not-met not the page's ink.
+      const colours = styles.map((style) => style.colour);
+      expect(new Set(colours).size).toBe(3);
+      expect(colours[2]).not.toBe("rgb(31, 35, 40)");
+      expect(styles[2]!.border).toBe("dashed");
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
+
   it("keeps hostile text as text: nothing runs, nothing is fetched", async () => {
     const input = demoLikeRun();
     input.title = `<img src="http://127.0.0.1:9/x.png" onerror="console.error('ran')">`;

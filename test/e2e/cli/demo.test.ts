@@ -149,7 +149,7 @@ describe("flower demo --keep, run once; each property its own test", () => {
     expect(round).toBeGreaterThan(failing);
     expect(passing).toBeGreaterThan(round);
     expect(out).toMatch(
-      /^ {3}x 2\. grep -c '\^\. \[0-9\]' \.flower\/artifacts\/notes-summary\.md — output does not match \/\^90\$\/ \(log .*goal-check-2\.log\)$/m,
+      /^ {3}x 2\. grep -c '\^\. \[0-9\]' \.flower\/artifacts\/notes-summary\.md — output does not match \/\^90\$\/ \(log .*goal-check-2\.run-1\.log\)$/m,
     );
     const guard = JSON.parse(readFileSync(join(run.runDir, "manifest.json"), "utf8")).steps["demo/work"]
       .guard;

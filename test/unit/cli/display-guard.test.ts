@@ -97,6 +97,53 @@ describe("the live view of the goal guard", () => {
   });
 });
 
+describe("a failed check's reason in the live view", () => {
+  const checks = (withFailure: boolean): FlowerEvent => ({
+    type: "goal-checks",
+    step,
+    round: 0,
+    passed: 0,
+    total: 2,
+    results: [
+      {
+        index: 1,
+        command: "sleep 60",
+        passed: false,
+        exitCode: null,
+        durationMs: 1002,
+        logPath: "/home/u/p/.flower/artifacts/goal-check-1.run-1.log",
+        reason: "timed out after 1 s",
+        ...(withFailure ? { failure: { kind: "timed-out" as const, timeoutMs: 1_000 } } : {}),
+      },
+      {
+        index: 2,
+        command: "pytest -q",
+        passed: false,
+        exitCode: 127,
+        durationMs: 4,
+        logPath: "/home/u/p/.flower/artifacts/goal-check-2.run-1.log",
+        reason: "command not found: pytest (exit 127)",
+        ...(withFailure ? { failure: { kind: "not-found" as const, name: "pytest" } } : {}),
+      },
+    ],
+  });
+
+  it("is in the reader's language (en, zh)", () => {
+    expect(render([checks(true)], "en").slice(1)).toEqual([
+      "   x 1. sleep 60 — timed out after 1 s (log ~/p/.flower/artifacts/goal-check-1.run-1.log)",
+      "   x 2. pytest -q — command not found: pytest (exit 127) (log ~/p/.flower/artifacts/goal-check-2.run-1.log)",
+    ]);
+    expect(render([checks(true)], "zh").slice(1)).toEqual([
+      "   x 1. sleep 60 —— 超时(1 秒后被终止)(日志 ~/p/.flower/artifacts/goal-check-1.run-1.log)",
+      "   x 2. pytest -q —— 命令不存在:pytest(退出码 127)(日志 ~/p/.flower/artifacts/goal-check-2.run-1.log)",
+    ]);
+  });
+
+  it("keeps an event's English reason when it carries no failure", () => {
+    expect(render([checks(false)], "zh")[1]).toContain("—— timed out after 1 s(日志");
+  });
+});
+
 describe("flower show's goal guard section", () => {
   it("lists the outcome, each check run with exit code, duration and log, reviews and claims", () => {
     const guard = newGuardRecord(3);
@@ -139,6 +186,52 @@ describe("flower show's goal guard section", () => {
     ]);
     expect(guardSummary(guard, "zh")[0]).toBe(
       "目标守门: 目标未达成 · 守门 3/3 轮 · 1 份汇报被标为无证据的声称",
+    );
+  });
+
+  it("lists each run's own log, and an old record's single log and English reason as they were", () => {
+    const result = (run: number, passed: boolean) => ({
+      index: 1,
+      command: "grep -q fixed status.txt",
+      description: null,
+      passed,
+      exitCode: passed ? 0 : 1,
+      signal: null,
+      timedOut: false,
+      notFound: false,
+      expectedExitCode: 0,
+      pattern: null,
+      timeoutMs: 120_000,
+      durationMs: 3,
+      logPath: `/w/.flower/artifacts/goal-check-1.run-${run}.log`,
+      tail: "",
+      reason: passed ? null : "exit code 1, expected 0",
+      failure: passed ? null : { kind: "exit-code" as const, exitCode: 1, expected: 0 },
+    });
+    const guard = newGuardRecord(3);
+    guard.rounds = 1;
+    guard.outcome = "passed";
+    guard.checkRuns.push(
+      { round: 0, at: "t", passed: false, results: [result(1, false)] },
+      { round: 1, at: "t", passed: true, results: [result(2, true)] },
+    );
+    expect(guardSummary(guard, "en").slice(1)).toEqual([
+      "  checks, run 1 (after the first session): 0 of 1 pass",
+      "    x  1. grep -q fixed status.txt · exit 1 · 3 ms · exit code 1, expected 0 · log /w/.flower/artifacts/goal-check-1.run-1.log",
+      "  checks, run 2 (after round 1): 1 of 1 pass",
+      "    ok 1. grep -q fixed status.txt · exit 0 · 3 ms · log /w/.flower/artifacts/goal-check-1.run-2.log",
+    ]);
+    expect(guardSummary(guard, "zh")[2]).toBe(
+      "    x  1. grep -q fixed status.txt · 退出码 1 · 3 ms · 退出码 1(应为 0) · 日志 /w/.flower/artifacts/goal-check-1.run-1.log",
+    );
+
+    // Written before logs were kept per run and before the failure was kept: shown as stored.
+    const { failure: _failure, ...old } = result(1, false);
+    guard.checkRuns = [
+      { round: 0, at: "t", passed: false, results: [{ ...old, logPath: "/w/goal-check-1.log" }] },
+    ];
+    expect(guardSummary(guard, "zh")[2]).toBe(
+      "    x  1. grep -q fixed status.txt · 退出码 1 · 3 ms · exit code 1, expected 0 · 日志 /w/goal-check-1.log",
     );
   });
 });

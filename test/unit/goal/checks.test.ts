@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -166,6 +166,47 @@ describe("runChecks: outcomes", () => {
   });
 });
 
+describe("runChecks: one log per run", () => {
+  it("writes each run's log to its own file, so an earlier round's evidence stays", async () => {
+    const checks = [{ command: "cat status.txt" }, { command: "true" }];
+    await writeFile(path.join(workspace, "status.txt"), "broken\n");
+    const first = await runChecks(checks, { workspace, logDir, run: 1 });
+    await writeFile(path.join(workspace, "status.txt"), "fixed\n");
+    const second = await runChecks(checks, { workspace, logDir, run: 2 });
+    expect(first.map((result) => path.basename(result.logPath))).toEqual([
+      "goal-check-1.run-1.log",
+      "goal-check-2.run-1.log",
+    ]);
+    expect(path.basename(second[0]!.logPath)).toBe("goal-check-1.run-2.log");
+    expect(await readFile(first[0]!.logPath, "utf8")).toContain("\nbroken\n");
+    expect(await readFile(second[0]!.logPath, "utf8")).toContain("\nfixed\n");
+    expect((await readdir(logDir)).sort()).toEqual([
+      "goal-check-1.run-1.log",
+      "goal-check-1.run-2.log",
+      "goal-check-2.run-1.log",
+      "goal-check-2.run-2.log",
+    ]);
+  });
+
+  it("keeps the logs of the last ten runs and leaves other files alone", async () => {
+    await mkdir(logDir, { recursive: true });
+    const kept = ["goal-check-1.log", "notes.md", "goal-check-1.run-3.log.tmp"];
+    for (const name of kept) await writeFile(path.join(logDir, name), "x");
+    for (let run = 1; run <= 12; run += 1)
+      await runChecks([{ command: "true" }, { command: "false" }], { workspace, logDir, run });
+    const names = await readdir(logDir);
+    const runs = (index: number) =>
+      names
+        .map((name) => new RegExp(`^goal-check-${index}\\.run-(\\d+)\\.log$`).exec(name)?.[1])
+        .filter((run) => run !== undefined)
+        .map(Number)
+        .sort((a, b) => a - b);
+    expect(runs(1)).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(runs(2)).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    for (const name of kept) expect(names).toContain(name);
+  });
+});
+
 describe("runChecks: timeouts, process groups, abort", () => {
   it("kills a hanging check at its timeout and counts it as failed", async () => {
     const started = Date.now();
@@ -277,5 +318,7 @@ describe("runChecks: input validation", () => {
     );
     await bad([{ command: "true" }], { logDir: "" }, /logDir: got ""/);
     await bad([{ command: "true" }], { killGraceMs: Number.NaN }, /killGraceMs: got NaN/);
+    await bad([{ command: "true" }], { run: 0 }, /run: got 0/);
+    await bad([{ command: "true" }], { run: 1.5 }, /run: got 1\.5/);
   });
 });

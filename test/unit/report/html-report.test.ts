@@ -106,6 +106,32 @@ describe("renderHtmlReport", () => {
     expect(page).toContain(`/x/&lt;b&gt;&#39;q&#39;.md`);
   });
 
+  it("gives goal-not-met a status colour of its own, apart from done and failed", () => {
+    const page = renderHtmlReport({
+      title: "t",
+      steps: ["done", "failed", "goal-not-met"].map((status) => ({
+        ...demoLikeStep(),
+        step: status,
+        status,
+      })),
+    });
+    expect(page).toContain(`<span class="status status-goal-not-met">goal-not-met</span>`);
+    const css = /<style>([\s\S]*)<\/style>/.exec(page)![1]!;
+    const variables = new Map(
+      [...css.matchAll(/(--[\w-]+):\s*([^;]+);/g)].map((match) => [match[1]!, match[2]!.trim()]),
+    );
+    /** The colour a `.status-<status>` rule sets, with a `var()` resolved from :root. */
+    const colour = (status: string): string => {
+      const rule = new RegExp(`\\.status-${status}\\s*\\{([^}]*)\\}`).exec(css)?.[1] ?? "";
+      const value = /(?:^|;)\s*color:\s*([^;]+)/.exec(rule)?.[1]?.trim() ?? "";
+      const variable = /^var\((--[\w-]+)\)$/.exec(value)?.[1];
+      return variable ? (variables.get(variable) ?? "") : value;
+    };
+    const colours = ["done", "failed", "goal-not-met"].map(colour);
+    for (const found of colours) expect(found).toMatch(/^#[0-9a-f]{6}$/);
+    expect(new Set(colours).size).toBe(3);
+  });
+
   it("speaks Chinese on request", () => {
     const zh = renderHtmlReport(demoLikeRun(), { locale: "zh" });
     expect(zh).toContain(`<html lang="zh">`);

@@ -2,7 +2,7 @@
  * The goal option through Runtime (the `_internal` seam, no binary): validated before anything runs,
  * kept in the record, and reused by `continue` so a guarded step stays guarded.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
@@ -85,6 +85,13 @@ it("continue keeps guarding a step that ran with a goal, with fresh rounds after
       passedChecks: ["test -f ok.txt"],
     });
     expect(step.guard!.checkRuns.map((run) => run.passed)).toEqual([false, false, true]);
+    // The rounds start again after goal-not-met, the runs do not: each run's log is its own file.
+    const logs = join(rest.workspace, "..", "runs", "goal-checks", "guarded");
+    expect(step.guard!.checkRuns.map((run) => run.results[0]!.logPath)).toEqual(
+      [1, 2, 3].map((run) => join(logs, `goal-check-1.run-${run}.log`)),
+    );
+    expect(readFileSync(join(logs, "goal-check-1.run-1.log"), "utf8")).toContain("failed: exit code 1");
+    expect(readFileSync(join(logs, "goal-check-1.run-3.log"), "utf8")).toContain("; passed\n");
     expect(step.guard!.goal).toEqual({
       checks: [{ command: "test -f ok.txt" }],
       guardRounds: 1,

@@ -3,7 +3,7 @@
  * The paths the e2e tests cannot reach cheaply: a handoff in the middle of a guard round, a stop while
  * the checks run, a reviewer whose session fails. The checks themselves are real shell commands.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
@@ -100,10 +100,23 @@ describe("the goal guard in the step loop", () => {
     expect(h.calls[1]!.options?.resume).toBe("s1");
     expect(h.calls[1]!.prompt).toContain("[flower goal guard] Round 1 of 3");
     expect(h.calls[1]!.prompt).toContain("`test -f done.txt` — exit 1 (expected 0)");
+    // The message names the log of the run that failed; the next run writes its own.
+    const logs = join(workspace, "logs");
+    expect(h.calls[1]!.prompt).toContain(`log: ${join(logs, "goal-check-1.run-1.log")}`);
     expect(h.calls[3]!.options?.resume).toBeUndefined();
     expect(h.calls[3]!.prompt).toContain("Create done.txt.");
     expect(step.guard).toMatchObject({ rounds: 1, outcome: "passed", passedChecks: ["test -f done.txt"] });
     expect(step.guard!.checkRuns.map((run) => run.passed)).toEqual([false, true]);
+    expect(step.guard!.checkRuns.map((run) => run.results[0]!.logPath)).toEqual([
+      join(logs, "goal-check-1.run-1.log"),
+      join(logs, "goal-check-1.run-2.log"),
+    ]);
+    expect(readFileSync(join(logs, "goal-check-1.run-1.log"), "utf8")).toContain("failed: exit code 1");
+    // The record and the live view's event keep how it failed as data, for a view in either language.
+    const failure = { kind: "exit-code", exitCode: 1, expected: 0 };
+    expect(step.guard!.checkRuns[0]!.results[0]!.failure).toEqual(failure);
+    const checks = h.events.find((event) => event.type === "goal-checks");
+    expect(checks).toMatchObject({ results: [{ reason: "exit code 1, expected 0", failure }] });
     expect(h.events.map((e) => e.type).filter((type) => type !== "context")).toEqual([
       "step-start",
       "goal-checks",
