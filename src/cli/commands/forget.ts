@@ -2,7 +2,8 @@
  * `flower forget <step|run>`: retention.
  * - In a run directory: deletes the step's sessions (a run's: every step's), its reviewer sessions
  *   included, from the run's session store; the manifest keeps the records, so `flower show` still
- *   tells what they cost and where their handoffs and documents are.
+ *   tells what they cost and where their handoffs and documents are. A step a live driver holds is
+ *   refused, naming the holder (exit 2).
  * - In a shared store (`--store`, FLOWER_STORE): deletes the step's sessions, the files it saved there
  *   (`flower_files`), its lease and its record, in one transaction, and the local copy of the record —
  *   nothing of it is left for another machine to continue. A step a live driver holds is refused,
@@ -10,7 +11,7 @@
  */
 import { join, resolve } from "node:path";
 import { existsSync } from "node:fs";
-import { EXIT, UsageError } from "../../errors.js";
+import { EXIT, LeaseHeldError, UsageError } from "../../errors.js";
 import { SqliteRunRecords } from "../../records/sqlite-records.js";
 import type { StepRecord } from "../../records/step-record.js";
 import { RunDirectory } from "../../runtime/run-directory.js";
@@ -36,6 +37,12 @@ export async function forgetCommand(parsed: ParsedCommand): Promise<number> {
         .steps()
         .filter((record) => record.run === step)
         .map((record) => record.step);
+  // Sessions a live driver is appending to are not deleted from under it: the same refusal as continue's.
+  const holders = runDirectory.holders();
+  for (const name of steps) {
+    const holder = holders.get(name);
+    if (holder) throw new LeaseHeldError(name, holder);
+  }
   for (const name of steps.length > 0 ? steps : [step]) {
     const forgotten = await runDirectory.forgetStep(name);
     if (forgotten === null) throw new UsageError(`flower forget: no session store in ${runDir}`);
