@@ -19,9 +19,11 @@ import {
   startFakeModel,
   text,
   toolUse,
+  toolUses,
   type FakeModel,
   type ModelRequest,
 } from "../../../src/testing/index.js";
+import { handoffMarkdown } from "../../support/handoff-fixture.js";
 import { freshSchema, startPostgresServer, type PostgresServer } from "../../support/postgres-server.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 import { cleanEnv, killAll, killGroup, runFlower, spawnFlower } from "./helpers.js";
@@ -48,6 +50,10 @@ afterAll(async () => {
 const PASSWORD = "planted-pw-7731";
 const ASSUMPTION = "- The flaky test is test/clock.test.js.";
 const RUN = "fix-the-flaky-test";
+const HANDOFF = handoffMarkdown({
+  doing: "GEN-1: reading the notes in batches, written on machine A.",
+  next: ["Finish."],
+});
 
 interface Machine {
   workspace: string;
@@ -263,6 +269,60 @@ describe("a workflow run continued anywhere", () => {
     expect(gone.stderr).toContain(`no step "${RUN}"`);
     model.assertNoErrors();
   }, 300_000);
+});
+
+describe("flower show --store of a step that handed off elsewhere", () => {
+  it("shows the current handoff from the store's copy on a checkout that never had it", async () => {
+    model = await startFakeModel({
+      policy: (request: ModelRequest) => {
+        if (request.isSubagent) return text("unused");
+        if (request.isHandoffTurn) return text(HANDOFF);
+        if (request.firstUserText().includes("GEN-1")) return text("Successor finished on machine A.");
+        const read = request.countToolResults("Read");
+        return toolUses(
+          Array.from({ length: 6 }, (_, i) => ({
+            name: "Read",
+            input: { file_path: `note-${read + i + 1}.md` },
+          })),
+        );
+      },
+    });
+    const url = `${server.url}?schema=${freshSchema("handoff")}`;
+    const project = origin();
+    for (let n = 1; n <= 60; n++)
+      writeFileSync(
+        join(project, `note-${n}.md`),
+        `# NOTE-${n}\n${`Note ${n}: ${"the quick brown fox jumps over the lazy dog ".repeat(2)}\n`.repeat(30)}`,
+      );
+    const a = machine("a", project);
+    const c = machine("c", project);
+    const ran = await on(a, [
+      "--direct",
+      "--store",
+      url,
+      "--window",
+      "80000",
+      "--step",
+      "long job",
+      "--workspace",
+      a.workspace,
+      "Read all notes.",
+    ]);
+    expect(ran.stderr).toBe("");
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toContain("Successor finished on machine A.");
+    rmSync(a.workspace, { recursive: true, force: true });
+
+    const shown = await on(c, ["show", "long job", "--store", url]);
+    expect(shown.stderr).toBe("");
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/^totals {6}.* · generations 2 · /m);
+    expect(shown.stdout).toContain("  .flower/notes/handoff-long-job.md (from the store)\n");
+    expect(shown.stdout).toContain("current handoff  .flower/notes/handoff-long-job.md (from the store)");
+    expect(shown.stdout).toContain("GEN-1: reading the notes in batches, written on machine A.");
+    expect(existsSync(join(c.workspace, ".flower"))).toBe(false);
+    model.assertNoErrors();
+  }, 180_000);
 });
 
 describe("flower forget --store and a live driver", () => {
