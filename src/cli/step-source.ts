@@ -9,6 +9,7 @@
 import { existsSync, mkdtempSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
+import { DEFAULTS } from "../defaults.js";
 import type { LeaseHolder } from "../errors.js";
 import { writeFileAtomically } from "../fs/atomic-write.js";
 import { safeFileName } from "../fs/safe-file-name.js";
@@ -119,7 +120,7 @@ async function storeSource(
     step: (name) => merged.get(name),
     knownNames: () => namesOf(steps),
     prepareFiles: async (records) => {
-      const notes = await view.files.list(".flower/notes/");
+      const notes = await view.files.list(`${DEFAULTS.workbenchDir}/notes/`);
       storedNotes = notes.map((file) => file.path);
       const saved = new Map(notes.map((file) => [file.path, file.savedAt]));
       const wanted = records.flatMap((record) => [
@@ -173,7 +174,7 @@ async function storeSource(
 
 /** `/any/checkout/.flower/notes/x.md` → `.flower/notes/x.md`, the file's key in the store. */
 export function storeKey(path: string): string | null {
-  const at = path.lastIndexOf("/.flower/");
+  const at = path.lastIndexOf(`/${DEFAULTS.workbenchDir}/`);
   return at === -1 ? null : path.slice(at + 1);
 }
 
