@@ -222,7 +222,7 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
     ...HELP,
   },
   runs: { ...RUN_DIR, ...STORE, ...JSON_OUT, ...LANG, ...HELP },
-  show: { ...RUN_DIR, ...JSON_OUT, ...LANG, ...HELP },
+  show: { ...RUN_DIR, ...STORE, ...JSON_OUT, ...LANG, ...HELP },
   report: {
     out: {
       type: "string",
@@ -231,10 +231,11 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
       help: { en: "Where to write the HTML file.", zh: "HTML 文件写到哪里。" },
     },
     ...RUN_DIR,
+    ...STORE,
     ...LANG,
     ...HELP,
   },
-  forget: { ...RUN_DIR, ...HELP },
+  forget: { ...RUN_DIR, ...STORE, ...HELP },
   demo: {
     workspace: {
       type: "string",

@@ -9,9 +9,10 @@ import { parseCommandLine, type ParsedCommand } from "./args.js";
 import { COMMANDS, type CommandName } from "./command-options.js";
 import { demoCommand } from "./commands/demo.js";
 import { forgetCommand } from "./commands/forget.js";
-import { runsCommand, showCommand } from "./commands/inspect.js";
+import { runsCommand } from "./commands/inspect.js";
 import { continueCommandRun, runCommand } from "./commands/run.js";
 import { reportCommand } from "./commands/report.js";
+import { showCommand } from "./commands/show.js";
 import { helpText } from "./help.js";
 
 const HANDLERS: Record<CommandName, (parsed: ParsedCommand) => number | Promise<number>> = {

@@ -6,9 +6,21 @@
 import { ConfigurationError } from "../errors.js";
 import { checkpoint } from "../fs/checkpoint.js";
 import type { RunRecords } from "../records/run-records.js";
+import type { StepRecord } from "../records/step-record.js";
 import type { FlowerSessionStore } from "../store/flower-store.js";
 
-/** Deletes the step's burned generations and its current session (with their subagent transcripts). */
+/**
+ * Every session a step ran: its burned generations, its current session, and the goal guard's reviewer
+ * sessions (each review is a session of its own, kept in the same store).
+ */
+export function stepSessionIds(record: StepRecord): string[] {
+  const reviewers = (record.guard?.reviews ?? []).flatMap((review) =>
+    review.sessionId === null ? [] : [review.sessionId],
+  );
+  return [...new Set([...record.retired, ...(record.sessionId ? [record.sessionId] : []), ...reviewers])];
+}
+
+/** Deletes the step's sessions (see stepSessionIds), with their subagent transcripts. */
 export async function deleteStepSessions(
   records: RunRecords,
   store: Pick<FlowerSessionStore, "projectKeysOf" | "delete">,
@@ -24,7 +36,7 @@ export async function deleteStepSessions(
     throw new ConfigurationError("step", step, `a step recorded in ${records.location} (known: ${known})`);
   }
   let deleted = 0;
-  for (const sessionId of new Set([...record.retired, ...(record.sessionId ? [record.sessionId] : [])])) {
+  for (const sessionId of stepSessionIds(record)) {
     for (const projectKey of await store.projectKeysOf(sessionId)) {
       await store.delete({ projectKey, sessionId });
       deleted += 1;

@@ -124,6 +124,15 @@ export class Runtime {
     await this.#backing.ready();
   }
 
+  /**
+   * With a shared store: writes the stored notes (frozen documents, handoffs) this workspace lacks, or
+   * holds in an older version, back to `.flower/notes/` — a workflow step reads the documents frozen on
+   * another machine before its own step starts. Nothing to do for SQLite.
+   */
+  async restoreNotes(): Promise<void> {
+    await this.#sync?.restoreNotes();
+  }
+
   /** Subscribe to events; returns the unsubscribe function. */
   on(listener: (event: FlowerEvent) => void): () => void {
     return this.#bus.on(listener);

@@ -8,6 +8,7 @@ import { readFrozenDocument } from "../documents/freeze.js";
 import { FlowerError, ConfigurationError } from "../errors.js";
 import type { StepRecord } from "../records/step-record.js";
 import type { Runtime } from "../runtime/runtime.js";
+import { relocatedPath } from "../runtime/workspace-sync.js";
 import { workflowStepName, type Workflow, type WorkflowDocument } from "./workflow.js";
 
 export interface WorkflowPosition {
@@ -102,8 +103,10 @@ export function frozenDocuments(
   const records = runRecords(rt, run);
   const documents: WorkflowDocument[] = [];
   for (const step of workflow.steps.slice(0, index)) {
-    const frozen = records.get(step.name)?.frozen;
-    if (!step.freeze || !frozen) continue;
+    const recorded = records.get(step.name)?.frozen;
+    if (!step.freeze || !recorded) continue;
+    // Recorded on another machine (a shared store): the same file in this workspace, when it is here.
+    const frozen = { ...recorded, path: relocatedPath(recorded.path, rt.options.workspace) };
     if (!existsSync(frozen.path))
       throw new FlowerError(
         "configuration",

@@ -123,7 +123,9 @@ async function drive(
       outcomes.push(outcome(step.name, name, "skipped", record));
       continue;
     }
-    // Read now, not earlier: a person may have edited the files while the run was paused.
+    // Read now, not earlier: a person may have edited the files while the run was paused. Frozen on
+    // another machine (a shared store), they are written into this workspace first.
+    await rt.restoreNotes();
     const input = { run, task, locale, documents: frozenDocuments(rt, workflow, run, index) };
     const agent = typeof step.agent === "function" ? step.agent(locale) : step.agent;
     const runOptions: RunOptions = {

@@ -1,12 +1,24 @@
 /**
- * `flower forget <step|run>`: retention. Deletes the step's sessions (a run's: every step's) from the
- * run's session store; the manifest keeps the records, so `flower show` still tells what they cost and
- * where their handoffs and documents are.
+ * `flower forget <step|run>`: retention.
+ * - In a run directory: deletes the step's sessions (a run's: every step's), its reviewer sessions
+ *   included, from the run's session store; the manifest keeps the records, so `flower show` still
+ *   tells what they cost and where their handoffs and documents are. A step a live driver holds is
+ *   refused, naming the holder (exit 2).
+ * - In a shared store (`--store`, FLOWER_STORE): deletes the step's sessions, the files it saved there
+ *   (`flower_files`), its lease and its record, in one transaction, and the local copy of the record —
+ *   nothing of it is left for another machine to continue. A step a live driver holds is refused,
+ *   naming the holder (exit 2), as `flower continue` refuses it.
  */
-import { resolve } from "node:path";
-import { EXIT, UsageError } from "../../errors.js";
+import { join, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { EXIT, LeaseHeldError, UsageError } from "../../errors.js";
+import { SqliteRunRecords } from "../../records/sqlite-records.js";
+import type { StepRecord } from "../../records/step-record.js";
 import { RunDirectory } from "../../runtime/run-directory.js";
+import { openStoreView } from "../../runtime/store-view.js";
+import type { StoreSpec } from "../../store/store-spec.js";
 import { parseNonEmpty, type ParsedCommand } from "../args.js";
+import { storeOption } from "../store-option.js";
 
 export async function forgetCommand(parsed: ParsedCommand): Promise<number> {
   const [step, extra] = parsed.positionals;
@@ -15,6 +27,8 @@ export async function forgetCommand(parsed: ParsedCommand): Promise<number> {
   if (extra !== undefined)
     throw new UsageError(`flower forget: unexpected argument "${extra}" (see flower forget --help)`);
   const runDir = resolve(parseNonEmpty("--run-dir", parsed.values["run-dir"]) ?? "runs");
+  const store = storeOption(parsed.values);
+  if (store.spec.kind === "postgres") return forgetInStore(store.spec, step, runDir);
   const runDirectory = new RunDirectory(runDir);
   // A run id forgets every step of the run; a step name, that step.
   const steps = runDirectory.step(step)
@@ -23,6 +37,12 @@ export async function forgetCommand(parsed: ParsedCommand): Promise<number> {
         .steps()
         .filter((record) => record.run === step)
         .map((record) => record.step);
+  // Sessions a live driver is appending to are not deleted from under it: the same refusal as continue's.
+  const holders = runDirectory.holders();
+  for (const name of steps) {
+    const holder = holders.get(name);
+    if (holder) throw new LeaseHeldError(name, holder);
+  }
   for (const name of steps.length > 0 ? steps : [step]) {
     const forgotten = await runDirectory.forgetStep(name);
     if (forgotten === null) throw new UsageError(`flower forget: no session store in ${runDir}`);
@@ -30,4 +50,50 @@ export async function forgetCommand(parsed: ParsedCommand): Promise<number> {
     process.stdout.write(`deleted ${deleted} session${deleted === 1 ? "" : "s"} of "${name}" from ${from}\n`);
   }
   return EXIT.ok;
+}
+
+/** `flower forget <step|run> --store postgres://…`: the step is gone from the fleet. */
+async function forgetInStore(
+  spec: Extract<StoreSpec, { kind: "postgres" }>,
+  name: string,
+  runDir: string,
+): Promise<number> {
+  const view = openStoreView(spec);
+  try {
+    const all = await view.steps();
+    const byName = all.find((record) => record.step === name);
+    const steps: StepRecord[] = byName ? [byName] : all.filter((record) => record.run === name);
+    if (steps.length === 0) {
+      const known = [...new Set(all.map((record) => record.run ?? record.step))];
+      throw new UsageError(
+        `flower forget: no step "${name}" in ${view.location}${known.length ? ` (known: ${known.join(", ")})` : ""}`,
+      );
+    }
+    const forgotten = await view.forget(steps);
+    forgetLocalCopies(
+      runDir,
+      steps.map((record) => record.step),
+    );
+    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+    process.stdout.write(
+      `deleted ${plural(forgotten.sessions, "session")}, ${plural(forgotten.files, "file")} and ${plural(forgotten.records, "record")} of "${name}" from ${view.location}\n`,
+    );
+    return EXIT.ok;
+  } finally {
+    await view.close();
+  }
+}
+
+/**
+ * This machine's copy of the records (runs/records.db): a forgotten step must not come back from it,
+ * in `flower runs` here or as a step `flower continue` would try to resume.
+ */
+function forgetLocalCopies(runDir: string, steps: readonly string[]): void {
+  if (!existsSync(join(runDir, "records.db"))) return;
+  const records = new SqliteRunRecords(runDir);
+  try {
+    for (const step of steps) records.delete(step);
+  } finally {
+    records.close();
+  }
 }

@@ -16,6 +16,7 @@ import { resolveProvider } from "../credentials.js";
 import { defaultTeam } from "../default-team.js";
 import { displayPath, eventSink, makeOutput, runLive, shellQuote, type Output } from "../live-run.js";
 import { describeProvider } from "../providers.js";
+import { storeHint } from "../store-hint.js";
 import { storeOption, type StoreOption } from "../store-option.js";
 import { CLI_TEXT } from "../text.js";
 import { knownNames, runStatus } from "../run-status.js";
@@ -128,13 +129,21 @@ async function joinSharedStore(rt: Runtime, settings: LiveSettings): Promise<voi
   }
 }
 
-/** `flower continue <step>` as the user should type it, with --run-dir / --workspace when not the defaults. */
-export function continueCommand(step: string, settings: Pick<LiveSettings, "runDir" | "workspace">): string {
+/**
+ * `flower continue <step>` as the user should type it, with --store (see store-hint.ts), --run-dir and
+ * --workspace when not the defaults. A store whose password was left out gets a note on the next line.
+ */
+export function continueCommand(
+  step: string,
+  settings: Pick<LiveSettings, "runDir" | "workspace"> & Partial<Pick<LiveSettings, "store" | "locale">>,
+): string {
   const parts = ["flower", "continue", shellQuote(step)];
+  const store = storeHint(settings.store, settings.locale ?? "en");
+  parts.push(...store.args.map(shellQuote));
   if (settings.runDir !== resolve("runs")) parts.push("--run-dir", shellQuote(displayPath(settings.runDir)));
   if (settings.workspace !== resolve("."))
     parts.push("--workspace", shellQuote(displayPath(settings.workspace)));
-  return parts.join(" ");
+  return parts.join(" ") + (store.note === null ? "" : `\n  ${store.note}`);
 }
 
 /** A step name from the task's first words: readable in `flower runs`, unique in the manifest. */

@@ -1,0 +1,218 @@
+/**
+ * `flower show [<run>|<step>]`: a run's steps and its frozen documents, or one step in detail — read
+ * from the run directory, or with a shared store (`--store`, FLOWER_STORE) from the store as well, so a
+ * run recorded on another machine shows here with its documents as the store keeps them
+ * (cli/step-source.ts). Reads only; never creates the run directory.
+ */
+import { resolve } from "node:path";
+import { EXIT, UsageError } from "../../errors.js";
+import { readFrozenHandoff } from "../../handoff/freeze.js";
+import { formatTokens } from "../../handoff/text.js";
+import { resolveLocale } from "../../locale/locale.js";
+import type { StepRecord } from "../../records/step-record.js";
+import { sparkline } from "../../report/sparkline.js";
+import { reportStep } from "../../runtime/report-input.js";
+import { parseLang, type ParsedCommand } from "../args.js";
+import { frozenDocumentLines } from "../frozen-view.js";
+import { guardSummary } from "../guard-summary.js";
+import { handoffSummary } from "../handoff-summary.js";
+import { displayPath, makeOutput, shellQuote, type Output } from "../live-run.js";
+import { runStatus } from "../run-status.js";
+import { openStepSource, type StepSource } from "../step-source.js";
+import { storeHint } from "../store-hint.js";
+import { columnsOf, cut } from "../terminal-text.js";
+import { CLI_TEXT } from "../text.js";
+import { localTime, sum } from "./inspect.js";
+
+export async function showCommand(parsed: ParsedCommand): Promise<number> {
+  if (parsed.positionals.length > 1)
+    throw new UsageError("flower show: give one step name (see flower show --help)");
+  const locale = resolveLocale(parseLang(parsed.values.lang));
+  const output = makeOutput(parsed.values.json === true, locale);
+  const source = await openStepSource(parsed.values, locale);
+  try {
+    return await show(source, parsed.positionals[0], output);
+  } finally {
+    await source.close();
+  }
+}
+
+async function show(source: StepSource, wanted: string | undefined, output: Output): Promise<number> {
+  const text = CLI_TEXT[output.locale];
+  const record = wanted === undefined ? source.steps.at(-1) : source.step(wanted);
+  // A run id, or no name after a workflow run: the run with its frozen documents.
+  const run = wanted === undefined ? record?.run : record ? undefined : wanted;
+  if (run !== undefined) {
+    const records = source.steps.filter((step) => step.run === run);
+    if (records.length > 0) {
+      await source.prepareFiles(records);
+      return showRun(run, records, source, output);
+    }
+  }
+  if (!record) {
+    if (wanted === undefined) throw new UsageError(`flower show: ${text.noSteps(source.where)}`);
+    throw new UsageError(text.noStep(wanted, source.where, source.knownNames()));
+  }
+  if (output.json) {
+    process.stdout.write(`${JSON.stringify(record)}\n`);
+    return EXIT.ok;
+  }
+  await source.prepareFiles([record]);
+  showStep(record, source, output);
+  return EXIT.ok;
+}
+
+/** `flower show <step>`: one step in detail. */
+function showStep(record: StepRecord, source: StepSource, output: Output): void {
+  const locale = output.locale;
+  const text = CLI_TEXT[locale];
+  const t = text.show;
+  const say = output.say;
+  const label = (name: string) => name.padEnd(12);
+  say(`${label(t.step)}${record.step}`);
+  say(
+    `${label(t.status)}${text.status[source.statusOf(record)]} · ${localTime(record.startedAt)} → ${localTime(record.updatedAt)}`,
+  );
+  say(`${label(t.agent)}${record.agent}`);
+  say(`${label(t.task)}${cut(record.prompt.replace(/\s+/g, " ").trim(), 160)}`);
+  say(
+    `${label(t.totals)}${t.cost} $${record.costUsd.toFixed(4)} · ${t.turns} ${record.numTurns} · ${t.generations} ${record.generations}` +
+      ` · ${t.failedAttempts} ${record.attempts} · ${t.context} ${formatTokens(record.context)}` +
+      ` · ${t.spills} ${record.spills} · ${t.denials} ${record.denials}`,
+  );
+  const series = reportStep(record);
+  if (series.turns.length > 0) {
+    const columns = Math.max(20, Math.min(100, (process.stdout.columns ?? 100) - 14));
+    say(`${label(t.context)}${sparkline(series.turns, { width: columns, max: series.at })}`);
+  }
+  say(`${label(t.session)}${record.sessionId ?? t.none}`);
+  say(`${label(t.retired)}${record.retired.length ? record.retired.join(", ") : t.none}`);
+  say("");
+  say(`${t.generationsTitle}:`);
+  for (const generation of record.history) {
+    const isCurrent = generation === record.history.at(-1) && !generation.handoff;
+    const parts = [
+      `${String(generation.generation).padStart(3)}  ${generation.sessionId ?? "-"}`,
+      `$${generation.costUsd.toFixed(4)}`,
+      `${generation.numTurns} ${t.turns}`,
+      `${t.context} ${formatTokens(generation.context)}`,
+    ];
+    if (isCurrent) parts.push(t.current);
+    say(`  ${parts.join(" · ")}`);
+    const handoff = generation.handoff;
+    if (handoff) {
+      const state = handoff.degraded ? t.degraded(handoff.why ?? "") : "ok";
+      say(`       -> ${t.handedOff}: ${handoff.path ?? t.noFile} · ${state}`);
+    }
+  }
+  if (record.guard) {
+    say("");
+    for (const line of guardSummary(record.guard, locale)) say(line);
+  }
+  if (record.errors.length > 0) {
+    say("");
+    say(`${t.errors}:`);
+    for (const error of record.errors) say(`  - ${cut(error.replace(/\s+/g, " "), 300)}`);
+  }
+  const files = source.handoffFiles(record);
+  if (files.current.length > 0 || files.archived.length > 0) {
+    say("");
+    say(`${t.handoffFiles}:`);
+    for (const path of files.current) {
+      const located = source.locate(path);
+      say(`  ${located.shown}${located.file !== null ? "" : ` ${t.missingFile}`}`);
+    }
+    for (const path of files.archived) say(`  ${path} (${t.archived})`);
+    if (record.pendingHandoff) say(`  ${t.pending}`);
+  }
+  const current = files.current.at(-1);
+  const located = current === undefined ? null : source.locate(current);
+  if (located?.file) {
+    const handoff = readFrozenHandoff(located.file, record.step);
+    say("");
+    say(t.currentHandoff(located.shown));
+    for (const line of handoffSummary(handoff.sections(), locale)) say(line);
+    const scene = handoff.scene
+      .split("\n")
+      .map((line) => line.trim().replace(/^(?:[-*+]|\d+[.)])\s+/, ""))
+      .filter(Boolean);
+    say(`  - ${t.scene}${scene.length ? scene[0] : t.none}`);
+    for (const line of scene.slice(1, 12)) say(`  ${" ".repeat(2 + t.scene.length)}${line}`);
+  }
+  if (record.frozen) {
+    say("");
+    for (const line of documentLines(record, record.run ?? record.step, source, output)) say(line);
+  }
+}
+
+/** The frozen document's lines, read where the file is (here, or the store's copy), named as shown. */
+function documentLines(record: StepRecord, run: string, source: StepSource, output: Output): string[] {
+  const frozen = record.frozen!;
+  const located = source.locate(frozen.path);
+  if (located.file === null || located.file === frozen.path)
+    return frozenDocumentLines(frozen, run, record.result, output.locale);
+  const lines = frozenDocumentLines({ ...frozen, path: located.file }, run, record.result, output.locale);
+  return [lines[0]!.replace(located.file, located.shown), ...lines.slice(1)];
+}
+
+/**
+ * `flower show <run>`: the run's steps (status, cost, turns, generations) and each frozen document's
+ * sections as the file is now; `flower show <run>/<step>` has one step in detail.
+ */
+function showRun(run: string, records: StepRecord[], source: StepSource, output: Output): number {
+  const locale = output.locale;
+  const text = CLI_TEXT[locale];
+  const state = runStatus(records);
+  if (output.json) {
+    process.stdout.write(`${JSON.stringify({ run, status: state.status, steps: state.steps })}\n`);
+    return EXIT.ok;
+  }
+  const t = text.show;
+  const say = output.say;
+  const label = (name: string) => name.padEnd(12);
+  const first = state.steps[0]!;
+  const updated =
+    state.steps
+      .map((record) => record.updatedAt)
+      .sort()
+      .at(-1) ?? first.updatedAt;
+  say(`${label(t.run)}${run}`);
+  say(
+    `${label(t.status)}${text.status[state.status]} · ${localTime(first.startedAt)} → ${localTime(updated)}`,
+  );
+  say(`${label(t.task)}${cut((first.workflow?.task ?? first.prompt).replace(/\s+/g, " ").trim(), 160)}`);
+  say(
+    `${label(t.totals)}${t.cost} $${sum(state.steps, (record) => record.costUsd).toFixed(4)} · ${t.turns} ${sum(state.steps, (record) => record.numTurns)}`,
+  );
+  say("");
+  say(`${t.steps}:`);
+  const width = Math.max(...state.steps.map((record) => columnsOf(record.workflow?.name ?? record.step)));
+  for (const [index, record] of state.steps.entries()) {
+    const name = record.workflow?.name ?? record.step;
+    const parts = [
+      text.status[source.statusOf(record)],
+      `$${record.costUsd.toFixed(4)}`,
+      `${record.numTurns} ${t.turns}`,
+      `${t.generations} ${record.generations}`,
+    ];
+    say(`  ${index + 1}  ${name}${" ".repeat(width - columnsOf(name))}  ${parts.join(" · ")}`);
+    for (const error of record.errors) say(`       ! ${cut(error.replace(/\s+/g, " "), 300)}`);
+  }
+  for (const record of state.steps) {
+    if (!record.frozen) continue;
+    say("");
+    for (const line of documentLines(record, run, source, output)) say(line);
+  }
+  const last = state.steps.at(-1)!;
+  const hint = storeHint(source.store, locale);
+  const options = [
+    ...hint.args,
+    ...(resolve(source.runDirectory.path) === resolve("runs")
+      ? []
+      : ["--run-dir", displayPath(source.runDirectory.path)]),
+  ];
+  say("");
+  say(t.stepDetails(["flower", "show", last.step, ...options].map(shellQuote).join(" ")));
+  if (hint.note !== null) say(`  ${hint.note}`);
+  return EXIT.ok;
+}
