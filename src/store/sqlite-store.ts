@@ -64,7 +64,8 @@ export class SqliteSessionStore implements SessionStore {
     insertTranscript: Database.Statement<[string, string, string, number]>;
     touch: Database.Statement<[number, number]>;
     insertEntry: Database.Statement<[number, string, string]>;
-    load: Database.Statement<[number], { body: string }>;
+    /** Plucked: each row is its body text, no row object per entry. */
+    load: Database.Statement<[number], string>;
     sessions: Database.Statement<[string, string], { session_id: string; mtime: number }>;
     subkeys: Database.Statement<[string, string, string], { subpath: string }>;
   };
@@ -105,7 +106,9 @@ export class SqliteSessionStore implements SessionStore {
       insertEntry: db.prepare(
         "INSERT OR IGNORE INTO entries (transcript_id, dedup_key, body) VALUES (?, ?, ?)",
       ),
-      load: db.prepare("SELECT body FROM entries WHERE transcript_id = ? ORDER BY seq"),
+      load: db
+        .prepare<[number], string>("SELECT body FROM entries WHERE transcript_id = ? ORDER BY seq")
+        .pluck(),
       sessions: db.prepare("SELECT session_id, mtime FROM transcripts WHERE project_key = ? AND subpath = ?"),
       subkeys: db.prepare(
         "SELECT t.subpath FROM transcripts t WHERE t.project_key = ? AND t.session_id = ? AND t.subpath != ? ORDER BY t.id",
@@ -138,7 +141,12 @@ export class SqliteSessionStore implements SessionStore {
     return this.#run("load", () => {
       const row = this.#statements.transcriptId.get(key.projectKey, key.sessionId, key.subpath ?? MAIN);
       if (row === undefined) return null;
-      return this.#statements.load.all(row.id).map((entry) => JSON.parse(entry.body) as SessionStoreEntry);
+      // Row by row, so each body text dies right after its parse: with all() every text of the session
+      // (half the bytes a load allocates) lived until the end and was copied by the young-generation GC.
+      const entries: SessionStoreEntry[] = [];
+      for (const body of this.#statements.load.iterate(row.id))
+        entries.push(JSON.parse(body) as SessionStoreEntry);
+      return entries;
     });
   }
 
