@@ -45,14 +45,22 @@ export function isToolResult(block: unknown): block is ToolResultBlock {
   return isRecord(block) && block["type"] === "tool_result" && typeof block["tool_use_id"] === "string";
 }
 
-export function toolUses(entry: Entry): ToolUseBlock[] {
-  if (entry.type !== "assistant") return [];
-  return (contentBlocks(entry) ?? []).filter(isToolUse);
+/**
+ * What `toolUses` and `toolResults` answer for an entry without such blocks. Every pass asks this of every
+ * entry on every load; one shared, frozen answer keeps most of those calls from allocating.
+ */
+const NONE: readonly never[] = Object.freeze([]);
+
+export function toolUses(entry: Entry): readonly ToolUseBlock[] {
+  if (entry.type !== "assistant") return NONE;
+  const blocks = contentBlocks(entry);
+  return blocks === undefined || !blocks.some(isToolUse) ? NONE : blocks.filter(isToolUse);
 }
 
-export function toolResults(entry: Entry): ToolResultBlock[] {
-  if (entry.type !== "user") return [];
-  return (contentBlocks(entry) ?? []).filter(isToolResult);
+export function toolResults(entry: Entry): readonly ToolResultBlock[] {
+  if (entry.type !== "user") return NONE;
+  const blocks = contentBlocks(entry);
+  return blocks === undefined || !blocks.some(isToolResult) ? NONE : blocks.filter(isToolResult);
 }
 
 /** The text of a tool result when it is only text (a string or text blocks); undefined when it holds images or other blocks. */
