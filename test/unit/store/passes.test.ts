@@ -273,6 +273,91 @@ describe("removeToolCalls", () => {
     expect(out.flatMap(toolUseIds)).toEqual([b]);
     assertPaired(out);
   });
+
+  // Pins the exact output where only blocks go and no entry is dropped: the removal must still count as
+  // a change (re-link and merge run), count only the removed blocks, and keep the siblings in order.
+  it("strips blocks without dropping an entry: exact output, the next response merged into the open one", () => {
+    const input: Entry[] = deepFreeze([
+      { type: "user", uuid: "u1", parentUuid: null, message: { role: "user", content: "go" } },
+      {
+        type: "assistant",
+        uuid: "a1",
+        parentUuid: "u1",
+        message: {
+          id: "m1",
+          role: "assistant",
+          content: [
+            { type: "text", text: "two calls" },
+            { type: "tool_use", id: "t1", name: "Bash", input: { command: "rm x" } },
+            { type: "tool_use", id: "t2", name: "Read", input: { file_path: "/r" } },
+          ],
+        },
+      },
+      {
+        type: "user",
+        uuid: "u2",
+        parentUuid: "a1",
+        message: {
+          role: "user",
+          content: [
+            { type: "tool_result", tool_use_id: "t1", content: "denied" },
+            { type: "tool_result", tool_use_id: "t2", content: "R" },
+          ],
+        },
+      },
+      {
+        type: "assistant",
+        uuid: "a2",
+        parentUuid: "u2",
+        message: { id: "m2", role: "assistant", content: [{ type: "text", text: "next" }] },
+      },
+      {
+        type: "assistant",
+        uuid: "a3",
+        parentUuid: "a2",
+        message: { id: "m3", role: "assistant", content: [{ type: "text", text: "and on" }] },
+      },
+    ]);
+    const result = removeToolCalls(input, ["t1"]);
+    expect(result.removedEntries).toBe(0);
+    // The tool_use's input JSON ({"command":"rm x"}, 18) and the result's text ("denied", 6).
+    expect(result.charsRemoved).toBe(24);
+    expect(result.entries).toEqual([
+      input[0],
+      {
+        ...input[1],
+        message: {
+          id: "m1",
+          role: "assistant",
+          content: [
+            { type: "text", text: "two calls" },
+            { type: "tool_use", id: "t2", name: "Read", input: { file_path: "/r" } },
+          ],
+        },
+      },
+      {
+        ...input[2],
+        message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t2", content: "R" }] },
+      },
+      input[3],
+      // A changed transcript gets its roles repaired: m3 follows m2 with no user entry between.
+      { ...input[4], message: { id: "m2", role: "assistant", content: [{ type: "text", text: "and on" }] } },
+    ]);
+    expect(result.entries[0]).toBe(input[0]);
+    expect(result.entries[3]).toBe(input[3]);
+  });
+
+  it("removing nothing returns every entry as the same object and repairs nothing", () => {
+    const t = new TranscriptBuilder();
+    t.prompt("go");
+    t.response("one");
+    t.response("two");
+    const input = deepFreeze(t.entries);
+    const result = removeToolCalls(input, ["no-such-call"]);
+    expect(result.charsRemoved).toBe(0);
+    expect(result.entries).toHaveLength(input.length);
+    result.entries.forEach((entry, index) => expect(entry).toBe(input[index]));
+  });
 });
 
 describe("pruneDisconnects", () => {
