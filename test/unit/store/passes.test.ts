@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { blobAddress } from "../../../src/store/blob-store.js";
 import { expireEphemeral } from "../../../src/store/passes/expire-ephemeral.js";
 import { pruneDenials } from "../../../src/store/passes/prune-denials.js";
 import { pruneDisconnects } from "../../../src/store/passes/prune-disconnects.js";
@@ -153,6 +155,16 @@ describe("trimResults", () => {
     expect(content(out, first as string)).toBe(TRIM_POINTER.zh(path, 2500));
     expect(content(out, short as string)).toBe("short");
     expect(content(out, recent as string)).toBe("y".repeat(3000));
+  });
+
+  // spill-restore finds a spill file's blob by its name: the name must stay the blob address's prefix,
+  // whichever hash function computes it (ASCII, CJK and astral characters: the UTF-8 bytes are hashed).
+  it("names a spill file after the first 20 hex digits of the text's blob address", () => {
+    for (const text of ["export const x = 1;\n".repeat(150), "结果 ".repeat(900), "😀 emoji ".repeat(300)]) {
+      const path = spillPath("/ws/.flower/spill", text);
+      expect(path).toBe(`/ws/.flower/spill/trim-${blobAddress(text).slice(0, 20)}.txt`);
+      expect(blobAddress(text)).toBe(createHash("sha256").update(Buffer.from(text, "utf8")).digest("hex"));
+    }
   });
 
   it("never trims results holding images and reads text-block results", () => {
