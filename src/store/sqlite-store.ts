@@ -51,8 +51,8 @@ CREATE TABLE IF NOT EXISTS entries (
   UNIQUE (transcript_id, dedup_key)
 );
 `;
-// No separate (transcript_id, seq) index: load() finds a transcript's rows through the unique index and
-// sorts them by seq; measured, that is faster than keeping a second index, and appends gain ~25%.
+// No separate (transcript_id, seq) index: load() takes a transcript's seqs from the unique index, which
+// holds them in order, and reads each body by seq (no sort); appends gain ~25% without a second index.
 
 export class SqliteSessionStore implements SessionStore {
   /** Absolute path of the SQLite file. */
@@ -107,7 +107,13 @@ export class SqliteSessionStore implements SessionStore {
         "INSERT OR IGNORE INTO entries (transcript_id, dedup_key, body) VALUES (?, ?, ?)",
       ),
       load: db
-        .prepare<[number], string>("SELECT body FROM entries WHERE transcript_id = ? ORDER BY seq")
+        // The seqs come from the unique index alone (it covers transcript_id and the rowid), already in
+        // order, and each body is then read by rowid: SQLite sorts nothing. Selecting the bodies directly
+        // made it sort them in a temp b-tree, which spills to disk past the page cache: at 100k entries
+        // (78 MB of text) the query took 2-3x as long as this one, per entry 1.4x as long as at 20k.
+        .prepare<[number], string>(
+          "SELECT body FROM entries WHERE seq IN (SELECT seq FROM entries WHERE transcript_id = ?) ORDER BY seq",
+        )
         .pluck(),
       sessions: db.prepare("SELECT session_id, mtime FROM transcripts WHERE project_key = ? AND subpath = ?"),
       subkeys: db.prepare(
