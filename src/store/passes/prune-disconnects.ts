@@ -35,14 +35,15 @@ export function pruneDisconnects(entries: readonly Entry[], options: PruneDiscon
   let interrupted = 0;
   let charsSaved = removed.charsRemoved;
   const rewritten = removed.entries.map((entry) => {
-    const replacements = new Map<string, string>();
+    // Made only for an entry that has an interruption: this runs for every entry on every load.
+    let replacements: Map<string, string> | undefined;
     for (const block of toolResults(entry)) {
       if (!isInterruptedResult(entry, block) || resultText(block) === note) continue;
-      replacements.set(block.tool_use_id, note);
+      (replacements ??= new Map<string, string>()).set(block.tool_use_id, note);
       interrupted += 1;
       charsSaved += blockChars(block) - note.length;
     }
-    return replacements.size === 0 ? entry : replaceResultContent(entry, replacements);
+    return replacements === undefined ? entry : replaceResultContent(entry, replacements);
   });
 
   return { entries: rewritten, report: { prunedApiErrors: drop.size, interrupted, charsSaved } };

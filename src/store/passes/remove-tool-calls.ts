@@ -74,24 +74,33 @@ export function removeToolCalls(
     }
   };
 
+  // Whether an entry was removed or rewritten: without a change there is nothing to re-link or merge.
+  let changed = false;
+  const hit = (block: unknown): boolean =>
+    (isToolUse(block) && ids.has(block.id)) || (isToolResult(block) && ids.has(block.tool_use_id));
   entries.forEach((entry, index) => {
     if (dropIndexes.has(index)) {
+      changed = true;
       drop(entry, entryChars(entry));
       return;
     }
     const blocks = contentBlocks(entry);
-    if (blocks === undefined || ids.size === 0 || (entry.type !== "user" && entry.type !== "assistant")) {
+    if (
+      blocks === undefined ||
+      ids.size === 0 ||
+      (entry.type !== "user" && entry.type !== "assistant") ||
+      !blocks.some(hit)
+    ) {
       kept.push(entry);
       return;
     }
-    const hit = (block: unknown): boolean =>
-      (isToolUse(block) && ids.has(block.id)) || (isToolResult(block) && ids.has(block.tool_use_id));
-    if (!blocks.some(hit)) {
-      kept.push(entry);
-      return;
+    changed = true;
+    const remaining: unknown[] = [];
+    let chars = 0;
+    for (const block of blocks) {
+      if (hit(block)) chars += blockChars(block);
+      else remaining.push(block);
     }
-    const remaining = blocks.filter((block) => !hit(block));
-    const chars = blocks.filter(hit).reduce((sum: number, block) => sum + blockChars(block), 0);
     if (remaining.length === 0) {
       drop(entry, chars);
       return;
@@ -102,8 +111,9 @@ export function removeToolCalls(
       message: { ...(entry["message"] as Record<string, unknown>), content: remaining },
     });
   });
+  // forEach skips the holes of a sparse array: the list is then shorter, which is a change too.
+  changed ||= kept.length !== entries.length;
 
-  const changed = kept.length !== entries.length || kept.some((entry, index) => entry !== entries[index]);
   const linked = removedParent.size === 0 ? kept : relink(kept, removedParent);
   return {
     entries: changed ? mergeSplitResponses(linked) : linked,

@@ -45,14 +45,24 @@ export function isToolResult(block: unknown): block is ToolResultBlock {
   return isRecord(block) && block["type"] === "tool_result" && typeof block["tool_use_id"] === "string";
 }
 
-export function toolUses(entry: Entry): ToolUseBlock[] {
-  if (entry.type !== "assistant") return [];
-  return (contentBlocks(entry) ?? []).filter(isToolUse);
+/**
+ * What `toolUses` and `toolResults` answer for an entry without such blocks. Every pass asks this of every
+ * entry on every load; one shared answer keeps most of those calls from allocating. Not frozen: V8 gives a
+ * frozen array its own element kind, and the loops over these answers would then see two kinds and slow
+ * down (measured); the readonly type keeps callers from changing it.
+ */
+const NONE: readonly never[] = [];
+
+export function toolUses(entry: Entry): readonly ToolUseBlock[] {
+  if (entry.type !== "assistant") return NONE;
+  const blocks = contentBlocks(entry);
+  return blocks === undefined || !blocks.some(isToolUse) ? NONE : blocks.filter(isToolUse);
 }
 
-export function toolResults(entry: Entry): ToolResultBlock[] {
-  if (entry.type !== "user") return [];
-  return (contentBlocks(entry) ?? []).filter(isToolResult);
+export function toolResults(entry: Entry): readonly ToolResultBlock[] {
+  if (entry.type !== "user") return NONE;
+  const blocks = contentBlocks(entry);
+  return blocks === undefined || !blocks.some(isToolResult) ? NONE : blocks.filter(isToolResult);
 }
 
 /** The text of a tool result when it is only text (a string or text blocks); undefined when it holds images or other blocks. */

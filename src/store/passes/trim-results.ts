@@ -9,7 +9,7 @@
  * content's hash, so loading the same session twice writes nothing new, and a spill file that the agent
  * read back (and that is trimmed again later) maps onto itself instead of multiplying.
  */
-import { createHash } from "node:crypto";
+import * as crypto from "node:crypto";
 import { join } from "node:path";
 import type { Locale } from "../../locale/locale.js";
 import { TRIM_POINTER } from "../text.js";
@@ -43,8 +43,18 @@ export interface TrimResult extends PassResult {
   spills: SpillFile[];
 }
 
+/**
+ * sha256 of the text's UTF-8 bytes, in hex. Every load hashes each result it trims (about a thousand in a
+ * 20k-entry session); the one-shot `crypto.hash` (Node 20.12+) does that about three times faster than a
+ * `createHash` object per text, which stays as the fallback for older Node 20 releases. Same digest either way.
+ */
+const sha256Hex: (text: string) => string =
+  typeof crypto.hash === "function"
+    ? (text) => crypto.hash("sha256", text, "hex")
+    : (text) => crypto.createHash("sha256").update(text).digest("hex");
+
 export function spillPath(spillDir: string, text: string): string {
-  return join(spillDir, `trim-${createHash("sha256").update(text).digest("hex").slice(0, 20)}.txt`);
+  return join(spillDir, `trim-${sha256Hex(text).slice(0, 20)}.txt`);
 }
 
 export function trimResults(entries: readonly Entry[], options: TrimResultsOptions): TrimResult {

@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { blobAddress } from "../../../src/store/blob-store.js";
 import { expireEphemeral } from "../../../src/store/passes/expire-ephemeral.js";
 import { pruneDenials } from "../../../src/store/passes/prune-denials.js";
 import { pruneDisconnects } from "../../../src/store/passes/prune-disconnects.js";
@@ -155,6 +157,16 @@ describe("trimResults", () => {
     expect(content(out, recent as string)).toBe("y".repeat(3000));
   });
 
+  // spill-restore finds a spill file's blob by its name: the name must stay the blob address's prefix,
+  // whichever hash function computes it (ASCII, CJK and astral characters: the UTF-8 bytes are hashed).
+  it("names a spill file after the first 20 hex digits of the text's blob address", () => {
+    for (const text of ["export const x = 1;\n".repeat(150), "结果 ".repeat(900), "😀 emoji ".repeat(300)]) {
+      const path = spillPath("/ws/.flower/spill", text);
+      expect(path).toBe(`/ws/.flower/spill/trim-${blobAddress(text).slice(0, 20)}.txt`);
+      expect(blobAddress(text)).toBe(createHash("sha256").update(Buffer.from(text, "utf8")).digest("hex"));
+    }
+  });
+
   it("never trims results holding images and reads text-block results", () => {
     const t = new TranscriptBuilder();
     t.prompt("look");
@@ -272,6 +284,91 @@ describe("removeToolCalls", () => {
     expect(removedEntries).toBe(0);
     expect(out.flatMap(toolUseIds)).toEqual([b]);
     assertPaired(out);
+  });
+
+  // Pins the exact output where only blocks go and no entry is dropped: the removal must still count as
+  // a change (re-link and merge run), count only the removed blocks, and keep the siblings in order.
+  it("strips blocks without dropping an entry: exact output, the next response merged into the open one", () => {
+    const input: Entry[] = deepFreeze([
+      { type: "user", uuid: "u1", parentUuid: null, message: { role: "user", content: "go" } },
+      {
+        type: "assistant",
+        uuid: "a1",
+        parentUuid: "u1",
+        message: {
+          id: "m1",
+          role: "assistant",
+          content: [
+            { type: "text", text: "two calls" },
+            { type: "tool_use", id: "t1", name: "Bash", input: { command: "rm x" } },
+            { type: "tool_use", id: "t2", name: "Read", input: { file_path: "/r" } },
+          ],
+        },
+      },
+      {
+        type: "user",
+        uuid: "u2",
+        parentUuid: "a1",
+        message: {
+          role: "user",
+          content: [
+            { type: "tool_result", tool_use_id: "t1", content: "denied" },
+            { type: "tool_result", tool_use_id: "t2", content: "R" },
+          ],
+        },
+      },
+      {
+        type: "assistant",
+        uuid: "a2",
+        parentUuid: "u2",
+        message: { id: "m2", role: "assistant", content: [{ type: "text", text: "next" }] },
+      },
+      {
+        type: "assistant",
+        uuid: "a3",
+        parentUuid: "a2",
+        message: { id: "m3", role: "assistant", content: [{ type: "text", text: "and on" }] },
+      },
+    ]);
+    const result = removeToolCalls(input, ["t1"]);
+    expect(result.removedEntries).toBe(0);
+    // The tool_use's input JSON ({"command":"rm x"}, 18) and the result's text ("denied", 6).
+    expect(result.charsRemoved).toBe(24);
+    expect(result.entries).toEqual([
+      input[0],
+      {
+        ...input[1],
+        message: {
+          id: "m1",
+          role: "assistant",
+          content: [
+            { type: "text", text: "two calls" },
+            { type: "tool_use", id: "t2", name: "Read", input: { file_path: "/r" } },
+          ],
+        },
+      },
+      {
+        ...input[2],
+        message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t2", content: "R" }] },
+      },
+      input[3],
+      // A changed transcript gets its roles repaired: m3 follows m2 with no user entry between.
+      { ...input[4], message: { id: "m2", role: "assistant", content: [{ type: "text", text: "and on" }] } },
+    ]);
+    expect(result.entries[0]).toBe(input[0]);
+    expect(result.entries[3]).toBe(input[3]);
+  });
+
+  it("removing nothing returns every entry as the same object and repairs nothing", () => {
+    const t = new TranscriptBuilder();
+    t.prompt("go");
+    t.response("one");
+    t.response("two");
+    const input = deepFreeze(t.entries);
+    const result = removeToolCalls(input, ["no-such-call"]);
+    expect(result.charsRemoved).toBe(0);
+    expect(result.entries).toHaveLength(input.length);
+    result.entries.forEach((entry, index) => expect(entry).toBe(input[index]));
   });
 });
 
