@@ -9,7 +9,7 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import {
   startFakeModel,
   text,
@@ -17,24 +17,17 @@ import {
   type FakeModel,
   type ModelRequest,
 } from "../../../src/testing/index.js";
-import { freshSchema, startPostgresServer, type PostgresServer } from "../../support/postgres-server.js";
+import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 import { cleanEnv, killAll, runFlower, type Finished } from "./helpers.js";
 
 const temp = useTempDirs();
 let model: FakeModel | undefined;
-let server: PostgresServer | undefined;
-
-beforeAll(async () => {
-  server = await startPostgresServer();
-}, 60_000);
+const server = usePostgresServer();
 afterEach(async () => {
   killAll();
   await model?.close();
   model = undefined;
-});
-afterAll(async () => {
-  await server?.stop();
 });
 
 const API_KEY = "sk-ant-api03-ENVLEAKKEY-Pq2Wd5Gh8Uy1";
@@ -102,7 +95,7 @@ async function envSession(store: "sqlite" | "postgres"): Promise<void> {
   mkdirSync(workspace);
   writeFileSync(join(workspace, "README.md"), "a project\n");
   const schema = freshSchema("envleak");
-  const storeUrl = `${server!.url}?schema=${schema}`;
+  const storeUrl = `${server().url}?schema=${schema}`;
   model = await startFakeModel({
     policy: (request: ModelRequest) => {
       if (request.isSubagent) {
@@ -195,7 +188,7 @@ async function envSession(store: "sqlite" | "postgres"): Promise<void> {
   }
   for (const path of written) expectNoSecret(path, readFileSync(path));
   if (store === "postgres") {
-    const dump = await schemaDump(server!.url, schema);
+    const dump = await schemaDump(server().url, schema);
     expect(dump).toContain("[redacted ANTHROPIC_API_KEY]");
     expectNoSecret(`postgres schema ${schema}`, dump);
   }

@@ -14,7 +14,7 @@
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import {
   startFakeModel,
   text,
@@ -24,17 +24,14 @@ import {
   type ModelRequest,
 } from "../../../src/testing/index.js";
 import { handoffMarkdown } from "../../support/handoff-fixture.js";
-import { freshSchema, startPostgresServer, type PostgresServer } from "../../support/postgres-server.js";
+import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 import { cleanEnv, killAll, killGroup, runFlower, spawnFlower } from "./helpers.js";
+import { ASSUMPTION, goalAnswer, isGoalStep, requirementsAnswer } from "./workflow-answers.js";
 
 const temp = useTempDirs();
-let server: PostgresServer;
+const server = usePostgresServer();
 let model: FakeModel | undefined;
-
-beforeAll(async () => {
-  server = await startPostgresServer();
-}, 60_000);
 
 afterEach(async () => {
   killAll();
@@ -42,13 +39,8 @@ afterEach(async () => {
   model = undefined;
 });
 
-afterAll(async () => {
-  await server?.stop();
-});
-
 /** The server trusts loopback connections, so a planted password is accepted and must never be printed. */
 const PASSWORD = "planted-pw-7731";
-const ASSUMPTION = "- The flaky test is test/clock.test.js.";
 const RUN = "fix-the-flaky-test";
 const HANDOFF = handoffMarkdown({
   doing: "GEN-1: reading the notes in batches, written on machine A.",
@@ -86,51 +78,6 @@ function origin(): string {
   return dir;
 }
 
-function requirementsAnswer(): string {
-  return [
-    "## Task",
-    "Make the flaky test pass reliably.",
-    "",
-    "## In scope",
-    "- The flaky test and the code it tests.",
-    "",
-    "## Out of scope",
-    "- Other tests.",
-    "",
-    "## Acceptance",
-    "- `npm test` passes ten times in a row.",
-    "",
-    "## Assumptions",
-    ASSUMPTION,
-    "",
-    "## Open questions",
-    "- May the test's timeout be raised?",
-  ].join("\n");
-}
-
-function goalAnswer(request: ModelRequest): string {
-  // The goal quotes the assumption as its prompt carries it: the requirements file it was given.
-  const line = request
-    .firstUserText()
-    .split("\n")
-    .find((candidate) => candidate.startsWith("- The flaky test is"));
-  return [
-    "## Goal",
-    "The flaky test passes every time.",
-    "",
-    "## Checks",
-    "- `true` exits 0",
-    "",
-    "## Constraints",
-    `- From the requirements: ${line?.replace(/^- /, "") ?? "(not found)"}`,
-    "",
-    "## Non-goals",
-    "- (empty)",
-  ].join("\n");
-}
-
-const isGoalStep = (request: ModelRequest) => request.documentKind === "goal";
-
 /** The words of a printed command line (plain words and '…' quoting, as shellQuote writes them). */
 function shellWords(line: string): string[] {
   return [...line.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((match) =>
@@ -139,7 +86,7 @@ function shellWords(line: string): string[] {
 }
 
 async function query<Row extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: server.url });
+  const client = new pg.Client({ connectionString: server().url });
   await client.connect();
   try {
     return (await client.query<Row>(text, values)).rows;
@@ -165,7 +112,7 @@ describe("a workflow run continued anywhere", () => {
       },
     });
     const schema = freshSchema("wf");
-    const url = `${server.url.replace("flower@", `flower:${PASSWORD}@`)}?schema=${schema}`;
+    const url = `${server().url.replace("flower@", `flower:${PASSWORD}@`)}?schema=${schema}`;
     const a = machine("a", project);
     const b = machine("b", project, { PGPASSWORD: PASSWORD });
     const c = machine("c", project);
@@ -181,7 +128,7 @@ describe("a workflow run continued anywhere", () => {
     const printed = shellWords(goOn![1]!);
     const store = printed[printed.indexOf("--store") + 1]!;
     expect(printed.slice(0, 3)).toEqual(["flower", "continue", RUN]);
-    expect(store).toBe(`${server.url}?schema=${schema}`);
+    expect(store).toBe(`${server().url}?schema=${schema}`);
     expect(goOn![2]).toMatch(/^ {2}\(the store's password is not printed: .*PGPASSWORD/);
     expect(first.stdout).not.toContain(PASSWORD);
     expect(first.stdout).not.toContain("***");
@@ -287,7 +234,7 @@ describe("flower show --store of a step that handed off elsewhere", () => {
         );
       },
     });
-    const url = `${server.url}?schema=${freshSchema("handoff")}`;
+    const url = `${server().url}?schema=${freshSchema("handoff")}`;
     const project = origin();
     for (let n = 1; n <= 60; n++)
       writeFileSync(
@@ -333,7 +280,7 @@ describe("flower forget --store and a live driver", () => {
         return { ...text("slow answer"), delayMs: 120_000 };
       },
     });
-    const url = `${server.url}?schema=${freshSchema("held")}`;
+    const url = `${server().url}?schema=${freshSchema("held")}`;
     const project = origin();
     const a = machine("a", project, { FLOWER_STORE: url });
     const c = machine("c", project, { FLOWER_STORE: url });

@@ -13,7 +13,7 @@
 import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { StepRecord } from "../../../src/index.js";
 import {
   startFakeModel,
@@ -24,26 +24,18 @@ import {
   type ModelRequest,
 } from "../../../src/testing/index.js";
 import { handoffMarkdown } from "../../support/handoff-fixture.js";
-import { freshSchema, startPostgresServer, type PostgresServer } from "../../support/postgres-server.js";
+import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 import { cleanEnv, killAll, killGroup, runFlower, spawnFlower, type Spawned } from "./helpers.js";
 
 const temp = useTempDirs();
-let server: PostgresServer;
+const server = usePostgresServer();
 let model: FakeModel | undefined;
-
-beforeAll(async () => {
-  server = await startPostgresServer();
-}, 60_000);
 
 afterEach(async () => {
   killAll();
   await model?.close();
   model = undefined;
-});
-
-afterAll(async () => {
-  await server?.stop();
 });
 
 /** The project as it is checked out: notes to read and one big file whose Read gets spilled. */
@@ -102,12 +94,12 @@ function origin(): string {
 }
 
 function storeUrl(): string {
-  return `${server.url}?schema=${freshSchema("fleet")}`;
+  return `${server().url}?schema=${freshSchema("fleet")}`;
 }
 
 async function storedRecord(url: string, step: string): Promise<StepRecord> {
   const schema = new URL(url).searchParams.get("schema")!;
-  const client = new pg.Client({ connectionString: server.url });
+  const client = new pg.Client({ connectionString: server().url });
   await client.connect();
   try {
     const { rows } = await client.query<{ record: string }>(

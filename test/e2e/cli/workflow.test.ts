@@ -18,6 +18,13 @@ import {
 } from "../../../src/testing/index.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 import { cleanEnv, killAll, killGroup, runFlower, spawnFlower, type Spawned } from "./helpers.js";
+import {
+  ASSUMPTION,
+  goalAnswer,
+  isDocumentStep,
+  isGoalStep,
+  requirementsAnswer,
+} from "./workflow-answers.js";
 
 const temp = useTempDirs();
 let model: FakeModel | undefined;
@@ -29,52 +36,7 @@ afterEach(async () => {
 
 /** In the workspace's README only: it reaches the requirements conversation, never the next step. */
 const README_MARKER = "README-MARKER-42";
-const ASSUMPTION = "- The flaky test is test/clock.test.js.";
 const EDITED = "- The flaky test is test/timer.test.js (a person corrected this line).";
-
-function requirementsAnswer(withAcceptance = true): string {
-  return [
-    "## Task",
-    "Make the flaky test pass reliably.",
-    "",
-    "## In scope",
-    "- The flaky test and the code it tests.",
-    "",
-    "## Out of scope",
-    "- Other tests.",
-    "",
-    ...(withAcceptance ? ["## Acceptance", "- `npm test` passes ten times in a row.", ""] : []),
-    "## Assumptions",
-    ASSUMPTION,
-    "",
-    "## Open questions",
-    "- May the test's timeout be raised?",
-  ].join("\n");
-}
-
-function goalAnswer(request: ModelRequest): string {
-  // The goal quotes the assumption as its prompt carries it: the file as it was on disk.
-  const line = request
-    .firstUserText()
-    .split("\n")
-    .find((candidate) => candidate.startsWith("- The flaky test is"));
-  return [
-    "## Goal",
-    "The flaky test passes every time.",
-    "",
-    "## Checks",
-    "- `true` exits 0",
-    "",
-    "## Constraints",
-    `- From the requirements: ${line?.replace(/^- /, "") ?? "(not found)"}`,
-    "",
-    "## Non-goals",
-    "- (empty)",
-  ].join("\n");
-}
-
-const isGoalStep = (request: ModelRequest) => request.documentKind === "goal";
-const isDocumentStep = (request: ModelRequest) => request.documentKind !== undefined;
 
 /** requirements: one Read of the README, then the document; goal: the document; work: one answer. */
 function workflowPolicy(
