@@ -1,10 +1,13 @@
 /**
  * Workload 3: what flower's hooks add to each tool call. The same script — a main thread that runs
  * `ls` (a glance the delegate guard lets through, too short to spill) N times — is run with the options
- * `buildOptions()` makes for a coordinator with a workbench, once with every flower hook installed
- * (delegate guard, foreground-agents, spill guard, index guard) and once with `hooks: {}`. Everything
- * else, the system prompt included, is the same. The runs alternate in halves so that load on the
- * shared machine falls on both alike.
+ * `buildOptions()` makes for a coordinator with a workbench, in three modes: every flower hook installed
+ * (delegate guard, foreground-agents, spill guard, index guard), `hooks: {}`, and the same events and
+ * matchers with callbacks that do nothing. The third mode splits the overhead into what the SDK's hook
+ * round trip costs (empty − none: the CLI asks the SDK process over stdio and waits) and what flower's
+ * own callback code costs (flower − empty). Everything else, the system prompt included, is the same.
+ * The modes take turns in six rounds, the order reversed every round, so that load drifting on the
+ * shared machine falls on all three alike.
  *
  * Per-call latency is the time between two consecutive main-thread requests reaching the kit: reply
  * streaming, the CLI, the command and the hooks. The added latency is the difference of the two modes'
@@ -13,7 +16,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { query, type Options } from "@anthropic-ai/claude-agent-sdk";
+import { query, type HookCallbackMatcher, type Options } from "@anthropic-ai/claude-agent-sdk";
 import { Workbench, buildOptions, coordinator, indexGuard, spillGuard, worker } from "flower-agent";
 import { startFakeModel, text, toolUse, type ModelRequest } from "flower-agent/testing";
 
@@ -21,6 +24,7 @@ export interface HookResult {
   calls: number;
   wallHooksMs: number;
   wallNoneMs: number;
+  /** Flower's hooks over none: the target. */
   wallRatio: number;
   medianNoneMs: number;
   medianHooksMs: number;
@@ -28,6 +32,14 @@ export interface HookResult {
   p95NoneMs: number;
   p95HooksMs: number;
   addedP95Ms: number;
+  /** The same events and matchers with callbacks that do nothing (absent in results of older runs). */
+  wallEmptyMs?: number;
+  medianEmptyMs?: number;
+  p95EmptyMs?: number;
+  /** Empty callbacks over none: the SDK's hook round trip. */
+  wallRatioEmptyOverNone?: number;
+  /** Flower's hooks over empty callbacks: flower's own code. */
+  wallRatioHooksOverEmpty?: number;
   ok: boolean;
   error?: string;
 }
@@ -74,6 +86,20 @@ async function runOnce(
   return { wallMs, gaps, ...(error ? { error } : {}) };
 }
 
+/** Alternation rounds; each mode runs once per round, so a run of N calls is six sessions per mode. */
+const ROUNDS = 6;
+
+/** Flower's hook map with every callback replaced by one that does nothing: same events, same matchers. */
+function emptyCallbacks(hooks: NonNullable<Options["hooks"]>): NonNullable<Options["hooks"]> {
+  const empty: NonNullable<Options["hooks"]> = {};
+  for (const [event, matchers] of Object.entries(hooks) as Array<[keyof typeof hooks, HookCallbackMatcher[]]>)
+    empty[event] = matchers.map((matcher) => ({
+      ...matcher,
+      hooks: matcher.hooks.map(() => async () => ({})),
+    }));
+  return empty;
+}
+
 export async function runHooks(calls: number): Promise<HookResult> {
   const root = mkdtempSync(join(tmpdir(), "flower-bench-hooks-"));
   try {
@@ -96,25 +122,31 @@ export async function runHooks(calls: number): Promise<HookResult> {
       },
     });
     const withoutHooks: Options = { ...withHooks, hooks: {} };
+    const withEmptyHooks: Options = { ...withHooks, hooks: emptyCallbacks(withHooks.hooks ?? {}) };
     const kit = async (policy: (request: ModelRequest) => ReturnType<typeof text>) => {
       const model = await startFakeModel({ policy });
       return { env: model.env(), close: () => model.close() };
     };
-    const half = Math.floor(calls / 2);
-    const none: number[] = [];
-    const hooks: number[] = [];
-    let wallNoneMs = 0;
-    let wallHooksMs = 0;
+    const modes = { none: withoutHooks, empty: withEmptyHooks, hooks: withHooks };
+    const gaps: Record<keyof typeof modes, number[]> = { none: [], empty: [], hooks: [] };
+    const wall: Record<keyof typeof modes, number> = { none: 0, empty: 0, hooks: 0 };
     let error: string | undefined;
-    for (const part of [half, calls - half]) {
-      const plain = await runOnce(withoutHooks, part, kit);
-      const guarded = await runOnce(withHooks, part, kit);
-      none.push(...plain.gaps);
-      hooks.push(...guarded.gaps);
-      wallNoneMs += plain.wallMs;
-      wallHooksMs += guarded.wallMs;
-      error ??= plain.error ?? guarded.error;
+    const rounds = Math.min(ROUNDS, Math.max(1, Math.floor(calls / 10)));
+    for (let index = 0; index < rounds; index++) {
+      const part = Math.floor((calls * (index + 1)) / rounds) - Math.floor((calls * index) / rounds);
+      const order: Array<keyof typeof modes> = ["none", "empty", "hooks"];
+      if (index % 2 === 1) order.reverse();
+      for (const mode of order) {
+        const run = await runOnce(modes[mode], part, kit);
+        gaps[mode].push(...run.gaps);
+        wall[mode] += run.wallMs;
+        error ??= run.error;
+      }
     }
+    const none = gaps.none;
+    const hooks = gaps.hooks;
+    const wallNoneMs = wall.none;
+    const wallHooksMs = wall.hooks;
     const round = (value: number) => Math.round(value * 10) / 10;
     const medianNoneMs = quantile(none, 0.5);
     const medianHooksMs = quantile(hooks, 0.5);
@@ -131,7 +163,12 @@ export async function runHooks(calls: number): Promise<HookResult> {
       p95NoneMs: round(p95NoneMs),
       p95HooksMs: round(p95HooksMs),
       addedP95Ms: round(p95HooksMs - p95NoneMs),
-      ok: error === undefined && none.length >= calls - 2 && hooks.length >= calls - 2,
+      wallEmptyMs: Math.round(wall.empty),
+      medianEmptyMs: round(quantile(gaps.empty, 0.5)),
+      p95EmptyMs: round(quantile(gaps.empty, 0.95)),
+      wallRatioEmptyOverNone: Number((wall.empty / wallNoneMs).toFixed(3)),
+      wallRatioHooksOverEmpty: Number((wallHooksMs / wall.empty).toFixed(3)),
+      ok: error === undefined && Object.values(gaps).every((list) => list.length >= calls - rounds),
       ...(error ? { error } : {}),
     };
   } finally {

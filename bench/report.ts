@@ -264,19 +264,42 @@ export function resultsBlock(results: Results): string {
       measured(hooks.run),
       "",
       ...table(
-        ["", "no hooks", "every flower hook", "hooks − none", "ratio"],
+        ["", "no hooks", "empty callbacks", "every flower hook", "hooks − none", "ratio"],
         [
           [
             "wall time (ms)",
             number(hooks.wallNoneMs),
+            hooks.wallEmptyMs === undefined ? "—" : number(hooks.wallEmptyMs),
             number(hooks.wallHooksMs),
             number(hooks.wallHooksMs - hooks.wallNoneMs),
             `${hooks.wallRatio}×`,
           ],
-          ["per call, median (ms)", hooks.medianNoneMs, hooks.medianHooksMs, hooks.addedMedianMs, ""],
-          ["per call, p95 (ms)", hooks.p95NoneMs, hooks.p95HooksMs, hooks.addedP95Ms, ""],
+          [
+            "per call, median (ms)",
+            hooks.medianNoneMs,
+            hooks.medianEmptyMs ?? "—",
+            hooks.medianHooksMs,
+            hooks.addedMedianMs,
+            "",
+          ],
+          [
+            "per call, p95 (ms)",
+            hooks.p95NoneMs,
+            hooks.p95EmptyMs ?? "—",
+            hooks.p95HooksMs,
+            hooks.addedP95Ms,
+            "",
+          ],
         ],
       ),
+      ...(hooks.wallRatioEmptyOverNone === undefined
+        ? []
+        : [
+            "",
+            `Split of the wall ratio: empty callbacks over none ${hooks.wallRatioEmptyOverNone}× (the SDK's hook ` +
+              `round trip: the CLI asks the SDK process over stdio and waits), flower's hooks over empty ` +
+              `callbacks ${hooks.wallRatioHooksOverEmpty}× (flower's own callback code).`,
+          ]),
     );
   }
   const store = results.store;

@@ -191,7 +191,8 @@ async function hooksWorkload(): Promise<void> {
   const calls = argument("calls", 300);
   const hooks: HookResult = await runHooks(calls);
   console.log(
-    `  wall ${hooks.wallRatio}×, added per call median ${hooks.addedMedianMs} ms, p95 ${hooks.addedP95Ms} ms`,
+    `  wall ${hooks.wallRatio}× (empty callbacks ${hooks.wallRatioEmptyOverNone}× of none, flower ${hooks.wallRatioHooksOverEmpty}× of empty), ` +
+      `added per call median ${hooks.addedMedianMs} ms, p95 ${hooks.addedP95Ms} ms`,
   );
   results.hooks = hooks;
 }
