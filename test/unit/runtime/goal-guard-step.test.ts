@@ -3,17 +3,12 @@
  * The paths the e2e tests cannot reach cheaply: a handoff in the middle of a guard round, a stop while
  * the checks run, a reviewer whose session fails. The checks themselves are real shell commands.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveGoalOption, type GoalOption } from "../../../src/goal/goal-option.js";
-import { HandoffPolicy } from "../../../src/handoff/policy.js";
-import type { FlowerEvent } from "../../../src/runtime/events.js";
-import { StepRun, type StepEnvironment } from "../../../src/runtime/step-run.js";
-import type { StepRecord } from "../../../src/records/step-record.js";
-import { init, response, result, scriptedQuery, type ScriptedSession } from "../../support/scripted-query.js";
+import { init, response, result, type ScriptedSession } from "../../support/scripted-query.js";
+import { session, stepHarness } from "../../support/step-harness.js";
 
 const HANDOFF_ANSWER = [
   "## doing",
@@ -34,47 +29,19 @@ afterEach(() => {
 });
 
 function harness(sessions: ScriptedSession[], goal: GoalOption, stop = new AbortController()) {
-  const scripted = scriptedQuery(sessions);
-  const saves: StepRecord[] = [];
-  const events: FlowerEvent[] = [];
-  const workspace = mkdtempSync(join(tmpdir(), "flower-goal-step-"));
-  dirs.push(workspace);
-  let tick = 0;
-  const env: StepEnvironment = {
-    save: (record) => saves.push(structuredClone(record)),
-    earlier: () => undefined,
-    sessionOptions: ({ resume, writing }) => ({
-      ...(resume ? { resume } : {}),
-      env: { WRITING: String(writing) },
-    }),
-    reviewerOptions: () => ({ env: { REVIEWER: "true" } }),
-    beforeSession: async () => {},
-    watchLoads: () => () => {},
-    emit: (event) => events.push(event),
-    query: scripted.query,
-    now: () => new Date(Date.UTC(2026, 10, 30, 12, 0, tick++)),
-  };
-  const run = new StepRun(
-    {
+  const h = stepHarness(
+    sessions,
+    (workspace) => ({
       step: "fix",
-      agent: "lead",
       prompt: "Create done.txt.",
-      policy: new HandoffPolicy({ window: 100_000, headroom: 50_000 }),
-      locale: "en",
-      workspace,
-      notesDir: join(workspace, ".flower", "notes"),
-      maxAttempts: 3,
       stopSignal: stop.signal,
       goal: { goal: resolveGoalOption(goal), logDir: join(workspace, "logs"), env: process.env },
-    },
-    env,
+    }),
+    "flower-goal-step-",
   );
-  return { run, saves, events, workspace, calls: scripted.calls, assertComplete: scripted.assertComplete };
+  dirs.push(h.workspace);
+  return h;
 }
-
-const session =
-  (id: string, ...parts: Array<SDKMessage | SDKMessage[]>): ScriptedSession =>
-  () => [init(id), ...parts.flat()];
 
 describe("the goal guard in the step loop", () => {
   it("a handoff during a guard round: the successor takes over, and its end is judged by the checks", async () => {

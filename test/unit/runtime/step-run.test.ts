@@ -2,17 +2,14 @@
  * The step loop without the binary: StepRun over an in-process scripted query() and a recording
  * environment. End to end, the same paths run through the real binary in test/e2e/.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync, rmSync } from "node:fs";
 import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { StepFailedError } from "../../../src/errors.js";
 import { HandoffPolicy } from "../../../src/handoff/policy.js";
-import type { FlowerEvent } from "../../../src/runtime/events.js";
-import { StepRun, type StepEnvironment, type StepPlan } from "../../../src/runtime/step-run.js";
-import type { StepRecord } from "../../../src/records/step-record.js";
-import { init, response, result, scriptedQuery, type ScriptedSession } from "../../support/scripted-query.js";
+import type { StepPlan } from "../../../src/runtime/step-run.js";
+import { init, response, result, type ScriptedSession } from "../../support/scripted-query.js";
+import { session, stepHarness, type StepHarness } from "../../support/step-harness.js";
 
 const HANDOFF_ANSWER = [
   "## doing",
@@ -32,60 +29,11 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-interface Harness {
-  run: StepRun;
-  saves: StepRecord[];
-  events: FlowerEvent[];
-  loads: Map<string, (report: { expired: number }) => void>;
-  calls: ReturnType<typeof scriptedQuery>["calls"];
-  assertComplete: () => void;
+function harness(sessions: ScriptedSession[], plan: Partial<StepPlan> = {}): StepHarness {
+  const h = stepHarness(sessions, plan);
+  dirs.push(h.workspace);
+  return h;
 }
-
-function harness(sessions: ScriptedSession[], plan: Partial<StepPlan> = {}): Harness {
-  const scripted = scriptedQuery(sessions);
-  const saves: StepRecord[] = [];
-  const events: FlowerEvent[] = [];
-  const loads = new Map<string, (report: { expired: number }) => void>();
-  const workspace = mkdtempSync(join(tmpdir(), "flower-step-run-"));
-  dirs.push(workspace);
-  let tick = 0;
-  const env: StepEnvironment = {
-    save: (record) => saves.push(structuredClone(record)),
-    earlier: () => undefined,
-    sessionOptions: ({ resume, writing }) => ({
-      ...(resume ? { resume } : {}),
-      env: { WRITING: String(writing) },
-    }),
-    beforeSession: async () => {},
-    watchLoads: (sessionId, listener) => {
-      loads.set(sessionId, listener as never);
-      return () => loads.delete(sessionId);
-    },
-    emit: (event) => events.push(event),
-    query: scripted.query,
-    now: () => new Date(Date.UTC(2026, 10, 30, 12, 0, tick++)),
-  };
-  const run = new StepRun(
-    {
-      step: "survey",
-      agent: "lead",
-      prompt: "Count the lines in data/.",
-      policy: new HandoffPolicy({ window: 100_000, headroom: 50_000 }),
-      locale: "en",
-      workspace,
-      notesDir: join(workspace, ".flower", "notes"),
-      maxAttempts: 3,
-      stopSignal: new AbortController().signal,
-      ...plan,
-    },
-    env,
-  );
-  return { run, saves, events, loads, calls: scripted.calls, assertComplete: scripted.assertComplete };
-}
-
-const session =
-  (id: string, ...parts: Array<SDKMessage | SDKMessage[]>): ScriptedSession =>
-  () => [init(id), ...parts.flat()];
 
 describe("StepRun over a scripted query", () => {
   it("runs a step to its answer and books cost, turns and context", async () => {
