@@ -6,12 +6,16 @@
  * throw away a handoff that is on disk; so when the answer itself carries no section, a file it names is
  * read as the handoff — only inside the workspace (an answer must not pull /etc/passwd into the
  * successor's prompt), only a text file of handoff size, and only if it holds a section that says something.
+ * The step's own frozen handoff (flower's file for the previous generation, titled with the step) is
+ * never taken: it says where the work stood one generation ago.
  */
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, sep } from "node:path";
+import { LOCALES } from "../locale/locale.js";
 import { parseHandoff } from "./parse.js";
 import { isHollow, resolveScenePath, scenePaths } from "./quality.js";
 import { HANDOFF_SECTIONS } from "./sections.js";
+import { HANDOFF_TITLE } from "./text.js";
 
 /** A handoff is a page or two; a bigger file is something else (a log, a data file). */
 export const NAMED_FILE_MAX_BYTES = 256 * 1024;
@@ -22,8 +26,9 @@ export interface NamedHandoff {
   text: string;
 }
 
-/** The first file the answer names that holds a handoff, or null. */
-export function namedHandoffFile(answer: string, workspace: string): NamedHandoff | null {
+/** The first file the answer names that holds a handoff (not the step's frozen one), or null. */
+export function namedHandoffFile(answer: string, workspace: string, step: string): NamedHandoff | null {
+  const frozenTitles = LOCALES.map((locale) => HANDOFF_TITLE[locale](step));
   let root: string;
   try {
     root = realpathSync(workspace);
@@ -32,7 +37,7 @@ export function namedHandoffFile(answer: string, workspace: string): NamedHandof
   }
   for (const path of scenePaths(answer)) {
     const text = readInside(resolveScenePath(path, workspace), root);
-    if (text === null) continue;
+    if (text === null || frozenTitles.includes(text.trimStart().split("\n")[0]!.trim())) continue;
     const handoff = parseHandoff(text);
     if (HANDOFF_SECTIONS.some((name) => !isHollow(handoff[name]))) return { path, text };
   }

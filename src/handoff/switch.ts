@@ -11,6 +11,10 @@
  *   means running into the window. An overflow has no session left to ask, so it always degrades.
  * - A weak section never costs the strong ones: it is asked for once more, then filled in alone
  *   (mechanical.ts, follow-up.ts). Only a handoff with nothing usable degrades whole.
+ * - The writing turn ends in the handoff's text: both, because each covers what the other cannot. The
+ *   writing session turns back a worker, a Write or a command (guards/writing-guard.ts), so the handoff
+ *   cannot leave for a file the successor never reads; a handoff that is in a file anyway (written
+ *   before the turn) is read from the file the answer names (named-file.ts) instead of degrading.
  * - The successor's prompt is built from the file as it stands on disk, so a person's edit counts.
  *
  * This module produces and freezes the document; the step loop (runtime/step-run.ts) runs the writing
@@ -113,7 +117,7 @@ export async function produceHandoff(input: ProduceHandoffInput): Promise<Produc
 function readAnswer(text: string, input: ProduceHandoffInput): { handoff: Handoff; from: string | null } {
   const written = parseHandoff(text, input.step);
   if (HANDOFF_SECTIONS.some((name) => !isHollow(written[name]))) return { handoff: written, from: null };
-  const named = namedHandoffFile(text, input.workspace);
+  const named = namedHandoffFile(text, input.workspace, input.step);
   if (!named) return { handoff: written, from: null };
   return { handoff: parseHandoff(named.text, input.step), from: named.path };
 }

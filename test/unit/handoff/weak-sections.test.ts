@@ -160,11 +160,18 @@ describe("a handoff the answer names instead of writing it", () => {
     const outside = workspace();
     writeFileSync(join(outside, "h.md"), TBD_NEXT);
     writeFileSync(join(ws, "empty.md"), "## Next step\nTBD\n");
-    expect(
-      namedHandoffFile(`See \`${join(outside, "h.md")}\` and \`../${outside.split("/").pop()}/h.md\`.`, ws),
-    ).toBeNull();
-    expect(namedHandoffFile("See `empty.md`.", ws)).toBeNull();
-    expect(namedHandoffFile("See `missing.md`.", ws)).toBeNull();
+    const named = `See \`${join(outside, "h.md")}\` and \`../${outside.split("/").pop()}/h.md\`.`;
+    expect(namedHandoffFile(named, ws, "import")).toBeNull();
+    expect(namedHandoffFile("See `empty.md`.", ws, "import")).toBeNull();
+    expect(namedHandoffFile("See `missing.md`.", ws, "import")).toBeNull();
+  });
+
+  it("is never the step's own frozen handoff: that is where the work stood a generation ago", () => {
+    const ws = workspace();
+    writeFileSync(join(ws, "handoff-import.md"), parseHandoff(TBD_NEXT, "import").toMarkdown("en"));
+    expect(namedHandoffFile("See `handoff-import.md`.", ws, "import")).toBeNull();
+    writeFileSync(join(ws, "mine.md"), TBD_NEXT);
+    expect(namedHandoffFile("See `handoff-import.md` or `mine.md`.", ws, "import")?.path).toBe("mine.md");
   });
 });
 
