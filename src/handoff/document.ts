@@ -59,7 +59,8 @@ export class Handoff {
 
   /**
    * Required sections that are empty. Only `doing` and `next`: demanding dead ends would provoke
-   * invented ones, and a missing required section replaces the whole handoff with a degraded one.
+   * invented ones, and a missing required section is asked for again and then filled in mechanically
+   * (switch.ts).
    */
   missing(): HandoffSectionName[] {
     return REQUIRED.filter((name) => this[name] === "");
