@@ -335,6 +335,9 @@ export class StepLedger {
         degraded: why !== null,
         why,
         missing: produced.missing,
+        weak: produced.weak,
+        askedAgain: produced.askedAgain,
+        ...(produced.from !== null ? { from: produced.from } : {}),
         scene: frozen.scene,
         cutCalls,
       };
