@@ -11,6 +11,7 @@
 import { homedir } from "node:os";
 import type { Locale } from "../locale/locale.js";
 import type { FlowerEvent, HandoffEvent } from "../runtime/events.js";
+import type { SettingName, SettingValue } from "../runtime/step-settings.js";
 import { formatTokens, formatTokensShort, SECTION_HEADINGS } from "../handoff/text.js";
 import { checkFailureText } from "../goal/check-failure.js";
 import { guardStatusLine } from "../goal/guard-message.js";
@@ -114,6 +115,16 @@ export class Display {
             event.attempt,
             event.maxAttempts,
             cut(oneLine(event.reason), REASON_MAX_CHARS),
+          ),
+        ]);
+        return;
+      case "setting-override":
+        this.#print([
+          t.override(
+            t.settingNames[event.setting],
+            settingValue(event.setting, event.recorded, t),
+            settingValue(event.setting, event.now, t),
+            SETTING_FLAGS[event.by],
           ),
         ]);
         return;
@@ -348,4 +359,23 @@ function firstLine(text: string): string {
 
 function shortId(id: string): string {
   return oneLine(id).slice(0, 8);
+}
+
+/** The option of `flower continue` behind an override (`headroom` has none: only the library sets it). */
+const SETTING_FLAGS: Record<SettingName, string> = {
+  model: "--model",
+  window: "--window",
+  handoff: "--no-handoff",
+  headroom: "headroom",
+  maxBudgetUsd: "--max-budget-usd",
+  review: "--review",
+  locale: "--lang",
+};
+
+/** A setting's value as a person reads it: `90K`, `on`, `$5`, `default`. */
+function settingValue(setting: SettingName, value: SettingValue, t: DisplayText): string {
+  if (typeof value === "boolean") return value ? t.settingValues.on : t.settingValues.off;
+  if (value === null) return setting === "model" ? t.settingValues.defaultModel : t.settingValues.none;
+  if (typeof value === "number") return setting === "maxBudgetUsd" ? `$${value}` : formatTokensShort(value);
+  return oneLine(value);
 }

@@ -7,6 +7,7 @@ import type { DocumentSummaryLine } from "../documents/document.js";
 import type { HandoffSectionName } from "../handoff/sections.js";
 import type { CheckFailureRecord, ReviewCriterionRecord } from "../records/guard-record.js";
 import type { RewriteReport } from "../store/passes/report.js";
+import type { SettingOverride } from "./step-settings.js";
 
 export interface StepStartEvent {
   type: "step-start";
@@ -234,6 +235,15 @@ export interface DocumentFrozenEvent {
   sections: DocumentSummaryLine[];
 }
 
+/**
+ * A continued step (or a new step of a continued workflow run) does not keep one of the settings it
+ * was started with, because an option named it explicitly: `window 90K as started → 200K (--window)`.
+ */
+export interface SettingOverrideEvent extends SettingOverride {
+  type: "setting-override";
+  step: string;
+}
+
 export type FlowerEvent =
   | StepStartEvent
   | StepEndEvent
@@ -251,7 +261,8 @@ export type FlowerEvent =
   | ClaimFlaggedEvent
   | ReviewEvent
   | WorkflowStepEvent
-  | DocumentFrozenEvent;
+  | DocumentFrozenEvent
+  | SettingOverrideEvent;
 
 export type FlowerEventType = FlowerEvent["type"];
 

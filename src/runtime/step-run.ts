@@ -23,7 +23,7 @@ import { withCutCalls } from "../handoff/cut-calls.js";
 import { handoffPrompt } from "../handoff/prompt.js";
 import { freezeForSuccessor, produceHandoff, type FrozenForSuccessor } from "../handoff/switch.js";
 import type { Locale } from "../locale/locale.js";
-import type { StepRecord, StepResult, WorkflowMembership } from "../records/step-record.js";
+import type { StepRecord, StepResult, StepSettings, WorkflowMembership } from "../records/step-record.js";
 import type { StoredGoal } from "../records/guard-record.js";
 import type { RewriteReport } from "../store/passes/report.js";
 import type { FlowerEvent } from "./events.js";
@@ -64,6 +64,8 @@ export interface StepPlan {
   agent: string;
   prompt: string;
   policy: HandoffPolicy;
+  /** Recorded on the step (what `continue` runs it with); optional for the loop's own tests. */
+  settings?: StepSettings;
   locale: Locale;
   workspace: string;
   /** Where handoffs are frozen; null without a workbench (the handoff still happens, in the prompt only). */
@@ -114,6 +116,7 @@ export class StepRun {
       agent: plan.agent,
       prompt: plan.prompt,
       policy: plan.policy,
+      ...(plan.settings ? { settings: plan.settings } : {}),
       ...(plan.continuation ? { continued: plan.continuation.record } : {}),
       ...(earlier ? { earlier } : {}),
       ...(plan.workflow ? { workflow: plan.workflow } : {}),
