@@ -117,6 +117,11 @@ export class Display {
           ),
         ]);
         return;
+      case "claude-stderr":
+        // The failure's reason already quotes the last lines; the whole tail is for whoever asked for it.
+        if (this.#verbose)
+          this.#print([t.claudeStderr, ...event.lines.map((line) => `   | ${cut(oneLine(line), 300)}`)]);
+        return;
       case "lease-wait":
         this.#print([t.leaseWait(oneLine(event.step), event.holder.pid, oneLine(event.holder.host))]);
         return;
