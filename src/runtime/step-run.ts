@@ -231,6 +231,9 @@ export class StepRun {
       if (outcome.kind === "overflow" && !plan.policy.enabled) outcome.kind = "failed";
 
       if (outcome.kind === "failed") {
+        // A stop request (Ctrl-C, SIGTERM) that came while the session was failing wins over a retry:
+        // systemd's SIGTERM reaches the child too, and its death is not a reason to start another.
+        if (plan.stopSignal.aborted) return ledger.finish("stopped");
         const reason = this.#redact(outcome.error ?? "unknown error");
         // `-v` shows all the child said on stderr (the reason quotes its last lines).
         if (outcome.stderr.length > 0)
