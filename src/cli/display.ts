@@ -103,7 +103,9 @@ export class Display {
         const details = [t.turns(event.numTurns), `$${event.costUsd.toFixed(2)}`];
         if (event.generations > 1) details.push(t.generations(event.generations));
         const lines = [t.stepEnd(oneLine(event.step), event.status, details)];
-        for (const error of event.errors) lines.push(`   ! ${cut(oneLine(error), REASON_MAX_CHARS)}`);
+        // The same error from each attempt is said once, with how often it came.
+        for (const [error, times] of countSame(event.errors))
+          lines.push(`   ! ${cut(oneLine(error), REASON_MAX_CHARS)}${times > 1 ? ` (×${times})` : ""}`);
         this.#print(lines);
         return;
       }
@@ -351,4 +353,11 @@ function firstLine(text: string): string {
 
 function shortId(id: string): string {
   return oneLine(id).slice(0, 8);
+}
+
+/** Each distinct text with how often it occurs, in order of first occurrence. */
+function countSame(texts: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const text of texts) counts.set(text, (counts.get(text) ?? 0) + 1);
+  return counts;
 }
