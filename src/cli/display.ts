@@ -104,7 +104,9 @@ export class Display {
         const details = [t.turns(event.numTurns), `$${event.costUsd.toFixed(2)}`];
         if (event.generations > 1) details.push(t.generations(event.generations));
         const lines = [t.stepEnd(oneLine(event.step), event.status, details)];
-        for (const error of event.errors) lines.push(`   ! ${cut(oneLine(error), REASON_MAX_CHARS)}`);
+        // The same error from each attempt is said once, with how often it came.
+        for (const [error, times] of countSame(event.errors))
+          lines.push(`   ! ${cut(oneLine(error), REASON_MAX_CHARS)}${times > 1 ? ` (×${times})` : ""}`);
         this.#print(lines);
         return;
       }
@@ -127,6 +129,11 @@ export class Display {
             SETTING_FLAGS[event.by],
           ),
         ]);
+        return;
+      case "claude-stderr":
+        // The failure's reason already quotes the last lines; the whole tail is for whoever asked for it.
+        if (this.#verbose)
+          this.#print([t.claudeStderr, ...event.lines.map((line) => `   | ${cut(oneLine(line), 300)}`)]);
         return;
       case "lease-wait":
         this.#print([t.leaseWait(oneLine(event.step), event.holder.pid, oneLine(event.holder.host))]);
@@ -378,4 +385,11 @@ function settingValue(setting: SettingName, value: SettingValue, t: DisplayText)
   if (value === null) return setting === "model" ? t.settingValues.defaultModel : t.settingValues.none;
   if (typeof value === "number") return setting === "maxBudgetUsd" ? `$${value}` : formatTokensShort(value);
   return oneLine(value);
+}
+
+/** Each distinct text with how often it occurs, in order of first occurrence. */
+function countSame(texts: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const text of texts) counts.set(text, (counts.get(text) ?? 0) + 1);
+  return counts;
 }

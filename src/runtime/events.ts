@@ -45,6 +45,16 @@ export interface RetryEvent {
   reason: string;
 }
 
+/**
+ * The `claude` child ended abnormally: the last lines it wrote on stderr (redacted, at most 40). The
+ * failure's reason quotes the last few; `flower -v` shows these.
+ */
+export interface ClaudeStderrEvent {
+  type: "claude-stderr";
+  step: string;
+  lines: string[];
+}
+
 /** The main thread's context after one of its turns: the gauge line. */
 export interface ContextEvent {
   type: "context";
@@ -248,6 +258,7 @@ export type FlowerEvent =
   | StepStartEvent
   | StepEndEvent
   | RetryEvent
+  | ClaudeStderrEvent
   | ContextEvent
   | AgentEvent
   | ToolUseEvent

@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import type { AgentSpec } from "../agents/agent-spec.js";
+import { runningAsRoot, sandboxSetting } from "../agents/sandbox-env.js";
 import { DEFAULTS } from "../defaults.js";
 import { makePrivateDirectory } from "../fs/private-files.js";
 import { ConfigurationError, StepFailedError } from "../errors.js";
@@ -96,6 +97,9 @@ export class Runtime {
     this.options = resolveRuntimeOptions(options);
     makePrivateDirectory(this.options.runDir);
     this.#redactor = new SecretRedactor(secretsOf({ ...process.env, ...this.options.env }));
+    // Said once per runtime, not per session: the child gets the normalised value (agents/sandbox-env.ts).
+    const sandbox = sandboxSetting({ ...process.env, ...this.options.env }.IS_SANDBOX, runningAsRoot());
+    if (sandbox.note !== null) process.stderr.write(`flower: note: ${sandbox.note}\n`);
     this.#bus = new EventBus((event) => this.#redactor.value(event));
     this.#backing = openBackingStore(
       this.options.store,
@@ -449,6 +453,7 @@ export class Runtime {
       earlier: (name) => this.records.get(name),
       sessionOptions: (session) =>
         stepSessionOptions(this.#wiring(), { step, spec, policy, settings, session, lease, guarded }),
+      redact: (text) => this.#redactor.text(text),
       reviewerOptions: () => reviewerSessionOptions(this.#wiring(), spec, lease, settings),
       // The index is refreshed before every session so the prompt block lists what is on disk now.
       beforeSession: async (resume) => {

@@ -6,6 +6,7 @@
 import type { HookCallbackMatcher, Options } from "@anthropic-ai/claude-agent-sdk";
 import type { AgentSpec } from "../agents/agent-spec.js";
 import { buildOptions, type HookMap } from "../agents/build-options.js";
+import type { StderrSink } from "../agents/spawn-claude.js";
 import { DEFAULTS } from "../defaults.js";
 import { REVIEWER_INSTRUCTIONS } from "../goal/review-text.js";
 import { claimGuard } from "../guards/claim-guard.js";
@@ -40,7 +41,7 @@ export interface StepSession {
   policy: HandoffPolicy;
   /** The step's settings (model, budget, language): recorded, or as given for a new step. */
   settings: StepSettings;
-  session: { resume?: string; writing: boolean; sink: (event: FlowerEvent) => void };
+  session: { resume?: string; writing: boolean; sink: (event: FlowerEvent) => void; stderr?: StderrSink };
   lease: StepLease;
   /** A goal guards the step: worker reports that claim success are checked for evidence. */
   guarded: boolean;
@@ -97,6 +98,7 @@ export function stepSessionOptions(wiring: SessionWiring, input: StepSession): O
     ...(settings.maxBudgetUsd !== null && !writing ? { maxBudgetUsd: settings.maxBudgetUsd } : {}),
     abortController: childAbort(wiring.kill),
     onSpawn: (pid) => lease.addChild(pid),
+    ...(input.session.stderr ? { stderr: input.session.stderr } : {}),
     onDeny: (denial) =>
       sink({
         type: "tool-denied",

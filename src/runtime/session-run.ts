@@ -10,9 +10,16 @@ import type { Options, Query, SDKUserMessage } from "@anthropic-ai/claude-agent-
 import { handoffDue } from "../handoff/trigger.js";
 import type { HandoffPolicy } from "../handoff/policy.js";
 import type { FlowerEvent } from "./events.js";
+import { lastApiError } from "./api-error-detail.js";
+import { retryCannotPass, type CannotPass } from "./failure-class.js";
 import { PromptQueue } from "./prompt-queue.js";
+import { claudeProjectsDir } from "./recover-local-tail.js";
 import { classifySession, type SessionOutcome } from "./session-outcome.js";
+import type { StderrTail } from "./stderr-tail.js";
 import { SessionTranslator } from "./session-translator.js";
+
+/** How long a dead child's stderr may take to arrive after its exit was reported. */
+const STDERR_SETTLE_MS = 500;
 
 /** The SDK's `query()`, or a scripted stand-in in the step loop's unit tests. */
 export type QueryFunction = (input: { prompt: AsyncIterable<SDKUserMessage>; options?: Options }) => Query;
@@ -32,6 +39,8 @@ export interface SessionRunInput {
   /** Aborted when someone asks the run to stop (Ctrl-C). */
   stopSignal: AbortSignal;
   query: QueryFunction;
+  /** The child's stderr as its spawner delivers it (the same tail the options were built with). */
+  stderr?: StderrTail;
 }
 
 export async function runSession(input: SessionRunInput): Promise<SessionOutcome> {
@@ -43,6 +52,8 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
 
   let handoffRequested = false;
   let stopRequested = false;
+  /** The binary was retrying a request that cannot pass: it was interrupted before the next try. */
+  let cutShort: CannotPass | null = null;
   const interrupt = () => {
     q.interrupt().catch(() => {
       // The session may already be finishing; the outcome is decided by what was read.
@@ -97,6 +108,17 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
             // Background work still running means the CLI will start another turn on its own.
             if (!signal.backgroundRunning) queue.end();
             break;
+          case "api-retry": {
+            // A 401 retried by the binary would reach the provider 1 + CLAUDE_CODE_MAX_RETRIES times,
+            // and each step attempt again: stop it before its next request (failure-class.ts).
+            const why = retryCannotPass(signal.status, signal.error);
+            if (why !== null && cutShort === null && !stopRequested) {
+              cutShort = why;
+              interrupt();
+              queue.end();
+            }
+            break;
+          }
         }
       }
     }
@@ -107,5 +129,20 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
     queue.end();
     q.close();
   }
-  return classifySession({ reading: translator.reading, stopRequested, handoffRequested, thrown });
+  const reading = translator.reading;
+  // The SDK reports the child's exit before its stderr pipe is drained: wait for the last lines.
+  if (input.stderr && (thrown !== undefined || !reading.sawResult))
+    await input.stderr.settled(STDERR_SETTLE_MS);
+  const detail =
+    cutShort !== null && reading.sessionId !== null
+      ? lastApiError(claudeProjectsDir(input.options.env ?? process.env), reading.sessionId)
+      : null;
+  return classifySession({
+    reading,
+    stopRequested,
+    handoffRequested,
+    thrown,
+    stderr: input.stderr?.lines() ?? [],
+    ...(cutShort !== null ? { cutShort: { cannotPass: cutShort, detail } } : {}),
+  });
 }

@@ -325,7 +325,7 @@ describe("Display without a TTY", () => {
         costUsd: 0.4213,
         numTurns: 12,
         generations: 3,
-        errors: ["交接降级(network)", "boom"],
+        errors: ["交接降级(network)", "boom", "boom"],
       },
     ];
     expect(render(events, { tty: false })).toBe(
@@ -340,11 +340,30 @@ describe("Display without a TTY", () => {
         "   载入会话 abcdef01:过期 3 · 剪除拒绝 1 · 省下 12.0K 字符",
         "<= 失败 干活 · 12 轮 · $0.42 · 3 代",
         "   ! 交接降级(network)",
-        "   ! boom",
+        "   ! boom (×2)",
         "",
       ].join("\n"),
     );
     expect(render(events.slice(4, 5), { tty: false, verbose: true })).toBe("   分析员 · Bash ls data\n");
+  });
+
+  it("shows the child's stderr lines only with -v", () => {
+    const events: FlowerEvent[] = [
+      {
+        type: "claude-stderr",
+        step: "work",
+        lines: ["first", "--dangerously-skip-permissions cannot be used"],
+      },
+    ];
+    expect(render(events, { tty: false, locale: "en" })).toBe("");
+    expect(render(events, { tty: false, locale: "en", verbose: true })).toBe(
+      [
+        "   claude's stderr (last lines):",
+        "   | first",
+        "   | --dangerously-skip-permissions cannot be used",
+        "",
+      ].join("\n"),
+    );
   });
 
   it("renders the same lines in English", () => {
