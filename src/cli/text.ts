@@ -14,6 +14,8 @@ export interface CliText {
   workspace: (path: string) => string;
   stopping: string;
   stopped: (command: string) => string;
+  /** After goal-not-met: how to give the work its guard rounds again (same goal). */
+  tryAgain: (command: string) => string;
   failed: (command: string) => string;
   answer: string;
   /** After a run: a document that was frozen degraded, and why (the run went on with it). */
@@ -102,6 +104,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     workspace: (path) => `workspace ${path}`,
     stopping: "^C stopping at the next message boundary… (Ctrl-C again quits at once)",
     stopped: (command) => `Stopped at a message boundary.${command ? ` Pick it up with: ${command}` : ""}`,
+    tryAgain: (command) => `Try again (the goal recorded when the work began): ${command}`,
     failed: (command) => `The step failed; after fixing the cause, try: ${command}`,
     answer: "── answer ──",
     degradedDocument: (kind, path, why) =>
@@ -196,6 +199,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     workspace: (path) => `工作区  ${path}`,
     stopping: "^C 在下一个消息边界停下……(再按一次 Ctrl-C 立即退出)",
     stopped: (command) => `已在消息边界停下。${command ? `接着跑: ${command}` : ""}`,
+    tryAgain: (command) => `再试一次(按工作开始时记下的目标): ${command}`,
     failed: (command) => `这一步失败了;排除原因后可以: ${command}`,
     answer: "── 回答 ──",
     degradedDocument: (kind, path, why) => `!! ${kind} 文书是降级件(${why}),运行照常走完了: ${path}`,

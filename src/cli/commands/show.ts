@@ -8,11 +8,14 @@ import { resolve } from "node:path";
 import { EXIT, UsageError } from "../../errors.js";
 import { readFrozenHandoff } from "../../handoff/freeze.js";
 import { formatTokens } from "../../handoff/text.js";
-import { resolveLocale } from "../../locale/locale.js";
+import { BUILT_IN_DOCUMENTS } from "../../documents/builtin/index.js";
+import { resolveLocale, type Locale } from "../../locale/locale.js";
 import type { StepRecord } from "../../records/step-record.js";
 import { sparkline } from "../../report/sparkline.js";
 import { reportStep } from "../../runtime/report-input.js";
 import { parseLang, type ParsedCommand } from "../args.js";
+import { changedSince } from "../changed-documents.js";
+import { CHANGED_TEXT } from "../changed-text.js";
 import { frozenDocumentLines } from "../frozen-view.js";
 import { guardSummary } from "../guard-summary.js";
 import { handoffSummary } from "../handoff-summary.js";
@@ -105,6 +108,11 @@ function showStep(record: StepRecord, source: StepSource, output: Output): void 
       say(`       -> ${t.handedOff}: ${handoff.path ?? t.noFile} · ${state}`);
     }
   }
+  const changed = changedDocuments(record, source, locale);
+  if (changed.length > 0) {
+    say("");
+    for (const line of changed) say(line);
+  }
   if (record.guard) {
     say("");
     for (const line of guardSummary(record.guard, locale)) say(line);
@@ -143,6 +151,28 @@ function showStep(record: StepRecord, source: StepSource, output: Output): void 
     say("");
     for (const line of documentLines(record, record.run ?? record.step, source, output)) say(line);
   }
+}
+
+/**
+ * For a step of a workflow run: the documents it read that changed on disk after a step began with
+ * them (that text, not the file, is used), one line each.
+ */
+function changedDocuments(record: StepRecord, source: StepSource, locale: Locale): string[] {
+  const reads = record.workflow?.read ?? [];
+  if (record.run === undefined || reads.length === 0) return [];
+  const ordered = runStatus(source.steps.filter((step) => step.run === record.run)).steps;
+  const lines: string[] = [];
+  for (const earlier of ordered) {
+    const frozen = earlier.frozen;
+    if (!frozen || !reads.some((read) => read.kind === frozen.kind)) continue;
+    const since = changedSince(earlier, ordered, source);
+    if (since === null) continue;
+    const title = Object.hasOwn(BUILT_IN_DOCUMENTS, frozen.kind)
+      ? BUILT_IN_DOCUMENTS[frozen.kind]!.title[locale]
+      : frozen.kind;
+    lines.push(`! ${title} ${source.locate(frozen.path).shown}: ${CHANGED_TEXT[locale].changed(since, false)}`);
+  }
+  return lines;
 }
 
 /** The frozen document's lines, read where the file is (here, or the store's copy), named as shown. */
@@ -201,7 +231,11 @@ function showRun(run: string, records: StepRecord[], source: StepSource, output:
   for (const record of state.steps) {
     if (!record.frozen) continue;
     say("");
-    for (const line of documentLines(record, run, source, output)) say(line);
+    const [header, ...rest] = documentLines(record, run, source, output);
+    say(header!);
+    const since = changedSince(record, state.steps, source);
+    if (since !== null) say(`  ! ${CHANGED_TEXT[locale].changed(since, false)}`);
+    for (const line of rest) say(line);
   }
   const last = state.steps.at(-1)!;
   const hint = storeHint(source.store, locale);
