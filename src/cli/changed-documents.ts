@@ -13,7 +13,11 @@ import type { StepSource } from "./step-source.js";
  * it read; null when it does not (or no later step has begun, or the file is not here). `ordered`: the
  * run's records in workflow order.
  */
-export function changedSince(frozenBy: StepRecord, ordered: readonly StepRecord[], source: StepSource): string | null {
+export function changedSince(
+  frozenBy: StepRecord,
+  ordered: readonly StepRecord[],
+  source: StepSource,
+): string | null {
   const frozen = frozenBy.frozen;
   if (!frozen) return null;
   const basis = documentBasis(ordered.slice(ordered.indexOf(frozenBy) + 1), frozen.kind);

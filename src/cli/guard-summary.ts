@@ -79,10 +79,18 @@ function goalLines(guard: GuardRecord, locale: Locale): string[] {
   const words = CHANGED_TEXT[locale];
   const lines: string[] = [];
   if (guard.goal)
-    lines.push(`  ${text.goal}: ${commands(guard.goal).map((c) => `\`${cut(c, 100)}\``).join(", ") || "-"}`);
+    lines.push(
+      `  ${text.goal}: ${
+        commands(guard.goal)
+          .map((c) => `\`${cut(c, 100)}\``)
+          .join(", ") || "-"
+      }`,
+    );
   for (const change of guard.goalSwitches ?? []) {
     const file = change.path ? ` · ${change.path}` : "";
-    lines.push(`  ${text.switched(change.at)}: ${words.checks(commands(change.from), commands(change.to), true)}${file}`);
+    lines.push(
+      `  ${text.switched(change.at)}: ${words.checks(commands(change.from), commands(change.to), true)}${file}`,
+    );
   }
   const ignored = guard.ignoredGoal;
   // A switch asked for after it settles it: the record keeps it, the summary does not warn any more.
@@ -90,7 +98,9 @@ function goalLines(guard: GuardRecord, locale: Locale): string[] {
   if (ignored && !settled) {
     const what = ignored.path ? words.changed("work", false) : words.offeredGoal(false);
     const file = ignored.path ? ` · ${ignored.path}` : "";
-    lines.push(`  ! ${what} (${text.ignored(ignored.at)}): ${words.checks(commands(guard.goal ?? ignored.goal), commands(ignored.goal), false)}${file}`);
+    lines.push(
+      `  ! ${what} (${text.ignored(ignored.at)}): ${words.checks(commands(guard.goal ?? ignored.goal), commands(ignored.goal), false)}${file}`,
+    );
   }
   return lines;
 }

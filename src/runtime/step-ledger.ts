@@ -379,7 +379,10 @@ export class StepLedger {
       step: this.#options.step,
       phase: change.kind,
       path: change.path,
-      checks: { recorded: from.checks.map((check) => check.command), offered: to.checks.map((check) => check.command) },
+      checks: {
+        recorded: from.checks.map((check) => check.command),
+        offered: to.checks.map((check) => check.command),
+      },
     });
   }
 

@@ -111,7 +111,11 @@ export class StepRun {
       now: () => env.now(),
     });
     if (plan.goal)
-      this.#ledger.guardStart(plan.goal.goal.guardRounds, storedGoal(plan.goal.goal), plan.goal.change ?? null);
+      this.#ledger.guardStart(
+        plan.goal.goal.guardRounds,
+        storedGoal(plan.goal.goal),
+        plan.goal.change ?? null,
+      );
   }
 
   /** A copy of the record as it stands. */

@@ -34,7 +34,10 @@ export interface DocumentBasis {
  * of the steps after the one that froze it, in workflow order) that began read; undefined when none of
  * them has begun, or their records predate `read` (the file is read as it is then).
  */
-export function documentBasis(later: readonly (StepRecord | undefined)[], kind: string): DocumentBasis | undefined {
+export function documentBasis(
+  later: readonly (StepRecord | undefined)[],
+  kind: string,
+): DocumentBasis | undefined {
   for (const record of later) {
     if (!record || !began(record)) continue;
     const entry = record.workflow?.read?.find((read) => read.kind === kind);

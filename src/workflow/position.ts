@@ -132,7 +132,12 @@ export function frozenDocuments(
     }
     const changed = basis.entry.text !== read.text;
     if (basis.since === current && reread.includes(frozen.kind)) {
-      documents.push({ ...entry, ...read, readAt: now, ...(changed ? { changed: { since: basis.since, used: true } } : {}) });
+      documents.push({
+        ...entry,
+        ...read,
+        readAt: now,
+        ...(changed ? { changed: { since: basis.since, used: true } } : {}),
+      });
       continue;
     }
     documents.push({

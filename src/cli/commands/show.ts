@@ -170,7 +170,9 @@ function changedDocuments(record: StepRecord, source: StepSource, locale: Locale
     const title = Object.hasOwn(BUILT_IN_DOCUMENTS, frozen.kind)
       ? BUILT_IN_DOCUMENTS[frozen.kind]!.title[locale]
       : frozen.kind;
-    lines.push(`! ${title} ${source.locate(frozen.path).shown}: ${CHANGED_TEXT[locale].changed(since, false)}`);
+    lines.push(
+      `! ${title} ${source.locate(frozen.path).shown}: ${CHANGED_TEXT[locale].changed(since, false)}`,
+    );
   }
   return lines;
 }
