@@ -9,7 +9,9 @@ import type { Locale } from "../locale/locale.js";
 export interface ChangedText {
   /** "changed on disk after the work began — not used" (`since`: the workflow step that began with it). */
   changed: (since: string, used: boolean) => string;
-  /** How to use the goal file as it is now. */
+  /** What it is, then what happened to it: `Goal <path>: changed …`. */
+  line: (head: string, what: string) => string;
+  /** How to use the goal file as it is now, appended to its line. */
   rereadHint: string;
   /** A goal passed to continue (not from a file) that differs from the recorded one. */
   offeredGoal: (used: boolean) => string;
@@ -23,7 +25,8 @@ export const CHANGED_TEXT: Record<Locale, ChangedText> = {
   en: {
     changed: (since, used) =>
       `changed on disk after ${since === "work" ? "the work" : `the ${since} step`} began — ${used ? "used, as asked (--reread-goal)" : "not used"}`,
-    rereadHint: "flower continue with --reread-goal uses it",
+    line: (head, what) => `${head}: ${what}`,
+    rereadHint: " (flower continue with --reread-goal uses it)",
     offeredGoal: (used) =>
       used
         ? "the goal was replaced as asked; the record keeps both"
@@ -36,7 +39,8 @@ export const CHANGED_TEXT: Record<Locale, ChangedText> = {
   zh: {
     changed: (since, used) =>
       `${since === "work" ? "工作" : `「${since}」这一步`}开始后在磁盘上被改过——${used ? "按要求采用(--reread-goal)" : "未采用"}`,
-    rereadHint: "flower continue 加 --reread-goal 才采用",
+    line: (head, what) => `${head}:${what}`,
+    rereadHint: "(flower continue 加 --reread-goal 才采用)",
     offeredGoal: (used) =>
       used
         ? "目标已按要求替换;两个版本都记在记录里"

@@ -216,8 +216,9 @@ export class Display {
       }
       case "document-changed": {
         const words = CHANGED_TEXT[this.#locale];
-        const line = `${oneLine(event.title)} ${this.#path(event.path)}: ${words.changed(event.since, event.used)}`;
-        const hint = !event.used && event.kind === "goal" ? ` (${words.rereadHint})` : "";
+        const what = words.changed(event.since, event.used);
+        const line = words.line(`${oneLine(event.title)} ${this.#path(event.path)}`, what);
+        const hint = !event.used && event.kind === "goal" ? words.rereadHint : "";
         this.#print([`${event.used ? "<- " : "!  "}${line}${hint}`]);
         return;
       }
@@ -225,7 +226,7 @@ export class Display {
         const words = CHANGED_TEXT[this.#locale];
         const used = event.phase === "switched";
         const checks = words.checks(event.checks.recorded, event.checks.offered, used);
-        this.#print([`${used ? "<- " : "!  "}${words.offeredGoal(used)}: ${checks}`]);
+        this.#print([`${used ? "<- " : "!  "}${words.line(words.offeredGoal(used), checks)}`]);
         return;
       }
       case "store-load": {
