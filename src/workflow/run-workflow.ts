@@ -1,9 +1,11 @@
 /**
  * Running a workflow (SPEC §7): its steps in order, each a NEW session (never a resume of the previous
- * step's), each prompt built from the documents as they are on disk when the step starts. A step whose
- * record is done is never redone; a step cut off (crash, stop) is continued from its record; the run
- * pauses where the workflow (or `pauseAfter`) says, and `continueWorkflow` — in this process or
- * another — goes on from there.
+ * step's), each prompt built from the documents as they are on disk when the step starts — unless a step
+ * already began with a document: then the text it read is used and a changed file is reported, not
+ * used (document-basis.ts; `rereadGoal` takes the goal file as it is). A step whose record is done is
+ * never redone; a step cut off (crash, stop) is continued from its record; the run pauses where the
+ * workflow (or `pauseAfter`) says, and `continueWorkflow` — in this process or another — goes on from
+ * there.
  */
 import { GOAL } from "../documents/builtin/goal.js";
 import { documentRequest } from "../documents/instructions.js";
@@ -177,9 +179,9 @@ async function drive(
     }
     if (resumes) {
       const goalFile = documents.find((document) => document.kind === GOAL.kind);
-      const reread = options.rereadGoal === true;
+      const rereadGoal = options.rereadGoal === true;
       // A goal file re-read as asked must still hold a goal: dropping the guard is not a switch.
-      if (reread && runOptions.goal === undefined && record.guard?.goal)
+      if (rereadGoal && runOptions.goal === undefined && record.guard?.goal)
         throw new ConfigurationError(
           "rereadGoal",
           goalFile?.path ?? run,
@@ -189,7 +191,7 @@ async function drive(
         ...runOptions,
         // A document step cut off mid-way is asked for its document; the work step just goes on.
         ...(step.freeze ? { prompt: documentRequest(step.freeze, locale) } : {}),
-        ...(reread ? { replaceGoal: true } : {}),
+        ...(rereadGoal ? { replaceGoal: true } : {}),
         ...(goalFile ? { goalFile: goalFile.path } : {}),
       });
     } else {
