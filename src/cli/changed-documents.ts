@@ -8,21 +8,28 @@ import type { StepRecord } from "../records/step-record.js";
 import { documentBasis } from "../workflow/document-basis.js";
 import type { StepSource } from "./step-source.js";
 
+/** A document whose file differs from the text in use: that text, and the step that began with it. */
+export interface InUse {
+  since: string;
+  text: string;
+}
+
 /**
- * The workflow step that began with the document `frozenBy` froze, when the file now differs from what
- * it read; null when it does not (or no later step has begun, or the file is not here). `ordered`: the
- * run's records in workflow order.
+ * The text in use of the document `frozenBy` froze and the workflow step that began with it, when the
+ * file now differs from it; null when it does not (or no later step has begun, or the file is not
+ * here). `ordered`: the run's records in workflow order.
  */
-export function changedSince(
+export function changedInUse(
   frozenBy: StepRecord,
   ordered: readonly StepRecord[],
   source: StepSource,
-): string | null {
+): InUse | null {
   const frozen = frozenBy.frozen;
   if (!frozen) return null;
   const basis = documentBasis(ordered.slice(ordered.indexOf(frozenBy) + 1), frozen.kind);
   if (!basis) return null;
   const file = source.locate(frozen.path).file;
   if (file === null) return null;
-  return readFileSync(file, "utf8") === basis.entry.text ? null : basis.since;
+  const text = basis.entry.text;
+  return readFileSync(file, "utf8") === text ? null : { since: basis.since, text };
 }
