@@ -41,6 +41,8 @@ export type {
   WorkflowStepEvent,
   DocumentFrozenEvent,
   SettingOverrideEvent,
+  GoalChangeEvent,
+  DocumentChangedEvent,
 } from "./runtime/events.js";
 export type { StepStatus } from "./records/step-record.js";
 export type {
@@ -50,6 +52,8 @@ export type {
   ReviewRecord,
   ReviewCriterionRecord,
   FlaggedClaimRecord,
+  IgnoredGoalRecord,
+  GoalSwitchRecord,
 } from "./records/guard-record.js";
 export type { GoalOption } from "./goal/goal-option.js";
 export type { GoalCheck, GoalCheckExpectation } from "./goal/goal-check.js";
@@ -76,7 +80,7 @@ export {
   documentSignature,
   DOCUMENT_SIGNATURE_PATTERN,
 } from "./documents/instructions.js";
-export type { FrozenDocumentRecord } from "./records/frozen-document-record.js";
+export type { FrozenDocumentRecord, ReadDocumentRecord } from "./records/frozen-document-record.js";
 export { REQUIREMENTS } from "./documents/builtin/requirements.js";
 export { GOAL, goalChecks } from "./documents/builtin/goal.js";
 export { BUILT_IN_DOCUMENTS } from "./documents/builtin/index.js";
@@ -86,6 +90,7 @@ export type { Workflow, WorkflowStep, StepInput, WorkflowDocument } from "./work
 export { runWorkflow, continueWorkflow } from "./workflow/run-workflow.js";
 export type {
   WorkflowOptions,
+  ContinueWorkflowOptions,
   WorkflowResult,
   WorkflowStepOutcome,
   WorkflowPause,

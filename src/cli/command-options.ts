@@ -213,6 +213,17 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
   continue: {
     ...LIVE,
     ...YES,
+    "reread-goal": {
+      type: "boolean",
+      default: {
+        en: "off (the goal recorded when the work began)",
+        zh: "关(用工作开始时记下的目标)",
+      },
+      help: {
+        en: "Use the goal file as it is on disk now. Once the work has begun, its guard runs the goal recorded then; a goal file changed afterwards is reported and not used unless you pass this. The record keeps both goals and when it switched. The goal file only: the requirements the goal step began with stay.",
+        zh: "按磁盘上现在的目标文件来。工作一开始,守卫就按当时记下的目标检查;之后改过的目标文件只报告、不采用,除非给了这个选项。记录里两个版本和切换的时刻都留着。只管目标文件:目标这一步开始时用的需求不变。",
+      },
+    },
     prompt: {
       type: "string",
       value: "TEXT",

@@ -15,6 +15,7 @@ import type { SettingName, SettingValue } from "../runtime/step-settings.js";
 import { formatTokens, formatTokensShort, SECTION_HEADINGS } from "../handoff/text.js";
 import { checkFailureText } from "../goal/check-failure.js";
 import { guardStatusLine } from "../goal/guard-message.js";
+import { CHANGED_TEXT } from "./changed-text.js";
 import { DISPLAY_TEXT, type DisplayText } from "./display-text.js";
 import { documentSummary } from "./document-summary.js";
 import { handoffSummary } from "./handoff-summary.js";
@@ -229,6 +230,21 @@ export class Display {
           ),
         );
         this.#print(lines);
+        return;
+      }
+      case "document-changed": {
+        const words = CHANGED_TEXT[this.#locale];
+        const what = words.changed(event.since, event.used);
+        const line = words.line(`${oneLine(event.title)} ${this.#path(event.path)}`, what);
+        const hint = !event.used && event.kind === "goal" ? words.rereadHint : "";
+        this.#print([`${event.used ? "<- " : "!  "}${line}${hint}`]);
+        return;
+      }
+      case "goal-change": {
+        const words = CHANGED_TEXT[this.#locale];
+        const used = event.phase === "switched";
+        const checks = words.checks(event.checks.recorded, event.checks.offered, used);
+        this.#print([`${used ? "<- " : "!  "}${words.line(words.offeredGoal(used), checks)}`]);
         return;
       }
       case "store-load": {

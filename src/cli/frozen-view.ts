@@ -6,11 +6,13 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { BUILT_IN_DOCUMENTS } from "../documents/builtin/index.js";
-import { readFrozenDocument } from "../documents/freeze.js";
+import { parseDocument } from "../documents/read.js";
 import type { FrozenDocumentRecord } from "../records/frozen-document-record.js";
 import { produceDocument } from "../documents/produce.js";
 import type { DocumentSpec } from "../documents/spec.js";
 import { LOCALES, type Locale } from "../locale/locale.js";
+import type { InUse } from "./changed-documents.js";
+import { CHANGED_TEXT } from "./changed-text.js";
 import { documentSummary, type SummarySection } from "./document-summary.js";
 import { oneLine } from "./terminal-text.js";
 import { CLI_TEXT } from "./text.js";
@@ -21,12 +23,15 @@ const EDIT_SLACK_MS = 1_000;
 /**
  * The lines of a step's frozen document. `answer` is the step's final answer (its record's `result`):
  * what was frozen is rendered from it again, so a person's edit shows as a difference from it.
+ * `inUse`: a later step began with another text than the file holds now (issue 22): that text is the
+ * one used, so its sections are listed and the header says the file's change is not used.
  */
 export function frozenDocumentLines(
   frozen: FrozenDocumentRecord,
   run: string,
   answer: string | null,
   locale: Locale,
+  inUse: InUse | null = null,
 ): string[] {
   const t = CLI_TEXT[locale].show;
   // A built-in kind is read with its spec; another kind is shown by its file's own headings.
@@ -35,9 +40,11 @@ export function frozenDocumentLines(
   const notes: string[] = [];
   if (frozen.degraded) notes.push(t.degraded(frozen.why ?? ""));
   if (!existsSync(frozen.path)) return [`${t.frozenDocument(title, frozen.path)} ${t.missingFile}`];
-  if (editedAfterFreeze(frozen, spec, run, answer)) notes.push(t.editedAfterFreeze);
+  if (inUse) notes.push(`! ${CHANGED_TEXT[locale].changed(inUse.since, false)}`);
+  else if (editedAfterFreeze(frozen, spec, run, answer)) notes.push(t.editedAfterFreeze);
   const header = `${t.frozenDocument(title, frozen.path)}${notes.map((note) => ` · ${note}`).join("")}`;
-  return [header, ...documentSummary(sectionsOf(spec, frozen.path, run, locale), locale)];
+  const text = inUse?.text ?? readFileSync(frozen.path, "utf8");
+  return [header, ...documentSummary(sectionsOf(spec, text, run, locale), locale)];
 }
 
 /**
@@ -59,12 +66,12 @@ function editedAfterFreeze(
 
 function sectionsOf(
   spec: DocumentSpec | undefined,
-  path: string,
+  text: string,
   run: string,
   locale: Locale,
 ): SummarySection[] {
   if (spec) {
-    const { document } = readFrozenDocument(spec, path, run);
+    const document = parseDocument(spec, text, run);
     return spec.sections.map((section) => ({
       label: section.heading[locale],
       text: document.sections[section.key],
@@ -72,7 +79,7 @@ function sectionsOf(
   }
   // A kind declared in someone's code: its sections are the file's `##` headings.
   const sections: SummarySection[] = [];
-  for (const line of readFileSync(path, "utf8").split(/\r?\n/)) {
+  for (const line of text.split(/\r?\n/)) {
     const heading = /^##\s+(.+?)\s*#*\s*$/.exec(line);
     if (heading) sections.push({ label: oneLine(heading[1]!), text: "" });
     else if (sections.length > 0) sections.at(-1)!.text += `${line}\n`;

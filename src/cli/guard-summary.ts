@@ -6,7 +6,8 @@
  */
 import { checkFailureText } from "../goal/check-failure.js";
 import type { Locale } from "../locale/locale.js";
-import type { CheckResultRecord, GuardRecord } from "../records/guard-record.js";
+import type { CheckResultRecord, GuardRecord, StoredGoal } from "../records/guard-record.js";
+import { CHANGED_TEXT } from "./changed-text.js";
 import { cut } from "./terminal-text.js";
 
 const TEXT = {
@@ -27,6 +28,9 @@ const TEXT = {
     answer: "answer",
     flagged: "flagged claims",
     worker: "a worker",
+    goal: "goal",
+    switched: (at: string) => `goal switched at ${at} (asked for)`,
+    ignored: (at: string) => `noticed at ${at}`,
   },
   zh: {
     title: "目标守门",
@@ -45,6 +49,9 @@ const TEXT = {
     answer: "原文",
     flagged: "被标出的声称",
     worker: "执行者",
+    goal: "目标",
+    switched: (at: string) => `目标在 ${at} 按要求切换`,
+    ignored: (at: string) => `发现于 ${at}`,
   },
 } as const satisfies Record<Locale, unknown>;
 
@@ -61,6 +68,43 @@ function checkLine(result: CheckResultRecord, locale: Locale): string {
   return `    ${parts.join(" · ")}`;
 }
 
+const commands = (goal: StoredGoal) => goal.checks.map((check) => check.command);
+
+/**
+ * The goal the guard runs (recorded when the work began), every switch a person asked for (both
+ * versions), and a goal offered later that was not used (issue 22).
+ */
+function goalLines(guard: GuardRecord, locale: Locale): string[] {
+  const text = TEXT[locale];
+  const words = CHANGED_TEXT[locale];
+  const lines: string[] = [];
+  if (guard.goal)
+    lines.push(
+      `  ${text.goal}: ${
+        commands(guard.goal)
+          .map((c) => `\`${cut(c, 100)}\``)
+          .join(", ") || "-"
+      }`,
+    );
+  for (const change of guard.goalSwitches ?? []) {
+    const file = change.path ? ` · ${change.path}` : "";
+    lines.push(
+      `  ${text.switched(change.at)}: ${words.checks(commands(change.from), commands(change.to), true)}${file}`,
+    );
+  }
+  const ignored = guard.ignoredGoal;
+  // A switch asked for after it settles it: the record keeps it, the summary does not warn any more.
+  const settled = (guard.goalSwitches ?? []).some((change) => ignored && change.at >= ignored.at);
+  if (ignored && !settled) {
+    const what = ignored.path ? words.changed("work", false) : words.offeredGoal(false);
+    const file = ignored.path ? ` · ${ignored.path}` : "";
+    lines.push(
+      `  ! ${what} (${text.ignored(ignored.at)}): ${words.checks(commands(guard.goal ?? ignored.goal), commands(ignored.goal), false)}${file}`,
+    );
+  }
+  return lines;
+}
+
 /** The section's lines, without a trailing blank line. */
 export function guardSummary(guard: GuardRecord, locale: Locale): string[] {
   const text = TEXT[locale];
@@ -68,6 +112,7 @@ export function guardSummary(guard: GuardRecord, locale: Locale): string[] {
   if (guard.claimsFlagged > 0) head.push(text.claims(guard.claimsFlagged));
   const lines = [`${text.title}: ${head.join(" · ")}`];
   if (guard.why) lines.push(`  ! ${cut(guard.why, 300)}`);
+  lines.push(...goalLines(guard, locale));
   guard.checkRuns.forEach((run, position) => {
     const passed = run.results.filter((result) => result.passed).length;
     lines.push(`  ${text.run(position + 1, run.round, passed, run.results.length)}`);

@@ -90,7 +90,7 @@ const WORDS: Record<
       "`flower <command> --help` lists each command's options. Exit codes: 0 ok, 1 step failed, 2 usage or configuration, 130 stopped by Ctrl-C, 143 stopped by SIGTERM.",
     ],
     continueNote:
-      "A run goes on at the step where it stopped (a frozen step is never redone; an edited document is read as it is now); a step is continued with the default coordinator and workers, in --workspace (default: the current directory). It runs with the settings the step (or run) was started with — --model, --window, --no-handoff, --max-budget-usd, --review, --lang; a flag given here overrides one and says so.",
+      "A run goes on at the step where it stopped (a frozen step is never redone; a document edited before the next step begins is read as it is then; once a step has begun with it, a later edit is reported and not used, --reread-goal takes the goal file as it is now); a step is continued with the default coordinator and workers, in --workspace (default: the current directory). It runs with the settings the step (or run) was started with — --model, --window, --no-handoff, --max-budget-usd, --review, --lang; a flag given here overrides one and says so.",
     demoNote:
       "Shows the workflow (requirements, a pause with an edited line, goal, work), delegation, a glance, a denied Bash, a spill and two handoffs live, in well under a minute.",
   },
@@ -106,7 +106,7 @@ const WORDS: Record<
       "`flower <命令> --help` 列出每个命令的选项。退出码:0 成功,1 步骤失败,2 用法或配置错误,130 被 Ctrl-C 停下,143 被 SIGTERM 停下。",
     ],
     continueNote:
-      "运行从停下的那一步接着走(冻结过的步不重做;改过的文书按现在的样子读);单独的一步用默认的协调者和工人接着做,在 --workspace 里(默认当前目录)。沿用这一步(或这次运行)启动时的设置 —— --model、--window、--no-handoff、--max-budget-usd、--review、--lang;这里给的选项会覆盖对应的一项,并说明。",
+      "运行从停下的那一步接着走(冻结过的步不重做;下一步开始前改过的文书按那时的样子读;某一步已经用它开始后,再改只报告、不采用,--reread-goal 按现在的目标文件来);单独的一步用默认的协调者和工人接着做,在 --workspace 里(默认当前目录)。沿用这一步(或这次运行)启动时的设置 —— --model、--window、--no-handoff、--max-budget-usd、--review、--lang;这里给的选项会覆盖对应的一项,并说明。",
     demoNote:
       "现场演示工作流(需求、停下改一行、目标、干活)、委派、看一眼仓库、被拒的 Bash、溢出落盘和两次换代,一分钟以内。",
   },

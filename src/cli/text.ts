@@ -16,6 +16,8 @@ export interface CliText {
   /** SIGTERM (docker stop, systemd, timeout): the same stop, with the grace period it allows. */
   terminating: (graceSeconds: number) => string;
   stopped: (command: string) => string;
+  /** After goal-not-met: how to give the work its guard rounds again (same goal). */
+  tryAgain: (command: string) => string;
   failed: (command: string) => string;
   answer: string;
   /** After a run: a document that was frozen degraded, and why (the run went on with it). */
@@ -106,6 +108,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     terminating: (grace) =>
       `SIGTERM: stopping at the next message boundary… (another signal, or ${grace} s, quits at once)`,
     stopped: (command) => `Stopped at a message boundary.${command ? ` Pick it up with: ${command}` : ""}`,
+    tryAgain: (command) => `Try again (the goal recorded when the work began): ${command}`,
     failed: (command) => `The step failed; after fixing the cause, try: ${command}`,
     answer: "── answer ──",
     degradedDocument: (kind, path, why) =>
@@ -201,6 +204,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     stopping: "^C 在下一个消息边界停下……(再按一次 Ctrl-C 立即退出)",
     terminating: (grace) => `SIGTERM:在下一个消息边界停下……(再来一个信号,或 ${grace} 秒后,立即退出)`,
     stopped: (command) => `已在消息边界停下。${command ? `接着跑: ${command}` : ""}`,
+    tryAgain: (command) => `再试一次(按工作开始时记下的目标): ${command}`,
     failed: (command) => `这一步失败了;排除原因后可以: ${command}`,
     answer: "── 回答 ──",
     degradedDocument: (kind, path, why) => `!! ${kind} 文书是降级件(${why}),运行照常走完了: ${path}`,

@@ -48,7 +48,10 @@ export async function runWorkflowLive(live: WorkflowLive): Promise<WorkflowOutco
       return { code: EXIT.ok, status: "done", result, workflow };
     }
     if (!output.json) {
-      if (lastStatus === "goal-not-met" && last) output.say(`${last.step}: ${text.status["goal-not-met"]}`);
+      if (lastStatus === "goal-not-met" && last) {
+        output.say(`${last.step}: ${text.status["goal-not-met"]}`);
+        if (live.continueCommand) output.say(text.tryAgain(live.continueCommand));
+      }
       for (const degraded of workflow.degraded)
         output.say(text.degradedDocument(degraded.kind, degraded.path, oneLine(degraded.why)));
       if (live.printAnswer !== false && result?.result) {

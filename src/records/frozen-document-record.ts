@@ -16,3 +16,18 @@ export interface FrozenDocumentRecord {
   /** When it was frozen (ISO). */
   at: string;
 }
+
+/**
+ * A document of an earlier workflow step as a step read it when it began (`WorkflowMembership.read`).
+ * From then on this text is the one used: a later edit of the file is reported, not used, unless a
+ * person asks for it (`flower continue <run> --reread-goal` for the goal).
+ */
+export interface ReadDocumentRecord {
+  /** The spec's kind ("requirements", "goal", ...). */
+  kind: string;
+  path: string;
+  /** The file's text as read. */
+  text: string;
+  /** When it was read (ISO). */
+  at: string;
+}

@@ -111,9 +111,35 @@ export interface StoredGoal {
   requirementsText?: string;
 }
 
+/**
+ * A goal flower was given for a step whose work had already begun, and did not use: the goal recorded
+ * when the work began stays (issue 22: nobody changes a goal under running or finished work without
+ * saying so). Who changed it, and when, is unknown: `at` is when flower noticed.
+ */
+export interface IgnoredGoalRecord {
+  at: string;
+  /** The file it was read from, when known; null when a caller passed it. */
+  path: string | null;
+  /** The goal as it was offered. */
+  goal: StoredGoal;
+}
+
+/** A switch to another goal a person asked for (`--reread-goal`, `replaceGoal: true`): both versions. */
+export interface GoalSwitchRecord {
+  at: string;
+  /** The file the new goal was read from, when known. */
+  path: string | null;
+  from: StoredGoal;
+  to: StoredGoal;
+}
+
 export interface GuardRecord {
   /** The goal the step runs with (absent in records written before it was kept). */
   goal?: StoredGoal;
+  /** The last goal offered on a continue and not used (absent when none was). */
+  ignoredGoal?: IgnoredGoalRecord;
+  /** Every explicit switch of the goal, in order (absent when there was none). */
+  goalSwitches?: GoalSwitchRecord[];
   /** Guard rounds allowed (`guardRounds`). */
   maxRounds: number;
   /** Guard rounds started: how often the coordinator was sent back. */

@@ -4,7 +4,7 @@
  * One writer: a `StepRecord` is changed only by `StepRun` (runtime/step-run.ts), which folds in the events
  * and outcomes everything else reports. Everyone else reads copies.
  */
-import type { FrozenDocumentRecord } from "./frozen-document-record.js";
+import type { FrozenDocumentRecord, ReadDocumentRecord } from "./frozen-document-record.js";
 import type { HandoffSectionName } from "../handoff/sections.js";
 import type { RewriteReport } from "../store/passes/report.js";
 import type { GuardRecord } from "./guard-record.js";
@@ -71,6 +71,11 @@ export interface WorkflowMembership {
    * step still freezes a built-in document (requirements, goal) without being handed its spec again.
    */
   document?: string;
+  /**
+   * The earlier steps' documents as this step read them when it began; from then on those texts are
+   * used, whatever the files say (absent in records written before it was kept).
+   */
+  read?: ReadDocumentRecord[];
 }
 
 export interface AttemptFailure {

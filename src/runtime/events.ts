@@ -224,6 +224,38 @@ export interface WorkflowStepEvent {
   resumed?: boolean | undefined;
 }
 
+/**
+ * A goal was offered for a step whose work had begun (issue 22): `ignored`, the recorded goal runs;
+ * `switched`, a person asked for the new one (`--reread-goal`, `replaceGoal: true`).
+ */
+export interface GoalChangeEvent {
+  type: "goal-change";
+  step: string;
+  phase: "ignored" | "switched";
+  /** The goal file it was read from, when known. */
+  path: string | null;
+  /** The check commands of the goal recorded when the work began, and of the one offered. */
+  checks: { recorded: string[]; offered: string[] };
+}
+
+/**
+ * A workflow step (re)starts and an earlier document's file differs from the text a step that already
+ * began read (issue 22): who changed it and when is unknown. `used: false`, the recorded text is used;
+ * `true`, a person asked for the file as it is now (`--reread-goal`).
+ */
+export interface DocumentChangedEvent {
+  type: "document-changed";
+  run: string;
+  /** The step's record name (`<run>/<name>`) that is starting. */
+  step: string;
+  kind: string;
+  title: string;
+  path: string;
+  /** The workflow step (its name) that began with the recorded text. */
+  since: string;
+  used: boolean;
+}
+
 /** A step's document was frozen (SPEC §7): where, whether it degraded and why, and its sections. */
 export interface DocumentFrozenEvent {
   type: "document-frozen";
@@ -273,7 +305,9 @@ export type FlowerEvent =
   | ReviewEvent
   | WorkflowStepEvent
   | DocumentFrozenEvent
-  | SettingOverrideEvent;
+  | SettingOverrideEvent
+  | GoalChangeEvent
+  | DocumentChangedEvent;
 
 export type FlowerEventType = FlowerEvent["type"];
 

@@ -10,12 +10,13 @@ import { DEFAULTS } from "../defaults.js";
 import { makePrivateDirectory } from "../fs/private-files.js";
 import { ConfigurationError, StepFailedError } from "../errors.js";
 import { safeFileName } from "../fs/safe-file-name.js";
-import { resolveGoalOption, type GoalOption, type ResolvedGoal } from "../goal/goal-option.js";
+import { resolveGoalOption, type GoalOption } from "../goal/goal-option.js";
 import { HandoffPolicy } from "../handoff/policy.js";
 import { PruningSessionStore } from "../store/pruning-store.js";
 import { SecretRedactor, secretsOf } from "../store/secret-redactor.js";
 import { Workbench } from "../workbench/workbench.js";
 import { EventBus, type FlowerEvent } from "./events.js";
+import { decideGoal, type GoalDecision } from "./frozen-goal.js";
 import { LoadRouter } from "./load-router.js";
 import {
   givenHandoff,
@@ -72,6 +73,14 @@ export interface RunOptions {
 export interface ContinueOptions extends RunOptions {
   /** The prompt the resumed session gets. @default "Continue the task." (zh: "继续。") */
   prompt?: string;
+  /**
+   * A step whose work began with a goal keeps that goal (issue 22): a different `goal` given here is
+   * not used, and the record keeps it as ignored (`guard.ignoredGoal`). `true` says the given goal
+   * replaces the recorded one; the record keeps both and when (`guard.goalSwitches`). @default false
+   */
+  replaceGoal?: boolean;
+  /** The file the given goal was read from (the frozen goal document), for the record and the views. */
+  goalFile?: string;
 }
 
 export class Runtime {
@@ -172,6 +181,10 @@ export class Runtime {
     // Only that the step exists: whether it can be resumed is decided under its lease (a holder we wait
     // for may give it its first session meanwhile).
     const record = this.#recorded(step);
+    if (options.replaceGoal !== undefined && typeof options.replaceGoal !== "boolean")
+      throw new ConfigurationError("replaceGoal", options.replaceGoal, "a boolean");
+    if (options.goalFile !== undefined && typeof options.goalFile !== "string")
+      throw new ConfigurationError("goalFile", options.goalFile, "a path (string)");
     return this.#runStep(step, spec, record.prompt, options, { prompt: options.prompt });
   }
 
@@ -256,7 +269,7 @@ export class Runtime {
     step: string,
     spec: AgentSpec,
     prompt: string,
-    options: RunOptions,
+    options: ContinueOptions,
     continued: { prompt: string | undefined } | undefined,
   ): Promise<StepResult> {
     if (!spec || typeof spec !== "object" || typeof spec.instructions !== "string") {
@@ -313,9 +326,14 @@ export class Runtime {
         record === undefined
           ? undefined
           : { record, prompt: continued?.prompt ?? CONTINUE_PROMPT[settings.locale] };
-      // `continue` keeps guarding a step that ran with a goal, unless it is given a goal of its own.
-      const stored = continuation?.record.guard?.goal;
-      const goal = given ?? (stored ? resolveGoalOption(stored) : undefined);
+      // `continue` keeps guarding a step that ran with a goal: the goal recorded when its work began,
+      // whatever goal it is given now, unless told to replace it (frozen-goal.ts).
+      const goal = decideGoal(
+        given,
+        continuation?.record.guard?.goal,
+        options.replaceGoal === true,
+        options.goalFile ?? null,
+      );
       const result = await this.#drive(
         step,
         spec,
@@ -386,7 +404,7 @@ export class Runtime {
     lease: StepLease,
     continuation: { record: StepRecord; prompt: string } | undefined,
     options: RunOptions,
-    goal: ResolvedGoal | undefined,
+    { goal, change }: GoalDecision,
   ): Promise<StepResult> {
     const notesDir = this.workbench?.notes ?? join(this.options.workspace, DEFAULTS.workbenchDir, "notes");
     // A plain continue of a workflow's document step still ends in its document (built-in kinds only:
@@ -411,7 +429,7 @@ export class Runtime {
         ...(workflow ? { workflow } : {}),
         // Without a workbench the document still needs a file: the next step reads it from disk.
         ...(freeze ? { freeze: { spec: freeze, run: workflow?.run ?? step, notesDir } } : {}),
-        ...(goal ? { goal: { goal, logDir: this.#checkLogDir(step), env: process.env } } : {}),
+        ...(goal ? { goal: { goal, logDir: this.#checkLogDir(step), env: process.env, change } } : {}),
       },
       this.#environment(step, spec, { policy, settings }, lease, goal !== undefined),
     );

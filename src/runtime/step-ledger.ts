@@ -30,6 +30,7 @@ import {
 } from "../records/step-record.js";
 import { sessionSpend } from "./accounting.js";
 import type { FlowerEvent } from "./events.js";
+import type { GoalChange } from "./frozen-goal.js";
 import type { SessionOutcome } from "./session-outcome.js";
 
 export interface LedgerOptions {
@@ -361,15 +362,35 @@ export class StepLedger {
    * The goal guard's part of the record. Kept across `continue`; a step that had ended goal-not-met and
    * is continued gets its rounds again (a person chose to go on), its earlier evidence stays.
    */
-  guardStart(maxRounds: number, goal: StoredGoal): void {
+  guardStart(maxRounds: number, goal: StoredGoal, change: GoalChange | null = null): void {
     const record = this.#record;
     if (!record.guard) record.guard = newGuardRecord(maxRounds);
     const guard = record.guard;
     guard.goal = goal;
+    if (change) this.#goalChange(guard, goal, change);
     if (guard.outcome === "goal-not-met") guard.rounds = 0;
     guard.maxRounds = maxRounds;
     guard.outcome = null;
     guard.why = null;
+  }
+
+  /** A goal offered for work under way: kept as ignored, or (asked for) a switch with both versions. */
+  #goalChange(guard: GuardRecord, goal: StoredGoal, change: GoalChange): void {
+    const at = this.#now();
+    if (change.kind === "switched")
+      (guard.goalSwitches ??= []).push({ at, path: change.path, from: change.from, to: goal });
+    else guard.ignoredGoal = { at, path: change.path, goal: change.offered };
+    const [from, to] = change.kind === "switched" ? [change.from, goal] : [goal, change.offered];
+    this.#options.emit({
+      type: "goal-change",
+      step: this.#options.step,
+      phase: change.kind,
+      path: change.path,
+      checks: {
+        recorded: from.checks.map((check) => check.command),
+        offered: to.checks.map((check) => check.command),
+      },
+    });
   }
 
   get #guard(): GuardRecord {

@@ -25,9 +25,9 @@ import { handoffPrompt } from "../handoff/prompt.js";
 import { freezeForSuccessor, produceHandoff, type FrozenForSuccessor } from "../handoff/switch.js";
 import type { Locale } from "../locale/locale.js";
 import type { StepRecord, StepResult, StepSettings, WorkflowMembership } from "../records/step-record.js";
-import type { StoredGoal } from "../records/guard-record.js";
 import type { RewriteReport } from "../store/passes/report.js";
 import type { FlowerEvent } from "./events.js";
+import { storedGoal, type GoalChange } from "./frozen-goal.js";
 import { judgeGoal, type Judgement, type ReviewSession } from "./goal-judge.js";
 import type { SessionOutcome } from "./session-outcome.js";
 import { runSession, type QueryFunction } from "./session-run.js";
@@ -91,7 +91,7 @@ export interface StepPlan {
   /** The document the step must end with, frozen to `notesDir` under the run id. */
   freeze?: { spec: DocumentSpec; run: string; notesDir: string };
   /** The goal guard (SPEC §8): checks flower runs when the session completes, and how often to send it back. */
-  goal?: { goal: ResolvedGoal; logDir: string; env: NodeJS.ProcessEnv };
+  goal?: { goal: ResolvedGoal; logDir: string; env: NodeJS.ProcessEnv; change?: GoalChange | null };
 }
 
 /** The CLI's answer to a resume of a session it has no transcript for. */
@@ -99,17 +99,6 @@ const NO_CONVERSATION = /no conversation found/i;
 
 /** The writing turn is never stopped from outside. */
 const NEVER = new AbortController().signal;
-
-/** The goal as the record keeps it (plain JSON; null texts left out). */
-function storedGoal(goal: ResolvedGoal): StoredGoal {
-  return {
-    checks: goal.checks,
-    guardRounds: goal.guardRounds,
-    review: goal.review,
-    ...(goal.goalText !== null ? { goalText: goal.goalText } : {}),
-    ...(goal.requirementsText !== null ? { requirementsText: goal.requirementsText } : {}),
-  };
-}
 
 /** The reviewer's session is short and never hands off. */
 const NO_HANDOFF = new HandoffPolicy({ enabled: false });
@@ -136,7 +125,12 @@ export class StepRun {
       emit: (event) => env.emit(event),
       now: () => env.now(),
     });
-    if (plan.goal) this.#ledger.guardStart(plan.goal.goal.guardRounds, storedGoal(plan.goal.goal));
+    if (plan.goal)
+      this.#ledger.guardStart(
+        plan.goal.goal.guardRounds,
+        storedGoal(plan.goal.goal),
+        plan.goal.change ?? null,
+      );
   }
 
   /** A copy of the record as it stands. */

@@ -5,10 +5,12 @@
  */
 import { existsSync } from "node:fs";
 import { readFrozenDocument } from "../documents/freeze.js";
+import { parseDocument } from "../documents/read.js";
 import { FlowerError, ConfigurationError } from "../errors.js";
 import type { StepRecord } from "../records/step-record.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { relocatedPath } from "../runtime/workspace-sync.js";
+import { documentBasis } from "./document-basis.js";
 import { workflowStepName, type Workflow, type WorkflowDocument } from "./workflow.js";
 
 export interface WorkflowPosition {
@@ -93,16 +95,24 @@ export function workflowPosition(rt: Runtime, workflow: Workflow, run: string): 
   return { run, task: first.workflow.task, done, next: null };
 }
 
-/** The documents frozen by the steps before `index`, read from disk now. A missing file is an error. */
+/**
+ * The documents frozen by the steps before `index`. Each is read from disk now, unless a step after the
+ * one that froze it (up to and including step `index`, when it is continued) has begun: then the text
+ * that step read is used and a different file is marked `changed` (document-basis.ts). `reread`: kinds
+ * step `index` takes from disk even so (a person's explicit `--reread-goal`). A missing file is an error.
+ */
 export function frozenDocuments(
   rt: Runtime,
   workflow: Workflow,
   run: string,
   index: number,
+  reread: readonly string[] = [],
 ): WorkflowDocument[] {
   const records = runRecords(rt, run);
+  const current = workflow.steps[index]?.name;
+  const now = rt.options.internal.now().toISOString();
   const documents: WorkflowDocument[] = [];
-  for (const step of workflow.steps.slice(0, index)) {
+  for (const [position, step] of workflow.steps.slice(0, index).entries()) {
     const recorded = records.get(step.name)?.frozen;
     if (!step.freeze || !recorded) continue;
     // Recorded on another machine (a shared store): the same file in this workspace, when it is here.
@@ -113,7 +123,30 @@ export function frozenDocuments(
         `The ${frozen.kind} document of run ${run} is gone (${frozen.path}): the next step reads it from disk. Restore the file, or start a new run.`,
       );
     const read = readFrozenDocument(step.freeze, frozen.path, run);
-    documents.push({ step: step.name, kind: frozen.kind, path: frozen.path, ...read });
+    const later = workflow.steps.slice(position + 1, index + 1).map((next) => records.get(next.name));
+    const basis = documentBasis(later, frozen.kind);
+    const entry = { step: step.name, kind: frozen.kind, path: frozen.path };
+    if (!basis) {
+      documents.push({ ...entry, ...read, readAt: now });
+      continue;
+    }
+    const changed = basis.entry.text !== read.text;
+    if (basis.since === current && reread.includes(frozen.kind)) {
+      documents.push({
+        ...entry,
+        ...read,
+        readAt: now,
+        ...(changed ? { changed: { since: basis.since, used: true } } : {}),
+      });
+      continue;
+    }
+    documents.push({
+      ...entry,
+      text: basis.entry.text,
+      document: parseDocument(step.freeze, basis.entry.text, run),
+      readAt: basis.entry.at,
+      ...(changed ? { changed: { since: basis.since, used: false } } : {}),
+    });
   }
   return documents;
 }

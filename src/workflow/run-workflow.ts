@@ -1,10 +1,13 @@
 /**
  * Running a workflow (SPEC §7): its steps in order, each a NEW session (never a resume of the previous
- * step's), each prompt built from the documents as they are on disk when the step starts. A step whose
- * record is done is never redone; a step cut off (crash, stop) is continued from its record; the run
- * pauses where the workflow (or `pauseAfter`) says, and `continueWorkflow` — in this process or
- * another — goes on from there.
+ * step's), each prompt built from the documents as they are on disk when the step starts — unless a step
+ * already began with a document: then the text it read is used and a changed file is reported, not
+ * used (document-basis.ts; `rereadGoal` takes the goal file as it is). A step whose record is done is
+ * never redone; a step cut off (crash, stop) is continued from its record; the run pauses where the
+ * workflow (or `pauseAfter`) says, and `continueWorkflow` — in this process or another — goes on from
+ * there.
  */
+import { GOAL } from "../documents/builtin/goal.js";
 import { documentRequest } from "../documents/instructions.js";
 import type { FrozenDocumentRecord } from "../records/frozen-document-record.js";
 import { ConfigurationError } from "../errors.js";
@@ -30,6 +33,17 @@ export interface WorkflowOptions {
   pauseAfter?: string | readonly string[] | false;
   /** Passed to each step: wait for another live driver instead of failing (see RunOptions.wait). */
   wait?: boolean | number;
+}
+
+export interface ContinueWorkflowOptions extends Omit<WorkflowOptions, "run"> {
+  /**
+   * Use the goal file as it is on disk now, although the work began with another version (the CLI's
+   * `--reread-goal`). Without it, a goal file changed after the work began is reported and not used:
+   * the work step's guard runs the goal recorded when it began. The record keeps both goals and the
+   * moment of the switch (`guard.goalSwitches`). Only the goal: the requirements the goal step began
+   * with stay. @default false
+   */
+  rereadGoal?: boolean;
 }
 
 export interface WorkflowStepOutcome {
@@ -96,9 +110,11 @@ export async function continueWorkflow(
   rt: Runtime,
   workflow: Workflow,
   run: string,
-  options: Omit<WorkflowOptions, "run"> = {},
+  options: ContinueWorkflowOptions = {},
 ): Promise<WorkflowResult> {
   const steps = defineWorkflow(workflow?.steps).steps;
+  if (options.rereadGoal !== undefined && typeof options.rereadGoal !== "boolean")
+    throw new ConfigurationError("rereadGoal", options.rereadGoal, "a boolean");
   const position = workflowPosition(rt, { steps }, run);
   return drive(rt, withReview(steps, workflow), run, position.task, options);
 }
@@ -113,7 +129,7 @@ async function drive(
   workflow: Workflow,
   run: string,
   task: string,
-  options: WorkflowOptions,
+  options: ContinueWorkflowOptions,
 ): Promise<WorkflowResult> {
   // The run's language: as it was started (a later `continue` keeps it), unless the runtime names one.
   const locale = rt.options.given.locale ?? rt.settingsOf(run)?.locale ?? rt.options.locale;
@@ -132,8 +148,13 @@ async function drive(
     // Read now, not earlier: a person may have edited the files while the run was paused. Frozen on
     // another machine (a shared store), they are written into this workspace first.
     await rt.restoreNotes();
-    const input = { run, task, locale, documents: frozenDocuments(rt, workflow, run, index) };
+    // Once a step has begun with a document, that text is used, not the file (document-basis.ts).
+    const reread = options.rereadGoal === true ? [GOAL.kind] : [];
+    const documents = frozenDocuments(rt, workflow, run, index, reread);
+    const input = { run, task, locale, documents };
     const agent = typeof step.agent === "function" ? step.agent(locale) : step.agent;
+    const now = rt.options.internal.now().toISOString();
+    const read = documents.map(({ kind, path, text, readAt }) => ({ kind, path, text, at: readAt ?? now }));
     const runOptions: RunOptions = {
       ...(step.options?.(input) ?? {}),
       ...(options.wait !== undefined ? { wait: options.wait } : {}),
@@ -143,17 +164,42 @@ async function drive(
         task,
         ...(step.freeze ? { document: step.freeze.kind } : {}),
         ...(workflow.review !== undefined ? { review: workflow.review } : {}),
+        ...(read.length > 0 ? { read } : {}),
       },
       ...(step.freeze ? { freeze: step.freeze } : {}),
     };
     const resumes =
       record?.run === run && (!!record.sessionId || !!record.pendingHandoff || !!record.pendingPrompt);
     rt.emit({ ...event, phase: "start", resumed: resumes });
+    for (const document of documents) {
+      if (!document.changed) continue;
+      const spec = workflow.steps.find((candidate) => candidate.name === document.step)?.freeze;
+      rt.emit({
+        type: "document-changed",
+        run,
+        step: name,
+        kind: document.kind,
+        title: spec ? spec.title[locale] : document.kind,
+        path: document.path,
+        ...document.changed,
+      });
+    }
     if (resumes) {
+      const goalFile = documents.find((document) => document.kind === GOAL.kind);
+      const rereadGoal = options.rereadGoal === true;
+      // A goal file re-read as asked must still hold a goal: dropping the guard is not a switch.
+      if (rereadGoal && runOptions.goal === undefined && record.guard?.goal)
+        throw new ConfigurationError(
+          "rereadGoal",
+          goalFile?.path ?? run,
+          "a goal file with at least one runnable check (the recorded goal stays until then)",
+        );
       await rt.continue(name, agent, {
         ...runOptions,
         // A document step cut off mid-way is asked for its document; the work step just goes on.
         ...(step.freeze ? { prompt: documentRequest(step.freeze, locale) } : {}),
+        ...(rereadGoal ? { replaceGoal: true } : {}),
+        ...(goalFile ? { goalFile: goalFile.path } : {}),
       });
     } else {
       await rt.run(name, agent, (step.prompt ?? defaultStepPrompt)(input), runOptions);

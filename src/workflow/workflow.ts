@@ -12,17 +12,27 @@ import { ConfigurationError } from "../errors.js";
 import type { Locale } from "../locale/locale.js";
 import type { RunOptions } from "../runtime/runtime.js";
 
-/** A document an earlier step of the run froze, as it is on disk now. */
+/**
+ * A document an earlier step of the run froze: as it is on disk now (a person may have edited it), or,
+ * once a later step has begun with it, as that step read it (document-basis.ts).
+ */
 export interface WorkflowDocument {
   /** The step (its name in the workflow) that froze it. */
   step: string;
   /** The spec's kind ("requirements", "goal", ...). */
   kind: string;
   path: string;
-  /** The file's text exactly as on disk now (a person may have edited it). */
+  /** The text used: the file's text as on disk now, or as the step that began with it read it. */
   text: string;
   /** The same text parsed by its spec; `degraded` says whether it is usable as it now stands. */
   document: ParsedDocument;
+  /**
+   * Set when the file on disk differs from the text the step `since` began with: `used` false, the
+   * recorded text is used (the change is reported); true, the file was re-read as asked (`--reread-goal`).
+   */
+  changed?: { since: string; used: boolean };
+  /** When the text used was read (ISO): when `since` began with it, or now. */
+  readAt?: string;
 }
 
 /** What a step's prompt and options are built from, when it starts. */

@@ -299,6 +299,7 @@ export async function continueCommandRun(parsed: ParsedCommand): Promise<number>
       target.run,
     );
   }
+  refuseRereadGoal(parsed, target.step);
   requireCredentials(settings);
   const sink = eventSink(settings.output, settings.verbose);
   const rt = makeRuntime(settings, (event) => sink.handle(event));
@@ -328,10 +329,19 @@ async function goOnWithRun(
         {
           wait: parsed.values.wait === true,
           ...(parsed.values.yes === true ? { pauseAfter: false } : {}),
+          ...(parsed.values["reread-goal"] === true ? { rereadGoal: true } : {}),
         },
       ),
   });
   return outcome.code;
+}
+
+/** `--reread-goal` re-reads a run's goal file: a step run on its own has none. */
+function refuseRereadGoal(parsed: ParsedCommand, step: string): void {
+  if (parsed.values["reread-goal"] === true)
+    throw new UsageError(
+      `flower continue: --reread-goal is for a workflow run (it re-reads the run's goal file); "${step}" is a step run on its own`,
+    );
 }
 
 /** `flower continue <step>` of a step run on its own (`--direct`). */
@@ -427,6 +437,7 @@ async function continueFromStore(
       throw new UsageError(
         `flower continue: --prompt is for a step run with --direct; run "${run}" goes on from its frozen documents`,
       );
+    if (run === undefined) refuseRereadGoal(parsed, name);
     requireCredentials(settings);
   } catch (error) {
     rt.close();

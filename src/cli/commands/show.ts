@@ -8,11 +8,14 @@ import { resolve } from "node:path";
 import { EXIT, UsageError } from "../../errors.js";
 import { readFrozenHandoff } from "../../handoff/freeze.js";
 import { formatTokens } from "../../handoff/text.js";
-import { resolveLocale } from "../../locale/locale.js";
+import { BUILT_IN_DOCUMENTS } from "../../documents/builtin/index.js";
+import { resolveLocale, type Locale } from "../../locale/locale.js";
 import type { StepRecord } from "../../records/step-record.js";
 import { sparkline } from "../../report/sparkline.js";
 import { reportStep } from "../../runtime/report-input.js";
 import { parseLang, type ParsedCommand } from "../args.js";
+import { changedInUse, type InUse } from "../changed-documents.js";
+import { CHANGED_TEXT } from "../changed-text.js";
 import { frozenDocumentLines } from "../frozen-view.js";
 import { guardSummary } from "../guard-summary.js";
 import { handoffSummary } from "../handoff-summary.js";
@@ -105,6 +108,11 @@ function showStep(record: StepRecord, source: StepSource, output: Output): void 
       say(`       -> ${t.handedOff}: ${handoff.path ?? t.noFile} · ${state}`);
     }
   }
+  const changed = changedDocuments(record, source, locale);
+  if (changed.length > 0) {
+    say("");
+    for (const line of changed) say(line);
+  }
   if (record.guard) {
     say("");
     for (const line of guardSummary(record.guard, locale)) say(line);
@@ -145,19 +153,57 @@ function showStep(record: StepRecord, source: StepSource, output: Output): void 
   }
 }
 
+/**
+ * For a step of a workflow run: the documents it read that changed on disk after a step began with
+ * them (that text, not the file, is used), one line each.
+ */
+function changedDocuments(record: StepRecord, source: StepSource, locale: Locale): string[] {
+  const reads = record.workflow?.read ?? [];
+  if (record.run === undefined || reads.length === 0) return [];
+  const ordered = runStatus(source.steps.filter((step) => step.run === record.run)).steps;
+  const lines: string[] = [];
+  for (const earlier of ordered) {
+    const frozen = earlier.frozen;
+    if (!frozen || !reads.some((read) => read.kind === frozen.kind)) continue;
+    const since = changedInUse(earlier, ordered, source)?.since;
+    if (since === undefined) continue;
+    const title = Object.hasOwn(BUILT_IN_DOCUMENTS, frozen.kind)
+      ? BUILT_IN_DOCUMENTS[frozen.kind]!.title[locale]
+      : frozen.kind;
+    const words = CHANGED_TEXT[locale];
+    lines.push(
+      `! ${words.line(`${title} ${source.locate(frozen.path).shown}`, words.changed(since, false))}`,
+    );
+  }
+  return lines;
+}
+
 /** The frozen document's lines, read where the file is (here, or the store's copy), named as shown. */
-function documentLines(record: StepRecord, run: string, source: StepSource, output: Output): string[] {
+function documentLines(
+  record: StepRecord,
+  run: string,
+  source: StepSource,
+  output: Output,
+  inUse: InUse | null = null,
+): string[] {
   const frozen = record.frozen!;
   const located = source.locate(frozen.path);
   if (located.file === null || located.file === frozen.path)
-    return frozenDocumentLines(frozen, run, record.result, output.locale);
-  const lines = frozenDocumentLines({ ...frozen, path: located.file }, run, record.result, output.locale);
+    return frozenDocumentLines(frozen, run, record.result, output.locale, inUse);
+  const lines = frozenDocumentLines(
+    { ...frozen, path: located.file },
+    run,
+    record.result,
+    output.locale,
+    inUse,
+  );
   return [lines[0]!.replace(located.file, located.shown), ...lines.slice(1)];
 }
 
 /**
  * `flower show <run>`: the run's steps (status, cost, turns, generations) and each frozen document's
- * sections as the file is now; `flower show <run>/<step>` has one step in detail.
+ * sections as the file is now (or, once a later step began with another text, as that text is, the
+ * file's change marked not used); `flower show <run>/<step>` has one step in detail.
  */
 function showRun(run: string, records: StepRecord[], source: StepSource, output: Output): number {
   const locale = output.locale;
@@ -201,7 +247,8 @@ function showRun(run: string, records: StepRecord[], source: StepSource, output:
   for (const record of state.steps) {
     if (!record.frozen) continue;
     say("");
-    for (const line of documentLines(record, run, source, output)) say(line);
+    const inUse = changedInUse(record, state.steps, source);
+    for (const line of documentLines(record, run, source, output, inUse)) say(line);
   }
   const last = state.steps.at(-1)!;
   const hint = storeHint(source.store, locale);

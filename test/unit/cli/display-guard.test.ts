@@ -189,6 +189,28 @@ describe("flower show's goal guard section", () => {
     );
   });
 
+  it("names the goal it runs, each switch asked for with both sides, and a goal not used (issue 22)", () => {
+    const guard = newGuardRecord(3);
+    const v1 = { checks: [{ command: "test -f ok.txt" }], guardRounds: 3, review: false };
+    const v2 = { checks: [{ command: "true" }], guardRounds: 3, review: false };
+    guard.goal = v1;
+    guard.ignoredGoal = { at: "2026-12-01T10:00:00.000Z", path: "/n/goal-r.md", goal: v2 };
+    expect(guardSummary(guard, "en").slice(1)).toEqual([
+      "  goal: `test -f ok.txt`",
+      "  ! changed on disk after the work began — not used (noticed at 2026-12-01T10:00:00.000Z): runs `test -f ok.txt`, not `true` · /n/goal-r.md",
+    ]);
+    guard.goal = v2;
+    guard.goalSwitches = [{ at: "2026-12-01T11:00:00.000Z", path: "/n/goal-r.md", from: v1, to: v2 }];
+    // The switch settles what was not used before it.
+    expect(guardSummary(guard, "en").slice(1)).toEqual([
+      "  goal: `true`",
+      "  goal switched at 2026-12-01T11:00:00.000Z (asked for): checks `test -f ok.txt` → `true` · /n/goal-r.md",
+    ]);
+    expect(guardSummary(guard, "zh")[2]).toBe(
+      "  目标在 2026-12-01T11:00:00.000Z 按要求切换: 检查 `test -f ok.txt` → `true` · /n/goal-r.md",
+    );
+  });
+
   it("lists each run's own log, and an old record's single log and English reason as they were", () => {
     const result = (run: number, passed: boolean) => ({
       index: 1,

@@ -135,3 +135,57 @@ describe("documentSummary / sectionItems", () => {
     expect(sectionItems("1. one\n\n- two\n(空)\n(empty)\n* three")).toEqual(["one", "two", "three"]);
   });
 });
+
+describe("the live view of a document or goal changed after the work began (issue 22)", () => {
+  const changed = (kind: string, title: string, since: string, used: boolean): FlowerEvent => ({
+    type: "document-changed",
+    run: "r",
+    step: "r/work",
+    kind,
+    title,
+    path: `/home/u/ws/.flower/notes/${kind}-r.md`,
+    since,
+    used,
+  });
+  const change = (phase: "ignored" | "switched"): FlowerEvent => ({
+    type: "goal-change",
+    step: "r/work",
+    phase,
+    path: null,
+    checks: { recorded: ["test -f ok.txt"], offered: ["true"] },
+  });
+
+  it("says it changed on disk after the work began, not used (en), and how to use the goal anyway", () => {
+    expect(
+      show(
+        [
+          changed("goal", "Goal", "work", false),
+          changed("requirements", "Requirements confirmation", "goal", false),
+          changed("goal", "Goal", "work", true),
+          change("ignored"),
+          change("switched"),
+        ],
+        "en",
+      ),
+    ).toBe(
+      [
+        "!  Goal ~/ws/.flower/notes/goal-r.md: changed on disk after the work began — not used (flower continue with --reread-goal uses it)",
+        "!  Requirements confirmation ~/ws/.flower/notes/requirements-r.md: changed on disk after the goal step began — not used",
+        "<- Goal ~/ws/.flower/notes/goal-r.md: changed on disk after the work began — used, as asked (--reread-goal)",
+        "!  a different goal was given to continue after the work began — not used; the guard runs the goal recorded then: runs `test -f ok.txt`, not `true`",
+        "<- the goal was replaced as asked; the record keeps both: checks `test -f ok.txt` → `true`",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("zh", () => {
+    expect(show([changed("goal", "目标", "work", false), change("switched")], "zh")).toBe(
+      [
+        "!  目标 ~/ws/.flower/notes/goal-r.md:工作开始后在磁盘上被改过——未采用(flower continue 加 --reread-goal 才采用)",
+        "<- 目标已按要求替换;两个版本都记在记录里:检查 `test -f ok.txt` → `true`",
+        "",
+      ].join("\n"),
+    );
+  });
+});
