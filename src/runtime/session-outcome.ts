@@ -43,6 +43,11 @@ export interface SessionOutcome {
    * before they ran (handoff/cut-calls.ts). Empty otherwise.
    */
   cutCalls: CutCall[];
+  /**
+   * Only on `handoff-due`: how many calls of the crossing response the switch let finish (one more
+   * boundary, handoff/trigger.ts `letCallsFinish`) before it handed off. 0 otherwise.
+   */
+  finishedCalls: number;
 }
 
 export interface SessionEnding {
@@ -53,6 +58,8 @@ export interface SessionEnding {
   handoffRequested: boolean;
   /** What the message iterator threw, if it did. */
   thrown: unknown;
+  /** Calls of the crossing response the driver waited for before interrupting. @default 0 */
+  finishedCalls?: number;
 }
 
 export function classifySession({
@@ -60,6 +67,7 @@ export function classifySession({
   stopRequested,
   handoffRequested,
   thrown,
+  finishedCalls = 0,
 }: SessionEnding): SessionOutcome {
   const outcome: SessionOutcome = {
     kind: "completed",
@@ -72,6 +80,7 @@ export function classifySession({
     error: reading.resultError,
     limitReached: reading.limitReached,
     cutCalls: [],
+    finishedCalls: 0,
   };
   // The interrupt can lose the race against a turn that was finishing anyway: a clean final answer
   // means the work is done, and there is nothing to hand off or stop.
@@ -79,7 +88,7 @@ export function classifySession({
     reading.sawResult && !reading.lastResultIsError && reading.resultText !== null && thrown === undefined;
   if (stopRequested && !finished) return { ...outcome, kind: "stopped" };
   if (handoffRequested && !finished)
-    return { ...outcome, kind: "handoff-due", cutCalls: [...reading.openCalls] };
+    return { ...outcome, kind: "handoff-due", cutCalls: [...reading.openCalls], finishedCalls };
   const thrownText =
     thrown === undefined ? null : thrown instanceof Error ? thrown.message : JSON.stringify(thrown);
   if (!reading.sawResult && thrownText === null) {

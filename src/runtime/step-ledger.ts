@@ -82,6 +82,11 @@ export class StepLedger {
     return structuredClone(this.#record);
   }
 
+  /** The latest plan the main thread wrote (TodoWrite); null before the first. */
+  get plan(): StepRecord["plan"] | null {
+    return this.#record.plan ?? null;
+  }
+
   /** What the loop needs to read: the current session, its context, attempts so far, generations. */
   get sessionId(): string | null {
     return this.#record.sessionId;
@@ -152,6 +157,13 @@ export class StepLedger {
         this.save();
         break;
       }
+      case "plan":
+        // The writing turn's own calls are not the step's plan.
+        if (!silent) {
+          record.plan = event.items;
+          this.save();
+        }
+        break;
       case "store-load": {
         const { type: _type, step: _step, ...report } = event;
         record.storeLoads.push({ ...report, at: this.#now() });
@@ -311,6 +323,7 @@ export class StepLedger {
     frozen: FrozenForSuccessor,
     prompt: string,
     cutCalls = 0,
+    finishedCalls = 0,
   ): void {
     const record = this.#record;
     const { why } = produced;
@@ -337,6 +350,7 @@ export class StepLedger {
         missing: produced.missing,
         scene: frozen.scene,
         cutCalls,
+        finishedCalls,
       };
     }
     this.save();

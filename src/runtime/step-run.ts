@@ -20,6 +20,7 @@ import { HandoffPolicy } from "../handoff/policy.js";
 import { degradedError } from "../handoff/degraded.js";
 import { readEditedHandoff } from "../handoff/edited-file.js";
 import { withCutCalls } from "../handoff/cut-calls.js";
+import { withPlan } from "../handoff/plan.js";
 import { handoffPrompt } from "../handoff/prompt.js";
 import { freezeForSuccessor, produceHandoff, type FrozenForSuccessor } from "../handoff/switch.js";
 import type { Locale } from "../locale/locale.js";
@@ -415,8 +416,10 @@ export class StepRun {
         };
       },
     });
-    // Whatever the model wrote (or the degraded path assembled), the cut calls reach the successor.
-    const produced = { ...written, handoff: withCutCalls(written.handoff, cutCalls, plan.locale) };
+    // Whatever the model wrote (or the degraded path assembled), the cut calls and the plan at the
+    // switch (the latest TodoWrite, handoff/plan.ts) reach the successor.
+    const withCalls = withCutCalls(written.handoff, cutCalls, plan.locale);
+    const produced = { ...written, handoff: withPlan(withCalls, ledger.plan, plan.locale) };
     const freezing = {
       notesDir: plan.notesDir,
       step: plan.step,
@@ -435,7 +438,7 @@ export class StepRun {
       ledger.addError(NOT_FROZEN[plan.locale](`${error.code}: ${error.message}`));
     }
     const successorPrompt = frozen.successor.promptBlock(plan.locale);
-    ledger.handedOff(burned, produced, frozen, successorPrompt, cutCalls.length);
+    ledger.handedOff(burned, produced, frozen, successorPrompt, cutCalls.length, outcome.finishedCalls);
     this.#env.emit({
       type: "handoff",
       step: plan.step,
@@ -448,6 +451,7 @@ export class StepRun {
       sections: frozen.successor.sections(),
       ...(produced.why !== null ? { why: produced.why } : {}),
       cutCalls: cutCalls.length,
+      finishedCalls: outcome.finishedCalls,
     });
     return successorPrompt;
   }
