@@ -20,6 +20,11 @@ export const DEFAULTS = {
   maxGenerations: 8,
   /** Below this a handoff cannot even be written. */
   handoffFloor: 10_000,
+  /**
+   * The writing turn asks once more for weak sections only when its context plus this stays within the
+   * window: the follow-up resends the session and adds a short prompt and answer (a few hundred tokens).
+   */
+  followUpRoom: 10_000,
   /** The near warning comes this much before the handoff line. */
   warnBefore: 20_000,
   warnFloor: 1_000,

@@ -14,6 +14,8 @@ export interface DisplayText {
   notWritten: string;
   restart: (context: string) => string;
   degraded: (why: string) => string;
+  /** A handoff the session wrote except these sections (their headings), which flower filled in. */
+  partial: (headings: string[]) => string;
   joiner: string;
   stepStart: (step: string, details: string[]) => string;
   attempt: (n: number) => string;
@@ -77,6 +79,8 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     notWritten: "<- 没有工作台,交接没落盘,只经 prompt 交给接手者",
     restart: (context) => `<- 新会话接手,上下文从 ${context} 重新开始`,
     degraded: (why) => `!! 交接降级${why ? `(${why})` : ""} —— 接手者拿到的是残缺件,会自己去现场看`,
+    partial: (headings) =>
+      `!! 交接部分降级:${headings.map((h) => `"${h}"`).join("、")}留空或没写实,由 flower 机械补上;其余各段是会话的原话`,
     joiner: ";",
     stepStart: (step, details) => `=> 开始 ${step}${details.map((d) => ` · ${d}`).join("")}`,
     attempt: (n) => `第 ${n} 次尝试`,
@@ -138,6 +142,8 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     restart: (context) => `<- new session takes over, context restarts from ${context}`,
     degraded: (why) =>
       `!! handoff degraded${why ? ` (${why})` : ""} — the successor gets an incomplete one and will look at the scene itself`,
+    partial: (headings) =>
+      `!! handoff partly mechanical: ${headings.map((h) => `"${h}"`).join(" and ")} left empty or hollow, filled in by flower; the other sections are the session's own`,
     joiner: "; ",
     stepStart: (step, details) => `=> start ${step}${details.map((d) => ` · ${d}`).join("")}`,
     attempt: (n) => `attempt ${n}`,

@@ -11,7 +11,7 @@
 import { homedir } from "node:os";
 import type { Locale } from "../locale/locale.js";
 import type { FlowerEvent, HandoffEvent } from "../runtime/events.js";
-import { formatTokens, formatTokensShort } from "../handoff/text.js";
+import { formatTokens, formatTokensShort, SECTION_HEADINGS } from "../handoff/text.js";
 import { checkFailureText } from "../goal/check-failure.js";
 import { guardStatusLine } from "../goal/guard-message.js";
 import { DISPLAY_TEXT, type DisplayText } from "./display-text.js";
@@ -258,7 +258,9 @@ export class Display {
       return;
     }
     const lines: string[] = [];
-    if (event.degraded) lines.push(t.degraded(cut(oneLine(event.why ?? ""), REASON_MAX_CHARS)));
+    if (event.weak?.length)
+      lines.push(t.partial(event.weak.map((name) => SECTION_HEADINGS[this.#locale][name])));
+    else if (event.degraded) lines.push(t.degraded(cut(oneLine(event.why ?? ""), REASON_MAX_CHARS)));
     if (event.sections) lines.push(...handoffSummary(event.sections, this.#locale));
     lines.push(event.path ? t.writtenTo(this.#path(event.path)) : t.notWritten);
     lines.push(t.restart(formatTokens(event.context)));

@@ -38,3 +38,12 @@ export const READ_ONLY_DENIAL: Readonly<Record<Locale, string>> = {
   zh: "这一步只读:可以看(Read、Glob、Grep、git status、ls、cat 这类只读命令),不能改、不能跑构建或测试。把你的发现和打算写进回答里的文书。",
   en: "This step is read-only: you may look (Read, Glob, Grep, read-only commands such as git status, ls, cat), not change anything or run builds or tests. Put what you found and intend into the document in your answer.",
 };
+
+/**
+ * The writing turn's denial: one line, saying where the handoff goes instead. A model that sent a worker
+ * to write the handoff to a file answered "the handoff is in <file>", and the successor got nothing.
+ */
+export const WRITING_DENIAL: Readonly<Record<Locale, string>> = {
+  zh: "这一轮只写交接书:不派子代理、不写文件、不跑命令 —— 直接把交接书全文作为这一轮的回答输出。",
+  en: "This turn only writes the handoff: no workers, no files, no commands — answer with the handoff's full text itself.",
+};

@@ -40,14 +40,18 @@ const TEXT: Record<
 export function degraded(step: string, prompt: string, options: DegradedOptions = {}): Handoff {
   const { why = "", locale = "zh" } = options;
   const text = TEXT[locale];
-  // Code points, not UTF-16 units: a cut through a surrogate pair would leave a broken character.
-  const task = Array.from(prompt).slice(0, DEFAULTS.degradedTaskChars).join("");
   return new Handoff({
     step,
     doing: text.doing(oneLine(why)),
     next: text.next,
-    scene: `${text.task(DEFAULTS.degradedTaskChars)}\n\n${fence(task)}`,
+    scene: `${text.task(DEFAULTS.degradedTaskChars)}\n\n${fencedTask(prompt)}`,
   });
+}
+
+/** The task's first `degradedTaskChars` characters in a fence: what a successor knows of the work without a handoff. */
+export function fencedTask(prompt: string): string {
+  // Code points, not UTF-16 units: a cut through a surrogate pair would leave a broken character.
+  return fence(Array.from(prompt).slice(0, DEFAULTS.degradedTaskChars).join(""));
 }
 
 /** The entry for `StepResult.errors` (and so the manifest): `交接降级(<why>)`. */

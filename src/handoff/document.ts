@@ -6,7 +6,7 @@
 import type { Locale } from "../locale/locale.js";
 import { HANDOFF_SECTIONS, REQUIRED, type HandoffSectionName } from "./sections.js";
 import { NOTES_HEADING } from "./notes.js";
-import { DEGRADED, EMPTY_SECTION, HANDOFF_TITLE, SECTION_HEADINGS } from "./text.js";
+import { DEGRADED, EMPTY_SECTION, HANDOFF_TITLE, MECHANICAL, SECTION_HEADINGS } from "./text.js";
 import { normalizeSection } from "../documents/normalize.js";
 
 // The parser and the quality check import them from here; they are the same for every document.
@@ -59,7 +59,8 @@ export class Handoff {
 
   /**
    * Required sections that are empty. Only `doing` and `next`: demanding dead ends would provoke
-   * invented ones, and a missing required section replaces the whole handoff with a degraded one.
+   * invented ones, and a missing required section is asked for again and then filled in mechanically
+   * (switch.ts).
    */
   missing(): HandoffSectionName[] {
     return REQUIRED.filter((name) => this[name] === "");
@@ -72,6 +73,14 @@ export class Handoff {
   /** True for a mechanically assembled handoff: `doing` carries the DEGRADED marker. */
   get degraded(): boolean {
     return this.doing.includes(DEGRADED);
+  }
+
+  /**
+   * Sections flower filled in because the session left them empty or hollow (they start with the
+   * MECHANICAL marker, mechanical.ts); every other section is the session's own words.
+   */
+  get mechanical(): HandoffSectionName[] {
+    return HANDOFF_SECTIONS.filter((name) => this[name].startsWith(MECHANICAL));
   }
 
   /** The document as frozen to disk. Empty sections read `(空)` / `(empty)`, so a reader sees they were left blank. */
@@ -88,24 +97,35 @@ export class Handoff {
 
   /**
    * The new session's first prompt. The header says plainly that it is taking over, so it does not
-   * turn around and ask for background; a degraded handoff says it is incomplete and to look at the scene.
+   * turn around and ask for background; a degraded handoff says it is incomplete and to look at the scene;
+   * a handoff with mechanical sections names them, so the successor knows which parts are the session's
+   * words (trust them) and which are flower's (check them against the scene).
    */
   promptBlock(locale: Locale): string {
     const text = PROMPT_HEADER[locale];
     const lines = [text.header(this.step)];
+    const mechanical = this.mechanical;
     if (this.degraded) lines.push(text.degraded);
+    else if (mechanical.length > 0) {
+      lines.push(text.mechanical(mechanical.map((name) => SECTION_HEADINGS[locale][name])));
+    }
     lines.push(this.toMarkdown(locale));
     return lines.join("\n\n");
   }
 }
 
-const PROMPT_HEADER: Record<Locale, { header: (step: string) => string; degraded: string }> = {
+const PROMPT_HEADER: Record<
+  Locale,
+  { header: (step: string) => string; degraded: string; mechanical: (headings: string[]) => string }
+> = {
   zh: {
     header: (step) =>
       `你在接手${step ? `「${step}」这一步` : "这一步"}。上一条会话的上下文快满了,它写下下面这份交接书后退场,你是新开的会话,接着它往下做。` +
       `背景都在这份交接书和磁盘上的文件里 —— 不要回头问人要背景,也不要从头再来;已经定下的别重新讨论,走不通的路别再走一遍,从"下一步"开始。`,
     degraded:
       "注意:这份交接是降级件 —— 上一条会话没能写成交接书,下面是机械拼出来的,不完整。先自己去现场看(工作区里的文件、工作台的 notes/ 和 artifacts/),弄清做到哪了,再接着做。",
+    mechanical: (headings) =>
+      `注意:这份交接书是上一条会话自己写的,只有${headings.map((h) => `"${h}"`).join("、")}除外 —— 它把这${headings.length > 1 ? "几" : ""}段留空或没写实,是 flower 机械补上的(开头标着 ${MECHANICAL})。其余各段都是它的原话,照着用;机械补的部分先到现场核对。`,
   },
   en: {
     header: (step) =>
@@ -113,5 +133,7 @@ const PROMPT_HEADER: Record<Locale, { header: (step: string) => string; degraded
       `The background is in this handoff and in the files on disk — do not ask anyone for background and do not start over; do not re-open what is decided, do not re-walk the dead ends, start with the next step.`,
     degraded:
       "Note: this handoff is degraded — the previous session could not write one, so what follows was assembled mechanically and is incomplete. Look at the scene yourself first (the files in the workspace, the workbench's notes/ and artifacts/), find out how far the work got, then continue.",
+    mechanical: (headings) =>
+      `Note: the previous session wrote this handoff itself, except ${headings.map((h) => `"${h}"`).join(" and ")}: it left ${headings.length > 1 ? "those sections" : "that section"} empty or hollow, and flower filled ${headings.length > 1 ? "them" : "it"} in mechanically (marked ${MECHANICAL} at the start). Every other section is the session's own words: rely on them; check the mechanical parts against the scene.`,
   },
 };

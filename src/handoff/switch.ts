@@ -9,63 +9,117 @@
  *   degrades, and everything still looks normal.
  * - A handoff that cannot be written degrades, it does not stop: auto-compact is off, so stopping here
  *   means running into the window. An overflow has no session left to ask, so it always degrades.
+ * - A weak section never costs the strong ones: it is asked for once more, then filled in alone
+ *   (mechanical.ts, follow-up.ts). Only a handoff with nothing usable degrades whole.
+ * - The writing turn ends in the handoff's text: both, because each covers what the other cannot. The
+ *   writing session turns back a worker, a Write or a command (guards/writing-guard.ts), so the handoff
+ *   cannot leave for a file the successor never reads; a handoff that is in a file anyway (written
+ *   before the turn) is read from the file the answer names (named-file.ts) instead of degrading.
  * - The successor's prompt is built from the file as it stands on disk, so a person's edit counts.
  *
  * This module produces and freezes the document; the step loop (runtime/step-run.ts) runs the writing
  * turn for it, records what happened, and starts the successor.
  */
+import { DEFAULTS } from "../defaults.js";
 import type { Locale } from "../locale/locale.js";
 import { degraded } from "./degraded.js";
 import type { Handoff } from "./document.js";
+import { followUpPrompt, takeFollowUp } from "./follow-up.js";
 import { freezeHandoff, readFrozenHandoff } from "./freeze.js";
+import { fillWeak } from "./mechanical.js";
+import { namedHandoffFile } from "./named-file.js";
 import { parseHandoff } from "./parse.js";
-import { assessHandoff } from "./quality.js";
-import type { HandoffSectionName } from "./sections.js";
+import { assessHandoff, isHollow, qualityMissing } from "./quality.js";
+import { HANDOFF_SECTIONS, type HandoffSectionName } from "./sections.js";
 
-/** What the writing turn produced: its answer, or why there is none. */
+/** What one writing turn (the first, or the follow-up) produced: its answer, or why there is none. */
 export interface WritingTurn {
   /** The turn's final answer; null when it failed or ended without one. */
   text: string | null;
   /** Why there is no usable answer (the error, or how the turn ended). */
   error: string | null;
+  /** The main thread's context after the turn (tokens): is there room for a follow-up? */
+  context: number;
 }
 
 export interface ProducedHandoff {
   handoff: Handoff;
-  /** Why it degraded; null for a handoff the session wrote itself. */
+  /** Why it degraded, whole or in part; null for a handoff the session wrote entirely itself. */
   why: string | null;
-  /** Sections that were missing or hollow in what the session wrote. */
+  /** Sections that were missing or hollow in what the session wrote first. */
   missing: HandoffSectionName[];
+  /**
+   * Sections still weak after the follow-up, filled in mechanically (mechanical.ts) while the rest is
+   * the session's own; empty when nothing or everything was mechanical (see `why`).
+   */
+  weak: HandoffSectionName[];
+  /** The session was asked once more for its weak sections. */
+  askedAgain: boolean;
+  /** The file the answer named and the handoff was read from (named-file.ts); null when it was the answer. */
+  from: string | null;
 }
 
 export interface ProduceHandoffInput {
   step: string;
-  /** The step's original task: a degraded handoff carries its beginning in `scene`. */
+  /** The step's original task: a degraded handoff (or a mechanical `doing`) carries its beginning. */
   task: string;
   locale: Locale;
   workspace: string;
+  /** The window: a follow-up turn is asked only when there is room below it. */
+  window: number;
   /** Why no writing turn can be asked for (overflow, no session); null when it can. */
   cannotWrite: string | null;
-  /** Runs the writing turn in the same session; only called when `cannotWrite` is null. */
-  write: () => Promise<WritingTurn>;
+  /** The writing turn's prompt. */
+  prompt: string;
+  /** Runs one writing turn in the same session; only called when `cannotWrite` is null. */
+  write: (prompt: string) => Promise<WritingTurn>;
 }
 
-/** Asks the session for its handoff, checks it, and degrades when it is unusable. */
+/**
+ * Asks the session for its handoff and checks it. A weak required section is asked for once more (if
+ * there is room); one still weak is filled in mechanically and the rest kept. Only a handoff with
+ * nothing usable in it (no answer, or no section that says anything) is replaced whole by the degraded one.
+ */
 export async function produceHandoff(input: ProduceHandoffInput): Promise<ProducedHandoff> {
-  let why = input.cannotWrite;
-  let missing: HandoffSectionName[] = [];
-  if (why === null) {
-    const turn = await input.write();
-    if (turn.text === null || turn.text === "") {
-      why = turn.error ?? "the writing turn gave no answer";
-    } else {
-      const written = parseHandoff(turn.text, input.step);
-      missing = assessHandoff(written, { workspace: input.workspace }).missing;
-      if (missing.length === 0) return { handoff: written, why: null, missing };
-      why = `missing: ${missing.join(", ")}`;
-    }
+  const none = { missing: [], weak: [], askedAgain: false, from: null };
+  const whole = (why: string, rest: Omit<ProducedHandoff, "handoff" | "why"> = none): ProducedHandoff => ({
+    handoff: degraded(input.step, input.task, { why, locale: input.locale }),
+    why,
+    ...rest,
+  });
+  if (input.cannotWrite !== null) return whole(input.cannotWrite);
+  const turn = await input.write(input.prompt);
+  if (turn.text === null || turn.text === "") return whole(turn.error ?? "the writing turn gave no answer");
+
+  const answer = readAnswer(turn.text, input);
+  let handoff = answer.handoff;
+  const missing = qualityMissing(handoff);
+  let weak = missing;
+  let askedAgain = false;
+  if (weak.length > 0 && turn.context + DEFAULTS.followUpRoom <= input.window) {
+    askedAgain = true;
+    const again = await input.write(followUpPrompt(weak, input.locale));
+    if (again.text) handoff = takeFollowUp(handoff, again.text, weak);
+    weak = qualityMissing(handoff);
   }
-  return { handoff: degraded(input.step, input.task, { why, locale: input.locale }), why, missing };
+  const rest = { missing, askedAgain, from: answer.from };
+  if (weak.length === 0) return { handoff, why: null, weak, ...rest };
+  const why = `missing: ${weak.join(", ")}`;
+  if (!HANDOFF_SECTIONS.some((name) => !isHollow(handoff[name]))) return whole(why, { weak: [], ...rest });
+  const partly = `${why}; filled in mechanically, the sections the session wrote kept`;
+  return { handoff: fillWeak(handoff, weak, input), why: partly, weak, ...rest };
+}
+
+/**
+ * The handoff in the writing turn's answer; when the answer says nothing itself but names a handoff
+ * file in the workspace ("The handoff is in .flower/notes/my-handoff.md"), the handoff in that file.
+ */
+function readAnswer(text: string, input: ProduceHandoffInput): { handoff: Handoff; from: string | null } {
+  const written = parseHandoff(text, input.step);
+  if (HANDOFF_SECTIONS.some((name) => !isHollow(written[name]))) return { handoff: written, from: null };
+  const named = namedHandoffFile(text, input.workspace, input.step);
+  if (!named) return { handoff: written, from: null };
+  return { handoff: parseHandoff(named.text, input.step), from: named.path };
 }
 
 export interface FrozenForSuccessor {

@@ -43,6 +43,14 @@ export const HANDOFF_TITLE: Readonly<Record<Locale, (step: string) => string>> =
 export const DEGRADED = "[降级:交接没写成]";
 
 /**
+ * Marker at the start of a section flower filled in because the session left it empty or hollow, while
+ * the rest of the handoff is the session's own. Machine-read like DEGRADED (`Handoff.mechanical`), so one
+ * string in both locales; it survives freezing and a person's edit, and the successor's prompt names the
+ * sections that carry it.
+ */
+export const MECHANICAL = "[降级:这段没写成]";
+
+/**
  * Labels of the four summary lines printed on a switch, padded so the values line up. The zh padding is
  * the seed's: four CJK characters + 2 spaces, three + 4 spaces (a CJK character is two columns wide).
  */

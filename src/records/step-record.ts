@@ -100,8 +100,17 @@ export interface GenerationRecord {
     path: string | null;
     degraded: boolean;
     why: string | null;
-    /** Sections that were missing or hollow in what the session wrote. */
+    /** Sections that were missing or hollow in what the session wrote first. */
     missing: HandoffSectionName[];
+    /**
+     * Sections still weak after the follow-up turn, filled in mechanically while every other section is
+     * the session's own (empty when the handoff degraded whole: see `why`); absent in older records.
+     */
+    weak?: HandoffSectionName[];
+    /** The session was asked once more for its weak sections; absent in older records. */
+    askedAgain?: boolean;
+    /** The file the writing turn's answer named, read as the handoff; absent when it was the answer. */
+    from?: string;
     scene: SceneCheck;
     /** Tool calls the switch cut from the crossing response, each named in `next`; absent in older records. */
     cutCalls?: number;

@@ -107,6 +107,11 @@ export interface HandoffEvent {
   sections?: Partial<Record<HandoffSectionName, string>> | undefined;
   /** Only on `done`: why the handoff degraded, when it did. */
   why?: string | undefined;
+  /**
+   * Only on `done`: the sections flower filled in mechanically because the session left them weak, when
+   * the rest of the handoff is the session's own (handoff/mechanical.ts).
+   */
+  weak?: HandoffSectionName[] | undefined;
   /** Only on `done`: tool calls the switch cut, each named by a line in `next` (handoff/cut-calls.ts). */
   cutCalls?: number | undefined;
   /** Only on `done`: calls of the crossing response the switch let finish before it handed off. */

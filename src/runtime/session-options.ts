@@ -11,6 +11,7 @@ import { REVIEWER_INSTRUCTIONS } from "../goal/review-text.js";
 import { claimGuard } from "../guards/claim-guard.js";
 import { indexGuard } from "../guards/index-guard.js";
 import { spillGuards } from "../guards/spill-guard.js";
+import { writingGuard } from "../guards/writing-guard.js";
 import type { HandoffPolicy } from "../handoff/policy.js";
 import type { Locale } from "../locale/locale.js";
 import type { PruningSessionStore } from "../store/pruning-store.js";
@@ -75,6 +76,8 @@ export function stepSessionOptions(wiring: SessionWiring, input: StepSession): O
     );
   }
   const hooks: HookMap = postToolUse.length > 0 ? { PostToolUse: postToolUse } : {};
+  // The writing turn answers with the handoff's text; a worker or a file would take it elsewhere.
+  if (writing) hooks.PreToolUse = [writingGuard(o.locale)];
   return buildOptions(spec, {
     workspace: o.workspace,
     locale: o.locale,

@@ -383,36 +383,39 @@ export class StepRun {
     const context = outcome.context || ledger.context;
 
     const cutCalls = outcome.cutCalls;
+    let turns = 0;
     const written = await produceHandoff({
       step: plan.step,
       task: plan.prompt,
       locale: plan.locale,
       workspace: plan.workspace,
+      window: plan.policy.window,
       cannotWrite:
         outcome.kind === "overflow"
           ? (outcome.error ?? "prompt is too long")
           : burned
             ? null
             : "no session to write the handoff",
-      write: async () => {
-        this.#env.emit({
-          type: "handoff",
-          step: plan.step,
-          phase: "writing",
-          generation: ledger.generationNumber,
-          context,
-          window: plan.policy.window,
-        });
-        const writing = await this.#session(
-          burned!,
-          handoffPrompt(plan.locale, { used: context, window: plan.policy.window, cutCalls }),
-          true,
-        );
+      prompt: handoffPrompt(plan.locale, { used: context, window: plan.policy.window, cutCalls }),
+      // Called once, and once more when a section came back weak (the follow-up turn).
+      write: async (prompt) => {
+        if (turns++ === 0) {
+          this.#env.emit({
+            type: "handoff",
+            step: plan.step,
+            phase: "writing",
+            generation: ledger.generationNumber,
+            context,
+            window: plan.policy.window,
+          });
+        }
+        const writing = await this.#session(burned!, prompt, true);
         ledger.account(writing, false);
         const usable = writing.kind === "completed" && !!writing.resultText;
         return {
           text: usable ? writing.resultText : null,
           error: usable ? null : (writing.error ?? `the writing turn ended ${writing.kind}`),
+          context: writing.context || context,
         };
       },
     });
@@ -450,6 +453,7 @@ export class StepRun {
       path: frozen.path,
       sections: frozen.successor.sections(),
       ...(produced.why !== null ? { why: produced.why } : {}),
+      ...(produced.weak.length > 0 ? { weak: produced.weak } : {}),
       cutCalls: cutCalls.length,
       finishedCalls: outcome.finishedCalls,
     });

@@ -204,6 +204,32 @@ describe("Display without a TTY", () => {
     );
   });
 
+  it("says which sections flower filled in when the rest of the handoff is the session's own", () => {
+    const event: FlowerEvent = {
+      type: "handoff",
+      step: "s",
+      phase: "done",
+      generation: 2,
+      context: 130_000,
+      window: 200_000,
+      degraded: true,
+      why: "missing: next; filled in mechanically, the sections the session wrote kept",
+      weak: ["next"],
+      path: null,
+      sections: {
+        doing: "在改 shim",
+        decided: "不改业务源码",
+        next: "[降级:这段没写成] 这段是 flower 机械补的",
+      },
+    };
+    expect(render([event], { tty: false }).split("\n")[0]).toBe(
+      '!! 交接部分降级:"下一步"留空或没写实,由 flower 机械补上;其余各段是会话的原话',
+    );
+    expect(render([event], { tty: false, locale: "en" }).split("\n")[0]).toBe(
+      '!! handoff partly mechanical: "Next step" left empty or hollow, filled in by flower; the other sections are the session\'s own',
+    );
+  });
+
   it("says when the handoff degraded and when there was no workbench", () => {
     const output = render(
       [

@@ -6,6 +6,7 @@ import { readFileSync, rmSync } from "node:fs";
 import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { StepFailedError } from "../../../src/errors.js";
+import { MECHANICAL } from "../../../src/handoff/mechanical.js";
 import { HandoffPolicy } from "../../../src/handoff/policy.js";
 import type { StepPlan } from "../../../src/runtime/step-run.js";
 import { init, response, result, type ScriptedSession } from "../../support/scripted-query.js";
@@ -120,6 +121,80 @@ describe("StepRun over a scripted query", () => {
     expect(h.saves.at(-1)!.history[0]!.handoff).toMatchObject({ cutCalls: 1, degraded: false });
     expect(h.events.find((e) => e.type === "handoff" && e.phase === "done")).toMatchObject({ cutCalls: 1 });
     h.assertComplete();
+  });
+
+  describe("a writing turn with strong decided, dead ends and scene, and TBD under next", () => {
+    const WEAK_NEXT = HANDOFF_ANSWER.replace("Sum the per-file counts.", "TBD");
+
+    it("asks for next once more in the same session, and takes it", async () => {
+      const h = harness([
+        session("s1", response("s1", 55_000, "tool_use")),
+        session("s1", response("s1", 56_000), result("s1", { text: WEAK_NEXT })),
+        session("s1", response("s1", 57_000), result("s1", { text: "## next\nAdd up `counts.txt`." })),
+        session("s2", response("s2", 9_000), result("s2", { text: "done" })),
+      ]);
+      const step = await h.run.run();
+      // The follow-up is a writing turn of the burned session that names only the weak section.
+      expect(h.calls[2]!.options?.resume).toBe("s1");
+      expect(h.calls[2]!.options?.env).toEqual({ WRITING: "true" });
+      expect(h.calls[2]!.prompt).toContain("## Next step");
+      expect(h.calls[2]!.prompt).not.toContain("## Already decided");
+      expect(h.calls[3]!.prompt).toContain("Add up `counts.txt`.");
+      expect(h.calls[3]!.prompt).toContain("- wc over find: one pass");
+      expect(step).toMatchObject({ degraded: 0, errors: [] });
+      expect(h.saves.at(-1)!.history[0]!.handoff).toMatchObject({
+        degraded: false,
+        missing: ["next"],
+        weak: [],
+        askedAgain: true,
+      });
+      // One "writing" phase for both turns.
+      expect(h.events.filter((e) => e.type === "handoff" && e.phase === "writing")).toHaveLength(1);
+      h.assertComplete();
+    });
+
+    it("still weak: the successor gets decided, dead ends and scene verbatim, next mechanical and named", async () => {
+      const h = harness([
+        session("s1", response("s1", 55_000, "tool_use")),
+        session("s1", response("s1", 56_000), result("s1", { text: WEAK_NEXT })),
+        session("s1", response("s1", 57_000), result("s1", { text: "## next\nTBD" })),
+        session("s2", response("s2", 9_000), result("s2", { text: "done" })),
+      ]);
+      const step = await h.run.run();
+      const successor = h.calls[3]!.prompt;
+      expect(successor).toContain("## Already decided\n- wc over find: one pass");
+      expect(successor).toContain("## Dead ends\n- none");
+      expect(successor).toContain("## Scene\n- data/");
+      expect(successor).toContain("## What I am doing\nCounting the lines in data/.");
+      expect(successor).toContain(`## Next step\n${MECHANICAL} Filled in by flower`);
+      expect(successor).toContain('except "Next step"');
+      expect(successor).not.toContain("this handoff is degraded");
+      expect(readFileSync(step.handoffs[0]!, "utf8")).toContain("- wc over find: one pass");
+      // The record lists the weak section; the event carries it.
+      expect(h.saves.at(-1)!.history[0]!.handoff).toMatchObject({
+        degraded: true,
+        missing: ["next"],
+        weak: ["next"],
+        askedAgain: true,
+      });
+      expect(step.errors[0]).toMatch(/^交接降级\(missing: next; filled in mechanically/);
+      expect(h.events.find((e) => e.type === "handoff" && e.phase === "done")).toMatchObject({
+        weak: ["next"],
+      });
+      h.assertComplete();
+    });
+
+    it("with no room below the window for a follow-up, fills next at once", async () => {
+      const h = harness([
+        session("s1", response("s1", 55_000, "tool_use")),
+        session("s1", response("s1", 95_000), result("s1", { text: WEAK_NEXT })),
+        session("s2", response("s2", 9_000), result("s2", { text: "done" })),
+      ]);
+      await h.run.run();
+      expect(h.calls[2]!.prompt).toContain("- wc over find: one pass");
+      expect(h.saves.at(-1)!.history[0]!.handoff).toMatchObject({ weak: ["next"], askedAgain: false });
+      h.assertComplete();
+    });
   });
 
   it("an overflow hands off degraded without asking the full session, and the step goes on", async () => {
