@@ -69,7 +69,8 @@ export class UsageError extends FlowerError {
 }
 
 /** The exit codes of the `flower` command. 130 is the shell's convention for "stopped by Ctrl-C". */
-export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
+/** 130 and 143 are 128 + SIGINT and 128 + SIGTERM: what a shell reports for a process those signals ended. */
+export const EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130, terminated: 143 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 

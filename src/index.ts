@@ -11,7 +11,9 @@ export type {
   GenerationRecord,
   AttemptFailure,
   StoreLoadRecord,
+  StepSettings,
 } from "./records/step-record.js";
+export type { SettingName, SettingOverride, SettingValue } from "./runtime/step-settings.js";
 export { MANIFEST_FORMAT, MANIFEST_VERSION } from "./records/manifest-file.js";
 export type { ManifestFile } from "./records/manifest-file.js";
 export { SqliteRunRecords } from "./records/sqlite-records.js";
@@ -38,6 +40,7 @@ export type {
   ReviewEvent,
   WorkflowStepEvent,
   DocumentFrozenEvent,
+  SettingOverrideEvent,
 } from "./runtime/events.js";
 export type { StepStatus } from "./records/step-record.js";
 export type {
@@ -105,7 +108,7 @@ export { coordinator, COORDINATOR_TOOLS, sessionTools } from "./agents/coordinat
 export type { CoordinatorOptions } from "./agents/coordinator.js";
 export { COORDINATOR_RULES, WORKER_RULES } from "./agents/rules.js";
 
-export { HandoffPolicy, defaultWindow } from "./handoff/policy.js";
+export { HandoffPolicy, defaultWindow, resolveWindow } from "./handoff/policy.js";
 export type { HandoffPolicyOptions } from "./handoff/policy.js";
 export { CompactPolicy } from "./handoff/compact.js";
 export type { CompactMode, CompactPolicyOptions } from "./handoff/compact.js";

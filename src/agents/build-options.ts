@@ -17,7 +17,8 @@ import type { Locale } from "../locale/locale.js";
 import type { AgentSpec } from "./agent-spec.js";
 import { COORDINATOR_RULES, WORKER_RULES } from "./rules.js";
 import { foregroundAgents } from "./foreground-agents.js";
-import { claudeSpawner } from "./spawn-claude.js";
+import { runningAsRoot, sandboxSetting } from "./sandbox-env.js";
+import { claudeSpawner, type StderrSink } from "./spawn-claude.js";
 
 export type HookMap = Partial<Record<HookEvent, HookCallbackMatcher[]>>;
 
@@ -48,6 +49,8 @@ export interface BuildContext {
   onDeny?: (denial: DelegateDenial) => void;
   /** Called with the pid of each `claude` child as it starts (the lease names its owner's children). */
   onSpawn?: (pid: number) => void;
+  /** Receives what the child writes on stderr (the runtime keeps the last lines for a failure's reason). */
+  stderr?: StderrSink;
 }
 
 /** Merges hook maps, keeping every matcher (order: first map first). */
@@ -86,8 +89,9 @@ export function childEnv(spec: AgentSpec, context: BuildContext): Record<string,
   // is sent with every main-thread request (~370 tokens). Setting the variable to "" keeps them.
   if (spec.role === "coordinator" && env.CLAUDE_AGENT_SDK_DISABLE_BUILTIN_AGENTS === undefined)
     env.CLAUDE_AGENT_SDK_DISABLE_BUILTIN_AGENTS = "1";
-  // As root the binary refuses bypassPermissions unless it is told it runs in a sandbox.
-  if (process.getuid?.() === 0 && env.IS_SANDBOX === undefined) env.IS_SANDBOX = "1";
+  // As root the binary refuses bypassPermissions unless it is told it runs in a sandbox (sandbox-env.ts).
+  env.IS_SANDBOX = sandboxSetting(env.IS_SANDBOX, runningAsRoot()).value;
+  if (env.IS_SANDBOX === undefined) delete env.IS_SANDBOX;
   return env;
 }
 
@@ -135,7 +139,7 @@ export function buildOptions(spec: AgentSpec, context: BuildContext): Options {
     hooks: mergeHooks(specHooks, context.hooks, spec.hooks),
     // Main-thread stream events carry the final output_tokens of each response: the context measure.
     includePartialMessages: true,
-    spawnClaudeCodeProcess: claudeSpawner(context.onSpawn),
+    spawnClaudeCodeProcess: claudeSpawner(context.onSpawn, context.stderr),
     ...(spec.tools ? { tools: spec.tools, allowedTools: spec.allowedTools ?? spec.tools } : {}),
     ...(!spec.tools && spec.allowedTools ? { allowedTools: spec.allowedTools } : {}),
     ...(spec.disallowedTools ? { disallowedTools: spec.disallowedTools } : {}),

@@ -17,6 +17,9 @@
  *   interval. Where `setpriv` is missing, the child is started directly and the lease takeover kills what
  *   is left (see records/lease.ts).
  * - The pid is reported, so the lease can name the children its owner had.
+ * - Its stderr is read, not discarded: a child that refuses to start says why only there
+ *   (runtime/stderr-tail.ts keeps the last lines). A pipe nobody reads would fill up and block the child,
+ *   so without a sink it is drained and dropped.
  */
 import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
@@ -44,8 +47,21 @@ export function findSetpriv(): string | null {
   return setprivPath;
 }
 
-/** A spawner for the SDK's `spawnClaudeCodeProcess`; `onSpawn` learns each child's pid. */
-export function claudeSpawner(onSpawn?: (pid: number) => void): (options: SpawnOptions) => SpawnedProcess {
+/** Where the child's stderr goes (runtime/stderr-tail.ts keeps its last lines). */
+export interface StderrSink {
+  write(text: string): void;
+  /** The stream closed: everything the child wrote is in. */
+  end(): void;
+}
+
+/**
+ * A spawner for the SDK's `spawnClaudeCodeProcess`; `onSpawn` learns each child's pid, `stderr` gets what
+ * it writes there.
+ */
+export function claudeSpawner(
+  onSpawn?: (pid: number) => void,
+  stderr?: StderrSink,
+): (options: SpawnOptions) => SpawnedProcess {
   return (options) => {
     const setpriv = findSetpriv();
     const [command, args] = setpriv
@@ -55,9 +71,14 @@ export function claudeSpawner(onSpawn?: (pid: number) => void): (options: SpawnO
       cwd: options.cwd,
       env: options.env,
       signal: options.signal,
-      stdio: ["pipe", "pipe", "ignore"],
+      stdio: ["pipe", "pipe", "pipe"],
       detached: true,
     });
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (text: string) => stderr?.write(text));
+    child.stderr.on("close", () => stderr?.end());
+    // A read error on the pipe must not crash the driver; the child's exit is reported by the SDK.
+    child.stderr.on("error", () => stderr?.end());
     if (child.pid !== undefined) onSpawn?.(child.pid);
     return child;
   };

@@ -29,7 +29,17 @@ export interface DisplayText {
   turns: (n: number) => string;
   generations: (n: number) => string;
   retry: (step: string, attempt: number, max: number, reason: string) => string;
+  /** Heads the child's stderr lines under -v. */
+  claudeStderr: string;
   leaseWait: (step: string, pid: number, host: string) => string;
+  /** A continued step does not keep a setting it was started with: `window 90K as started → 200K (--window)`. */
+  override: (setting: string, recorded: string, now: string, by: string) => string;
+  settingNames: Record<
+    "model" | "window" | "handoff" | "headroom" | "maxBudgetUsd" | "review" | "locale",
+    string
+  >;
+  /** How a setting's value reads: on/off, no budget, no model named. */
+  settingValues: { on: string; off: string; none: string; defaultModel: string };
   coordinator: string;
   agentStart: (agent: string, description: string) => string;
   agentEnd: (agent: string) => string;
@@ -90,8 +100,20 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
       `<= ${{ done: "完成", failed: "失败", stopped: "已停下", "goal-not-met": "目标未达成" }[status]} ${step}${details.map((d) => ` · ${d}`).join("")}`,
     turns: (n) => `${n} 轮`,
     generations: (n) => `${n} 代`,
+    claudeStderr: "   claude 的 stderr(最后几行):",
     retry: (step, attempt, max, reason) => `!! ${step} 第 ${attempt}/${max} 次尝试失败:${reason} —— 重试`,
     leaseWait: (step, pid, host) => `.. ${step} 正由 ${host} 上的进程 ${pid} 驱动,等它结束`,
+    override: (setting, recorded, now, by) => `${setting} ${recorded}(启动时)→ ${now}(${by})`,
+    settingNames: {
+      model: "模型",
+      window: "窗口",
+      handoff: "换代",
+      headroom: "余量",
+      maxBudgetUsd: "预算",
+      review: "评审",
+      locale: "语言",
+    },
+    settingValues: { on: "开", off: "关", none: "无", defaultModel: "默认" },
     coordinator: "协调者",
     agentStart: (agent, description) => `-> ${agent} 开工${description ? `:${description}` : ""}`,
     agentEnd: (agent) => `<- ${agent} 交活`,
@@ -152,9 +174,21 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     stepEnd: (step, status, details) => `<= ${status} ${step}${details.map((d) => ` · ${d}`).join("")}`,
     turns: (n) => `${n} turn${n === 1 ? "" : "s"}`,
     generations: (n) => `${n} generations`,
+    claudeStderr: "   claude's stderr (last lines):",
     retry: (step, attempt, max, reason) =>
       `!! ${step} attempt ${attempt}/${max} failed: ${reason} — retrying`,
     leaseWait: (step, pid, host) => `.. ${step} is driven by pid ${pid} on ${host}; waiting for it to finish`,
+    override: (setting, recorded, now, by) => `${setting} ${recorded} as started → ${now} (${by})`,
+    settingNames: {
+      model: "model",
+      window: "window",
+      handoff: "handoff",
+      headroom: "headroom",
+      maxBudgetUsd: "budget",
+      review: "review",
+      locale: "language",
+    },
+    settingValues: { on: "on", off: "off", none: "none", defaultModel: "default" },
     coordinator: "coordinator",
     agentStart: (agent, description) => `-> ${agent} started${description ? `: ${description}` : ""}`,
     agentEnd: (agent) => `<- ${agent} done`,

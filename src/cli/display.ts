@@ -11,6 +11,7 @@
 import { homedir } from "node:os";
 import type { Locale } from "../locale/locale.js";
 import type { FlowerEvent, HandoffEvent } from "../runtime/events.js";
+import type { SettingName, SettingValue } from "../runtime/step-settings.js";
 import { formatTokens, formatTokensShort, SECTION_HEADINGS } from "../handoff/text.js";
 import { checkFailureText } from "../goal/check-failure.js";
 import { guardStatusLine } from "../goal/guard-message.js";
@@ -103,7 +104,9 @@ export class Display {
         const details = [t.turns(event.numTurns), `$${event.costUsd.toFixed(2)}`];
         if (event.generations > 1) details.push(t.generations(event.generations));
         const lines = [t.stepEnd(oneLine(event.step), event.status, details)];
-        for (const error of event.errors) lines.push(`   ! ${cut(oneLine(error), REASON_MAX_CHARS)}`);
+        // The same error from each attempt is said once, with how often it came.
+        for (const [error, times] of countSame(event.errors))
+          lines.push(`   ! ${cut(oneLine(error), REASON_MAX_CHARS)}${times > 1 ? ` (×${times})` : ""}`);
         this.#print(lines);
         return;
       }
@@ -116,6 +119,21 @@ export class Display {
             cut(oneLine(event.reason), REASON_MAX_CHARS),
           ),
         ]);
+        return;
+      case "setting-override":
+        this.#print([
+          t.override(
+            t.settingNames[event.setting],
+            settingValue(event.setting, event.recorded, t),
+            settingValue(event.setting, event.now, t),
+            SETTING_FLAGS[event.by],
+          ),
+        ]);
+        return;
+      case "claude-stderr":
+        // The failure's reason already quotes the last lines; the whole tail is for whoever asked for it.
+        if (this.#verbose)
+          this.#print([t.claudeStderr, ...event.lines.map((line) => `   | ${cut(oneLine(line), 300)}`)]);
         return;
       case "lease-wait":
         this.#print([t.leaseWait(oneLine(event.step), event.holder.pid, oneLine(event.holder.host))]);
@@ -348,4 +366,30 @@ function firstLine(text: string): string {
 
 function shortId(id: string): string {
   return oneLine(id).slice(0, 8);
+}
+
+/** The option of `flower continue` behind an override (`headroom` has none: only the library sets it). */
+const SETTING_FLAGS: Record<SettingName, string> = {
+  model: "--model",
+  window: "--window",
+  handoff: "--no-handoff",
+  headroom: "headroom",
+  maxBudgetUsd: "--max-budget-usd",
+  review: "--review",
+  locale: "--lang",
+};
+
+/** A setting's value as a person reads it: `90K`, `on`, `$5`, `default`. */
+function settingValue(setting: SettingName, value: SettingValue, t: DisplayText): string {
+  if (typeof value === "boolean") return value ? t.settingValues.on : t.settingValues.off;
+  if (value === null) return setting === "model" ? t.settingValues.defaultModel : t.settingValues.none;
+  if (typeof value === "number") return setting === "maxBudgetUsd" ? `$${value}` : formatTokensShort(value);
+  return oneLine(value);
+}
+
+/** Each distinct text with how often it occurs, in order of first occurrence. */
+function countSame(texts: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const text of texts) counts.set(text, (counts.get(text) ?? 0) + 1);
+  return counts;
 }

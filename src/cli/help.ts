@@ -87,10 +87,10 @@ const WORDS: Record<
     footer: [
       "Credentials: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN; ANTHROPIC_BASE_URL for a gateway; ANTHROPIC_MODEL.",
       "No key yet? `flower demo` shows a whole run offline.",
-      "`flower <command> --help` lists each command's options. Exit codes: 0 ok, 1 step failed, 2 usage or configuration, 130 interrupted.",
+      "`flower <command> --help` lists each command's options. Exit codes: 0 ok, 1 step failed, 2 usage or configuration, 130 stopped by Ctrl-C, 143 stopped by SIGTERM.",
     ],
     continueNote:
-      "A run goes on at the step where it stopped (a frozen step is never redone; an edited document is read as it is now); a step is continued with the default coordinator and workers, in --workspace (default: the current directory).",
+      "A run goes on at the step where it stopped (a frozen step is never redone; an edited document is read as it is now); a step is continued with the default coordinator and workers, in --workspace (default: the current directory). It runs with the settings the step (or run) was started with — --model, --window, --no-handoff, --max-budget-usd, --review, --lang; a flag given here overrides one and says so.",
     demoNote:
       "Shows the workflow (requirements, a pause with an edited line, goal, work), delegation, a glance, a denied Bash, a spill and two handoffs live, in well under a minute.",
   },
@@ -103,10 +103,10 @@ const WORDS: Record<
     footer: [
       "凭据:ANTHROPIC_API_KEY 或 ANTHROPIC_AUTH_TOKEN;走网关用 ANTHROPIC_BASE_URL;模型用 ANTHROPIC_MODEL。",
       "还没有密钥?`flower demo` 离线演示一整段运行。",
-      "`flower <命令> --help` 列出每个命令的选项。退出码:0 成功,1 步骤失败,2 用法或配置错误,130 被中断。",
+      "`flower <命令> --help` 列出每个命令的选项。退出码:0 成功,1 步骤失败,2 用法或配置错误,130 被 Ctrl-C 停下,143 被 SIGTERM 停下。",
     ],
     continueNote:
-      "运行从停下的那一步接着走(冻结过的步不重做;改过的文书按现在的样子读);单独的一步用默认的协调者和工人接着做,在 --workspace 里(默认当前目录)。",
+      "运行从停下的那一步接着走(冻结过的步不重做;改过的文书按现在的样子读);单独的一步用默认的协调者和工人接着做,在 --workspace 里(默认当前目录)。沿用这一步(或这次运行)启动时的设置 —— --model、--window、--no-handoff、--max-budget-usd、--review、--lang;这里给的选项会覆盖对应的一项,并说明。",
     demoNote:
       "现场演示工作流(需求、停下改一行、目标、干活)、委派、看一眼仓库、被拒的 Bash、溢出落盘和两次换代,一分钟以内。",
   },

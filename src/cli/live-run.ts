@@ -4,6 +4,14 @@
  *
  * Ctrl-C is `rt.stop()`: the step stops at the next message boundary, so the transcript is not torn
  * and `flower continue` can resume it. A second Ctrl-C quits at once for someone who cannot wait.
+ *
+ * SIGTERM (`docker stop`, systemd, `timeout`, `kill`) is the same stop request: the step stops at the
+ * next message boundary, is recorded, the continue line is printed, and the exit code is 143 (130 for
+ * Ctrl-C). Whoever sends SIGTERM sends SIGKILL later (docker after 10 s, systemd after 90 s, `timeout -k`
+ * when told), so SIGTERM also starts a grace period, TERM_GRACE_MS: if the boundary has not come by then
+ * (a long writing turn, a hung child), flower quits at once as on a second signal, before the SIGKILL
+ * would: the continue line is still printed, and the record, written as the step went, stays
+ * continuable (`flower continue` takes over a lease whose driver is gone).
  */
 import { relative } from "node:path";
 import { EXIT } from "../errors.js";
@@ -13,6 +21,14 @@ import type { Runtime } from "../runtime/runtime.js";
 import type { StepResult, StepStatus } from "../records/step-record.js";
 import { Display } from "./display.js";
 import { CLI_TEXT } from "./text.js";
+
+/** How long SIGTERM waits for the message boundary: under docker's 10 s before its SIGKILL. */
+export const TERM_GRACE_MS = 8_000;
+
+/** The exit code of a run stopped by this signal: 128 + its number, as a shell reports it. */
+const STOP_CODE = { SIGINT: EXIT.interrupted, SIGTERM: EXIT.terminated } as const;
+
+type StopSignal = keyof typeof STOP_CODE;
 
 export interface Output {
   /** Human lines: stdout normally, stderr with --json (stdout then carries only JSON). */
@@ -68,12 +84,12 @@ export interface LiveOutcome {
 export async function runLive(live: LiveRun): Promise<LiveOutcome> {
   const { rt, output } = live;
   const text = CLI_TEXT[output.locale];
-  return supervise(live, live.action, (result, interrupted) => {
+  return supervise(live, live.action, (result, stopCode) => {
     const status = rt.records.get(live.step)?.status ?? "done";
     if (output.json) process.stdout.write(`${JSON.stringify({ type: "result", ...result, status })}\n`);
-    if (status === "stopped" || interrupted) {
+    if (status === "stopped" || stopCode !== null) {
       output.say(text.stopped(live.continueCommand));
-      return { code: EXIT.interrupted, status: "stopped", result };
+      return { code: stopCode ?? EXIT.interrupted, status: "stopped", result };
     }
     // The agent's answer may say "done"; the guard's verdict is what counts, so it is said first.
     if (status === "goal-not-met") output.say(`${live.step}: ${text.status["goal-not-met"]}`);
@@ -90,35 +106,42 @@ export async function runLive(live: LiveRun): Promise<LiveOutcome> {
 export type Supervised = Pick<LiveRun, "rt" | "output" | "sink" | "step" | "continueCommand">;
 
 /**
- * Runs `action` with Ctrl-C wired to rt.stop() (a second Ctrl-C quits at once), then lets `end` decide
- * the outcome (it is told whether Ctrl-C was pressed); closes the sink and the runtime whatever happens.
- * Errors are rethrown after clean-up.
+ * Runs `action` with Ctrl-C and SIGTERM wired to rt.stop() (a second signal, or SIGTERM's grace period,
+ * quits at once), then lets `end` decide the outcome (it is told the exit code of the stop signal that
+ * came, null for none); closes the sink and the runtime whatever happens. Errors are rethrown after
+ * clean-up.
  */
 export async function supervise<T, O>(
   live: Supervised,
   action: () => Promise<T>,
-  end: (value: T, interrupted: boolean) => O,
+  end: (value: T, stopCode: number | null) => O,
 ): Promise<O> {
   const { rt, output, sink } = live;
   const text = CLI_TEXT[output.locale];
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts += 1;
-    if (interrupts === 1) {
-      rt.stop();
-      if (output.tty) process.stdout.write("\n");
-      process.stderr.write(`${text.stopping}\n`);
-      return;
-    }
+  /** The first stop signal decides the exit code, whatever comes after it. */
+  let stoppedBy: StopSignal | null = null;
+  let grace: NodeJS.Timeout | undefined;
+  const quit = () => {
     sink.close();
     process.stderr.write(`${text.stopped(live.continueCommand)}\n`);
-    process.exit(EXIT.interrupted);
+    process.exit(STOP_CODE[stoppedBy ?? "SIGINT"]);
   };
+  const onSignal = (signal: StopSignal) => {
+    if (stoppedBy !== null) return quit();
+    stoppedBy = signal;
+    rt.stop();
+    if (output.tty) process.stdout.write("\n");
+    process.stderr.write(`${signal === "SIGINT" ? text.stopping : text.terminating(TERM_GRACE_MS / 1000)}\n`);
+    if (signal === "SIGTERM") grace = setTimeout(quit, TERM_GRACE_MS);
+  };
+  const onSigint = () => onSignal("SIGINT");
+  const onSigterm = () => onSignal("SIGTERM");
   process.on("SIGINT", onSigint);
+  process.on("SIGTERM", onSigterm);
   try {
     const value = await action();
     sink.close();
-    return end(value, interrupts > 0);
+    return end(value, stoppedBy === null ? null : STOP_CODE[stoppedBy]);
   } catch (error) {
     sink.close();
     if (output.json) {
@@ -131,7 +154,9 @@ export async function supervise<T, O>(
       process.stderr.write(`${text.failed(live.continueCommand)}\n`);
     throw error;
   } finally {
+    clearTimeout(grace);
     process.off("SIGINT", onSigint);
+    process.off("SIGTERM", onSigterm);
     rt.close();
   }
 }

@@ -13,6 +13,8 @@ export interface CliText {
   handoffOff: string;
   workspace: (path: string) => string;
   stopping: string;
+  /** SIGTERM (docker stop, systemd, timeout): the same stop, with the grace period it allows. */
+  terminating: (graceSeconds: number) => string;
   stopped: (command: string) => string;
   failed: (command: string) => string;
   answer: string;
@@ -101,6 +103,8 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     handoffOff: "window    handoff off (auto-compact stays on)",
     workspace: (path) => `workspace ${path}`,
     stopping: "^C stopping at the next message boundary… (Ctrl-C again quits at once)",
+    terminating: (grace) =>
+      `SIGTERM: stopping at the next message boundary… (another signal, or ${grace} s, quits at once)`,
     stopped: (command) => `Stopped at a message boundary.${command ? ` Pick it up with: ${command}` : ""}`,
     failed: (command) => `The step failed; after fixing the cause, try: ${command}`,
     answer: "── answer ──",
@@ -195,6 +199,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     handoffOff: "窗口    换代已关(保留 auto-compact)",
     workspace: (path) => `工作区  ${path}`,
     stopping: "^C 在下一个消息边界停下……(再按一次 Ctrl-C 立即退出)",
+    terminating: (grace) => `SIGTERM:在下一个消息边界停下……(再来一个信号,或 ${grace} 秒后,立即退出)`,
     stopped: (command) => `已在消息边界停下。${command ? `接着跑: ${command}` : ""}`,
     failed: (command) => `这一步失败了;排除原因后可以: ${command}`,
     answer: "── 回答 ──",

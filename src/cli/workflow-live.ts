@@ -31,15 +31,15 @@ export interface WorkflowOutcome extends LiveOutcome {
 export async function runWorkflowLive(live: WorkflowLive): Promise<WorkflowOutcome> {
   const { rt, output } = live;
   const text = CLI_TEXT[output.locale];
-  return supervise(live, live.action, (workflow, interrupted): WorkflowOutcome => {
+  return supervise(live, live.action, (workflow, stopCode): WorkflowOutcome => {
     const last = workflow.steps.at(-1);
     const result: StepResult | null = last?.result ?? null;
     const lastStatus = last ? (rt.records.get(last.step)?.status ?? "done") : "done";
     if (output.json) process.stdout.write(`${JSON.stringify({ type: "result", ...workflow })}\n`);
     // A work step that ended goal-not-met ends the run, but it is a verdict, not a stop to continue from.
-    if ((workflow.status === "stopped" && lastStatus !== "goal-not-met") || interrupted) {
+    if ((workflow.status === "stopped" && lastStatus !== "goal-not-met") || stopCode !== null) {
       output.say(text.stopped(live.continueCommand));
-      return { code: EXIT.interrupted, status: "stopped", result, workflow };
+      return { code: stopCode ?? EXIT.interrupted, status: "stopped", result, workflow };
     }
     if (workflow.status === "paused") {
       // Human lines: on stderr with --json, so a pipe still learns where the file is and how to go on.

@@ -5,7 +5,13 @@
 import { DEFAULTS } from "../defaults.js";
 import { ConfigurationError } from "../errors.js";
 
-export { defaultWindow, modelNameFromEnv, windowForModel, WINDOW_ENV_VARIABLES } from "./window.js";
+export {
+  defaultWindow,
+  modelNameFromEnv,
+  resolveWindow,
+  windowForModel,
+  WINDOW_ENV_VARIABLES,
+} from "./window.js";
 
 export interface HandoffPolicyOptions {
   /**
@@ -16,9 +22,11 @@ export interface HandoffPolicyOptions {
   enabled?: boolean;
   /**
    * The model's context window in tokens. The most important knob when changing model or gateway.
-   * The policy never reads the environment: the Runtime (for `handoff: true`) and the CLI guess the
-   * window with `defaultWindow(env)`, from ANTHROPIC_MODEL / ANTHROPIC_DEFAULT_OPUS_MODEL.
-   * @default 1_000_000 (DEFAULTS.window, what defaultWindow() gives when no model name is set)
+   * The policy never reads the environment. Left out, a Runtime given this policy decides it at its
+   * door (`resolveWindow`): from the Runtime's `model`, else ANTHROPIC_MODEL /
+   * ANTHROPIC_DEFAULT_OPUS_MODEL, else 1M — the CLI's rule. Given, it also overrides the window a step
+   * was started with when that step is continued.
+   * @default 1_000_000 when the policy is used on its own (see `given`)
    */
   window?: number;
   /**
@@ -40,6 +48,11 @@ export class HandoffPolicy {
   readonly window: number;
   readonly headroom: number;
   readonly maxGenerations: number;
+  /**
+   * The options as they were given: a field left out is one the Runtime may decide (the window from the
+   * model) or take from the step's record on `continue`. Only given fields override a recorded setting.
+   */
+  readonly given: Readonly<HandoffPolicyOptions>;
 
   constructor(options: HandoffPolicyOptions = {}) {
     const {
@@ -58,6 +71,11 @@ export class HandoffPolicy {
     this.window = window;
     this.headroom = headroom;
     this.maxGenerations = maxGenerations;
+    this.given = Object.freeze(
+      Object.fromEntries(
+        Object.entries(options).filter(([, value]) => value !== undefined),
+      ) as HandoffPolicyOptions,
+    );
   }
 
   /**

@@ -38,3 +38,17 @@ export function windowForModel(model: string | undefined): number {
 export function defaultWindow(env: NodeJS.ProcessEnv = process.env): number {
   return windowForModel(modelNameFromEnv(env));
 }
+
+/**
+ * The one place the window of a step is decided: the window given explicitly, else the model's (the
+ * model the step asks for, else the one the environment names), else 1M. The Runtime calls it at its
+ * door with its `env` over process.env; the CLI passes `--window` and `--model` through to it.
+ */
+export function resolveWindow(input: {
+  window?: number | undefined;
+  model?: string | undefined;
+  env?: NodeJS.ProcessEnv;
+}): number {
+  if (input.window !== undefined) return input.window;
+  return windowForModel(input.model ?? modelNameFromEnv(input.env ?? {}));
+}

@@ -9,6 +9,7 @@ import type { PlanItem } from "../handoff/plan.js";
 import type { HandoffSectionName } from "../handoff/sections.js";
 import type { RewriteReport } from "../store/passes/report.js";
 import type { GuardRecord } from "./guard-record.js";
+import type { Locale } from "../locale/locale.js";
 
 export interface StepResult {
   step: string;
@@ -61,6 +62,11 @@ export interface WorkflowMembership {
   name: string;
   /** The task the run was started with, as typed. */
   task: string;
+  /**
+   * The run's work is judged by the goal guard's reviewer (the workflow's `review`, the CLI's
+   * `--review`): kept so a `continue` that rebuilds the workflow keeps it. Absent: not recorded.
+   */
+  review?: boolean;
   /**
    * The kind of document the step must end with, when it declared one: a plain `rt.continue()` of the
    * step still freezes a built-in document (requirements, goal) without being handed its spec again.
@@ -119,6 +125,26 @@ export interface GenerationRecord {
   } | null;
 }
 
+/**
+ * How a step runs, recorded when it starts so `continue` — in this process or another — runs it the
+ * same way (runtime/step-settings.ts decides; an explicit option on `continue` overrides and says so).
+ */
+export interface StepSettings {
+  /** The model asked for; null: none was named (the spec's, else the binary's default). */
+  model: string | null;
+  /**
+   * The handoff line. `windowGuessed`: the window came from the model name, not from an explicit
+   * `window` (so a model given on `continue` moves it too).
+   */
+  handoff: { enabled: boolean; window: number; headroom: number; windowGuessed: boolean };
+  /** Budget cap per session; null: none. */
+  maxBudgetUsd: number | null;
+  /** The goal guard's reviewer after the checks pass (`--review`). */
+  review: boolean;
+  /** Language of rules, handoffs and messages. */
+  locale: Locale;
+}
+
 export interface StoreLoadRecord extends RewriteReport {
   sessionId: string;
   at: string;
@@ -150,6 +176,11 @@ export interface StepRecord extends StepResult {
   plan?: PlanItem[];
   /** The handoff line the step ran with (absent for records written before it was kept). */
   policy?: { enabled: boolean; window: number; at: number; warnAt: number };
+  /**
+   * How the step runs: recorded when it starts, replaced by what a `continue` overrode. Absent in records
+   * written before it was kept: `continue` then takes today's options as before.
+   */
+  settings?: StepSettings;
   /** The process running the step (while `status` is "running"): a dead pid means it was cut off. */
   pid?: number;
   /** Set for a step of a workflow run (with `run`): its name in the workflow and the run's task. */

@@ -8,6 +8,7 @@ import type { PlanItem } from "../handoff/plan.js";
 import type { HandoffSectionName } from "../handoff/sections.js";
 import type { CheckFailureRecord, ReviewCriterionRecord } from "../records/guard-record.js";
 import type { RewriteReport } from "../store/passes/report.js";
+import type { SettingOverride } from "./step-settings.js";
 
 export interface StepStartEvent {
   type: "step-start";
@@ -43,6 +44,16 @@ export interface RetryEvent {
   attempt: number;
   maxAttempts: number;
   reason: string;
+}
+
+/**
+ * The `claude` child ended abnormally: the last lines it wrote on stderr (redacted, at most 40). The
+ * failure's reason quotes the last few; `flower -v` shows these.
+ */
+export interface ClaudeStderrEvent {
+  type: "claude-stderr";
+  step: string;
+  lines: string[];
 }
 
 /** The main thread's context after one of its turns: the gauge line. */
@@ -244,10 +255,20 @@ export interface DocumentFrozenEvent {
   sections: DocumentSummaryLine[];
 }
 
+/**
+ * A continued step (or a new step of a continued workflow run) does not keep one of the settings it
+ * was started with, because an option named it explicitly: `window 90K as started → 200K (--window)`.
+ */
+export interface SettingOverrideEvent extends SettingOverride {
+  type: "setting-override";
+  step: string;
+}
+
 export type FlowerEvent =
   | StepStartEvent
   | StepEndEvent
   | RetryEvent
+  | ClaudeStderrEvent
   | ContextEvent
   | AgentEvent
   | ToolUseEvent
@@ -262,7 +283,8 @@ export type FlowerEvent =
   | ClaimFlaggedEvent
   | ReviewEvent
   | WorkflowStepEvent
-  | DocumentFrozenEvent;
+  | DocumentFrozenEvent
+  | SettingOverrideEvent;
 
 export type FlowerEventType = FlowerEvent["type"];
 

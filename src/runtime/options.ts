@@ -7,7 +7,7 @@ import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { DEFAULTS } from "../defaults.js";
 import { ConfigurationError } from "../errors.js";
-import { HandoffPolicy, defaultWindow } from "../handoff/policy.js";
+import { HandoffPolicy, resolveWindow } from "../handoff/policy.js";
 import { isLocale, resolveLocale, type Locale } from "../locale/locale.js";
 import { parseStoreSpec, type StoreSpec } from "../store/store-spec.js";
 import { TrimPolicy } from "../store/trim-policy.js";
@@ -15,6 +15,7 @@ import { query } from "@anthropic-ai/claude-agent-sdk";
 import type { FlowerEvent } from "./events.js";
 import type { QueryFunction } from "./session-run.js";
 import type { LeaseTiming } from "../records/lease.js";
+import type { GivenSettings } from "./step-settings.js";
 
 export interface RuntimeOptions {
   /** The agent's working directory. Required; must exist. */
@@ -24,8 +25,16 @@ export interface RuntimeOptions {
   /** Create `<workspace>/.flower/` (scripts, artifacts, notes, spill) with its index, and install the spill guard. @default false */
   workbench?: boolean;
   /**
-   * Handoff generations instead of auto-compact. `true`/`false` = `new HandoffPolicy({ enabled })` with
-   * the window guessed by `defaultWindow()` from `env` over process.env. @default true
+   * Handoff generations instead of auto-compact. `true`/`false` = `new HandoffPolicy({ enabled })`. A
+   * window the policy leaves out is decided here (`resolveWindow`): from `model`, else ANTHROPIC_MODEL /
+   * ANTHROPIC_DEFAULT_OPUS_MODEL (`env` over process.env), else 1M — as the CLI does.
+   *
+   * Settings and `continue`: a step records its settings (model, handoff on/off, window, headroom,
+   * maxBudgetUsd, the goal's review, locale) when it starts, and `rt.continue()` runs it with them. Only
+   * what is given explicitly — here (`handoff`, a policy's given fields, `model`, `maxBudgetUsd`,
+   * `locale`) or in the step's own options (`handoff`, `goal`) — overrides a recorded setting, and each
+   * override is a `setting-override` event. Defaults (the environment's model or language) never do.
+   * @default true
    */
   handoff?: HandoffPolicy | boolean;
   /** Tool output longer than this (chars) is spilled to the workbench. `null` or `0`: no spill guard. @default 4000 */
@@ -36,11 +45,21 @@ export interface RuntimeOptions {
   maxAttempts?: number;
   /** Receives every event (step start/end, retry, context, agents, denials, spills, handoffs, store loads). */
   onEvent?: (event: FlowerEvent) => void;
-  /** Language of rules, handoffs and messages. @default from FLOWER_LANG, then LANG (zh*), else "en" */
+  /**
+   * Language of rules, handoffs and messages. Given, it overrides the language a continued step was
+   * started with. @default a continued step's recorded language; else from FLOWER_LANG, then LANG (zh*), else "en"
+   */
   locale?: Locale;
-  /** Model for specs that set none. @default the CLI's default */
+  /**
+   * Model for specs that set none; also decides the handoff window when the policy names none. Given,
+   * it overrides the model a continued step was started with.
+   * @default a continued step's recorded model; else none (the binary's default, e.g. ANTHROPIC_MODEL)
+   */
   model?: string;
-  /** Budget cap per session (not for the handoff-writing turn, which must be able to finish). */
+  /**
+   * Budget cap per session (not for the handoff-writing turn, which must be able to finish). Given, it
+   * overrides a continued step's recorded cap. @default a continued step's recorded cap; else none
+   */
   maxBudgetUsd?: number;
   /** Extra environment for the `claude` child, over process.env (credentials, the offline kit's env()). */
   env?: Record<string, string>;
@@ -72,7 +91,12 @@ export interface ResolvedRuntimeOptions {
   workspace: string;
   runDir: string;
   workbench: boolean;
+  /** The policy of a new step: its window decided from model > environment > 1M unless given. */
   handoff: HandoffPolicy;
+  /** What was named explicitly (only these override a continued step's recorded settings). */
+  given: GivenSettings;
+  /** The environment the `claude` child sees (`env` over process.env): where a guessed window comes from. */
+  childEnv: NodeJS.ProcessEnv;
   spillThreshold: number | null;
   trim: TrimPolicy | null;
   maxAttempts: number;
@@ -111,17 +135,26 @@ function isKnownOption(key: string): key is keyof RuntimeOptions {
 }
 
 /**
- * A step's handoff option as a policy: a policy is taken as is (anything else fails as in
- * `HandoffPolicy.from`); `true`, `false` or nothing get the
- * window guessed from the model named in the environment the `claude` child will see (`env` over
- * process.env), so `handoff: true` follows ANTHROPIC_MODEL like the CLI does.
+ * A handoff option as a policy: a policy is taken as is (anything else fails as in `HandoffPolicy.from`);
+ * `true`, `false` or nothing mean `{ enabled }`. The window is left as given: the Runtime decides a
+ * window that was left out (see `resolveStepSettings`).
  */
-export function resolveHandoffPolicy(
-  value: HandoffPolicy | boolean | undefined,
-  env: Readonly<Record<string, string>>,
-): HandoffPolicy {
-  if (value !== undefined && typeof value !== "boolean") return HandoffPolicy.from(value);
-  return new HandoffPolicy({ enabled: value ?? true, window: defaultWindow({ ...process.env, ...env }) });
+export function handoffPolicyOf(value: HandoffPolicy | boolean | undefined): HandoffPolicy {
+  if (value === undefined) return new HandoffPolicy();
+  if (typeof value === "boolean") return new HandoffPolicy({ enabled: value });
+  return HandoffPolicy.from(value);
+}
+
+/** The settings a handoff option names explicitly (`handoff: true` names `enabled`). */
+export function givenHandoff(value: HandoffPolicy | boolean | undefined): GivenSettings {
+  if (value === undefined) return {};
+  const given = handoffPolicyOf(value).given;
+  return {
+    ...(given.enabled !== undefined ? { handoff: given.enabled } : {}),
+    ...(typeof value === "boolean" ? { handoff: value } : {}),
+    ...(given.window !== undefined ? { window: given.window } : {}),
+    ...(given.headroom !== undefined ? { headroom: given.headroom } : {}),
+  };
 }
 
 export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeOptions {
@@ -193,6 +226,20 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
   ) {
     throw new ConfigurationError("env", env, "an object of string values");
   }
+  const childEnv = { ...process.env, ...env };
+  const policy = handoffPolicyOf(options.handoff);
+  const given: GivenSettings = {
+    ...givenHandoff(options.handoff),
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
+    ...(options.locale !== undefined ? { locale: options.locale } : {}),
+  };
+  const handoff = new HandoffPolicy({
+    enabled: policy.enabled,
+    window: resolveWindow({ window: policy.given.window, model: options.model, env: childEnv }),
+    headroom: policy.headroom,
+    maxGenerations: policy.maxGenerations,
+  });
   const internal = options._internal ?? {};
   if (typeof internal !== "object" || internal === null)
     throw new ConfigurationError("_internal", internal, "an object { query?, now? }");
@@ -200,7 +247,9 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     workspace: workspacePath,
     runDir: resolve(runDir),
     workbench,
-    handoff: resolveHandoffPolicy(options.handoff, env),
+    handoff,
+    given,
+    childEnv,
     spillThreshold: spillThreshold === 0 ? null : spillThreshold,
     trim: trim === true ? new TrimPolicy() : trim === false ? null : trim,
     maxAttempts,

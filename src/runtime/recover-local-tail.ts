@@ -15,10 +15,11 @@ import { homedir } from "node:os";
 import { basename, join } from "node:path";
 import type { SessionKey, SessionStore, SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
 
-/** Where the `claude` child keeps its transcripts, from the environment it gets. */
+/** Where the `claude` child keeps its transcripts, from the environment it gets (its HOME, too). */
 export function claudeProjectsDir(env: Readonly<Record<string, string | undefined>>): string {
   const configDir = env.CLAUDE_CONFIG_DIR?.trim();
-  return join(configDir ? configDir : join(homedir(), ".claude"), "projects");
+  const home = env.HOME?.trim();
+  return join(configDir ? configDir : join(home ? home : homedir(), ".claude"), "projects");
 }
 
 export interface RecoveredTail {

@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import type { AgentSpec } from "../agents/agent-spec.js";
+import { runningAsRoot, sandboxSetting } from "../agents/sandbox-env.js";
 import { DEFAULTS } from "../defaults.js";
 import { makePrivateDirectory } from "../fs/private-files.js";
 import { ConfigurationError, StepFailedError } from "../errors.js";
@@ -17,7 +18,8 @@ import { Workbench } from "../workbench/workbench.js";
 import { EventBus, type FlowerEvent } from "./events.js";
 import { LoadRouter } from "./load-router.js";
 import {
-  resolveHandoffPolicy,
+  givenHandoff,
+  handoffPolicyOf,
   resolveRuntimeOptions,
   type ResolvedRuntimeOptions,
   type RuntimeOptions,
@@ -30,14 +32,18 @@ import { StepRun, type StepEnvironment } from "./step-run.js";
 import { reviewerSessionOptions, stepSessionOptions, type SessionWiring } from "./session-options.js";
 import { DEFAULT_LEASE_TIMING } from "../records/lease.js";
 import type { RunRecords } from "../records/run-records.js";
-import type { StepRecord, StepResult, WorkflowMembership } from "../records/step-record.js";
+import type { StepRecord, StepResult, StepSettings, WorkflowMembership } from "../records/step-record.js";
+import { recordedSettings, resolveStepSettings, runSettings, type GivenSettings } from "./step-settings.js";
 import { defineDocument, type DocumentSpec } from "../documents/spec.js";
 import { BUILT_IN_DOCUMENTS } from "../documents/builtin/index.js";
 import { CONTINUE_PROMPT } from "./text.js";
 import { relocatedRecord, WorkspaceSync } from "./workspace-sync.js";
 
 export interface RunOptions {
-  /** Handoff policy for this step only (e.g. per model or per role); overrides the runtime's. */
+  /**
+   * Handoff policy for this step only (e.g. per model or per role): its given fields override the
+   * runtime's, and on `continue` the step's recorded handoff line (an override event each).
+   */
   handoff?: HandoffPolicy | boolean;
   /**
    * When another live driver holds the step: wait for it (true: as long as it takes; a number: at most
@@ -57,7 +63,8 @@ export interface RunOptions {
    * workspace; a failing check sends the session back with the evidence (a guard round), and after
    * `guardRounds` the step ends with status "goal-not-met" (returned, not thrown; the CLI exits 1).
    * Also flags worker reports that claim success without evidence, and with `review: true` asks a
-   * read-only reviewer after the checks pass. @default none (the agent's answer ends the step)
+   * read-only reviewer after the checks pass. On `continue`, given, it replaces the recorded goal (a
+   * different `review` is an override event). @default none; on `continue`, the goal recorded with the step
    */
   goal?: GoalOption;
 }
@@ -90,6 +97,9 @@ export class Runtime {
     this.options = resolveRuntimeOptions(options);
     makePrivateDirectory(this.options.runDir);
     this.#redactor = new SecretRedactor(secretsOf({ ...process.env, ...this.options.env }));
+    // Said once per runtime, not per session: the child gets the normalised value (agents/sandbox-env.ts).
+    const sandbox = sandboxSetting({ ...process.env, ...this.options.env }.IS_SANDBOX, runningAsRoot());
+    if (sandbox.note !== null) process.stderr.write(`flower: note: ${sandbox.note}\n`);
     this.#bus = new EventBus((event) => this.#redactor.value(event));
     this.#backing = openBackingStore(
       this.options.store,
@@ -162,8 +172,16 @@ export class Runtime {
     // Only that the step exists: whether it can be resumed is decided under its lease (a holder we wait
     // for may give it its first session meanwhile).
     const record = this.#recorded(step);
-    const prompt = options.prompt ?? CONTINUE_PROMPT[this.options.locale];
-    return this.#runStep(step, spec, record.prompt, options, prompt);
+    return this.#runStep(step, spec, record.prompt, options, { prompt: options.prompt });
+  }
+
+  /**
+   * The settings a step was started with (or last continued with), or — for a workflow run's id — those
+   * the run was started with. Undefined for a name with no settings recorded (older records).
+   */
+  settingsOf(name: string): StepSettings | undefined {
+    const settings = recordedSettings(this.records.list(), name);
+    return settings === undefined ? undefined : structuredClone(settings);
   }
 
   /** The record of a step that `continue` can pick up; a clear error otherwise. */
@@ -239,7 +257,7 @@ export class Runtime {
     spec: AgentSpec,
     prompt: string,
     options: RunOptions,
-    continuePrompt: string | undefined,
+    continued: { prompt: string | undefined } | undefined,
   ): Promise<StepResult> {
     if (!spec || typeof spec !== "object" || typeof spec.instructions !== "string") {
       throw new ConfigurationError("spec", spec, "an AgentSpec (see coordinator() and worker())");
@@ -249,10 +267,7 @@ export class Runtime {
     const wait = options.wait ?? false;
     if (typeof wait !== "boolean" && !(typeof wait === "number" && wait >= 0))
       throw new ConfigurationError("wait", wait, "a boolean or a number of milliseconds >= 0");
-    const policy =
-      options.handoff === undefined
-        ? this.options.handoff
-        : resolveHandoffPolicy(options.handoff, this.options.env);
+    const stepPolicy = options.handoff === undefined ? undefined : handoffPolicyOf(options.handoff);
     const given = options.goal === undefined ? undefined : resolveGoalOption(options.goal);
     this.#running.add(step);
     const stop = new AbortController();
@@ -273,14 +288,45 @@ export class Runtime {
       // shared store, on another machine: its record and frozen documents come from the store).
       await this.records.pull?.(step);
       await this.#sync?.restoreNotes();
+      const record = continued === undefined ? undefined : this.#continuable(step);
+      // A continued step runs as it was started; a new step of a workflow run as the run was started.
+      const recorded =
+        record?.settings ??
+        (options.workflow !== undefined && record === undefined
+          ? runSettings(
+              this.records.list().filter((other) => other.step !== step),
+              options.workflow.run,
+            )
+          : undefined);
+      const { settings, overrides } = resolveStepSettings(this.#given(options, given?.review), recorded, {
+        env: this.options.childEnv,
+        locale: this.options.locale,
+      });
+      for (const override of overrides) this.#bus.emit({ type: "setting-override", step, ...override });
+      const policy = new HandoffPolicy({
+        enabled: settings.handoff.enabled,
+        window: settings.handoff.window,
+        headroom: settings.handoff.headroom,
+        maxGenerations: stepPolicy?.given.maxGenerations ?? this.options.handoff.maxGenerations,
+      });
       const continuation =
-        continuePrompt === undefined
+        record === undefined
           ? undefined
-          : { record: this.#continuable(step), prompt: continuePrompt };
+          : { record, prompt: continued?.prompt ?? CONTINUE_PROMPT[settings.locale] };
       // `continue` keeps guarding a step that ran with a goal, unless it is given a goal of its own.
       const stored = continuation?.record.guard?.goal;
       const goal = given ?? (stored ? resolveGoalOption(stored) : undefined);
-      const result = await this.#drive(step, spec, prompt, policy, stop, lease, continuation, options, goal);
+      const result = await this.#drive(
+        step,
+        spec,
+        prompt,
+        { policy, settings },
+        stop,
+        lease,
+        continuation,
+        options,
+        goal,
+      );
       left = true;
       await this.#leave(step);
       return result;
@@ -293,6 +339,23 @@ export class Runtime {
       this.#stops.delete(stop);
       this.#running.delete(step);
     }
+  }
+
+  /**
+   * What this call names explicitly: the runtime's given options, the step's own handoff fields over
+   * them, the goal's review (a workflow step without a goal: the run's `review`).
+   */
+  #given(options: RunOptions, review: boolean | undefined): GivenSettings {
+    const workflowReview = options.workflow?.review;
+    return {
+      ...this.options.given,
+      ...givenHandoff(options.handoff),
+      ...(review !== undefined
+        ? { review }
+        : workflowReview !== undefined && options.goal === undefined
+          ? { review: workflowReview }
+          : {}),
+    };
   }
 
   /**
@@ -318,7 +381,7 @@ export class Runtime {
     step: string,
     spec: AgentSpec,
     prompt: string,
-    policy: HandoffPolicy,
+    { policy, settings }: { policy: HandoffPolicy; settings: StepSettings },
     stop: AbortController,
     lease: StepLease,
     continuation: { record: StepRecord; prompt: string } | undefined,
@@ -338,7 +401,8 @@ export class Runtime {
         agent: spec.name,
         prompt,
         policy,
-        locale: this.options.locale,
+        settings,
+        locale: settings.locale,
         workspace: this.options.workspace,
         notesDir: this.workbench?.notes ?? null,
         maxAttempts: this.options.maxAttempts,
@@ -349,7 +413,7 @@ export class Runtime {
         ...(freeze ? { freeze: { spec: freeze, run: workflow?.run ?? step, notesDir } } : {}),
         ...(goal ? { goal: { goal, logDir: this.#checkLogDir(step), env: process.env } } : {}),
       },
-      this.#environment(step, spec, policy, lease, goal !== undefined),
+      this.#environment(step, spec, { policy, settings }, lease, goal !== undefined),
     );
     // The answer may quote what a tool printed: the caller (and the CLI printing it) gets it redacted.
     return this.#redactor.value(await run.run());
@@ -378,7 +442,7 @@ export class Runtime {
   #environment(
     step: string,
     spec: AgentSpec,
-    policy: HandoffPolicy,
+    { policy, settings }: { policy: HandoffPolicy; settings: StepSettings },
     lease: StepLease,
     guarded: boolean,
   ): StepEnvironment {
@@ -388,8 +452,9 @@ export class Runtime {
       save: (record) => this.records.put(this.#redactor.value(record), { lease: lease.token }),
       earlier: (name) => this.records.get(name),
       sessionOptions: (session) =>
-        stepSessionOptions(this.#wiring(), { step, spec, policy, session, lease, guarded }),
-      reviewerOptions: () => reviewerSessionOptions(this.#wiring(), spec, lease),
+        stepSessionOptions(this.#wiring(), { step, spec, policy, settings, session, lease, guarded }),
+      redact: (text) => this.#redactor.text(text),
+      reviewerOptions: () => reviewerSessionOptions(this.#wiring(), spec, lease, settings),
       // The index is refreshed before every session so the prompt block lists what is on disk now.
       beforeSession: async (resume) => {
         // A driver killed mid-turn left that turn only in the child's local JSONL: store it before resuming.

@@ -6,6 +6,7 @@
 import type { HookCallbackMatcher, Options } from "@anthropic-ai/claude-agent-sdk";
 import type { AgentSpec } from "../agents/agent-spec.js";
 import { buildOptions, type HookMap } from "../agents/build-options.js";
+import type { StderrSink } from "../agents/spawn-claude.js";
 import { DEFAULTS } from "../defaults.js";
 import { REVIEWER_INSTRUCTIONS } from "../goal/review-text.js";
 import { claimGuard } from "../guards/claim-guard.js";
@@ -19,6 +20,7 @@ import type { Workbench } from "../workbench/workbench.js";
 import type { FlowerEvent } from "./events.js";
 import type { ResolvedRuntimeOptions } from "./options.js";
 import type { StepLease } from "./step-lease.js";
+import type { StepSettings } from "../records/step-record.js";
 
 /** What the runtime lends every session. */
 export interface SessionWiring {
@@ -37,7 +39,9 @@ export interface StepSession {
   step: string;
   spec: AgentSpec;
   policy: HandoffPolicy;
-  session: { resume?: string; writing: boolean; sink: (event: FlowerEvent) => void };
+  /** The step's settings (model, budget, language): recorded, or as given for a new step. */
+  settings: StepSettings;
+  session: { resume?: string; writing: boolean; sink: (event: FlowerEvent) => void; stderr?: StderrSink };
   lease: StepLease;
   /** A goal guards the step: worker reports that claim success are checked for evidence. */
   guarded: boolean;
@@ -46,13 +50,14 @@ export interface StepSession {
 /** Options for a session of the step's own agent (the coordinator, or a step's document agent). */
 export function stepSessionOptions(wiring: SessionWiring, input: StepSession): Options {
   const o = wiring.options;
-  const { step, spec, policy, lease, guarded } = input;
+  const { step, spec, policy, lease, guarded, settings } = input;
+  const locale = settings.locale;
   const { resume, writing, sink } = input.session;
   const postToolUse: HookCallbackMatcher[] = [];
   if (guarded) {
     postToolUse.push(
       claimGuard({
-        locale: o.locale,
+        locale,
         onFlag: (claim) => sink({ type: "claim-flagged", step, ...claim }),
       }),
     );
@@ -64,7 +69,7 @@ export function stepSessionOptions(wiring: SessionWiring, input: StepSession): O
       ...spillGuards({
         dir: workbench.spill,
         threshold: o.spillThreshold,
-        locale: o.locale,
+        locale,
         redact: wiring.redact,
         onSpill: (info) => {
           // The transcript now points at this file: another machine resuming it must find it.
@@ -80,7 +85,7 @@ export function stepSessionOptions(wiring: SessionWiring, input: StepSession): O
   if (writing) hooks.PreToolUse = [writingGuard(o.locale)];
   return buildOptions(spec, {
     workspace: o.workspace,
-    locale: o.locale,
+    locale,
     env: o.env,
     handoffEnabled: policy.enabled,
     systemAppend: workbench && spec.role === "coordinator" ? [workbench.promptBlock()] : [],
@@ -89,11 +94,12 @@ export function stepSessionOptions(wiring: SessionWiring, input: StepSession): O
     sessionStore: wiring.store,
     ...storeFlush(o),
     ...(resume ? { resume } : {}),
-    ...(o.model ? { model: o.model } : {}),
+    ...(settings.model !== null ? { model: settings.model } : {}),
     // The writing turn must be able to finish: no budget cap there.
-    ...(o.maxBudgetUsd !== undefined && !writing ? { maxBudgetUsd: o.maxBudgetUsd } : {}),
+    ...(settings.maxBudgetUsd !== null && !writing ? { maxBudgetUsd: settings.maxBudgetUsd } : {}),
     abortController: childAbort(wiring.kill),
     onSpawn: (pid) => lease.addChild(pid),
+    ...(input.session.stderr ? { stderr: input.session.stderr } : {}),
     onDeny: (denial) =>
       sink({
         type: "tool-denied",
@@ -106,17 +112,22 @@ export function stepSessionOptions(wiring: SessionWiring, input: StepSession): O
 }
 
 /** The reviewer's session: fresh, read-only, no hooks of the coordinator's, the step's store and model. */
-export function reviewerSessionOptions(wiring: SessionWiring, spec: AgentSpec, lease: StepLease): Options {
+export function reviewerSessionOptions(
+  wiring: SessionWiring,
+  spec: AgentSpec,
+  lease: StepLease,
+  settings: StepSettings,
+): Options {
   const o = wiring.options;
-  return buildOptions(reviewerSpec(spec, o.locale), {
+  return buildOptions(reviewerSpec(spec, settings.locale), {
     workspace: o.workspace,
-    locale: o.locale,
+    locale: settings.locale,
     env: o.env,
     handoffEnabled: false,
     sessionStore: wiring.store,
     ...storeFlush(o),
-    ...(o.model ? { model: o.model } : {}),
-    ...(o.maxBudgetUsd !== undefined ? { maxBudgetUsd: o.maxBudgetUsd } : {}),
+    ...(settings.model !== null ? { model: settings.model } : {}),
+    ...(settings.maxBudgetUsd !== null ? { maxBudgetUsd: settings.maxBudgetUsd } : {}),
     abortController: childAbort(wiring.kill),
     onSpawn: (pid) => lease.addChild(pid),
   });

@@ -5,6 +5,8 @@
 import type { CutCall } from "../handoff/cut-calls.js";
 import { isOverflow } from "../handoff/overflow.js";
 import { clearError } from "./clear-error.js";
+import { cannotPass, type CannotPass } from "./failure-class.js";
+import { ERROR_LINES } from "./stderr-tail.js";
 import type { SessionReading } from "./session-translator.js";
 
 export type SessionOutcomeKind =
@@ -39,6 +41,13 @@ export interface SessionOutcome {
    */
   limitReached: boolean;
   /**
+   * Only on `failed`: the failure cannot pass on another attempt (a refused key, an invalid request, a
+   * binary that refused to start; see failure-class.ts), so the step ends at once. Null otherwise.
+   */
+  cannotPass: CannotPass | null;
+  /** What the child wrote on stderr last (redacted), when it ended abnormally; empty otherwise. */
+  stderr: string[];
+  /**
    * Only on `handoff-due`: the calls of the response that crossed the line, which the interrupt cut
    * before they ran (handoff/cut-calls.ts). Empty otherwise.
    */
@@ -60,7 +69,17 @@ export interface SessionEnding {
   thrown: unknown;
   /** Calls of the crossing response the driver waited for before interrupting. @default 0 */
   finishedCalls?: number;
+  /** The child's last stderr lines (redacted). */
+  stderr?: string[];
+  /**
+   * The driver interrupted the binary's own retries of a request that cannot pass (session-run.ts), with
+   * the API's words for it when the child's transcript had them.
+   */
+  cutShort?: { cannotPass: CannotPass; detail: string | null };
 }
+
+/** What the SDK throws when the child process itself ended badly (as opposed to an error result). */
+const PROCESS_ENDED = /Claude Code process (exited with code|terminated by signal)/;
 
 export function classifySession({
   reading,
@@ -68,6 +87,8 @@ export function classifySession({
   handoffRequested,
   thrown,
   finishedCalls = 0,
+  stderr = [],
+  cutShort,
 }: SessionEnding): SessionOutcome {
   const outcome: SessionOutcome = {
     kind: "completed",
@@ -79,6 +100,8 @@ export function classifySession({
     mainResponses: reading.mainResponses,
     error: reading.resultError,
     limitReached: reading.limitReached,
+    cannotPass: null,
+    stderr: [],
     cutCalls: [],
     finishedCalls: 0,
   };
@@ -89,17 +112,46 @@ export function classifySession({
   if (stopRequested && !finished) return { ...outcome, kind: "stopped" };
   if (handoffRequested && !finished)
     return { ...outcome, kind: "handoff-due", cutCalls: [...reading.openCalls], finishedCalls };
+  if (cutShort) {
+    // The interrupt's own result ("error_during_execution") says nothing: the API's answer does.
+    const status = reading.apiStatus !== null ? ` ${reading.apiStatus}` : "";
+    const words = cutShort.detail ?? `${status.trim()} ${reading.apiErrorType ?? ""}`.trim();
+    return {
+      ...outcome,
+      kind: "failed",
+      error: `API Error: ${words}`,
+      cannotPass: cutShort.cannotPass,
+    };
+  }
   const thrownText =
     thrown === undefined ? null : thrown instanceof Error ? thrown.message : JSON.stringify(thrown);
+  // A child that died says why on stderr only: its last lines are part of the reason (redacted).
+  const died = !reading.sawResult || (thrownText !== null && PROCESS_ENDED.test(thrownText));
+  const said = died ? stderr.filter((line) => line.trim() !== "") : [];
+  const saying = said.length > 0 ? ` — claude said: ${said.slice(-ERROR_LINES).join(" / ")}` : "";
   if (!reading.sawResult && thrownText === null) {
-    return { ...outcome, kind: "failed", error: "the claude process ended without a result" };
+    return {
+      ...outcome,
+      kind: "failed",
+      error: `the claude process ended without a result${saying}`,
+      stderr: said,
+    };
   }
   if (reading.lastResultIsError || thrownText !== null) {
     const error = clearError([reading.resultError, thrownText], " | ");
+    if (isOverflow(error, reading.apiErrorText))
+      return { ...outcome, kind: "overflow", error: error || "unknown error" };
     return {
       ...outcome,
-      kind: isOverflow(error, reading.apiErrorText) ? "overflow" : "failed",
-      error: error || "unknown error",
+      kind: "failed",
+      error: `${error || "unknown error"}${saying}`,
+      cannotPass: cannotPass({
+        apiStatus: reading.apiStatus,
+        apiErrorType: reading.apiErrorType,
+        started: reading.started,
+        text: error,
+      }),
+      stderr: said,
     };
   }
   return outcome;

@@ -13,9 +13,16 @@ import { DEFAULTS } from "../defaults.js";
 import { handoffDue, letCallsFinish } from "../handoff/trigger.js";
 import type { HandoffPolicy } from "../handoff/policy.js";
 import type { FlowerEvent } from "./events.js";
+import { lastApiError } from "./api-error-detail.js";
+import { retryCannotPass, type CannotPass } from "./failure-class.js";
 import { PromptQueue } from "./prompt-queue.js";
+import { claudeProjectsDir } from "./recover-local-tail.js";
 import { classifySession, type SessionOutcome } from "./session-outcome.js";
+import type { StderrTail } from "./stderr-tail.js";
 import { SessionTranslator } from "./session-translator.js";
+
+/** How long a dead child's stderr may take to arrive after its exit was reported. */
+const STDERR_SETTLE_MS = 500;
 
 /** The SDK's `query()`, or a scripted stand-in in the step loop's unit tests. */
 export type QueryFunction = (input: { prompt: AsyncIterable<SDKUserMessage>; options?: Options }) => Query;
@@ -35,6 +42,8 @@ export interface SessionRunInput {
   /** Aborted when someone asks the run to stop (Ctrl-C). */
   stopSignal: AbortSignal;
   query: QueryFunction;
+  /** The child's stderr as its spawner delivers it (the same tail the options were built with). */
+  stderr?: StderrTail;
 }
 
 export async function runSession(input: SessionRunInput): Promise<SessionOutcome> {
@@ -48,6 +57,8 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
   /** Calls of the crossing response the switch waits for (0: not waiting); they finish before it. */
   let finishedCalls = 0;
   let stopRequested = false;
+  /** The binary was retrying a request that cannot pass: it was interrupted before the next try. */
+  let cutShort: CannotPass | null = null;
   const interrupt = () => {
     q.interrupt().catch(() => {
       // The session may already be finishing; the outcome is decided by what was read.
@@ -114,6 +125,17 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
             // Background work still running means the CLI will start another turn on its own.
             if (!signal.backgroundRunning) queue.end();
             break;
+          case "api-retry": {
+            // A 401 retried by the binary would reach the provider 1 + CLAUDE_CODE_MAX_RETRIES times,
+            // and each step attempt again: stop it before its next request (failure-class.ts).
+            const why = retryCannotPass(signal.status, signal.error);
+            if (why !== null && cutShort === null && !stopRequested) {
+              cutShort = why;
+              interrupt();
+              queue.end();
+            }
+            break;
+          }
         }
       }
     }
@@ -124,11 +146,21 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
     queue.end();
     q.close();
   }
+  const reading = translator.reading;
+  // The SDK reports the child's exit before its stderr pipe is drained: wait for the last lines.
+  if (input.stderr && (thrown !== undefined || !reading.sawResult))
+    await input.stderr.settled(STDERR_SETTLE_MS);
+  const detail =
+    cutShort !== null && reading.sessionId !== null
+      ? lastApiError(claudeProjectsDir(input.options.env ?? process.env), reading.sessionId)
+      : null;
   return classifySession({
-    reading: translator.reading,
+    reading,
     stopRequested,
     handoffRequested,
     thrown,
     finishedCalls,
+    stderr: input.stderr?.lines() ?? [],
+    ...(cutShort !== null ? { cutShort: { cannotPass: cutShort, detail } } : {}),
   });
 }

@@ -22,7 +22,9 @@ export type SessionSignal =
   /** A main-thread API response ended: its prompt + output tokens, and why it stopped. */
   | { kind: "main-response"; context: number; stopReason: string | null }
   /** A result message arrived; `backgroundRunning` = the CLI will start another turn on its own. */
-  | { kind: "result"; backgroundRunning: boolean };
+  | { kind: "result"; backgroundRunning: boolean }
+  /** The binary is about to send a failed request again (`system/api_retry`): its status and error. */
+  | { kind: "api-retry"; status: number | null; error: string | null };
 
 /** Everything the stream said that decides the session's outcome. */
 export interface SessionReading {
@@ -46,6 +48,12 @@ export interface SessionReading {
   limitReached: boolean;
   /** Tool calls of the latest main-thread response that have not come back (or came back interrupted). */
   openCalls: CutCall[];
+  /** The binary's first message (`system/init`) came: it started. */
+  started: boolean;
+  /** The last API error's HTTP status (an `api_retry`, an API-error message, or the error result). */
+  apiStatus: number | null;
+  /** Its type: `authentication_error`, `rate_limit`, `cloud_credential_error`, ... */
+  apiErrorType: string | null;
 }
 
 interface Usage {
@@ -96,6 +104,9 @@ export class SessionTranslator {
     apiErrorText: null,
     limitReached: false,
     openCalls: [],
+    started: false,
+    apiStatus: null,
+    apiErrorType: null,
   };
   /** Tool calls of the main thread's latest response: what a handoff interrupt would cut. */
   readonly #calls = new ResponseCalls();
@@ -134,8 +145,24 @@ export class SessionTranslator {
   }
 
   #system(message: Extract<SDKMessage, { type: "system" }>): SessionSignal[] {
-    const system = message as { subtype: string; task_id?: string; is_backgrounded?: boolean };
-    if (system.subtype === "init") return this.#knowSession(message.session_id);
+    const system = message as {
+      subtype: string;
+      task_id?: string;
+      is_backgrounded?: boolean;
+      error_status?: number | null;
+      error?: string | null;
+    };
+    if (system.subtype === "init") {
+      this.reading.started = true;
+      return this.#knowSession(message.session_id);
+    }
+    if (system.subtype === "api_retry") {
+      const status = typeof system.error_status === "number" ? system.error_status : null;
+      const error = typeof system.error === "string" ? system.error : null;
+      this.reading.apiStatus = status;
+      this.reading.apiErrorType = error;
+      return [{ kind: "api-retry", status, error }];
+    }
     if (system.subtype === "task_started" && system.is_backgrounded && system.task_id)
       this.#background.add(system.task_id);
     if (system.subtype === "task_notification" && system.task_id) this.#background.delete(system.task_id);
@@ -163,12 +190,17 @@ export class SessionTranslator {
   }
 
   #assistant(message: Extract<SDKMessage, { type: "assistant" }>): SessionSignal[] {
-    const assistant = message as { error?: string; message: { content: ContentBlock[] } };
+    const assistant = message as {
+      error?: string;
+      message: { content: ContentBlock[] };
+    };
     const step = this.#step;
     const parent = message.parent_tool_use_id;
     const agent = parent ? (this.#workers.get(parent) ?? "worker") : "coordinator";
     if (assistant.error) {
       this.reading.apiErrorText = assistant.message.content.map((block) => block.text ?? "").join(" ");
+      // A worker's failed request is its coordinator's tool result, not the session's failure.
+      if (!message.parent_tool_use_id) this.reading.apiErrorType = assistant.error;
     }
     const signals: SessionSignal[] = [];
     for (const block of assistant.message.content) {
@@ -226,6 +258,10 @@ export class SessionTranslator {
     reading.costTotal = message.total_cost_usd;
     reading.lastResultIsError = message.is_error;
     reading.limitReached = LIMIT_SUBTYPES.has(message.subtype);
+    // An API error's status and type ride on the result (absent from older binaries and other results).
+    const api = message as { api_error_status?: number | null; api_error_type?: string | null };
+    if (typeof api.api_error_status === "number") reading.apiStatus = api.api_error_status;
+    if (typeof api.api_error_type === "string") reading.apiErrorType = api.api_error_type;
     if (message.subtype === "success" && !message.is_error) {
       reading.resultText = message.result;
       reading.resultError = null;

@@ -52,15 +52,19 @@ export class StepLease {
       // A shared store answers with promises; awaiting a plain value costs nothing.
       const result = await options.records.acquire(options.step, { self, now, token });
       if (result.kind === "acquired") return new StepLease(options, token);
-      const current = result.lease;
+      let current = result.lease;
       if (ownerGone(current, self, now, options.timing)) {
         // Only once the dead owner's children are gone: a child left running would go on driving the session.
         const left = await killLeftoverChildren(current, self);
-        if (
-          left.length === 0 &&
-          (await options.records.takeOver(options.step, current.token, { self, now, token }))
-        )
-          return new StepLease(options, token);
+        if (left.length === 0) {
+          if (await options.records.takeOver(options.step, current.token, { self, now, token }))
+            return new StepLease(options, token);
+          // Another driver took the dead owner's lease first (two runtimes racing for it). The row read
+          // before the takeover names the dead owner; the error must name the live winner, so read again.
+          const after = await options.records.acquire(options.step, { self, now: options.now(), token });
+          if (after.kind === "acquired") return new StepLease(options, token);
+          current = after.lease;
+        }
       }
       const error = new LeaseHeldError(options.step, holderOf(current));
       if (Date.now() >= deadline || options.signal?.aborted) throw error;

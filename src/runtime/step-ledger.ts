@@ -25,6 +25,7 @@ import {
   type GenerationRecord,
   type StepRecord,
   type StepResult,
+  type StepSettings,
   type WorkflowMembership,
 } from "../records/step-record.js";
 import { sessionSpend } from "./accounting.js";
@@ -36,6 +37,8 @@ export interface LedgerOptions {
   agent: string;
   prompt: string;
   policy: HandoffPolicy;
+  /** How the step runs, recorded so `continue` runs it the same way. */
+  settings?: StepSettings;
   /** Continue this record instead of starting a new one. */
   continued?: StepRecord;
   /** The earlier record of this step name (a new run keeps what it cost). */
@@ -75,6 +78,7 @@ export class StepLedger {
     }
     const { enabled, window, at, warnAt } = options.policy;
     this.#record.policy = { enabled, window, at, warnAt };
+    if (options.settings) this.#record.settings = structuredClone(options.settings);
   }
 
   /** A copy of the record as it stands. */

@@ -13,6 +13,7 @@
  */
 import { existsSync } from "node:fs";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
+import type { StderrSink } from "../agents/spawn-claude.js";
 import type { DocumentSpec } from "../documents/spec.js";
 import { StepFailedError } from "../errors.js";
 import type { ResolvedGoal } from "../goal/goal-option.js";
@@ -24,7 +25,7 @@ import { withPlan } from "../handoff/plan.js";
 import { handoffPrompt } from "../handoff/prompt.js";
 import { freezeForSuccessor, produceHandoff, type FrozenForSuccessor } from "../handoff/switch.js";
 import type { Locale } from "../locale/locale.js";
-import type { StepRecord, StepResult, WorkflowMembership } from "../records/step-record.js";
+import type { StepRecord, StepResult, StepSettings, WorkflowMembership } from "../records/step-record.js";
 import type { StoredGoal } from "../records/guard-record.js";
 import type { RewriteReport } from "../store/passes/report.js";
 import type { FlowerEvent } from "./events.js";
@@ -35,7 +36,8 @@ import { isFileSystemError, NOT_FROZEN } from "./not-frozen.js";
 import { StepLedger } from "./step-ledger.js";
 import { freezeStepDocument } from "./step-document.js";
 import { isStartOverflow, SUCCESSOR_OVERFLOW_MESSAGE, TASK_OVERFLOW_MESSAGE } from "./successor-overflow.js";
-import { CONTINUE_AFTER_FAILURE, FLOOR_MESSAGE } from "./text.js";
+import { StderrTail } from "./stderr-tail.js";
+import { CANNOT_PASS, CONTINUE_AFTER_FAILURE, FLOOR_MESSAGE } from "./text.js";
 
 /** What a step needs from the runtime around it: wiring, no decisions. */
 export interface StepEnvironment {
@@ -43,8 +45,18 @@ export interface StepEnvironment {
   save(record: StepRecord): void;
   /** The earlier record of this step name, if any (run() starts afresh but keeps it). */
   earlier(step: string): StepRecord | undefined;
-  /** SDK options for one session; `sink` receives what its hooks observe (spills, denials). */
-  sessionOptions(session: { resume?: string; writing: boolean; sink: (event: FlowerEvent) => void }): Options;
+  /**
+   * SDK options for one session; `sink` receives what its hooks observe (spills, denials), `stderr` what
+   * the child writes on stderr.
+   */
+  sessionOptions(session: {
+    resume?: string;
+    writing: boolean;
+    sink: (event: FlowerEvent) => void;
+    stderr?: StderrSink;
+  }): Options;
+  /** Takes the credentials out of a text (the child's stderr, an error message). @default unchanged */
+  redact?(text: string): string;
   /**
    * Runs before each session (the workbench index is refreshed so the prompt lists what is on disk;
    * a resumed session's local transcript tail is recovered into the store).
@@ -65,6 +77,8 @@ export interface StepPlan {
   agent: string;
   prompt: string;
   policy: HandoffPolicy;
+  /** Recorded on the step (what `continue` runs it with); optional for the loop's own tests. */
+  settings?: StepSettings;
   locale: Locale;
   workspace: string;
   /** Where handoffs are frozen; null without a workbench (the handoff still happens, in the prompt only). */
@@ -115,6 +129,7 @@ export class StepRun {
       agent: plan.agent,
       prompt: plan.prompt,
       policy: plan.policy,
+      ...(plan.settings ? { settings: plan.settings } : {}),
       ...(plan.continuation ? { continued: plan.continuation.record } : {}),
       ...(earlier ? { earlier } : {}),
       ...(plan.workflow ? { workflow: plan.workflow } : {}),
@@ -141,10 +156,12 @@ export class StepRun {
           sink({ type: "store-load", step: plan.step, sessionId: resume, ...report }),
         )
       : () => {};
+    const stderr = new StderrTail((text) => this.#redact(text));
     try {
       return await runSession({
         step: plan.step,
-        options: env.sessionOptions({ ...(resume ? { resume } : {}), writing, sink }),
+        options: env.sessionOptions({ ...(resume ? { resume } : {}), writing, sink, stderr }),
+        stderr,
         prompt,
         policy: plan.policy,
         generation: ledger.generationNumber,
@@ -218,7 +235,13 @@ export class StepRun {
       if (outcome.kind === "overflow" && !plan.policy.enabled) outcome.kind = "failed";
 
       if (outcome.kind === "failed") {
-        const reason = outcome.error ?? "unknown error";
+        // A stop request (Ctrl-C, SIGTERM) that came while the session was failing wins over a retry:
+        // systemd's SIGTERM reaches the child too, and its death is not a reason to start another.
+        if (plan.stopSignal.aborted) return ledger.finish("stopped");
+        const reason = this.#redact(outcome.error ?? "unknown error");
+        // `-v` shows all the child said on stderr (the reason quotes its last lines).
+        if (outcome.stderr.length > 0)
+          this.#env.emit({ type: "claude-stderr", step: plan.step, lines: outcome.stderr });
         // A driver killed right after its session started leaves a record naming a session the store
         // never received. Resuming it can never work: the session is started afresh instead, from the
         // prompt it was started with, in the same generation (not an attempt: nothing was tried).
@@ -228,15 +251,19 @@ export class StepRun {
           prompt = this.#startingPrompt();
           continue;
         }
-        ledger.failAttempt(outcome, reason);
+        // Said once, with what to do about it, when another attempt would get the same answer.
+        const said = outcome.cannotPass ? CANNOT_PASS[plan.locale](outcome.cannotPass, reason) : reason;
+        ledger.failAttempt(outcome, said);
         failedHere += 1;
-        if (failedHere >= plan.maxAttempts || outcome.limitReached) {
+        if (failedHere >= plan.maxAttempts || outcome.limitReached || outcome.cannotPass) {
           const result = ledger.finish("failed");
           throw new StepFailedError(
             plan.step,
             outcome.limitReached
               ? `a limit was reached, not retried: ${reason}`
-              : `${failedHere} of ${plan.maxAttempts} attempts failed; last: ${reason}`,
+              : outcome.cannotPass
+                ? said
+                : `${failedHere} of ${plan.maxAttempts} attempts failed; last: ${reason}`,
             { cause: result },
           );
         }
@@ -365,6 +392,10 @@ export class StepRun {
       error: outcome.kind === "completed" ? null : (outcome.error ?? `the session ended ${outcome.kind}`),
       stopped: outcome.kind === "stopped",
     };
+  }
+
+  #redact(text: string): string {
+    return this.#env.redact ? this.#env.redact(text) : text;
   }
 
   /** The successor's prompt from the frozen file as a person left it; an empty or binary file degrades. */

@@ -1,6 +1,7 @@
 /** The step loop's words, per locale: what a retried or continued session is told, and why a step gave up. */
 import { DEFAULTS } from "../defaults.js";
 import type { Locale } from "../locale/locale.js";
+import type { CannotPass } from "./failure-class.js";
 
 /** The prompt a continued session gets when the caller gives none. */
 export const CONTINUE_PROMPT: Readonly<Record<Locale, string>> = { zh: "继续。", en: "Continue the task." };
@@ -23,4 +24,38 @@ export const FLOOR_MESSAGE: Readonly<
     `已换代 ${handoffs} 次,到了 max_generations=${max},仍然越线(阈值 ${at},协调者实测启动地板约 ${DEFAULTS.coordinatorStartupFloor / 1000}k)。阈值很可能低于这个角色的启动地板,把 window 调大,或 --no-handoff。`,
   en: ({ handoffs, max, at }) =>
     `Handed off ${handoffs} ${handoffs === 1 ? "time" : "times"} and reached maxGenerations (${max}), still over the line. The threshold (${at}) is probably below this role's start-up floor (measured ~${DEFAULTS.coordinatorStartupFloor / 1000}k for a coordinator): raise window, or use --no-handoff.`,
+};
+
+/** The binary said so on stderr: it will not run bypassPermissions as root without IS_SANDBOX=1. */
+const ROOT_REFUSAL = /root\/sudo|IS_SANDBOX/i;
+
+/**
+ * A failure that cannot pass on another attempt (failure-class.ts): not retried, the cause in the API's or
+ * the binary's words, and what the person can do about it.
+ */
+export const CANNOT_PASS: Readonly<Record<Locale, (why: CannotPass, reason: string) => string>> = {
+  en: (why, reason) => {
+    const hint = {
+      authentication: "check ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)",
+      permission: "check that this key may use this model (ANTHROPIC_API_KEY, --model)",
+      "invalid-request": "the provider refuses this request as it is; see flower -v",
+      "cloud-credentials": "check the cloud provider's credentials (AWS, Google Cloud or Azure)",
+      "refused-start": ROOT_REFUSAL.test(reason)
+        ? "running as root, set IS_SANDBOX=1 (or run flower as an ordinary user); see flower -v"
+        : "the claude binary refused to start; see flower -v",
+    }[why];
+    return `not retried, it cannot pass: ${reason} — ${hint}`;
+  },
+  zh: (why, reason) => {
+    const hint = {
+      authentication: "检查 ANTHROPIC_API_KEY(或 ANTHROPIC_AUTH_TOKEN)",
+      permission: "检查这个密钥能否使用该模型(ANTHROPIC_API_KEY、--model)",
+      "invalid-request": "服务方拒绝这个请求本身;见 flower -v",
+      "cloud-credentials": "检查云服务的凭据(AWS、Google Cloud 或 Azure)",
+      "refused-start": ROOT_REFUSAL.test(reason)
+        ? "以 root 运行时请设 IS_SANDBOX=1(或换普通用户运行 flower);见 flower -v"
+        : "claude 程序拒绝启动;见 flower -v",
+    }[why];
+    return `不重试(重试也过不去):${reason} —— ${hint}`;
+  },
 };

@@ -43,12 +43,19 @@ export type FaultKind =
    * 400 invalid_request_error with `message` (default: a gateway refusing a tool it does not know), as a
    * provider answers a request it will never accept: the CLI does not retry it.
    */
-  | "invalid-request";
+  | "invalid-request"
+  /**
+   * 401 authentication_error "invalid x-api-key", as the real API answers a wrong key (`message` overrides
+   * the text). The binary retries it itself (CLAUDE_CODE_MAX_RETRIES) unless its driver stops it.
+   */
+  | "unauthorized"
+  /** 403 permission_error (`message` overrides the text): the key may not use this. Not retried by the binary. */
+  | "forbidden";
 
 export interface FaultReply {
   fault: FaultKind;
   delayMs?: number;
-  /** The error message of an `invalid-request` fault. */
+  /** The error message of an `invalid-request`, `unauthorized` or `forbidden` fault. */
   message?: string;
 }
 
@@ -93,6 +100,8 @@ const FAULTS: readonly FaultKind[] = [
   "cut-stream",
   "cut-tool-input",
   "invalid-request",
+  "unauthorized",
+  "forbidden",
 ];
 
 /** Checks a policy's answer; throws FakeModelError that says exactly what is wrong. */

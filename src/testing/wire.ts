@@ -25,6 +25,12 @@ export const FAULT_STATUS: Record<
     "invalid_request_error",
     "tools.0.type: Input tag 'custom' found using 'type' does not match any of the expected tags: 'bash_20250124', 'text_editor_20250124'",
   ],
+  unauthorized: [401, "authentication_error", "invalid x-api-key"],
+  forbidden: [
+    403,
+    "permission_error",
+    "Your API key does not have permission to use the specified resource.",
+  ],
 };
 
 export function sendJson(res: http.ServerResponse, status: number, body: unknown): void {

@@ -38,7 +38,7 @@ export function defaultWorkflow(options: DefaultWorkflowOptions): Workflow {
       "the work step's AgentSpec or (locale) => AgentSpec",
     );
   const model = options.model ? { model: options.model } : {};
-  return defineWorkflow([
+  const workflow = defineWorkflow([
     {
       name: "requirements",
       agent: (locale) => documentAgent(REQUIREMENTS, locale, model),
@@ -53,6 +53,7 @@ export function defaultWorkflow(options: DefaultWorkflowOptions): Workflow {
       options: (input: StepInput) => goalOption(input, options.review ?? false),
     },
   ] satisfies WorkflowStep[]);
+  return { ...workflow, review: options.review ?? false };
 }
 
 /**

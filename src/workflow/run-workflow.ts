@@ -85,7 +85,7 @@ export async function runWorkflow(
     if (runRecords(rt, run).size > 0)
       throw new ConfigurationError("run", run, "a new run id (this run exists: use continueWorkflow)");
   }
-  return drive(rt, { steps }, run, task, options);
+  return drive(rt, withReview(steps, workflow), run, task, options);
 }
 
 /**
@@ -100,7 +100,12 @@ export async function continueWorkflow(
 ): Promise<WorkflowResult> {
   const steps = defineWorkflow(workflow?.steps).steps;
   const position = workflowPosition(rt, { steps }, run);
-  return drive(rt, { steps }, run, position.task, options);
+  return drive(rt, withReview(steps, workflow), run, position.task, options);
+}
+
+/** The validated steps with the workflow's `review` (recorded with each step's settings). */
+function withReview(steps: Workflow["steps"], workflow: Workflow): Workflow {
+  return workflow.review === undefined ? { steps } : { steps, review: workflow.review };
 }
 
 async function drive(
@@ -110,7 +115,8 @@ async function drive(
   task: string,
   options: WorkflowOptions,
 ): Promise<WorkflowResult> {
-  const locale = rt.options.locale;
+  // The run's language: as it was started (a later `continue` keeps it), unless the runtime names one.
+  const locale = rt.options.given.locale ?? rt.settingsOf(run)?.locale ?? rt.options.locale;
   const pauseAfter = pausePoints(workflow, options.pauseAfter);
   const outcomes: WorkflowStepOutcome[] = [];
   const total = workflow.steps.length;
@@ -131,7 +137,13 @@ async function drive(
     const runOptions: RunOptions = {
       ...(step.options?.(input) ?? {}),
       ...(options.wait !== undefined ? { wait: options.wait } : {}),
-      workflow: { run, name: step.name, task, ...(step.freeze ? { document: step.freeze.kind } : {}) },
+      workflow: {
+        run,
+        name: step.name,
+        task,
+        ...(step.freeze ? { document: step.freeze.kind } : {}),
+        ...(workflow.review !== undefined ? { review: workflow.review } : {}),
+      },
       ...(step.freeze ? { freeze: step.freeze } : {}),
     };
     const resumes =

@@ -55,6 +55,11 @@ export interface WorkflowStep {
 
 export interface Workflow {
   readonly steps: readonly WorkflowStep[];
+  /**
+   * The work is judged by the goal guard's reviewer (the default workflow's `review`): recorded with
+   * every step of a run, so `flower continue <run>` rebuilds the workflow as the run was started.
+   */
+  readonly review?: boolean;
 }
 
 /** Validates the steps (names unique and file-name safe, an agent each) and returns the workflow. */

@@ -218,8 +218,11 @@ describe("the fault matrix", () => {
     // Said once, not three times (result text, API error, the iterator's throw).
     expect((run.outcome.error as Error).message.match(/does not match/g)).toHaveLength(1);
     expect((run.outcome.error as Error).message).not.toContain("success:");
-    // The CLI tries a refused tool list a few ways (6 requests a session), never endlessly.
-    expect(current!.model.requests.length).toBeLessThanOrEqual(12);
+    // It cannot pass: one attempt, not maxAttempts (the CLI itself tries a refused tool list a few
+    // ways, 6 requests a session).
+    expect((run.outcome.error as Error).message).toMatch(/not retried, it cannot pass: .*see flower -v$/);
+    expect(run.record.attempts).toBe(1);
+    expect(current!.model.requests.length).toBeLessThanOrEqual(6);
     expect(run.ms).toBeLessThan(20_000);
   });
 });

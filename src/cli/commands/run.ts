@@ -6,10 +6,12 @@ import { existsSync, statSync } from "node:fs";
 import { createInterface } from "node:readline/promises";
 import { resolve } from "node:path";
 import { EXIT, UsageError } from "../../errors.js";
-import { HandoffPolicy, defaultWindow, windowForModel } from "../../handoff/policy.js";
+import { HandoffPolicy, resolveWindow } from "../../handoff/policy.js";
 import { formatTokensShort } from "../../handoff/text.js";
 import { resolveLocale, type Locale } from "../../locale/locale.js";
 import { effectiveStatus, RunDirectory } from "../../runtime/run-directory.js";
+import { recordedSettings } from "../../runtime/step-settings.js";
+import type { StepRecord, StepSettings } from "../../records/step-record.js";
 import { Runtime } from "../../runtime/runtime.js";
 import { parseBudget, parseLang, parseNonEmpty, parseWindow, type ParsedCommand } from "../args.js";
 import { resolveProvider } from "../credentials.js";
@@ -31,8 +33,16 @@ export interface LiveSettings {
   runDir: string;
   model: string | undefined;
   maxBudgetUsd: number | undefined;
+  /** The handoff line shown with -v: what a new step gets, or what a continued step was started with. */
   handoff: HandoffPolicy;
+  /**
+   * The runtime's `handoff` option: only what the flags name (--no-handoff, --window), so the Runtime
+   * decides the rest (the window from the model) and `continue` keeps what the step was started with.
+   */
+  handoffOption: HandoffPolicy;
   locale: Locale;
+  /** `--lang` was given: it overrides a continued step's language (FLOWER_LANG / LANG do not). */
+  localeGiven: boolean;
   /** `--review`: the goal guard's reviewer after the work (SPEC G3). */
   review: boolean;
   /** `--store` / FLOWER_STORE. */
@@ -51,9 +61,15 @@ export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
   }
   const runDir = resolve(parseNonEmpty("--run-dir", values["run-dir"]) ?? "runs");
   const store = storeOption(values);
-  // --model names the model directly, so the window is guessed from it; else from ANTHROPIC_MODEL.
-  const guessed = model ? windowForModel(model) : defaultWindow(process.env);
-  const handoff = new HandoffPolicy({ enabled: values["no-handoff"] !== true, window: window ?? guessed });
+  const handoffOption = new HandoffPolicy({
+    ...(values["no-handoff"] === true ? { enabled: false } : {}),
+    ...(window !== undefined ? { window } : {}),
+  });
+  // For -v only: the Runtime decides the same way (model > ANTHROPIC_MODEL > 1M).
+  const handoff = new HandoffPolicy({
+    enabled: handoffOption.enabled,
+    window: resolveWindow({ window, model, env: process.env }),
+  });
   const json = values.json === true;
   return {
     output: makeOutput(json, locale),
@@ -63,10 +79,34 @@ export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
     model,
     maxBudgetUsd,
     handoff,
+    handoffOption,
     locale,
+    localeGiven: values.lang !== undefined,
     review: values.review === true,
     store,
   };
+}
+
+/**
+ * `flower continue` shows and runs a step as it was started: its language (for the live view too) and
+ * its handoff line, unless a flag names them. The Runtime applies the rest and reports each override.
+ */
+function adoptRecorded(
+  settings: LiveSettings,
+  values: ParsedCommand["values"],
+  recorded: StepSettings | undefined,
+): void {
+  if (!recorded) return;
+  if (!settings.localeGiven && recorded.locale !== settings.locale) {
+    settings.locale = recorded.locale;
+    settings.output = makeOutput(settings.output.json, recorded.locale);
+  }
+  const window = parseWindow(values.window);
+  settings.handoff = new HandoffPolicy({
+    enabled: values["no-handoff"] === true ? false : recorded.handoff.enabled,
+    window: window ?? recorded.handoff.window,
+    headroom: recorded.handoff.headroom,
+  });
 }
 
 /**
@@ -104,8 +144,8 @@ export function makeRuntime(settings: LiveSettings, onEvent: Runtime["options"][
     workspace: settings.workspace,
     runDir: settings.runDir,
     workbench: true,
-    handoff: settings.handoff,
-    locale: settings.locale,
+    handoff: settings.handoffOption,
+    ...(settings.localeGiven ? { locale: settings.locale } : {}),
     ...(settings.model ? { model: settings.model } : {}),
     ...(settings.maxBudgetUsd !== undefined ? { maxBudgetUsd: settings.maxBudgetUsd } : {}),
     ...(onEvent ? { onEvent } : {}),
@@ -238,6 +278,12 @@ export async function continueCommandRun(parsed: ParsedCommand): Promise<number>
   // Nothing to continue is said before credentials are asked for: the answer does not depend on them.
   const runDirectory = new RunDirectory(settings.runDir);
   const target = continueTarget(runDirectory, parsed.positionals[0], settings.locale);
+  const records: StepRecord[] = runDirectory.steps();
+  adoptRecorded(
+    settings,
+    parsed.values,
+    recordedSettings(records, target.kind === "run" ? target.run : target.step),
+  );
   if (target.kind === "run") {
     if (prompt !== undefined)
       throw new UsageError(
@@ -274,10 +320,16 @@ async function goOnWithRun(
     step: run,
     continueCommand: continueCommand(run, settings),
     action: () =>
-      continueWorkflow(rt, cliWorkflow({ review: settings.review }), run, {
-        wait: parsed.values.wait === true,
-        ...(parsed.values.yes === true ? { pauseAfter: false } : {}),
-      }),
+      // The run's reviewer as it was started; --review turns it on (an override line when it was off).
+      continueWorkflow(
+        rt,
+        cliWorkflow({ review: settings.review || rt.settingsOf(run)?.review === true }),
+        run,
+        {
+          wait: parsed.values.wait === true,
+          ...(parsed.values.yes === true ? { pauseAfter: false } : {}),
+        },
+      ),
   });
   return outcome.code;
 }
@@ -343,12 +395,18 @@ async function continueFromStore(
   settings: LiveSettings,
   prompt: string | undefined,
 ): Promise<number> {
-  const text = CLI_TEXT[settings.locale];
-  const sink = eventSink(settings.output, settings.verbose);
+  let sink = eventSink(settings.output, settings.verbose);
   const rt = makeRuntime(settings, (event) => sink.handle(event));
   await joinSharedStore(rt, settings);
   const where = rt.records.location;
   const name = parsed.positionals[0] ?? rt.records.list().at(-1)?.step;
+  // The records came from the store just now: the step's language is known only from here on.
+  if (name !== undefined) {
+    const before = settings.output;
+    adoptRecorded(settings, parsed.values, rt.settingsOf(name));
+    if (settings.output !== before) sink = eventSink(settings.output, settings.verbose);
+  }
+  const text = CLI_TEXT[settings.locale];
   // A step of a workflow run (or the run's id) goes on as the run: the next step reads the frozen files.
   const run =
     name === undefined

@@ -325,7 +325,7 @@ describe("Display without a TTY", () => {
         costUsd: 0.4213,
         numTurns: 12,
         generations: 3,
-        errors: ["交接降级(network)", "boom"],
+        errors: ["交接降级(network)", "boom", "boom"],
       },
     ];
     expect(render(events, { tty: false })).toBe(
@@ -340,11 +340,30 @@ describe("Display without a TTY", () => {
         "   载入会话 abcdef01:过期 3 · 剪除拒绝 1 · 省下 12.0K 字符",
         "<= 失败 干活 · 12 轮 · $0.42 · 3 代",
         "   ! 交接降级(network)",
-        "   ! boom",
+        "   ! boom (×2)",
         "",
       ].join("\n"),
     );
     expect(render(events.slice(4, 5), { tty: false, verbose: true })).toBe("   分析员 · Bash ls data\n");
+  });
+
+  it("shows the child's stderr lines only with -v", () => {
+    const events: FlowerEvent[] = [
+      {
+        type: "claude-stderr",
+        step: "work",
+        lines: ["first", "--dangerously-skip-permissions cannot be used"],
+      },
+    ];
+    expect(render(events, { tty: false, locale: "en" })).toBe("");
+    expect(render(events, { tty: false, locale: "en", verbose: true })).toBe(
+      [
+        "   claude's stderr (last lines):",
+        "   | first",
+        "   | --dangerously-skip-permissions cannot be used",
+        "",
+      ].join("\n"),
+    );
   });
 
   it("renders the same lines in English", () => {
@@ -423,5 +442,62 @@ describe("handoffSummary", () => {
     expect(lines[0]).toBe(`  - 现在在做  ${"x".repeat(199)}…`);
     expect(lines[1]).toBe("  - 已定的事  a;b。");
     expect(lines[2]).toBe("  - 走不通的  (空)");
+  });
+});
+
+describe("Display: a setting a continued step does not keep", () => {
+  const overrides: FlowerEvent[] = [
+    { type: "setting-override", step: "s", setting: "window", recorded: 90_000, now: 200_000, by: "window" },
+    {
+      type: "setting-override",
+      step: "s",
+      setting: "window",
+      recorded: 1_000_000,
+      now: 200_000,
+      by: "model",
+    },
+    {
+      type: "setting-override",
+      step: "s",
+      setting: "model",
+      recorded: null,
+      now: "claude-haiku-4-5",
+      by: "model",
+    },
+    { type: "setting-override", step: "s", setting: "handoff", recorded: true, now: false, by: "handoff" },
+    {
+      type: "setting-override",
+      step: "s",
+      setting: "maxBudgetUsd",
+      recorded: 3,
+      now: 0.5,
+      by: "maxBudgetUsd",
+    },
+    { type: "setting-override", step: "s", setting: "review", recorded: false, now: true, by: "review" },
+    { type: "setting-override", step: "s", setting: "locale", recorded: "en", now: "zh", by: "locale" },
+  ];
+
+  it("one line each, naming the flag that changed it (en)", () => {
+    expect(render(overrides, { tty: false, locale: "en" }).trimEnd().split("\n")).toEqual([
+      "window 90K as started → 200K (--window)",
+      "window 1M as started → 200K (--model)",
+      "model default as started → claude-haiku-4-5 (--model)",
+      "handoff on as started → off (--no-handoff)",
+      "budget $3 as started → $0.5 (--max-budget-usd)",
+      "review off as started → on (--review)",
+      "language en as started → zh (--lang)",
+    ]);
+  });
+
+  it("the same in zh", () => {
+    expect(render(overrides, { tty: false, locale: "zh" }).trimEnd().split("\n")).toEqual([
+      "窗口 90K(启动时)→ 200K(--window)",
+      "窗口 1M(启动时)→ 200K(--model)",
+      "模型 默认(启动时)→ claude-haiku-4-5(--model)",
+      "换代 开(启动时)→ 关(--no-handoff)",
+      "预算 $3(启动时)→ $0.5(--max-budget-usd)",
+      "评审 关(启动时)→ 开(--review)",
+      "语言 en(启动时)→ zh(--lang)",
+    ]);
   });
 });

@@ -41,8 +41,37 @@ describe("resolveRuntimeOptions", () => {
 
   it("takes a boolean or a policy for handoff", () => {
     expect(resolveRuntimeOptions({ workspace, handoff: false }).handoff.enabled).toBe(false);
-    const policy = new HandoffPolicy({ window: 200_000 });
-    expect(resolveRuntimeOptions({ workspace, handoff: policy }).handoff).toBe(policy);
+    const policy = new HandoffPolicy({ window: 200_000, headroom: 30_000 });
+    const resolved = resolveRuntimeOptions({ workspace, handoff: policy });
+    expect([resolved.handoff.window, resolved.handoff.headroom]).toEqual([200_000, 30_000]);
+    expect(resolved.given).toEqual({ window: 200_000, headroom: 30_000 });
+  });
+
+  it("decides a window the policy leaves out as the CLI does: model > environment > 1M", () => {
+    const haiku = { ANTHROPIC_MODEL: "claude-haiku-4-5" };
+    const headroomOnly = new HandoffPolicy({ headroom: 20_000 });
+    // The library gap of issue 22: a policy without a window used to stay at 1M whatever the env said.
+    expect(resolveRuntimeOptions({ workspace, env: haiku, handoff: headroomOnly }).handoff.window).toBe(
+      200_000,
+    );
+    // The Runtime's model informs the window, and wins over the environment.
+    expect(resolveRuntimeOptions({ workspace, env: haiku, model: "claude-opus-5[1m]" }).handoff.window).toBe(
+      1_000_000,
+    );
+    expect(resolveRuntimeOptions({ workspace, model: "claude-haiku-4-5" }).handoff.window).toBe(200_000);
+    // A given window wins over both.
+    const given = new HandoffPolicy({ window: 300_000 });
+    expect(
+      resolveRuntimeOptions({ workspace, env: haiku, model: "claude-haiku-4-5", handoff: given }).handoff
+        .window,
+    ).toBe(300_000);
+  });
+
+  it("remembers which settings were named (only those override a continued step)", () => {
+    expect(resolveRuntimeOptions({ workspace }).given).toEqual({});
+    expect(
+      resolveRuntimeOptions({ workspace, handoff: false, model: "m", maxBudgetUsd: 2, locale: "zh" }).given,
+    ).toEqual({ handoff: false, model: "m", maxBudgetUsd: 2, locale: "zh" });
   });
 
   it("guesses the window of handoff: true from its env option over process.env", () => {

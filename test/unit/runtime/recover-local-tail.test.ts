@@ -73,5 +73,6 @@ describe("recoverLocalTail", () => {
   it("finds the CLI's folder from CLAUDE_CONFIG_DIR", () => {
     expect(claudeProjectsDir({ CLAUDE_CONFIG_DIR: "/c" })).toBe("/c/projects");
     expect(claudeProjectsDir({})).toMatch(/\.claude\/projects$/);
+    expect(claudeProjectsDir({ HOME: "/h" })).toBe("/h/.claude/projects");
   });
 });

@@ -127,3 +127,52 @@ describe("summariseToolInput", () => {
     expect(summariseToolInput({ other: 1 })).toBe("");
   });
 });
+
+describe("SessionTranslator on API errors (shapes as binary 2.1.332 sends them)", () => {
+  const init = { type: "system", subtype: "init", session_id: "s1" };
+  const retry = {
+    type: "system",
+    subtype: "api_retry",
+    attempt: 1,
+    max_retries: 2,
+    retry_delay_ms: 593,
+    error_status: 401,
+    error: "authentication_failed",
+    session_id: "s1",
+  };
+  const errorResult = {
+    type: "result",
+    subtype: "success",
+    is_error: true,
+    num_turns: 1,
+    total_cost_usd: 0,
+    session_id: "s1",
+    result: "Failed to authenticate. API Error: 403 Forbidden",
+    api_error_status: 403,
+    api_error_type: "permission_error",
+  };
+
+  it("an api_retry is a signal and the reading's status; the result's status wins later", () => {
+    const { translator, signals } = readAll([init, retry] as unknown as SDKMessage[]);
+    expect(signals.at(-1)).toEqual({ kind: "api-retry", status: 401, error: "authentication_failed" });
+    expect(translator.reading).toMatchObject({
+      started: true,
+      apiStatus: 401,
+      apiErrorType: "authentication_failed",
+    });
+    translator.read(errorResult as unknown as SDKMessage);
+    expect(translator.reading).toMatchObject({ apiStatus: 403, apiErrorType: "permission_error" });
+  });
+
+  it("a worker's failed request is not the session's error type; no init means not started", () => {
+    const workerError = {
+      type: "assistant",
+      parent_tool_use_id: "toolu_1",
+      error: "invalid_request",
+      message: { content: [{ type: "text", text: "API Error: 400 prompt is too long" }] },
+      session_id: "s1",
+    };
+    const { translator } = readAll([workerError] as unknown as SDKMessage[]);
+    expect(translator.reading).toMatchObject({ started: false, apiErrorType: null });
+  });
+});

@@ -123,6 +123,49 @@ describe("step leases", () => {
     expect(rt.records.leases()).toEqual([]);
   });
 
+  it("two runtimes racing for a dead owner's step: the loser's error names the live winner", async () => {
+    const where = place();
+    const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], {
+      encoding: "utf8",
+    });
+    const deadPid = Number(dead.stdout);
+    const staleBeat = new Date(Date.now() - 5_000);
+    const records = new SqliteRunRecords(where.runDir);
+    records.put({ ...newStepRecord("build", "solo", "Build it."), sessionId: "s0", pid: deadPid });
+    records.acquire("build", {
+      self: { pid: deadPid, host: hostname(), startTicks: 1 },
+      now: staleBeat,
+      token: "dead-owner",
+    });
+    records.close();
+    // Both continue the step at once; whichever takes the dead owner's lease holds its session open.
+    const first = held("s0");
+    const second = held("s0");
+    const a = runtime(where, [first.session]);
+    const b = runtime(where, [second.session]);
+    const runs = [a.continue("build", spec), b.continue("build", spec)];
+    const loser = await Promise.race(
+      runs.map((run, index) =>
+        run.then(
+          () => null,
+          (error: unknown) => ({ index, error }),
+        ),
+      ),
+    );
+    expect(loser, "one of the two drivers must be refused").not.toBeNull();
+    const error = loser!.error as LeaseHeldError;
+    expect(error).toBeInstanceOf(LeaseHeldError);
+    // The winner is this very process, alive, with a fresh heartbeat; not the dead driver.
+    expect(error.holder.pid).toBe(process.pid);
+    expect(error.holder.pid).not.toBe(deadPid);
+    expect(Date.parse(error.holder.heartbeatAt)).toBeGreaterThan(staleBeat.getTime());
+    expect(error.message).toContain(`pid ${process.pid} on ${hostname()}`);
+    first.release();
+    second.release();
+    const winner = await runs[1 - loser!.index]!;
+    expect(winner.result).toBe("done by s0");
+  });
+
   it("takes over a lease whose heartbeat went stale on another host", async () => {
     const where = place();
     const records = new SqliteRunRecords(where.runDir);

@@ -247,6 +247,58 @@ describe("StepRun over a scripted query", () => {
     expect(h.saves.at(-1)?.status).toBe("failed");
   });
 
+  it("a request that cannot pass ends the step after one attempt, with the API's words and a hint", async () => {
+    const retry = (status: number, error: string) =>
+      ({
+        type: "system",
+        subtype: "api_retry",
+        error_status: status,
+        error,
+        session_id: "a",
+      }) as unknown as SDKMessage;
+    // The binary retries a 401 on its own: the driver interrupts it at its first retry notice.
+    const h = harness([
+      session(
+        "a",
+        retry(401, "authentication_failed"),
+        retry(401, "authentication_failed"),
+        retry(401, "authentication_failed"),
+      ),
+    ]);
+    const error = await h.run.run().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StepFailedError);
+    expect((error as StepFailedError).message).toBe(
+      'Step "survey" failed: not retried, it cannot pass: API Error: 401 authentication_failed — check ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)',
+    );
+    expect(h.calls).toHaveLength(1);
+    expect(h.events.map((e) => e.type)).not.toContain("retry");
+    expect(h.saves.at(-1)).toMatchObject({ status: "failed", attempts: 1 });
+    expect(h.saves.at(-1)!.errors).toEqual([
+      (error as StepFailedError).message.replace('Step "survey" failed: ', ""),
+    ]);
+  });
+
+  it("a 403 in the result is not retried; a 529 is", async () => {
+    const apiResult = (id: string, status: number, type: string, text: string) =>
+      ({
+        ...result(id, { isError: true }),
+        result: text,
+        api_error_status: status,
+        api_error_type: type,
+      }) as unknown as SDKMessage;
+    const forbidden = harness([
+      session("a", apiResult("a", 403, "permission_error", "API Error: 403 Forbidden")),
+    ]);
+    await expect(forbidden.run.run()).rejects.toThrow(
+      /not retried, it cannot pass: API Error: 403 Forbidden/,
+    );
+    const overloaded = harness([
+      session("a", apiResult("a", 529, "overloaded_error", "API Error: 529 Overloaded")),
+      session("b", response("b", 9_000), result("b", { text: "done" })),
+    ]);
+    expect(await overloaded.run.run()).toMatchObject({ attempts: 1, result: "done" });
+  });
+
   it("books a store load of a resumed session to the record, silently during the writing turn", async () => {
     const h = harness([
       session("s1", response("s1", 60_000, "tool_use")),
