@@ -23,6 +23,10 @@ export interface Switch {
   context: number;
   at: number;
   degraded: boolean;
+  /** Calls of the crossing response the switch cut (each named in the handoff's next). */
+  cutCalls?: number;
+  /** Calls of the crossing response the switch let finish before it handed off. */
+  finishedCalls?: number;
 }
 
 export interface ModeResult extends ModeSummary {
@@ -142,9 +146,13 @@ export async function runMode(mode: Mode, config: EconomyConfig): Promise<ModeRe
               at: policy.at,
               degraded: false,
             });
-          if (event.type === "handoff" && event.phase === "done" && event.degraded) {
+          if (event.type === "handoff" && event.phase === "done") {
             const last = switches.at(-1);
-            if (last) last.degraded = true;
+            if (last) {
+              last.degraded = event.degraded === true;
+              last.cutCalls = event.cutCalls ?? 0;
+              last.finishedCalls = event.finishedCalls ?? 0;
+            }
           }
         },
       });

@@ -6,10 +6,18 @@
  * once and in order (counts and uuids per transcript; every 7th batch is sent twice, as an SDK retry
  * would, and must add nothing).
  *
+ * Two ways of flushing (`flush`): "batched" sends one turn per append, as the SDK does by default (at the
+ * end of a turn); "eager" sends every entry as its own append, as the SDK does with
+ * `sessionStoreFlush: "eager"` — what flower asks for on a shared store, so a machine that dies mid-turn
+ * leaves its entries in the store (runtime/session-options.ts). SQLite runs batched only (flower keeps
+ * it batched). Besides the fleet, one writer alone appends the same entries both ways: its time per
+ * entry is what eager costs one session (`flushCost`).
+ *
  * Part of `npm run bench` (workload "postgres"; `--only postgres`); results go to bench/postgres-load.json.
  * Alone: `node bench/dist/postgres-load.js`. Environment: FLOWER_LOAD_SECONDS (60), FLOWER_LOAD_RUNNERS
- * (20), FLOWER_LOAD_BACKENDS ("postgres,sqlite"), FLOWER_BENCH_POSTGRES_URL. A lost, duplicated or
- * misordered entry fails the run.
+ * (20), FLOWER_LOAD_BACKENDS ("postgres,sqlite"), FLOWER_LOAD_FLUSH ("batched,eager"),
+ * FLOWER_LOAD_WRITER_ENTRIES (2000), FLOWER_BENCH_POSTGRES_URL. A lost, duplicated or misordered entry
+ * fails the run.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -25,6 +33,8 @@ const PROJECT = "-bench-repo";
 
 type Backend = "postgres" | "sqlite";
 type Which = "main" | "sub";
+/** One turn per append (the SDK's default), or one entry per append (`sessionStoreFlush: "eager"`). */
+export type Flush = "batched" | "eager";
 
 interface Counter {
   n: number;
@@ -40,6 +50,8 @@ interface RunnerResult {
 
 export interface StoreLoadResult {
   backend: Backend;
+  /** How the runners flushed (absent in results of older runs: batched). */
+  flush?: Flush;
   runners: number;
   seconds: number;
   wallSeconds: number;
@@ -51,6 +63,8 @@ export interface StoreLoadResult {
   entries: number;
   entriesPerSecond: number;
   appendMs: { p50: number; p95: number; p99: number; max: number };
+  /** A runner's time in append() per entry it stored: what the store costs one writer under this load. */
+  writerMsPerEntry?: number;
   /** Entries with a uuid that the runners sent (cost-state entries have none and are not checked). */
   uuidsSent?: number;
   /** Entries with a uuid that the store gave back. */
@@ -120,13 +134,43 @@ function turnEntries(prefix: string, turn: number, counter: Counter): SessionSto
   return entries;
 }
 
-function keyOf(index: number, which: Which): SessionKey {
-  const main = { projectKey: PROJECT, sessionId: `runner-${index}` };
+/** A runner's transcript; each flush mode writes its own (the fleets share one database). */
+function keyOf(index: number, which: Which, flush: Flush): SessionKey {
+  const main = { projectKey: `${PROJECT}-${flush}`, sessionId: `runner-${index}` };
   return which === "sub" ? { ...main, subpath: "subagents/agent-a" } : main;
 }
 
+/**
+ * Appends one turn the way `flush` says: the whole batch at once, or entry by entry. Returns the time of
+ * each append() call. The SDK retries a batch whose append it could not confirm: with `retry` the last
+ * append is sent twice (it must add nothing).
+ */
+async function appendTurn(
+  store: Store,
+  key: SessionKey,
+  batch: SessionStoreEntry[],
+  flush: Flush,
+  retry: boolean,
+): Promise<number[]> {
+  const latencies: number[] = [];
+  const groups = flush === "batched" ? [batch] : batch.map((entry) => [entry]);
+  for (const group of groups) {
+    const started = performance.now();
+    await store.append(key, group);
+    latencies.push(performance.now() - started);
+  }
+  if (retry) await store.append(key, groups.at(-1)!);
+  return latencies;
+}
+
 /** One runner process: connect, say "ready", wait for "go <deadline>", append until then. */
-async function runner(backend: Backend, target: string, index: number, outFile: string): Promise<void> {
+async function runner(
+  backend: Backend,
+  target: string,
+  index: number,
+  outFile: string,
+  flush: Flush,
+): Promise<void> {
   const store = open(backend, target, true);
   await store.ready?.();
   process.stdout.write("ready\n");
@@ -149,15 +193,12 @@ async function runner(backend: Backend, target: string, index: number, outFile: 
   while (Date.now() < deadline) {
     turn += 1;
     const which: Which = turn % 5 === 0 ? "sub" : "main";
-    const key = keyOf(index, which);
+    const key = keyOf(index, which, flush);
     const batch = turnEntries(`runner-${index}-${which}`, turn, counters[which]);
-    const started = performance.now();
-    await store.append(key, batch);
-    latencies.push(performance.now() - started);
+    // The SDK retries a batch whose append it could not confirm: every 7th is sent twice.
+    latencies.push(...(await appendTurn(store, key, batch, flush, turn % 7 === 0)));
     entries += batch.length;
     for (const entry of batch) if (entry.uuid) expected[which].push(entry.uuid);
-    // The SDK retries a batch whose append it could not confirm: every 7th is sent twice.
-    if (turn % 7 === 0) await store.append(key, batch);
   }
   await store.close();
   const result: RunnerResult = { index, entries, latencies, expected };
@@ -170,7 +211,7 @@ function percentile(sorted: number[], p: number): number {
     : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function verify(backend: Backend, target: string, results: RunnerResult[]) {
+async function verify(backend: Backend, target: string, results: RunnerResult[], flush: Flush) {
   const store = open(backend, target, false);
   let lost = 0;
   let duplicated = 0;
@@ -179,7 +220,7 @@ async function verify(backend: Backend, target: string, results: RunnerResult[])
   let uuidsSent = 0;
   for (const result of results) {
     for (const which of ["main", "sub"] as const) {
-      const loaded = ((await store.load(keyOf(result.index, which))) ?? [])
+      const loaded = ((await store.load(keyOf(result.index, which, flush))) ?? [])
         .map((entry) => entry.uuid)
         .filter((uuid): uuid is string => typeof uuid === "string");
       const want = result.expected[which];
@@ -200,6 +241,7 @@ async function loadTest(
   target: string,
   runners: number,
   seconds: number,
+  flush: Flush,
 ): Promise<StoreLoadResult> {
   const dir = mkdtempSync(join(tmpdir(), "flower-load-out-"));
   try {
@@ -211,7 +253,7 @@ async function loadTest(
     }
     const children = Array.from({ length: runners }, (_, index) => {
       const out = join(dir, `runner-${index}.json`);
-      const child = spawn(process.execPath, [SELF, "--runner", backend, target, String(index), out], {
+      const child = spawn(process.execPath, [SELF, "--runner", backend, target, String(index), out, flush], {
         stdio: ["pipe", "pipe", "inherit"],
       });
       const exited = new Promise<void>((resolve, reject) =>
@@ -241,10 +283,12 @@ async function loadTest(
     );
     const latencies = results.flatMap((result) => result.latencies).sort((a, b) => a - b);
     const entries = results.reduce((sum, result) => sum + result.entries, 0);
-    const check = await verify(backend, target, results);
+    const check = await verify(backend, target, results, flush);
     const round = (value: number) => Math.round(value * 10) / 10;
+    const appendTime = latencies.reduce((sum, ms) => sum + ms, 0);
     return {
       backend,
+      flush,
       runners,
       seconds,
       wallSeconds: round(wall),
@@ -259,6 +303,7 @@ async function loadTest(
         p99: round(percentile(latencies, 99)),
         max: round(latencies.at(-1) ?? 0),
       },
+      writerMsPerEntry: Math.round((appendTime / Math.max(1, entries)) * 1000) / 1000,
       ...check,
     };
   } finally {
@@ -270,6 +315,10 @@ export interface StoreLoadOptions {
   seconds: number;
   runners: number;
   backends: Backend[];
+  /** Flush modes of the fleet; SQLite runs batched only. */
+  flushes: Flush[];
+  /** Entries the lone writer appends in each flush mode (`flushCost`). */
+  writerEntries: number;
   /** An existing server; default: a throwaway durable cluster. */
   postgresUrl?: string;
 }
@@ -285,16 +334,102 @@ export function storeLoadOptions(env: NodeJS.ProcessEnv = process.env): StoreLoa
   for (const backend of backends)
     if (backend !== "postgres" && backend !== "sqlite")
       throw new Error(`FLOWER_LOAD_BACKENDS: unknown backend "${backend}" (postgres, sqlite)`);
+  const flushes = (env.FLOWER_LOAD_FLUSH ?? "batched,eager").split(",").map((name) => name.trim());
+  for (const flush of flushes)
+    if (flush !== "batched" && flush !== "eager")
+      throw new Error(`FLOWER_LOAD_FLUSH: unknown flush "${flush}" (batched, eager)`);
+  const writerEntries = Number(env.FLOWER_LOAD_WRITER_ENTRIES ?? 2000);
+  if (!Number.isInteger(writerEntries) || writerEntries < 1)
+    throw new Error(
+      `FLOWER_LOAD_WRITER_ENTRIES must be a positive integer (got ${env.FLOWER_LOAD_WRITER_ENTRIES})`,
+    );
   return {
     seconds,
     runners,
     backends: backends as Backend[],
+    flushes: flushes as Flush[],
+    writerEntries,
     ...(env.FLOWER_BENCH_POSTGRES_URL ? { postgresUrl: env.FLOWER_BENCH_POSTGRES_URL } : {}),
   };
 }
 
-export async function runStoreLoad(options: StoreLoadOptions): Promise<StoreLoadResult[]> {
+/** One writer alone, one flush mode: what an entry costs a single session's writer. */
+export interface FlushCostResult {
+  backend: Backend;
+  flush: Flush;
+  entries: number;
+  appends: number;
+  totalMs: number;
+  msPerEntry: number;
+  lost: number;
+  duplicated: number;
+}
+
+/**
+ * One writer appends `entries` entries of realistic turns to a fresh transcript, in one flush mode, and
+ * reads them back. No other writer: the time per entry is the round trip an eager flush adds per frame.
+ */
+async function flushCost(
+  backend: Backend,
+  target: string,
+  entries: number,
+  flush: Flush,
+): Promise<FlushCostResult> {
+  const store = open(backend, target, false);
+  await store.ready?.();
+  const key = { projectKey: PROJECT, sessionId: `writer-${flush}-${process.pid}-${Date.now()}` };
+  const counter: Counter = { n: 0, last: null };
+  const sent: string[] = [];
+  let appends = 0;
+  let totalMs = 0;
+  let turn = 0;
+  while (sent.length < entries) {
+    turn += 1;
+    const batch = turnEntries(key.sessionId, turn, counter);
+    const latencies = await appendTurn(store, key, batch, flush, false);
+    appends += latencies.length;
+    totalMs += latencies.reduce((sum, ms) => sum + ms, 0);
+    for (const entry of batch) if (entry.uuid) sent.push(entry.uuid);
+  }
+  const loaded = ((await store.load(key)) ?? [])
+    .map((entry) => entry.uuid)
+    .filter((uuid): uuid is string => typeof uuid === "string");
+  await store.close();
+  const have = new Set(loaded);
+  const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
+  return {
+    backend,
+    flush,
+    entries: sent.length,
+    appends,
+    totalMs: round(totalMs, 0),
+    msPerEntry: round(totalMs / sent.length, 3),
+    lost: sent.filter((uuid) => !have.has(uuid)).length,
+    duplicated: loaded.length - have.size,
+  };
+}
+
+export function describeFlushCost(result: FlushCostResult): string {
+  return (
+    `${result.backend.padEnd(8)} one writer, ${result.flush.padEnd(7)}: ${result.msPerEntry} ms per entry ` +
+    `(${result.entries} entries in ${result.appends} appends, ${result.totalMs} ms); ` +
+    `lost ${result.lost}, duplicated ${result.duplicated}`
+  );
+}
+
+export interface StoreLoadRun {
+  loads: StoreLoadResult[];
+  flushCosts: FlushCostResult[];
+}
+
+/** The fleet flush modes a backend runs: SQLite stays batched (flower never asks it for eager). */
+function flushesOf(backend: Backend, flushes: Flush[]): Flush[] {
+  return backend === "sqlite" ? flushes.filter((flush) => flush === "batched") : flushes;
+}
+
+export async function runStoreLoad(options: StoreLoadOptions): Promise<StoreLoadRun> {
   const results: StoreLoadResult[] = [];
+  const flushCosts: FlushCostResult[] = [];
   for (const backend of options.backends) {
     if (backend === "postgres") {
       const server = options.postgresUrl
@@ -305,30 +440,37 @@ export async function runStoreLoad(options: StoreLoadOptions): Promise<StoreLoad
             sharedBuffers: "128MB",
           });
       try {
-        results.push(
-          await loadTest("postgres", options.postgresUrl ?? server!.url, options.runners, options.seconds),
-        );
+        const url = options.postgresUrl ?? server!.url;
+        for (const flush of ["batched", "eager"] as const)
+          flushCosts.push(await flushCost("postgres", url, options.writerEntries, flush));
+        for (const flush of flushesOf("postgres", options.flushes))
+          results.push(await loadTest("postgres", url, options.runners, options.seconds, flush));
       } finally {
         await server?.stop();
       }
     } else {
       const dir = mkdtempSync(join(tmpdir(), "flower-sqlite-load-"));
       try {
-        results.push(await loadTest("sqlite", join(dir, "sessions.db"), options.runners, options.seconds));
+        for (const flush of ["batched", "eager"] as const)
+          flushCosts.push(await flushCost("sqlite", join(dir, "writer.db"), options.writerEntries, flush));
+        for (const flush of flushesOf("sqlite", options.flushes))
+          results.push(
+            await loadTest("sqlite", join(dir, "sessions.db"), options.runners, options.seconds, flush),
+          );
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
     }
   }
-  return results;
+  return { loads: results, flushCosts };
 }
 
 export function describeLoad(result: StoreLoadResult): string {
   return (
-    `${result.backend.padEnd(8)} ${result.runners} runners × ${result.seconds}s ` +
+    `${result.backend.padEnd(8)} ${(result.flush ?? "batched").padEnd(7)} ${result.runners} runners × ${result.seconds}s ` +
     `(load ${result.loadAverageAtStart ?? "?"} → ${result.loadAverage}): ` +
     `${result.entriesPerSecond} entries/s, append p50 ${result.appendMs.p50} ms, p95 ${result.appendMs.p95} ms, ` +
-    `p99 ${result.appendMs.p99} ms; stored ${result.stored}, lost ${result.lost}, duplicated ${result.duplicated}, ` +
+    `p99 ${result.appendMs.p99} ms, ${result.writerMsPerEntry ?? "?"} ms per entry per writer; stored ${result.stored}, lost ${result.lost}, duplicated ${result.duplicated}, ` +
     `misordered transcripts ${result.misorderedTranscripts}`
   );
 }
@@ -336,6 +478,11 @@ export function describeLoad(result: StoreLoadResult): string {
 /** The results that lost, duplicated or reordered an entry (the run then fails). */
 export function brokenLoads(results: StoreLoadResult[]): StoreLoadResult[] {
   return results.filter((r) => r.lost > 0 || r.duplicated > 0 || r.misorderedTranscripts > 0);
+}
+
+/** A lone writer's run that lost or duplicated an entry: as broken as a fleet's. */
+export function brokenFlushCosts(results: FlushCostResult[]): FlushCostResult[] {
+  return results.filter((r) => r.lost > 0 || r.duplicated > 0);
 }
 
 export function brokenLoadsError(broken: StoreLoadResult[]): Error {
@@ -348,25 +495,31 @@ export function brokenLoadsError(broken: StoreLoadResult[]): Error {
  * The bench's workload: runs, prints, writes `<benchDir>/postgres-load.json`. It does not throw on a lost
  * entry, so the caller can record the failed result first; it must then fail (see `brokenLoads`).
  */
-export async function storeLoadWorkload(benchDir: string, write: boolean): Promise<StoreLoadResult[]> {
+export async function storeLoadWorkload(benchDir: string, write: boolean): Promise<StoreLoadRun> {
   console.log("postgres (store load)");
-  const results = await runStoreLoad(storeLoadOptions());
-  for (const result of results) console.log(`  ${describeLoad(result)}`);
+  const run = await runStoreLoad(storeLoadOptions());
+  for (const result of run.flushCosts) console.log(`  ${describeFlushCost(result)}`);
+  for (const result of run.loads) console.log(`  ${describeLoad(result)}`);
   if (write)
     writeFileSync(
       join(benchDir, "postgres-load.json"),
-      `${JSON.stringify({ date: new Date().toISOString(), storeLoad: results }, null, 2)}\n`,
+      `${JSON.stringify({ date: new Date().toISOString(), storeLoad: run.loads, flushCost: run.flushCosts }, null, 2)}\n`,
     );
-  return results;
+  const broken = brokenFlushCosts(run.flushCosts);
+  if (broken.length > 0)
+    throw new Error(`a lone writer lost or duplicated entries: ${broken.map(describeFlushCost).join("; ")}`);
+  return run;
 }
 
 if (process.argv[1] === SELF) {
   if (process.argv[2] === "--runner") {
-    const [, , , backend, target, index, out] = process.argv;
-    await runner(backend as Backend, target!, Number(index), out!);
+    const [, , , backend, target, index, out, flush] = process.argv;
+    await runner(backend as Backend, target!, Number(index), out!, (flush ?? "batched") as Flush);
   } else {
     const benchDir = join(SELF, "..", "..");
-    const broken = brokenLoads(await storeLoadWorkload(benchDir, !process.argv.includes("--no-write")));
+    const broken = brokenLoads(
+      (await storeLoadWorkload(benchDir, !process.argv.includes("--no-write"))).loads,
+    );
     if (broken.length > 0) throw brokenLoadsError(broken);
   }
 }

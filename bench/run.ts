@@ -89,12 +89,20 @@ async function modes(config: EconomyConfig): Promise<Record<string, ModeResult>>
       `  ${mode} (${config.subtasks} sub-tasks, window ${config.window}): ${result.ok ? "ok" : `FAILED: ${result.error}`}; ` +
         `${result.requests} requests, peak ${result.mainPeak}, input ${result.totalInputTokens}, ` +
         `weighted ${result.costWeightedInput}, breaks ${result.cacheBreaks}+${result.cacheBreaksAtResume} at resume, ` +
-        `generations ${result.generations}, ${Math.round(result.wallMs / 1000)} s`,
+        `generations ${result.generations}${handoffCalls(result)}, ${Math.round(result.wallMs / 1000)} s`,
     );
   };
   if (parallelModes || parallel) await Promise.all(config.modes.map(one));
   else for (const mode of config.modes) await one(mode);
   return results;
+}
+
+/** For flower's handoffs: how many calls of the crossing responses ran before the switch, how many it cut. */
+function handoffCalls(result: ModeResult): string {
+  if (result.switches.length === 0) return "";
+  const sum = (key: "finishedCalls" | "cutCalls") =>
+    result.switches.reduce((total, handoff) => total + (handoff[key] ?? 0), 0);
+  return ` (calls at the switches: ${sum("finishedCalls")} let finish, ${sum("cutCalls")} cut)`;
 }
 
 const COLORS: Record<Mode, string> = { plain: "#d62728", subagents: "#1f77b4", flower: "#2ca02c" };
@@ -265,7 +273,7 @@ if (only.has("long")) chosen.push(longWorkload);
 // 20 runner processes × 60 s against Postgres, then SQLite; also written alone to bench/postgres-load.json.
 if (only.has("postgres"))
   chosen.push(async () => {
-    results.postgres = { loads: await storeLoadWorkload(benchDir, write) };
+    results.postgres = { ...(await storeLoadWorkload(benchDir, write)) };
   });
 // --parallel also runs the workloads at the same time: quicker on a loaded machine, rougher wall times.
 if (parallel) await Promise.all(chosen.map((workload) => workload()));
@@ -423,7 +431,7 @@ const loads = results.postgres?.loads ?? [];
 for (const load of loads)
   targets.push(
     target(
-      `W4 ${load.backend === "postgres" ? "PostgreSQL" : "SQLite"}, ${load.runners} runners: lost + duplicated + out-of-order transcripts`,
+      `W4 ${load.backend === "postgres" ? "PostgreSQL" : "SQLite"} ${load.flush ?? "batched"}, ${load.runners} runners: lost + duplicated + out-of-order transcripts`,
       "0",
       load.lost + load.duplicated + load.misorderedTranscripts,
       load.lost === 0 && load.duplicated === 0 && load.misorderedTranscripts === 0,

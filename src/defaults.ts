@@ -8,6 +8,14 @@ export const DEFAULTS = {
   haikuWindow: 200_000,
   /** Auto-compact fires at window − 33k; the handoff must come first, and writing it costs one more turn. */
   headroom: 50_000,
+  /**
+   * The switch lets the calls of the crossing response finish (one more boundary) only while the
+   * context is below window − this margin: their results (a worker's report, reads the spill guard
+   * caps near 1k tokens each), one more response and the writing turn (its prompt and a handoff of a
+   * few thousand tokens) must still fit, and auto-compact is off. 25k is half the default headroom:
+   * calls issued in its first half finish, calls issued closer to the window are cut and named.
+   */
+  inflightMargin: 25_000,
   /** The only brake when `window` is below a role's start-up floor: handoffs do not use retry budget. */
   maxGenerations: 8,
   /** Below this a handoff cannot even be written. */

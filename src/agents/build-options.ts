@@ -35,6 +35,8 @@ export interface BuildContext {
   /** Hooks the runtime adds (spill, index refresh, events). */
   hooks?: HookMap;
   sessionStore?: SessionStore;
+  /** How the SDK flushes transcript entries to `sessionStore` (see session-options.ts: eager on a shared store). */
+  sessionStoreFlush?: "eager" | "batched";
   /** Resume this session (continuity, retries). */
   resume?: string;
   /** Model when the spec sets none. */
@@ -70,6 +72,15 @@ export function childEnv(spec: AgentSpec, context: BuildContext): Record<string,
     ...process.env,
     // The CLI would retry API errors 10 times over ~185 s; the runtime owns the retry policy.
     CLAUDE_CODE_MAX_RETRIES: String(DEFAULTS.cliMaxRetries),
+    // The plan tool. In headless (SDK) mode the binary offers no todo tool unless told to, whatever the
+    // tool list names; and by default it offers the Task tools (TaskCreate/TaskList/TaskUpdate), deferred
+    // behind a placeholder and keeping the plan in the binary's own per-machine task files. TodoWrite
+    // takes the whole plan as its input on every call: the plan is in the transcript (and so in the
+    // store), and flower reads the latest one from the stream to hand it to the successor
+    // (session-translator.ts, handoff/plan.ts). The coordinator's allowlist names TodoWrite (seed 003).
+    // A runtime `env` that sets either variable wins.
+    CLAUDE_CODE_ENABLE_TODO_TOOLS: "1",
+    CLAUDE_CODE_ENABLE_TASKS: "0",
     ...context.env,
     ...(compact?.env() ?? {}),
   };
@@ -137,6 +148,9 @@ export function buildOptions(spec: AgentSpec, context: BuildContext): Options {
     ...(spec.maxTurns ? { maxTurns: spec.maxTurns } : {}),
     ...(context.settings ? { settings: context.settings } : {}),
     ...(context.sessionStore ? { sessionStore: context.sessionStore } : {}),
+    ...(context.sessionStore && context.sessionStoreFlush
+      ? { sessionStoreFlush: context.sessionStoreFlush }
+      : {}),
     ...(context.resume ? { resume: context.resume } : {}),
     ...(context.maxBudgetUsd !== undefined ? { maxBudgetUsd: context.maxBudgetUsd } : {}),
     ...(context.abortController ? { abortController: context.abortController } : {}),

@@ -29,6 +29,28 @@ export function handoffDue({ enabled, writing, context, at, sessionId }: Handoff
   return enabled && !writing && typeof context === "number" && context >= at && !!sessionId;
 }
 
+export interface LetCallsFinishInput {
+  /** Calls of the crossing response that have not come back yet. */
+  openCalls: number;
+  /** The context after the crossing response. */
+  context: number;
+  /** `HandoffPolicy.window`. */
+  window: number;
+  /** `DEFAULTS.inflightMargin`: what the calls' results, one more response and the writing turn need. */
+  margin: number;
+}
+
+/**
+ * Whether the switch waits one more boundary for the calls the crossing response issued. Cutting them
+ * loses the work they were about to do (typically an `Agent` call: the worker the coordinator just
+ * sent), and the successor redoes it from a line in `next`; the headroom exists to let them finish. So
+ * they run while there is room (context below window − margin); closer to the window they are cut and
+ * named (cut-calls.ts), since their results could overflow the session before the handoff is written.
+ */
+export function letCallsFinish({ openCalls, context, window, margin }: LetCallsFinishInput): boolean {
+  return openCalls > 0 && context < window - margin;
+}
+
 export interface NearDueInput {
   enabled: boolean;
   writing: boolean;

@@ -5,6 +5,7 @@
  * and outcomes everything else reports. Everyone else reads copies.
  */
 import type { FrozenDocumentRecord, ReadDocumentRecord } from "./frozen-document-record.js";
+import type { PlanItem } from "../handoff/plan.js";
 import type { HandoffSectionName } from "../handoff/sections.js";
 import type { RewriteReport } from "../store/passes/report.js";
 import type { GuardRecord } from "./guard-record.js";
@@ -124,6 +125,8 @@ export interface GenerationRecord {
     scene: SceneCheck;
     /** Tool calls the switch cut from the crossing response, each named in `next`; absent in older records. */
     cutCalls?: number;
+    /** Calls of the crossing response the switch let finish (one more boundary) before handing off. */
+    finishedCalls?: number;
   } | null;
 }
 
@@ -171,6 +174,11 @@ export interface StepRecord extends StepResult {
   /** Per session, the last cumulative `total_cost_usd` seen (a resumed session starts from it). */
   sessionCosts: Record<string, number>;
   storeLoads: StoreLoadRecord[];
+  /**
+   * The latest plan the step's main thread wrote with TodoWrite (handoff/plan.ts); a handoff appends it
+   * to `next`. Absent until the first TodoWrite.
+   */
+  plan?: PlanItem[];
   /** The handoff line the step ran with (absent for records written before it was kept). */
   policy?: { enabled: boolean; window: number; at: number; warnAt: number };
   /**

@@ -4,6 +4,7 @@
  */
 import type { LeaseHolder } from "../errors.js";
 import type { DocumentSummaryLine } from "../documents/document.js";
+import type { PlanItem } from "../handoff/plan.js";
 import type { HandoffSectionName } from "../handoff/sections.js";
 import type { CheckFailureRecord, ReviewCriterionRecord } from "../records/guard-record.js";
 import type { RewriteReport } from "../store/passes/report.js";
@@ -124,6 +125,15 @@ export interface HandoffEvent {
   weak?: HandoffSectionName[] | undefined;
   /** Only on `done`: tool calls the switch cut, each named by a line in `next` (handoff/cut-calls.ts). */
   cutCalls?: number | undefined;
+  /** Only on `done`: calls of the crossing response the switch let finish before it handed off. */
+  finishedCalls?: number | undefined;
+}
+
+/** The main thread wrote its plan (TodoWrite): the whole list as it stands now. */
+export interface PlanEvent {
+  type: "plan";
+  step: string;
+  items: PlanItem[];
 }
 
 /** What the pruning store rewrote when it loaded a session for resume. */
@@ -297,6 +307,7 @@ export type FlowerEvent =
   | ToolDeniedEvent
   | SpillEvent
   | HandoffEvent
+  | PlanEvent
   | StoreLoadEvent
   | LeaseWaitEvent
   | GoalChecksEvent

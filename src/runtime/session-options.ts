@@ -92,6 +92,7 @@ export function stepSessionOptions(wiring: SessionWiring, input: StepSession): O
     hooks,
     ...(spilling ? { settings: { bashOutputMaxChars: DEFAULTS.cliBashInlineMaxChars } } : {}),
     sessionStore: wiring.store,
+    ...storeFlush(o),
     ...(resume ? { resume } : {}),
     ...(settings.model !== null ? { model: settings.model } : {}),
     // The writing turn must be able to finish: no budget cap there.
@@ -124,6 +125,7 @@ export function reviewerSessionOptions(
     env: o.env,
     handoffEnabled: false,
     sessionStore: wiring.store,
+    ...storeFlush(o),
     ...(settings.model !== null ? { model: settings.model } : {}),
     ...(settings.maxBudgetUsd !== null ? { maxBudgetUsd: settings.maxBudgetUsd } : {}),
     abortController: childAbort(wiring.kill),
@@ -141,6 +143,20 @@ function reviewerSpec(spec: AgentSpec, locale: Locale): AgentSpec {
     role: "agent",
     ...(spec.model ? { model: spec.model } : {}),
   };
+}
+
+/**
+ * A shared store gets every transcript entry as it is written (`sessionStoreFlush: "eager"`). The SDK's
+ * default batches until the end of a turn (or 500 entries / 1 MB), and the SDK runs inside flower: a
+ * machine that dies mid-turn takes the batch with it, and its own JSONL copy (which recover-local-tail
+ * reads) is on the dead machine's disk. Another machine's `continue` then finds the session's last turns
+ * missing — for a successor that had not finished a turn, no session at all. Eager costs one append
+ * (one round trip) per frame; bench/postgres-load.ts measures it per entry. SQLite is on this machine:
+ * its JSONL survives a crash next to it and recover-local-tail stores the tail before the resume, so
+ * it keeps the cheaper batches.
+ */
+function storeFlush(options: ResolvedRuntimeOptions): { sessionStoreFlush?: "eager" } {
+  return options.store.kind === "postgres" ? { sessionStoreFlush: "eager" } : {};
 }
 
 /** A fresh controller per session that follows the runtime's kill signal. */

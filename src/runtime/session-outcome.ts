@@ -52,6 +52,11 @@ export interface SessionOutcome {
    * before they ran (handoff/cut-calls.ts). Empty otherwise.
    */
   cutCalls: CutCall[];
+  /**
+   * Only on `handoff-due`: how many calls of the crossing response the switch let finish (one more
+   * boundary, handoff/trigger.ts `letCallsFinish`) before it handed off. 0 otherwise.
+   */
+  finishedCalls: number;
 }
 
 export interface SessionEnding {
@@ -62,6 +67,8 @@ export interface SessionEnding {
   handoffRequested: boolean;
   /** What the message iterator threw, if it did. */
   thrown: unknown;
+  /** Calls of the crossing response the driver waited for before interrupting. @default 0 */
+  finishedCalls?: number;
   /** The child's last stderr lines (redacted). */
   stderr?: string[];
   /**
@@ -79,6 +86,7 @@ export function classifySession({
   stopRequested,
   handoffRequested,
   thrown,
+  finishedCalls = 0,
   stderr = [],
   cutShort,
 }: SessionEnding): SessionOutcome {
@@ -95,6 +103,7 @@ export function classifySession({
     cannotPass: null,
     stderr: [],
     cutCalls: [],
+    finishedCalls: 0,
   };
   // The interrupt can lose the race against a turn that was finishing anyway: a clean final answer
   // means the work is done, and there is nothing to hand off or stop.
@@ -102,7 +111,7 @@ export function classifySession({
     reading.sawResult && !reading.lastResultIsError && reading.resultText !== null && thrown === undefined;
   if (stopRequested && !finished) return { ...outcome, kind: "stopped" };
   if (handoffRequested && !finished)
-    return { ...outcome, kind: "handoff-due", cutCalls: [...reading.openCalls] };
+    return { ...outcome, kind: "handoff-due", cutCalls: [...reading.openCalls], finishedCalls };
   if (cutShort) {
     // The interrupt's own result ("error_during_execution") says nothing: the API's answer does.
     const status = reading.apiStatus !== null ? ` ${reading.apiStatus}` : "";

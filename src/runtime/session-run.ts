@@ -4,10 +4,13 @@
  * The translator says what each message means; this driver acts on it: it passes events to the step's
  * sink, reports the session id as soon as it is known (so a crash still records it), and when
  * `handoffDue()` says so it interrupts at that message boundary, like Ctrl-C, so the transcript is not
- * torn. It never decides what happens next: it returns an outcome to step-run.
+ * torn — or, when the crossing response issued calls and there is room (`letCallsFinish`), one boundary
+ * later, after their results came back. It never decides what happens next: it returns an outcome to
+ * step-run.
  */
 import type { Options, Query, SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
-import { handoffDue } from "../handoff/trigger.js";
+import { DEFAULTS } from "../defaults.js";
+import { handoffDue, letCallsFinish } from "../handoff/trigger.js";
 import type { HandoffPolicy } from "../handoff/policy.js";
 import type { FlowerEvent } from "./events.js";
 import { lastApiError } from "./api-error-detail.js";
@@ -51,6 +54,8 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
   const translator = new SessionTranslator(step);
 
   let handoffRequested = false;
+  /** Calls of the crossing response the switch waits for (0: not waiting); they finish before it. */
+  let finishedCalls = 0;
   let stopRequested = false;
   /** The binary was retrying a request that cannot pass: it was interrupted before the next try. */
   let cutShort: CannotPass | null = null;
@@ -84,10 +89,22 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
       sessionId: translator.reading.sessionId,
     });
     // A response that ends the turn needs no interrupt: the work is finishing on its own.
-    if (due && !handoffRequested && stopReason === "tool_use") {
+    if (handoffRequested || stopReason !== "tool_use") return;
+    // The boundary after the calls the switch waited for: their results are in, hand off now (this
+    // response's own calls are cut and named).
+    if (finishedCalls > 0) {
       handoffRequested = true;
       interrupt();
+      return;
     }
+    if (!due) return;
+    const openCalls = translator.reading.openCalls.length;
+    if (letCallsFinish({ openCalls, context, window: policy.window, margin: DEFAULTS.inflightMargin })) {
+      finishedCalls = openCalls;
+      return;
+    }
+    handoffRequested = true;
+    interrupt();
   };
 
   let thrown: unknown;
@@ -142,6 +159,7 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
     stopRequested,
     handoffRequested,
     thrown,
+    finishedCalls,
     stderr: input.stderr?.lines() ?? [],
     ...(cutShort !== null ? { cutShort: { cannotPass: cutShort, detail } } : {}),
   });

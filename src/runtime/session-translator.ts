@@ -8,6 +8,7 @@
  */
 import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { cutCall, type CutCall } from "../handoff/cut-calls.js";
+import { planFromTodoWrite } from "../handoff/plan.js";
 import { clearError } from "./clear-error.js";
 import type { FlowerEvent } from "./events.js";
 import { ResponseCalls } from "./response-calls.js";
@@ -209,6 +210,9 @@ export class SessionTranslator {
         this.#calls.issued(block.id, cutCall(block.name, input, summariseToolInput(input)));
         this.reading.openCalls = this.#calls.open();
       }
+      // The main thread's plan: TodoWrite's input is the whole list, the latest one is the plan.
+      const plan = !parent && block.name === "TodoWrite" ? planFromTodoWrite(input) : null;
+      if (plan) signals.push({ kind: "event", event: { type: "plan", step, items: plan } });
       if ((block.name === "Agent" || block.name === "Task") && block.id && !parent) {
         const name = typeof input.subagent_type === "string" ? input.subagent_type : "general-purpose";
         this.#workers.set(block.id, name);

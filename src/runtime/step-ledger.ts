@@ -87,6 +87,11 @@ export class StepLedger {
     return structuredClone(this.#record);
   }
 
+  /** The latest plan the main thread wrote (TodoWrite); null before the first. */
+  get plan(): StepRecord["plan"] | null {
+    return this.#record.plan ?? null;
+  }
+
   /** What the loop needs to read: the current session, its context, attempts so far, generations. */
   get sessionId(): string | null {
     return this.#record.sessionId;
@@ -157,6 +162,13 @@ export class StepLedger {
         this.save();
         break;
       }
+      case "plan":
+        // The writing turn's own calls are not the step's plan.
+        if (!silent) {
+          record.plan = event.items;
+          this.save();
+        }
+        break;
       case "store-load": {
         const { type: _type, step: _step, ...report } = event;
         record.storeLoads.push({ ...report, at: this.#now() });
@@ -316,6 +328,7 @@ export class StepLedger {
     frozen: FrozenForSuccessor,
     prompt: string,
     cutCalls = 0,
+    finishedCalls = 0,
   ): void {
     const record = this.#record;
     const { why } = produced;
@@ -345,6 +358,7 @@ export class StepLedger {
         ...(produced.from !== null ? { from: produced.from } : {}),
         scene: frozen.scene,
         cutCalls,
+        finishedCalls,
       };
     }
     this.save();

@@ -21,6 +21,7 @@ import { HandoffPolicy } from "../handoff/policy.js";
 import { degradedError } from "../handoff/degraded.js";
 import { readEditedHandoff } from "../handoff/edited-file.js";
 import { withCutCalls } from "../handoff/cut-calls.js";
+import { withPlan } from "../handoff/plan.js";
 import { handoffPrompt } from "../handoff/prompt.js";
 import { freezeForSuccessor, produceHandoff, type FrozenForSuccessor } from "../handoff/switch.js";
 import type { Locale } from "../locale/locale.js";
@@ -443,8 +444,10 @@ export class StepRun {
         };
       },
     });
-    // Whatever the model wrote (or the degraded path assembled), the cut calls reach the successor.
-    const produced = { ...written, handoff: withCutCalls(written.handoff, cutCalls, plan.locale) };
+    // Whatever the model wrote (or the degraded path assembled), the cut calls and the plan at the
+    // switch (the latest TodoWrite, handoff/plan.ts) reach the successor.
+    const withCalls = withCutCalls(written.handoff, cutCalls, plan.locale);
+    const produced = { ...written, handoff: withPlan(withCalls, ledger.plan, plan.locale) };
     const freezing = {
       notesDir: plan.notesDir,
       step: plan.step,
@@ -463,7 +466,7 @@ export class StepRun {
       ledger.addError(NOT_FROZEN[plan.locale](`${error.code}: ${error.message}`));
     }
     const successorPrompt = frozen.successor.promptBlock(plan.locale);
-    ledger.handedOff(burned, produced, frozen, successorPrompt, cutCalls.length);
+    ledger.handedOff(burned, produced, frozen, successorPrompt, cutCalls.length, outcome.finishedCalls);
     this.#env.emit({
       type: "handoff",
       step: plan.step,
@@ -477,6 +480,7 @@ export class StepRun {
       ...(produced.why !== null ? { why: produced.why } : {}),
       ...(produced.weak.length > 0 ? { weak: produced.weak } : {}),
       cutCalls: cutCalls.length,
+      finishedCalls: outcome.finishedCalls,
     });
     return successorPrompt;
   }

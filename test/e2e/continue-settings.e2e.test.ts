@@ -37,7 +37,8 @@ it("rt.continue() with no options keeps the started model, handoff line, budget 
     policy: (request: ModelRequest) => {
       if (request.isHandoffTurn) return text(HANDOFF);
       if (request.firstUserText().includes("GEN-1")) return text("读完了。");
-      if (request.lastUserText().includes("继续。")) return { ...READ, outputTokens: 45_000 };
+      // Past the line (40K) and past window − inflightMargin (65K): the switch cuts the Read at once.
+      if (request.lastUserText().includes("继续。")) return { ...READ, outputTokens: 60_000 };
       if (request.kind === "main" && ++mainTurns === 2) first.rt?.stop();
       return mainTurns > 3 ? text("读完了。") : READ;
     },

@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { HandoffPolicy, coordinator, worker } from "../../src/index.js";
+import { DEFAULTS } from "../../src/defaults.js";
 import { parseHandoff } from "../../src/handoff/parse.js";
 import { INTERRUPTED_NOTE } from "../../src/store/text.js";
 import { measurePrompt, text, toolUse, type ModelRequest } from "../../src/testing/index.js";
@@ -40,28 +41,44 @@ const FORGETFUL = handoffMarkdown({
   scene: ["`big-0.txt` — the first input file"],
 });
 
+/** Past this the switch cuts the calls of the crossing response instead of letting them finish. */
+const ROOM_UNTIL = POLICY.window - DEFAULTS.inflightMargin;
+
 /**
- * The coordinator reads until its prompt is just under the line, then delegates: that response is the
- * one that crosses. `handoff` is what it answers in the writing turn.
+ * The coordinator reads until its prompt is past 40k (a Read adds ~10k, so the line at 50k is not yet
+ * crossed), then delegates: that response is the one that crosses, its reported output setting the
+ * context to `crossing`. `handoff` is what it answers in the writing turn. After the delegation came
+ * back it reads once more (that response is the next boundary). A successor told that the delegation
+ * was cut issues it again, as a model following its handoff would.
  */
-const policy = (handoff: string) => (request: ModelRequest) => {
-  // Slow enough that the interrupt always lands first, should the CLI start the subagent at all.
-  if (request.isSubagent) return text("SUBAGENT-RAN", { delayMs: 5_000 });
-  if (request.isHandoffTurn) return text(handoff);
-  if (isSuccessor(request)) return text("Successor done.");
-  const prompt = measurePrompt(request.body, undefined).totalTokens;
-  // A Read's output is a few tokens, so no Read below this crosses; the delegation's reported output
-  // makes sure it does.
-  if (prompt >= POLICY.at - 2_000) {
-    const delegate = toolUse("Agent", {
-      subagent_type: "reader",
-      description: "summarise the files",
-      prompt: DELEGATED,
-    });
-    return { ...delegate, outputTokens: 3_000 };
-  }
-  return toolUse("Read", { file_path: `big-${request.countToolResults("Read") % 6}.txt` });
-};
+const policy =
+  (handoff: string, crossing: number, subagentDelayMs = 5_000) =>
+  (request: ModelRequest) => {
+    // Slow enough that the interrupt always lands first, should the CLI start the subagent at all.
+    if (request.isSubagent) return text("SUBAGENT-RAN", { delayMs: subagentDelayMs });
+    if (request.isHandoffTurn) return text(handoff);
+    if (isSuccessor(request)) {
+      const redo = request.firstUserText().includes(`Cut by the handoff (issued, did not run): Agent`);
+      if (redo && request.countToolResults("Agent") === 0)
+        return toolUse("Agent", { subagent_type: "reader", description: "redo", prompt: DELEGATED });
+      return text("Successor done.");
+    }
+    if (request.countToolResults("Agent") > 0) return toolUse("Read", { file_path: "big-5.txt" });
+    const prompt = measurePrompt(request.body, undefined).totalTokens;
+    if (prompt >= 40_000) {
+      const delegate = toolUse("Agent", {
+        subagent_type: "reader",
+        description: "summarise the files",
+        prompt: DELEGATED,
+      });
+      return { ...delegate, outputTokens: crossing - prompt };
+    }
+    return toolUse("Read", { file_path: `big-${request.countToolResults("Read") % 6}.txt` });
+  };
+
+/** Subagent requests that carry the delegation: how often the worker was sent. */
+const delegations = (rig: Rig) =>
+  rig.model.exchanges.filter((e) => e.kind === "subagent" && e.request.firstUserText().includes(DELEGATED));
 
 const team = () =>
   coordinator("lead", "Have the big files summarised.", {
@@ -69,8 +86,8 @@ const team = () =>
   });
 
 describe("tool calls cut by the handoff switch", () => {
-  it("the delegation the crossing response issued reaches the successor through the frozen handoff", async () => {
-    current = await rig({ policy: policy(FORGETFUL) });
+  it("without room, the delegation the crossing response issued is cut and reaches the successor through the frozen handoff", async () => {
+    current = await rig({ policy: policy(FORGETFUL, ROOM_UNTIL + 2_000) });
     writeBigFiles(current.workspace);
     const rt = current.runtime({ workbench: true, spillThreshold: null, handoff: POLICY });
     const result = await rt.run("delegate", team(), "Summarise the big files.");
@@ -116,8 +133,41 @@ describe("tool calls cut by the handoff switch", () => {
     current.model.assertNoErrors();
   });
 
+  it("with room left, the worker the crossing response sent runs before the switch and is not redone", async () => {
+    const crossing = POLICY.at + 2_000;
+    expect(crossing).toBeLessThan(ROOM_UNTIL);
+    current = await rig({ policy: policy(FORGETFUL, crossing, 0) });
+    writeBigFiles(current.workspace);
+    const rt = current.runtime({ workbench: true, spillThreshold: null, handoff: POLICY });
+    const result = await rt.run("delegate", team(), "Summarise the big files.");
+
+    expect(result.result).toBe("Successor done.");
+    expect(result.generations).toBe(2);
+    // The worker ran once, in the first generation, and its report came back before the switch.
+    expect(delegations(current)).toHaveLength(1);
+    const writing = current.model.exchanges.find((e) => e.kind === "main" && e.request.isHandoffTurn)!;
+    const report = writing.request.toolResults().find((r) => r.name === "Agent")!;
+    expect(report).toMatchObject({ isError: false });
+    expect(report.text).toContain("SUBAGENT-RAN");
+    // The switch came one boundary later: the Read issued after the report is the call it cut.
+    const writingPrompt = writing.request.lastUserText();
+    expect(writingPrompt).not.toContain(DELEGATED);
+    expect(writingPrompt).toContain("Read — big-5.txt");
+
+    const path = join(current.workspace, ".flower", "notes", "handoff-delegate.md");
+    const frozen = parseHandoff(readFileSync(path, "utf8"));
+    expect(frozen.next).not.toContain("DELEGATED-7f3");
+    const successor = current.model.exchanges.find((e) => e.kind === "main" && isSuccessor(e.request))!;
+    expect(successor.request.firstUserText()).not.toContain(DELEGATED);
+    expect(successor.request.countToolResults("Agent")).toBe(0);
+
+    const manifest = JSON.parse(readFileSync(join(current.runDir, "manifest.json"), "utf8"));
+    expect(manifest.steps.delegate.history[0].handoff).toMatchObject({ cutCalls: 1, finishedCalls: 1 });
+    current.model.assertNoErrors();
+  });
+
   it("a degraded handoff (zh) carries the cut call too", async () => {
-    current = await rig({ policy: policy("抱歉,现在写不了。") });
+    current = await rig({ policy: policy("抱歉,现在写不了。", ROOM_UNTIL + 2_000) });
     writeBigFiles(current.workspace);
     const rt = current.runtime({ workbench: true, spillThreshold: null, handoff: POLICY, locale: "zh" });
     const result = await rt.run("delegate", team(), "Summarise the big files.");

@@ -65,8 +65,11 @@ describe("Runtime through the real binary", () => {
     );
     expect(system).toContain("Goal: report two facts about the workspace.");
     // The session offers the coordinator's tools plus its workers' (the CLI's tool list is session-wide;
-    // TodoWrite is deferred behind a placeholder in this CLI). Hands-off is the delegate guard's job.
-    expect(main[0]!.request.toolNames).toEqual(expect.arrayContaining(["Agent", "Read", "Bash"]));
+    // TodoWrite only because flower's child environment turns the todo tools on). Hands-off is the
+    // delegate guard's job.
+    expect(main[0]!.request.toolNames).toEqual(
+      expect.arrayContaining(["Agent", "TodoWrite", "Read", "Bash"]),
+    );
     expect(main[0]!.request.toolNames).not.toContain("Write");
     // The Agent tool lists the coordinator's own workers only: the CLI's built-in agent types
     // (general-purpose, Explore, Plan, ...) would cost ~370 tokens a request and carry no worker rules.

@@ -130,8 +130,10 @@ describe("flower continue <step> with no flags runs the step as it was started",
           if (isReviewer(request)) return text(VERDICT);
           if (request.isHandoffTurn) return text(HANDOFF);
           if (request.firstUserText().includes("GEN-1")) return text("读完了。");
-          // The continuation's first turn: 45K more tokens cross the 90K window's line (40K), not 1M's.
-          if (request.lastUserText().includes("继续。")) return { ...READ, outputTokens: 45_000 };
+          // The continuation's first turn: 60K more tokens cross the 90K window's line (40K), not 1M's,
+          // and pass window − inflightMargin (65K), so the switch cuts the Read there instead of letting
+          // it finish and the turn end.
+          if (request.lastUserText().includes("继续。")) return { ...READ, outputTokens: 60_000 };
           return text("读完了。");
         },
       );
