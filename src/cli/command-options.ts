@@ -208,6 +208,12 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
       default: { en: "made from the task's first words", zh: "取任务的开头几个词" },
       help: { en: "Name of the step in the manifest.", zh: "这一步在 manifest 里的名字。" },
     },
+    version: {
+      type: "boolean",
+      short: "V",
+      default: { en: "off", zh: "关" },
+      help: { en: "Print the version of flower-agent and exit.", zh: "打印 flower-agent 的版本号后退出。" },
+    },
     ...HELP,
   },
   continue: {

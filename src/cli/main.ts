@@ -14,6 +14,7 @@ import { continueCommandRun, runCommand } from "./commands/run.js";
 import { reportCommand } from "./commands/report.js";
 import { showCommand } from "./commands/show.js";
 import { helpText } from "./help.js";
+import { packageVersion } from "./package-version.js";
 
 const HANDLERS: Record<CommandName, (parsed: ParsedCommand) => number | Promise<number>> = {
   run: runCommand,
@@ -41,6 +42,11 @@ export async function main(argv: string[]): Promise<number> {
           helpLocale(parsed),
         ),
       );
+      return EXIT.ok;
+    }
+    // `--version` is an option of the bare command only (`flower --version`); `version` stays a word.
+    if (parsed.command === "run" && parsed.values.version === true) {
+      process.stdout.write(`${packageVersion()}\n`);
       return EXIT.ok;
     }
     return await HANDLERS[parsed.command](parsed);

@@ -1,56 +1,220 @@
 /**
- * The package as a user gets it: installed from a local path into a scratch project, imported by its
- * public names (`flower-agent`, `flower-agent/testing`), and used to run one offline step.
+ * The package as a user gets it, installed the way the README's "Use it in your own project" says: the
+ * README's own lines are read from the README and run in a scratch project, so the README and this
+ * test cannot drift apart. One pack and one install per run (they are the slow part).
+ *
+ * Where the test departs from a user's machine, and why:
+ * - `npm pack` runs with `--ignore-scripts` into a temp directory: the README's `npm ci && npm pack`
+ *   would rebuild `dist/` in place (under tests that are reading it) and wipe `node_modules/`; `npm test`
+ *   has just built `dist/`, which is what the pack holds.
+ * - The install line runs as written, with npm configured through the environment: prefer the npm
+ *   cache (the clone's `npm ci` filled it), and no install scripts. better-sqlite3's script compiles its
+ *   binding from source here (no prebuild is reachable), minutes on a loaded machine; the clone's own
+ *   binding of the same version and Node takes its place.
  */
-import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  writeFileSync,
+} from "node:fs";
 import { join, resolve } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startFakeModel, text, toolUse, type FakeModel } from "../../src/testing/index.js";
+import { cleanEnv } from "../e2e/cli/helpers.js";
 import { useTempDirs } from "../support/temp-dir.js";
 
 const root = resolve(import.meta.dirname, "../..");
-const scratch = useTempDirs().make("flower-scratch-");
+const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };
+const readme = readFileSync(join(root, "README.md"), "utf8");
 
-describe("flower-agent installed into a scratch project", () => {
-  it("imports both entry points and runs a step against the offline kit", () => {
-    writeFileSync(
-      join(scratch, "package.json"),
-      JSON.stringify({ name: "scratch", private: true, type: "module" }),
-    );
-    execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", root], {
-      cwd: scratch,
-      stdio: "pipe",
+/** Where the README's lines say the clone is; the test's tarball lives elsewhere. */
+const CLONE = "~/src/flower-agent";
+
+/** The section's first `sh` block, one command per line, comments and blank lines dropped. */
+function ownProjectLines(): string[] {
+  const start = readme.indexOf("## Use it in your own project");
+  expect(start, "README has a section 'Use it in your own project'").toBeGreaterThan(-1);
+  const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
+  return block
+    .split("\n")
+    .map((line) => line.replace(/\s+#.*$/, "").trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
+}
+
+/** The first `ts` block of a markdown file that contains `marker`, as written. */
+function example(file: string, marker: string): string {
+  const blocks = [...readFileSync(join(root, file), "utf8").matchAll(/```ts\n([\s\S]*?)```/g)];
+  const found = blocks.map((match) => match[1]!).find((block) => block.includes(marker));
+  expect(found, `${file} has a ts example with ${marker}`).toBeDefined();
+  return found!;
+}
+
+interface ShellRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs one line as a shell would, in its own process group so a timeout takes its children along. */
+function sh(line: string, options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }) {
+  return new Promise<ShellRun>((done, fail) => {
+    const child = spawn("sh", ["-c", line], {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
     });
-    writeFileSync(
-      join(scratch, "use.mjs"),
-      `
-import { Runtime, coordinator, worker, HandoffPolicy } from "flower-agent";
-import { startFakeModel, text } from "flower-agent/testing";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-const model = await startFakeModel({ policy: () => text("installed and working") });
-// Inside the scratch project, so it goes when the test's temporary directory does.
-const workspace = join(process.cwd(), "ws");
-mkdirSync(workspace);
-const rt = new Runtime({ workspace, runDir: join(workspace, "runs"), env: model.env(), handoff: new HandoffPolicy({ window: 200_000 }) });
-const lead = coordinator("lead", "Say it.", { helper: worker("Helps.", "Help.") });
-const result = await rt.run("hello", lead, "Say the words.");
-rt.close();
-await model.close();
-console.log(JSON.stringify({ result: result.result, requests: model.requests.length }));
-`,
-    );
-    const out = execFileSync(process.execPath, ["use.mjs"], {
-      cwd: scratch,
-      encoding: "utf8",
-      timeout: 60_000,
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // already gone
+      }
+      fail(new Error(`"${line}" timed out after ${options.timeoutMs} ms; stderr: ${stderr.slice(-2000)}`));
+    }, options.timeoutMs);
+    child.on("error", fail);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
     });
-    expect(JSON.parse(out.trim())).toEqual({ result: "installed and working", requests: 1 });
+  });
+}
+
+const temp = useTempDirs();
+const lines = ownProjectLines();
+const packDir = temp.make("flower-pack-");
+const project = temp.make("flower-project-");
+/** A user's shell: no credentials, English; npm told to use its cache and skip install scripts. */
+const userEnv = {
+  ...cleanEnv(),
+  CLAUDE_CONFIG_DIR: temp.make("flower-claude-config-"),
+  npm_config_prefer_offline: "true",
+  npm_config_ignore_scripts: "true",
+  npm_config_audit: "false",
+  npm_config_fund: "false",
+  npm_config_update_notifier: "false",
+};
+
+let model: FakeModel | undefined;
+afterEach(async () => {
+  await model?.close();
+  model = undefined;
+});
+
+beforeAll(async () => {
+  const pack = await sh(`npm pack --ignore-scripts --pack-destination '${packDir}'`, {
+    cwd: root,
+    env: userEnv,
+    timeoutMs: 120_000,
+  });
+  expect(pack.code, pack.stderr).toBe(0);
+  expect(readdirSync(packDir)).toEqual([`flower-agent-${version}.tgz`]);
+  const init = await sh("npm init -y", { cwd: project, env: userEnv, timeoutMs: 60_000 });
+  expect(init.code, init.stderr).toBe(0);
+  const install = lines.find((line) => line.startsWith("npm i -D "));
+  expect(install, "the README installs with npm i -D").toBeDefined();
+  expect(install).toContain(`${CLONE}/flower-agent-${version}.tgz`);
+  const run = await sh(install!.replace(CLONE, packDir), { cwd: project, env: userEnv, timeoutMs: 600_000 });
+  expect(run.code, run.stderr).toBe(0);
+  // The one departure (see the top): the clone's compiled binding instead of compiling it again.
+  const binding = "node_modules/better-sqlite3/build/Release/better_sqlite3.node";
+  const versionOf = (dir: string) =>
+    (
+      JSON.parse(readFileSync(join(dir, "node_modules/better-sqlite3/package.json"), "utf8")) as {
+        version: string;
+      }
+    ).version;
+  expect(versionOf(project)).toBe(versionOf(root));
+  mkdirSync(join(project, "node_modules/better-sqlite3/build/Release"), { recursive: true });
+  copyFileSync(join(root, binding), join(project, binding));
+}, 900_000);
+
+describe("the README's own-project lines, in a scratch project", () => {
+  it("packs in the clone and installs with the line the README gives", () => {
+    expect(lines.some((line) => line.includes("npm pack"))).toBe(true);
+    const manifest = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as {
+      devDependencies?: Record<string, string>;
+    };
+    expect(manifest.devDependencies?.["flower-agent"]).toMatch(/flower-agent-.*\.tgz$/);
+    // A copy, not a link to the clone: this is what the user's project holds.
+    expect(lstatSync(join(project, "node_modules/flower-agent")).isSymbolicLink()).toBe(false);
+    expect(existsSync(join(project, "node_modules/.bin/flower"))).toBe(true);
   });
 
+  it("runs every `npx flower` line as written, each with what a user would see", async () => {
+    const flowerLines = lines.filter((line) => line.startsWith("npx flower"));
+    expect(flowerLines).toEqual([
+      "npx flower --version",
+      "npx flower --help",
+      "npx flower demo",
+      'npx flower "Make the test suite pass"',
+    ]);
+    const versionLine = await sh(flowerLines[0]!, { cwd: project, env: userEnv, timeoutMs: 60_000 });
+    expect(versionLine).toMatchObject({ code: 0, stdout: `${version}\n` });
+
+    const help = await sh(flowerLines[1]!, { cwd: project, env: userEnv, timeoutMs: 60_000 });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('flower [options] "<task>"');
+    expect(help.stdout).toContain("--version");
+
+    const demo = await sh(flowerLines[2]!, { cwd: project, env: userEnv, timeoutMs: 300_000 });
+    expect(demo.code, demo.stderr.slice(-2000)).toBe(0);
+    expect(`${demo.stdout}${demo.stderr}`).toMatch(/demo finished: 2 handoffs, 3 generations/);
+
+    // With no key the task line is not a run: it says what to set, exits 2, and writes nothing.
+    const before = readdirSync(project).sort();
+    const task = await sh(flowerLines[3]!, { cwd: project, env: userEnv, timeoutMs: 60_000 });
+    expect(task.code).toBe(2);
+    expect(task.stderr).toContain("no way to reach Claude is configured");
+    expect(readdirSync(project).sort()).toEqual(before);
+  }, 600_000);
+
+  it("runs the README's library example there, as written, against the offline kit", async () => {
+    model = await startFakeModel({
+      policy: (request) => {
+        if (request.isSubagent) return text("data/ holds 3 files, 42 lines.");
+        return request.countToolResults("Agent") === 0
+          ? toolUse("Agent", { description: "count", prompt: "Count data/.", subagent_type: "analyst" })
+          : text("3 files, 42 lines");
+      },
+    });
+    // The README: save it as survey.mjs and run `node survey.mjs`.
+    writeFileSync(join(project, "survey.mjs"), example("README.md", "new Runtime("));
+    mkdirSync(join(project, "data"), { recursive: true });
+    const run = await sh("node survey.mjs", {
+      cwd: project,
+      env: { ...userEnv, ...model.env() },
+      timeoutMs: 120_000,
+    });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("3 files, 42 lines 1");
+    expect(model.exchanges.some((exchange) => exchange.kind === "subagent")).toBe(true);
+  }, 180_000);
+
+  it("runs the testing kit's example there, as written", async () => {
+    writeFileSync(join(project, "kit.mjs"), example("docs/testing-kit.md", "startFakeModel"));
+    const run = await sh("node kit.mjs", { cwd: project, env: userEnv, timeoutMs: 120_000 });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("success");
+    expect(run.stdout).toMatch(/^2 \{/m);
+  }, 180_000);
+});
+
+describe("flower-agent installed into a scratch project", () => {
   it("exports exactly the documented surface", async () => {
-    const main = await import(join(root, "dist/index.js"));
-    const testing = await import(join(root, "dist/testing/index.js"));
+    const main = await import(join(project, "node_modules/flower-agent/dist/index.js"));
+    const testing = await import(join(project, "node_modules/flower-agent/dist/testing/index.js"));
     expect(Object.keys(main).sort()).toMatchSnapshot();
     expect(Object.keys(testing).sort()).toMatchSnapshot();
   });

@@ -1,19 +1,37 @@
 /**
- * The README's code blocks, run as they are written: only the package names are pointed at this
- * checkout, and the environment at the offline model kit.
+ * The README's and docs/' code blocks, run as they are written: only the package names are pointed at
+ * this checkout, and the environment at the offline model kit. A complete example (a block with an
+ * import) that no test here runs fails the suite, so a new one cannot be added untested.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync, existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeModel, text, toolUse, type FakeModel } from "../../src/testing/index.js";
+import { requirementsAnswer } from "../e2e/cli/workflow-answers.js";
 import { runNode } from "../support/run-node.js";
 import { useTempDirs } from "../support/temp-dir.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const readme = readFileSync(join(root, "README.md"), "utf8");
-const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
+const docs = readdirSync(join(root, "docs"))
+  .filter((name) => name.endsWith(".md"))
+  .sort()
+  .map((name) => ({ file: `docs/${name}`, text: readFileSync(join(root, "docs", name), "utf8") }));
+const pages = [{ file: "README.md", text: readme }, ...docs];
+const blocks = pages.flatMap((page) =>
+  [...page.text.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => ({ file: page.file, code: match[1]! })),
+);
+
+/** The complete examples and the marker each test finds its block by. */
+const RUN_HERE = ['rt.run("survey"', "startFakeModel", "defineWorkflow("];
+
+function example(marker: string): string {
+  const found = blocks.filter((block) => block.code.includes(marker));
+  expect(found, `exactly one example contains ${marker}`).toHaveLength(1);
+  return found[0]!.code;
+}
 
 function runnable(code: string): string {
   const sdk = createRequire(join(root, "package.json")).resolve("@anthropic-ai/claude-agent-sdk");
@@ -32,7 +50,29 @@ afterEach(async () => {
   await model?.close();
 });
 
-describe("README examples", () => {
+describe("README and docs examples", () => {
+  it("links every docs page from the README, and every link from the README resolves", () => {
+    for (const page of docs) expect(readme).toContain(`](${page.file})`);
+    for (const page of pages) {
+      const base = page.file === "README.md" ? root : join(root, "docs");
+      for (const match of page.text.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
+        const target = match[1]!;
+        if (/^[a-z]+:/.test(target)) continue;
+        expect(existsSync(join(base, target)), `${page.file} links to ${target}`).toBe(true);
+      }
+    }
+  });
+
+  it("runs every complete example (a block with an import) somewhere in this file", () => {
+    const complete = blocks.filter((block) => /^import /m.test(block.code));
+    for (const block of complete)
+      expect(
+        RUN_HERE.some((marker) => block.code.includes(marker)),
+        `${block.file}: an example no test runs:\n${block.code.slice(0, 200)}`,
+      ).toBe(true);
+    expect(complete).toHaveLength(RUN_HERE.length);
+  });
+
   it("has the two front-door commands near the top", () => {
     const top = readme.split("\n").slice(0, 15).join("\n");
     expect(top).toContain("npm ci && npx flower demo");
@@ -41,7 +81,7 @@ describe("README examples", () => {
   });
 
   it("'Use it from code' runs and delegates through the real binary", async () => {
-    const example = blocks.find((block) => block.includes("new Runtime("))!;
+    const code = example(RUN_HERE[0]!);
     model = await startFakeModel({
       policy: (request) => {
         if (request.isSubagent) return text("data/ holds 3 files, 42 lines.");
@@ -51,7 +91,7 @@ describe("README examples", () => {
       },
     });
     const dir = temp.make("flower-readme-");
-    writeFileSync(join(dir, "example.mjs"), runnable(example));
+    writeFileSync(join(dir, "example.mjs"), runnable(code));
     const run = await runNode(["example.mjs"], { cwd: dir, env: { ...process.env, ...model.env() } });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
@@ -62,13 +102,35 @@ describe("README examples", () => {
   });
 
   it("the testing-kit example runs as written", async () => {
-    const example = blocks.find((block) => block.includes("startFakeModel"))!;
     const dir = temp.make("flower-readme-");
-    writeFileSync(join(dir, "kit.mjs"), runnable(example));
+    writeFileSync(join(dir, "kit.mjs"), runnable(example(RUN_HERE[1]!)));
     const run = await runNode(["kit.mjs"], { cwd: dir });
     expect(run.code).toBe(0);
     const out = run.stdout;
     expect(out).toContain("success");
     expect(out).toMatch(/^2 \{/m);
   });
+
+  it("the workflow example in docs/workflows.md pauses, continues and builds", async () => {
+    model = await startFakeModel({
+      policy: (request) => {
+        if (request.documentKind === "requirements") return text(requirementsAnswer());
+        if (request.documentKind === "design")
+          return text("## Approach\nA CSV writer beside the report.\n\n## Risks\n- Commas in names.");
+        return text("Built the CSV export.");
+      },
+    });
+    const dir = temp.make("flower-readme-");
+    writeFileSync(join(dir, "workflow.mjs"), runnable(example(RUN_HERE[2]!)));
+    const run = await runNode(["workflow.mjs"], {
+      cwd: dir,
+      env: { ...process.env, ...model.env() },
+      timeoutMs: 120_000,
+    });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("requirements-csv-export.md");
+    expect(run.stdout).toMatch(/^done /m);
+    expect(existsSync(join(dir, ".flower/notes/design-csv-export.md"))).toBe(true);
+  }, 150_000);
 });

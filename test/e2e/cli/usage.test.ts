@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseCommandLine, parseWindow } from "../../../src/cli/args.js";
@@ -95,6 +95,22 @@ describe("flower --help", () => {
       expect(run.stdout).toMatch(new RegExp(`--${name}\\b.*\\[default: `));
     for (const command of COMMANDS.filter((c) => c !== "run"))
       expect(run.stdout).toContain(`flower ${command}`);
+  });
+
+  it("flower --version and -V print the package's version and nothing else, with no key and no run", async () => {
+    const version = (
+      JSON.parse(readFileSync(join(import.meta.dirname, "../../../package.json"), "utf8")) as {
+        version: string;
+      }
+    ).version;
+    const cwd = temp.make("flower-version-");
+    for (const flag of ["--version", "-V"]) {
+      const run = await runFlower([flag], { cwd, env: cleanEnv(), timeoutMs: 15_000 });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe(`${version}\n`);
+      expect(run.stderr).toBe("");
+    }
+    expect(readdirSync(cwd)).toEqual([]);
   });
 
   it.each(COMMANDS.filter((c) => c !== "run"))(
