@@ -17,6 +17,24 @@ export const DEFAULTS = {
   warnFloor: 1_000,
   /** Measured start-up floor of a coordinator (system prompt + workbench index). */
   coordinatorStartupFloor: 34_000,
+  /**
+   * What one working turn adds to the context: the model's reply (a file it writes is in the reply) and
+   * the results of the tools it called. A result over `spillThreshold` goes to disk with a 400-character
+   * preview, so the results stay small; 16k leaves room for a long reply and several results.
+   */
+  workingTurn: 16_000,
+  /**
+   * The smallest window the CLI takes (--window): the handoff line (window − headroom) must leave a
+   * coordinator its start-up floor plus one working turn, or every generation hands off before it has
+   * done anything (until maxGenerations ends the step). 34k + 16k + 50k = 100k. Below it the CLI refuses.
+   */
+  minimumWindow: 100_000,
+  /**
+   * From here a window is comfortable: the handoff line is at least four start-up floors, so a generation
+   * spends at most a quarter of its room on starting. 4 × 34k + 50k = 186k. Between `minimumWindow` and
+   * this the CLI warns once; every current Claude model's real window (200k and up) is above it.
+   */
+  comfortableWindow: 186_000,
   /** Characters of the original task kept in a degraded handoff's `scene`. */
   degradedTaskChars: 1_200,
   /** Tool results longer than this are spilled to disk (chars). */

@@ -13,6 +13,7 @@ import type { Runtime } from "../runtime/runtime.js";
 import type { StepResult, StepStatus } from "../records/step-record.js";
 import { Display } from "./display.js";
 import { CLI_TEXT } from "./text.js";
+import { showCommandFor, verdictLines } from "./verdict-lines.js";
 
 export interface Output {
   /** Human lines: stdout normally, stderr with --json (stdout then carries only JSON). */
@@ -75,12 +76,17 @@ export async function runLive(live: LiveRun): Promise<LiveOutcome> {
       output.say(text.stopped(live.continueCommand));
       return { code: EXIT.interrupted, status: "stopped", result };
     }
-    // The agent's answer may say "done"; the guard's verdict is what counts, so it is said first.
-    if (status === "goal-not-met") output.say(`${live.step}: ${text.status["goal-not-met"]}`);
     if (live.printAnswer !== false && !output.json && result.result) {
       output.say("");
       output.say(text.answer);
       output.say(result.result.trimEnd());
+    }
+    // The agent's answer may say "done"; the guard's verdict is what counts, so it comes last.
+    if (status === "goal-not-met") {
+      output.say("");
+      const show = showCommandFor(live.continueCommand, live.step);
+      for (const line of verdictLines(rt.records.get(live.step), live.step, show, output.locale))
+        output.say(line);
     }
     return { code: status === "done" ? EXIT.ok : EXIT.failed, status, result };
   });

@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import type { AgentSpec } from "../agents/agent-spec.js";
 import { DEFAULTS } from "../defaults.js";
-import { makePrivateDirectory } from "../fs/private-files.js";
+import { makeIgnoredDirectory } from "../fs/private-files.js";
 import { ConfigurationError, StepFailedError } from "../errors.js";
 import { safeFileName } from "../fs/safe-file-name.js";
 import { resolveGoalOption, type GoalOption, type ResolvedGoal } from "../goal/goal-option.js";
@@ -88,7 +88,7 @@ export class Runtime {
 
   constructor(options: RuntimeOptions) {
     this.options = resolveRuntimeOptions(options);
-    makePrivateDirectory(this.options.runDir);
+    makeIgnoredDirectory(this.options.runDir);
     this.#redactor = new SecretRedactor(secretsOf({ ...process.env, ...this.options.env }));
     this.#bus = new EventBus((event) => this.#redactor.value(event));
     this.#backing = openBackingStore(

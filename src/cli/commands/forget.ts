@@ -17,7 +17,7 @@ import type { StepRecord } from "../../records/step-record.js";
 import { RunDirectory } from "../../runtime/run-directory.js";
 import { openStoreView } from "../../runtime/store-view.js";
 import type { StoreSpec } from "../../store/store-spec.js";
-import { parseNonEmpty, type ParsedCommand } from "../args.js";
+import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
 import { storeOption } from "../store-option.js";
 
 export async function forgetCommand(parsed: ParsedCommand): Promise<number> {
@@ -26,6 +26,8 @@ export async function forgetCommand(parsed: ParsedCommand): Promise<number> {
     throw new UsageError("flower forget: name the step whose sessions to delete (see flower runs)");
   if (extra !== undefined)
     throw new UsageError(`flower forget: unexpected argument "${extra}" (see flower forget --help)`);
+  // --lang and --workspace come with a line carried from another command: checked, then not needed.
+  parseLang(parsed.values.lang);
   const runDir = resolve(parseNonEmpty("--run-dir", parsed.values["run-dir"]) ?? "runs");
   const store = storeOption(parsed.values);
   if (store.spec.kind === "postgres") return forgetInStore(store.spec, step, runDir);

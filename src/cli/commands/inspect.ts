@@ -72,6 +72,7 @@ function printRuns(
   }
   const stepRow = (record: StepRecord, label: string): string[] => {
     const holder = holders.get(record.step);
+    shown.add(statusOf(record));
     return [
       label,
       text.status[statusOf(record)],
@@ -83,6 +84,7 @@ function printRuns(
     ];
   };
   const rows: string[][] = [];
+  const shown = new Set<string>();
   for (const entry of groupByRun(steps)) {
     if (entry.kind === "step") {
       rows.push(stepRow(entry.record, entry.record.step));
@@ -91,6 +93,7 @@ function printRuns(
     // A run: one line for the run (its status, its totals), then its steps in workflow order.
     const state = runStatus(entry.records);
     const holder = state.steps.map((record) => holders.get(record.step)).find(Boolean);
+    shown.add(state.status);
     rows.push([
       entry.run,
       text.status[state.status],
@@ -109,6 +112,11 @@ function printRuns(
   }
   for (const line of table([[...text.runsHeader], ...rows], [false, false, true, true, true, false, false]))
     output.say(line);
+  // The table says the status in a word; what to do about it is a line below, not a wider column.
+  const hints = Object.entries(text.statusHint).filter(([status]) => shown.has(status));
+  if (hints.length > 0) output.say("");
+  for (const [status, hint] of hints)
+    output.say(`${text.status[status as keyof typeof text.status]}: ${hint}`);
   return EXIT.ok;
 }
 
