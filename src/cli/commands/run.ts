@@ -92,17 +92,17 @@ export function reviewGoal(settings: Pick<LiveSettings, "review">) {
  * the offline demo); with -v, shows the provider, its region/project, the model and a masked credential.
  */
 export function requireCredentials(settings: LiveSettings): void {
+  // A window that works but is small: said once, before the run (and before a missing key is).
+  const note = settings.handoff.enabled
+    ? windowNote(settings.handoff.window, settings.handoff.at, settings.locale)
+    : undefined;
+  if (note) settings.output.say(note);
   const provider = resolveProvider(process.env, {
     model: settings.model,
     locale: settings.locale,
     workspace: settings.workspace,
   });
   const text = CLI_TEXT[settings.locale];
-  // A window that works but is small: said once, before the run, where a pipe still sees it.
-  const note = settings.handoff.enabled
-    ? windowNote(settings.handoff.window, settings.handoff.at, settings.locale)
-    : undefined;
-  if (note) process.stderr.write(`${note}\n`);
   if (!settings.verbose) return;
   const say = settings.output.say;
   for (const line of describeProvider(provider, settings.locale)) say(line);
