@@ -16,6 +16,7 @@ import { newStepRecord } from "../../../src/records/step-record.js";
 import { startFakeModel, text, type FakeModel } from "../../../src/testing/index.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 import { BIN, cleanEnv, killAll, runFlower } from "./helpers.js";
+import { isDocumentStep, isGoalStep, requirementsAnswer } from "./workflow-answers.js";
 
 const temp = useTempDirs();
 let model: FakeModel | undefined;
@@ -355,4 +356,56 @@ describe(".flower/ and runs/ keep themselves out of git", () => {
     });
     expect(status).toBe("?? app.js\n");
   }, 90_000);
+});
+
+describe("goal-not-met: the verdict and the failing checks are the last lines, not the agent's claim", () => {
+  it("a workflow whose check never passes ends with the check, its reason and its log", async () => {
+    model = await startFakeModel({
+      policy: (request) => {
+        if (request.kind === "title" || request.kind === "compact") return undefined;
+        if (isGoalStep(request))
+          return text(
+            [
+              "## Goal",
+              "out.txt exists.",
+              "",
+              "## Checks",
+              "- `test -f out.txt` exits 0",
+              "",
+              "## Constraints",
+              "- (none)",
+              "",
+              "## Non-goals",
+              "- (empty)",
+            ].join("\n"),
+          );
+        if (isDocumentStep(request)) return text(requirementsAnswer());
+        if (request.isSubagent) return text("unused");
+        // The claim the checks contradict: nothing is written.
+        return text("Done: wrote out.txt.");
+      },
+    });
+    const root = temp.make("flower-gnm-");
+    const run = await runFlower(["--yes", "--step", "gnm", "Write out.txt"], {
+      env: cleanEnv(model.env()),
+      cwd: root,
+      timeoutMs: 150_000,
+    });
+    expect(run.timedOut).toBe(false);
+    expect(run.code).toBe(1);
+    const lines = run.stdout.trimEnd().split("\n");
+    const claim = lines.lastIndexOf("Done: wrote out.txt.");
+    expect(lines[claim - 1]).toBe("── answer ──");
+    expect(lines.slice(claim + 1)).toEqual([
+      "",
+      "gnm/work: GOAL NOT MET (the answer above is the agent's claim, not the verdict)",
+      "  every round's evidence: flower show gnm/work",
+      "  1 of 1 check failed in the last run:",
+      "  x 1. test -f out.txt — exit code 1, expected 0",
+      expect.stringMatching(/^ {7}log \/.*goal-check-1\.run-\d+\.log$/),
+    ]);
+    const log = lines.at(-1)!.trim().slice("log ".length);
+    expect(existsSync(log)).toBe(true);
+    model.assertNoErrors();
+  }, 200_000);
 });
