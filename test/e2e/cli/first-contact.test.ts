@@ -207,12 +207,27 @@ describe("options: the right reason, the usual spellings, the chosen language", 
     ["en_US", "en"],
     ["EN-gb", "en"],
   ])("--lang %s and FLOWER_LANG=%s speak the same language", async (tag, expected) => {
-    const flag = await runFlower(["--help", "--lang", tag], { timeoutMs: 15_000 });
-    const variable = await runFlower(["--help"], { env: cleanEnv({ FLOWER_LANG: tag }), timeoutMs: 15_000 });
-    for (const run of [flag, variable]) {
+    // LANG says the other language: only the tag can make it this one.
+    const other = { LANG: expected === "zh" ? "en_US.UTF-8" : "zh_CN.UTF-8" };
+    const dir = temp.make("flower-lang-");
+    const flag = cleanEnv({ ...other, FLOWER_LANG: "" });
+    const variable = cleanEnv({ ...other, FLOWER_LANG: tag });
+    const runs = [
+      await runFlower(["--help", "--lang", tag], { env: flag, timeoutMs: 15_000 }),
+      await runFlower(["--help"], { env: variable, timeoutMs: 15_000 }),
+    ];
+    for (const run of runs) {
       expect(run.code).toBe(0);
       expect(run.stdout).toContain(expected === "zh" ? "运行的选项:" : "Options of a run:");
       expect(run.stderr).toBe("");
+    }
+    const listed = [
+      await runFlower(["runs", "--run-dir", dir, "--lang", tag], { env: flag, timeoutMs: 15_000 }),
+      await runFlower(["runs", "--run-dir", dir], { env: variable, timeoutMs: 15_000 }),
+    ];
+    for (const run of listed) {
+      expect(run.stderr).toBe("");
+      expect(run.stdout).toMatch(expected === "zh" ? /里还没有步骤/ : /^No steps yet/);
     }
   });
 
@@ -408,4 +423,40 @@ describe("goal-not-met: the verdict and the failing checks are the last lines, n
     expect(existsSync(log)).toBe(true);
     model.assertNoErrors();
   }, 200_000);
+});
+
+describe("help wraps to the terminal (80 columns through a pipe)", () => {
+  it.each([
+    ["en", []],
+    ["en", ["continue"]],
+    ["zh", []],
+    ["zh", ["show"]],
+  ])(
+    "%s %j: no line over 80 columns but an unbreakable word; descriptions hang under their column",
+    async (lang, command) => {
+      const run = await runFlower([...command, "--help", "--lang", lang], { timeoutMs: 15_000 });
+      expect(run.code).toBe(0);
+      const lines = run.stdout.split("\n");
+      for (const line of lines)
+        if (columnsOf(line) > 80) expect(line.trim(), "an over-long line is one word").not.toMatch(/\s/);
+      // A wrapped description goes on under its own column, not at the left margin.
+      const flag = /^( {2}(?:-\w, | {4})--[\w-]+(?: \S+)? +)\S/;
+      let column = -1;
+      let hung = 0;
+      for (const line of lines) {
+        const match = flag.exec(line);
+        if (match) {
+          column = match[1]!.length;
+          continue;
+        }
+        if (column < 0 || line.trim() === "") {
+          column = -1;
+          continue;
+        }
+        expect(line.search(/\S/), line).toBe(column);
+        hung++;
+      }
+      expect(hung).toBeGreaterThan(0);
+    },
+  );
 });
