@@ -26,6 +26,11 @@ export interface UsageText {
   oneTask: (count: number, joined: string) => string;
   noTask: string;
   emptyTask: string;
+  /** `flower runs extra`, `flower demo extra`, `flower forget a b`. */
+  unexpected: (command: string, argument: string) => string;
+  oneStepName: (command: string) => string;
+  forgetWhich: string;
+  noSessionStore: (runDir: string) => string;
   /** A one-word task that is (nearly) a command: nothing ran; how to run it as a task anyway. */
   commandLike: (word: string, suggestion: string) => string;
 }
@@ -49,6 +54,11 @@ export const USAGE_TEXT: Record<Locale, UsageText> = {
       `flower: give the task as one quoted argument, got ${count} words (flower "${joined}")`,
     noTask: 'flower: no task given. Usage: flower "<task>" (see flower --help)',
     emptyTask: "flower: the task is empty",
+    unexpected: (command, argument) =>
+      `flower ${command}: unexpected argument "${argument}" (see flower ${command} --help)`,
+    oneStepName: (command) => `flower ${command}: give one step name (see flower ${command} --help)`,
+    forgetWhich: "flower forget: name the step whose sessions to delete (see flower runs)",
+    noSessionStore: (runDir) => `flower forget: no session store in ${runDir}`,
     commandLike: (word, suggestion) =>
       `flower: "${word}" looks like a command, not a task; nothing was started. Did you mean: ${suggestion}? To run it as a task anyway: flower -- ${word}`,
   },
@@ -68,6 +78,11 @@ export const USAGE_TEXT: Record<Locale, UsageText> = {
       `flower: 任务要作为一个带引号的参数给出,收到 ${count} 个词(flower "${joined}")`,
     noTask: 'flower: 没有给任务。用法: flower "<任务>"(见 flower --help)',
     emptyTask: "flower: 任务是空的",
+    unexpected: (command, argument) =>
+      `flower ${command}: 多了一个参数 "${argument}"(见 flower ${command} --help)`,
+    oneStepName: (command) => `flower ${command}: 只给一个步骤名(见 flower ${command} --help)`,
+    forgetWhich: "flower forget: 说出要删哪一步的会话(见 flower runs)",
+    noSessionStore: (runDir) => `flower forget: ${runDir} 里没有会话库`,
     commandLike: (word, suggestion) =>
       `flower: "${word}" 像是命令,不像任务;什么都没有启动。你是想: ${suggestion}?真要把它当任务跑: flower -- ${word}`,
   },

@@ -17,6 +17,7 @@ import { makeOutput, type Output } from "../live-run.js";
 import { runStatus } from "../run-status.js";
 import { storeOption } from "../store-option.js";
 import { columnsOf } from "../terminal-text.js";
+import { USAGE_TEXT } from "../usage-text.js";
 import { CLI_TEXT } from "../text.js";
 
 function openRunDirectory(values: ParsedCommand["values"]): RunDirectory {
@@ -24,11 +25,9 @@ function openRunDirectory(values: ParsedCommand["values"]): RunDirectory {
 }
 
 export function runsCommand(parsed: ParsedCommand): number | Promise<number> {
-  if (parsed.positionals.length > 0)
-    throw new UsageError(
-      `flower runs: unexpected argument "${parsed.positionals[0]}" (see flower runs --help)`,
-    );
   const locale = resolveLocale(parseLang(parsed.values.lang));
+  if (parsed.positionals.length > 0)
+    throw new UsageError(USAGE_TEXT[locale].unexpected("runs", parsed.positionals[0]!));
   const output = makeOutput(parsed.values.json === true, locale);
   const store = storeOption(parsed.values);
   if (store.spec.kind === "postgres") return runsInStore(store.spec, output);

@@ -22,12 +22,12 @@ import { openStepSource, type StepSource } from "../step-source.js";
 import { storeHint } from "../store-hint.js";
 import { columnsOf, cut } from "../terminal-text.js";
 import { CLI_TEXT, type CliText } from "../text.js";
+import { USAGE_TEXT } from "../usage-text.js";
 import { localTime, sum } from "./inspect.js";
 
 export async function showCommand(parsed: ParsedCommand): Promise<number> {
-  if (parsed.positionals.length > 1)
-    throw new UsageError("flower show: give one step name (see flower show --help)");
   const locale = resolveLocale(parseLang(parsed.values.lang));
+  if (parsed.positionals.length > 1) throw new UsageError(USAGE_TEXT[locale].oneStepName("show"));
   const output = makeOutput(parsed.values.json === true, locale);
   const source = await openStepSource(parsed.values, locale);
   try {
