@@ -26,7 +26,8 @@ afterEach(async () => {
   model = undefined;
 });
 
-const KEY = { ANTHROPIC_API_KEY: "sk-ant-abcdef123" };
+/** A key, and an endpoint nothing listens on: should a run start after all, it reaches no one. */
+const KEY = { ANTHROPIC_API_KEY: "sk-ant-abcdef123", ANTHROPIC_BASE_URL: "http://127.0.0.1:9" };
 
 function stderrLines(stderr: string): string[] {
   return stderr.split("\n").filter((line) => line !== "");
@@ -125,12 +126,15 @@ describe("--window: a window a coordinator cannot work in is refused, a small on
       "flower: --window 20000 太小,干不了活: 换代线会在 10K(窗口减去 50K 余量),低于协调者光启动就要的约 34K,再加一轮干活的约 16K;至少给 100000",
     ],
   ])("--lang %s --window %s: exit 2 with the numbers", async (lang, window, message) => {
+    const cwd = temp.make("flower-window-");
     const run = await runFlower(["--lang", lang, "--window", window, "fix the build"], {
       env: cleanEnv(KEY),
+      cwd,
       timeoutMs: 15_000,
     });
     expect(run.code).toBe(2);
     expect(stderrLines(run.stderr)).toEqual([message]);
+    expect(readdirSync(cwd)).toEqual([]);
   });
 
   it("between 100000 and 186000: one note before the run; from 186000 none", async () => {
@@ -197,7 +201,8 @@ describe("options: the right reason, the usual spellings, the chosen language", 
       "flower: option --step needs a value; one that starts with a dash is written --step=-… (see flower --help)",
     ],
   ])("%j", async (args, message) => {
-    const run = await runFlower(args, { env: cleanEnv(KEY), timeoutMs: 15_000 });
+    const cwd = temp.make("flower-usage-");
+    const run = await runFlower(args, { env: cleanEnv(KEY), cwd, timeoutMs: 15_000 });
     expect(run.code).toBe(2);
     expect(stderrLines(run.stderr)).toEqual([message]);
     expect(run.stdout).toBe("");
