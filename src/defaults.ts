@@ -30,6 +30,19 @@ export const DEFAULTS = {
   warnFloor: 1_000,
   /** Measured start-up floor of a coordinator (system prompt + workbench index). */
   coordinatorStartupFloor: 34_000,
+  /**
+   * The smallest window the CLI takes (--window): below it the handoff line (window − headroom) sits at or
+   * under a coordinator's start-up floor, so every generation would hand off before it did anything (until
+   * maxGenerations ends the step). 34k + 50k = 84k, rounded up. Below it the CLI refuses; the library
+   * takes any window (the offline demo runs small ones against a scripted model).
+   */
+  minimumWindow: 85_000,
+  /**
+   * From here a window is comfortable: the handoff line is at least four start-up floors, so a generation
+   * spends at most a quarter of its room on starting. 4 × 34k + 50k = 186k. Between `minimumWindow` and
+   * this the CLI warns once; every current Claude model's real window (200k and up) is above it.
+   */
+  comfortableWindow: 186_000,
   /** Characters of the original task kept in a degraded handoff's `scene`. */
   degradedTaskChars: 1_200,
   /** Tool results longer than this are spilled to disk (chars). */

@@ -4,14 +4,19 @@
  * line naming the option and the value (exit code 2).
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { DEFAULTS } from "../defaults.js";
 import { UsageError } from "../errors.js";
-import { isLocale, resolveLocale, type Locale } from "../locale/locale.js";
+import { formatTokensShort } from "../handoff/text.js";
+import { localeOfTag, resolveLocale, type Locale } from "../locale/locale.js";
 import { COMMAND_OPTIONS, COMMANDS, MIN_WINDOW, type CommandName } from "./command-options.js";
+import { USAGE_TEXT } from "./usage-text.js";
 
 export interface ParsedCommand {
   command: CommandName;
   values: Record<string, string | boolean | undefined>;
   positionals: string[];
+  /** The positionals came after `--`: `flower -- list` runs the word as a task, whatever it looks like. */
+  literal?: boolean;
 }
 
 /**
@@ -38,17 +43,60 @@ export function parseCommandLine(
       { type: spec.type, ...(spec.short ? { short: spec.short } : {}) },
     ]),
   );
-  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
+  let parsed: {
+    values: Record<string, string | boolean | undefined>;
+    positionals: string[];
+    literal: boolean;
+  };
   try {
-    const result = parseArgs({ args: rest, options, strict: true, allowPositionals: true });
+    const result = parseArgs({
+      args: joinDashedNumbers(rest, specs),
+      options,
+      strict: true,
+      allowPositionals: true,
+      tokens: true,
+    });
+    const terminator = result.tokens.findIndex((token) => token.kind === "option-terminator");
     parsed = {
       values: result.values as Record<string, string | boolean | undefined>,
       positionals: result.positionals,
+      literal:
+        terminator >= 0 && result.tokens.some((token, i) => i > terminator && token.kind === "positional"),
     };
   } catch (error) {
     throw new UsageError(describeParseError(error, command, usageLocale(argv, environment)));
   }
-  return { command, values: parsed.values, positionals: parsed.positionals };
+  return {
+    command,
+    values: parsed.values,
+    positionals: parsed.positionals,
+    ...(parsed.literal ? { literal: true } : {}),
+  };
+}
+
+/**
+ * `--max-budget-usd -3` as `--max-budget-usd=-3`: node's parser takes a value starting with a dash for
+ * an option and would say the option "takes no value"; for a number it is the value, and its own parser
+ * refuses it with the real reason.
+ */
+function joinDashedNumbers(args: string[], specs: (typeof COMMAND_OPTIONS)[CommandName]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--") {
+      out.push(...args.slice(i));
+      break;
+    }
+    const next = args[i + 1];
+    const spec = arg.startsWith("--") ? specs[arg.slice(2)] : undefined;
+    if (spec?.numeric && next !== undefined && /^-[\d.]/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+      continue;
+    }
+    out.push(arg);
+  }
+  return out;
 }
 
 /** Index of the first positional argument, skipping option values (any long option may take one). */
@@ -82,7 +130,8 @@ function usageLocale(argv: string[], environment: NodeJS.ProcessEnv): Locale {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = arg === "--lang" ? argv[i + 1] : arg.startsWith("--lang=") ? arg.slice(7) : undefined;
-    if (value !== undefined && isLocale(value)) return value;
+    const locale = localeOfTag(value);
+    if (locale) return locale;
   }
   return resolveLocale(undefined, environment);
 }
@@ -92,6 +141,7 @@ const PARSE_ERRORS: Record<
   {
     unknown: (where: string, option: string) => string;
     needsValue: (where: string, option: string) => string;
+    dashedValue: (where: string, option: string) => string;
     noValue: (where: string, option: string) => string;
     unexpected: (where: string) => string;
   }
@@ -99,12 +149,16 @@ const PARSE_ERRORS: Record<
   en: {
     unknown: (where, option) => `${where}: unknown option ${option} (see ${where} --help)`,
     needsValue: (where, option) => `${where}: option ${option} needs a value (see ${where} --help)`,
+    dashedValue: (where, option) =>
+      `${where}: option ${option} needs a value; one that starts with a dash is written ${option}=-… (see ${where} --help)`,
     noValue: (where, option) => `${where}: option ${option} takes no value (see ${where} --help)`,
     unexpected: (where) => `${where}: unexpected argument (see ${where} --help)`,
   },
   zh: {
     unknown: (where, option) => `${where}: 没有这个选项 ${option}(见 ${where} --help)`,
     needsValue: (where, option) => `${where}: 选项 ${option} 需要一个值(见 ${where} --help)`,
+    dashedValue: (where, option) =>
+      `${where}: 选项 ${option} 需要一个值;以减号开头的值要写成 ${option}=-…(见 ${where} --help)`,
     noValue: (where, option) => `${where}: 选项 ${option} 不带值(见 ${where} --help)`,
     unexpected: (where) => `${where}: 多了一个参数(见 ${where} --help)`,
   },
@@ -119,48 +173,76 @@ function describeParseError(error: unknown, command: CommandName, locale: Locale
   if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return text.unknown(where, option ?? message);
   if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
     if (/argument missing/.test(message)) return text.needsValue(where, option ?? "");
+    if (/ambiguous/.test(message)) return text.dashedValue(where, option ?? "");
     return text.noValue(where, option ?? "");
   }
   if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") return text.unexpected(where);
   return `${where}: ${message.split("\n")[0]}`;
 }
 
-/** `--window N`: an integer of at least MIN_WINDOW (`200000` or `200_000`). */
-export function parseWindow(value: string | boolean | undefined): number | undefined {
+/**
+ * `--window N`: an integer (`200000` or `200_000`) of at least MIN_WINDOW. Below it a coordinator could
+ * not start and do one turn before the handoff line, so the run is refused with the numbers (DEFAULTS).
+ */
+export function parseWindow(value: string | boolean | undefined, locale: Locale = "en"): number | undefined {
   if (value === undefined) return undefined;
   const text = String(value).trim();
   const n = /^\d[\d_]*$/.test(text) ? Number(text.replace(/_/g, "")) : Number.NaN;
-  if (!Number.isSafeInteger(n)) {
-    throw new UsageError(
-      `flower: --window must be an integer number of tokens (>= ${MIN_WINDOW}), got "${text}"`,
-    );
-  }
+  if (!Number.isSafeInteger(n)) throw new UsageError(USAGE_TEXT[locale].windowNotInteger(text, MIN_WINDOW));
   if (n < MIN_WINDOW) {
     throw new UsageError(
-      `flower: --window must be at least ${MIN_WINDOW} (a handoff cannot be written below that), got ${n}`,
+      USAGE_TEXT[locale].windowTooSmall(
+        n,
+        formatTokensShort(Math.max(DEFAULTS.handoffFloor, n - DEFAULTS.headroom)),
+        formatTokensShort(DEFAULTS.coordinatorStartupFloor),
+        formatTokensShort(DEFAULTS.headroom),
+        MIN_WINDOW,
+      ),
     );
   }
   return n;
 }
 
-export function parseBudget(value: string | boolean | undefined): number | undefined {
+/**
+ * The one note for a window that works but is small (below DEFAULTS.comfortableWindow): each generation
+ * spends much of its room starting. Undefined for a comfortable window.
+ */
+export function windowNote(window: number, at: number, locale: Locale): string | undefined {
+  if (window >= DEFAULTS.comfortableWindow) return undefined;
+  return USAGE_TEXT[locale].windowSmall(
+    window,
+    formatTokensShort(at),
+    formatTokensShort(DEFAULTS.coordinatorStartupFloor),
+    DEFAULTS.comfortableWindow,
+  );
+}
+
+export function parseBudget(value: string | boolean | undefined, locale: Locale = "en"): number | undefined {
   if (value === undefined) return undefined;
   const text = String(value).trim();
   const n = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
-  if (!(n > 0))
-    throw new UsageError(`flower: --max-budget-usd must be a positive number of dollars, got "${text}"`);
+  if (!(n > 0)) throw new UsageError(USAGE_TEXT[locale].budget(text));
   return n;
 }
 
+/**
+ * `--lang`: any usual spelling of zh or en (`ZH`, `zh-CN`, `zh_CN.UTF-8`, `en_US`), read by the same
+ * `localeOfTag` as FLOWER_LANG; anything else is refused (in the environment's language).
+ */
 export function parseLang(value: string | boolean | undefined): Locale | undefined {
   if (value === undefined) return undefined;
-  if (!isLocale(value)) throw new UsageError(`flower: --lang must be zh or en, got "${String(value)}"`);
-  return value;
+  const locale = typeof value === "string" ? localeOfTag(value) : undefined;
+  if (!locale) throw new UsageError(USAGE_TEXT[resolveLocale()].lang(String(value)));
+  return locale;
 }
 
-export function parseNonEmpty(option: string, value: string | boolean | undefined): string | undefined {
+export function parseNonEmpty(
+  option: string,
+  value: string | boolean | undefined,
+  locale: Locale = "en",
+): string | undefined {
   if (value === undefined) return undefined;
   const text = String(value).trim();
-  if (text === "") throw new UsageError(`flower: ${option} must not be empty`);
+  if (text === "") throw new UsageError(USAGE_TEXT[locale].empty(option));
   return text;
 }

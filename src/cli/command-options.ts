@@ -3,6 +3,7 @@
  * default shown in its help. The parser (args.ts) and the help (help.ts) both read it, so the help
  * cannot drift from what the parser accepts.
  */
+import { DEFAULTS } from "../defaults.js";
 import type { Locale } from "../locale/locale.js";
 
 export type CommandName = "run" | "continue" | "runs" | "show" | "report" | "forget" | "demo";
@@ -23,6 +24,8 @@ export type Localized = Readonly<Record<Locale, string>>;
 export interface OptionSpec {
   type: "string" | "boolean";
   short?: string;
+  /** A number: a value that starts with a dash (`-3`) is its value, refused by its parser, not an option. */
+  numeric?: true;
   /** Placeholder of the value in the help, e.g. `N`. */
   value?: string;
   /** The default as shown in the help. */
@@ -30,8 +33,8 @@ export interface OptionSpec {
   help: Localized;
 }
 
-/** The smallest --window: below 10k a handoff cannot even be written (the `at` floor). */
-export const MIN_WINDOW = 10_000;
+/** The smallest --window: below it a coordinator cannot start and do one turn before the handoff line (DEFAULTS). */
+export const MIN_WINDOW = DEFAULTS.minimumWindow;
 
 const HELP: Record<string, OptionSpec> = {
   help: {
@@ -60,8 +63,8 @@ const RUN_DIR: Record<string, OptionSpec> = {
     value: "DIR",
     default: { en: "runs", zh: "runs" },
     help: {
-      en: "Where manifest.json and the session database live.",
-      zh: "manifest.json 和会话数据库所在的目录。",
+      en: "Where the run records (records.db, copied to manifest.json to read) and the session database live.",
+      zh: "运行记录(records.db,另抄一份 manifest.json 供人读)和会话数据库所在的目录。",
     },
   },
 };
@@ -77,6 +80,23 @@ const STORE: Record<string, OptionSpec> = {
     help: {
       en: "A shared store for a fleet: postgres://user:password@host:port/database. Sessions, run records, leases, handoffs and spill files go there, so another machine can continue the step.",
       zh: "给一组机器共用的存储:postgres://用户:密码@主机:端口/数据库。会话、运行记录、租约、交接书和溢出文件都放在那里,别的机器就能接着做这一步。",
+    },
+  },
+};
+
+/**
+ * `--workspace` on the commands that only read records: the printed `continue` line and a run's own
+ * command line carry it, and a person carries the line from one command to the next. Records are found
+ * through --run-dir (or --store), so it changes nothing here; refusing it would only break the line.
+ */
+const CARRIED_WORKSPACE: Record<string, OptionSpec> = {
+  workspace: {
+    type: "string",
+    value: "DIR",
+    default: { en: ". (the current directory)", zh: ".(当前目录)" },
+    help: {
+      en: "The run's workspace, as given to the run; accepted so a command line carries over (records are read from --run-dir or --store).",
+      zh: "运行的工作区,和运行时给的一样;收下它是为了命令行能原样沿用(记录从 --run-dir 或 --store 读)。",
     },
   },
 };
@@ -106,14 +126,15 @@ const VERBOSE_RUN: OptionSpec = {
 const LIVE: Record<string, OptionSpec> = {
   window: {
     type: "string",
+    numeric: true,
     value: "N",
     default: {
       en: "guessed from the model name: 1000000, 200000 for haiku",
       zh: "按模型名猜:1000000,haiku 为 200000",
     },
     help: {
-      en: `The model's context window in tokens (integer >= ${MIN_WINDOW}). The handoff line is window - 50000.`,
-      zh: `模型的上下文窗口,单位 token(整数,>= ${MIN_WINDOW})。换代线是 window - 50000。`,
+      en: `The model's context window in tokens (integer >= ${MIN_WINDOW}; below ${DEFAULTS.comfortableWindow} a note says generations will be short). The handoff line is window - ${DEFAULTS.headroom}.`,
+      zh: `模型的上下文窗口,单位 token(整数,>= ${MIN_WINDOW};低于 ${DEFAULTS.comfortableWindow} 会提示每代很短)。换代线是 window - ${DEFAULTS.headroom}。`,
     },
   },
   "no-handoff": {
@@ -160,6 +181,7 @@ const LIVE: Record<string, OptionSpec> = {
   },
   "max-budget-usd": {
     type: "string",
+    numeric: true,
     value: "USD",
     default: { en: "no cap", zh: "不设上限" },
     help: {
@@ -238,8 +260,8 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
     },
     ...HELP,
   },
-  runs: { ...RUN_DIR, ...STORE, ...JSON_OUT, ...LANG, ...HELP },
-  show: { ...RUN_DIR, ...STORE, ...JSON_OUT, ...LANG, ...HELP },
+  runs: { ...CARRIED_WORKSPACE, ...RUN_DIR, ...STORE, ...JSON_OUT, ...LANG, ...HELP },
+  show: { ...CARRIED_WORKSPACE, ...RUN_DIR, ...STORE, ...JSON_OUT, ...LANG, ...HELP },
   report: {
     out: {
       type: "string",
@@ -247,12 +269,13 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
       default: { en: "<run-dir>/report-<step>.html", zh: "<run-dir>/report-<step>.html" },
       help: { en: "Where to write the HTML file.", zh: "HTML 文件写到哪里。" },
     },
+    ...CARRIED_WORKSPACE,
     ...RUN_DIR,
     ...STORE,
     ...LANG,
     ...HELP,
   },
-  forget: { ...RUN_DIR, ...STORE, ...HELP },
+  forget: { ...CARRIED_WORKSPACE, ...RUN_DIR, ...STORE, ...LANG, ...HELP },
   demo: {
     workspace: {
       type: "string",

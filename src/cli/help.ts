@@ -11,6 +11,7 @@ import {
   type Localized,
   type OptionSpec,
 } from "./command-options.js";
+import { terminalWidth, wrap } from "./wrap.js";
 
 const USAGE: Record<CommandName, { usage: string; summary: Localized }> = {
   run: {
@@ -51,8 +52,8 @@ const USAGE: Record<CommandName, { usage: string; summary: Localized }> = {
   forget: {
     usage: "flower forget <step> [options]",
     summary: {
-      en: "Delete the step's sessions from the session store (retention); its manifest record stays.",
-      zh: "从会话库里删掉这一步的会话(保留期);它在 manifest 里的记录留着。",
+      en: "Delete the step's sessions from the session store (retention); its run record stays.",
+      zh: "从会话库里删掉这一步的会话(保留期);它的运行记录留着。",
     },
   },
   demo: {
@@ -112,39 +113,71 @@ const WORDS: Record<
   },
 };
 
-export function helpText(command: CommandName | undefined, locale: Locale): string {
+/**
+ * The help, wrapped to `width` columns (the terminal's; 80 when unknown) at word boundaries, with a
+ * hanging indent under a command's usage and an option's flag.
+ */
+export function helpText(
+  command: CommandName | undefined,
+  locale: Locale,
+  width: number = terminalWidth(),
+): string {
   const words = WORDS[locale];
+  const prose = (text: string) => wrap(text, width);
   if (!command) {
     const lines = [
-      words.tagline,
+      ...prose(words.tagline),
       "",
       `${words.usage}:`,
-      ...COMMANDS.map((name) => `  ${USAGE[name].usage.padEnd(34)} ${USAGE[name].summary[locale]}`),
+      ...COMMANDS.flatMap((name) => usageLines(USAGE[name].usage, USAGE[name].summary[locale], width)),
       "",
-      optionsBlock(words.runOptions, COMMAND_OPTIONS.run, locale),
+      ...optionsBlock(words.runOptions, COMMAND_OPTIONS.run, locale, width),
       "",
-      ...words.footer,
+      ...words.footer.flatMap(prose),
     ];
     return `${lines.join("\n")}\n`;
   }
   const lines = [
-    USAGE[command].summary[locale],
+    ...prose(USAGE[command].summary[locale]),
     "",
-    `${words.usage}: ${USAGE[command].usage}`,
+    ...wrap(USAGE[command].usage, width, `${words.usage}: `),
     "",
-    optionsBlock(words.options, COMMAND_OPTIONS[command], locale),
+    ...optionsBlock(words.options, COMMAND_OPTIONS[command], locale, width),
   ];
-  if (command === "continue") lines.push("", words.continueNote);
-  if (command === "demo") lines.push("", words.demoNote);
+  if (command === "continue") lines.push("", ...prose(words.continueNote));
+  if (command === "demo") lines.push("", ...prose(words.demoNote));
   return `${lines.join("\n")}\n`;
 }
 
-function optionsBlock(title: string, specs: Record<string, OptionSpec>, locale: Locale): string {
+/** Where descriptions start when there is room beside the flags; narrower, they go under them. */
+const SIDE_BY_SIDE_MIN = 30;
+
+/** A command's usage and its summary beside it (or under it, on a narrow terminal). */
+function usageLines(usage: string, summary: string, width: number): string[] {
+  const column = 37;
+  if (width - column >= SIDE_BY_SIDE_MIN) return wrap(summary, width, `  ${usage.padEnd(column - 3)} `);
+  return [`  ${usage}`, ...wrap(summary, width, "      ")];
+}
+
+function optionsBlock(
+  title: string,
+  specs: Record<string, OptionSpec>,
+  locale: Locale,
+  width: number,
+): string[] {
   const label = WORDS[locale].default;
   const rows = Object.entries(specs).map(([name, spec]) => {
     const flag = `${spec.short ? `-${spec.short}, ` : "    "}--${name}${spec.value ? ` ${spec.value}` : ""}`;
     return { flag, text: `${spec.help[locale]} [${label}: ${spec.default[locale]}]` };
   });
-  const width = Math.max(...rows.map((row) => row.flag.length)) + 2;
-  return [`${title}:`, ...rows.map((row) => `  ${row.flag.padEnd(width)}${row.text}`)].join("\n");
+  const flagWidth = Math.max(...rows.map((row) => row.flag.length)) + 2;
+  const beside = width - (2 + flagWidth) >= SIDE_BY_SIDE_MIN;
+  return [
+    `${title}:`,
+    ...rows.flatMap((row) =>
+      beside
+        ? wrap(row.text, width, `  ${row.flag.padEnd(flagWidth)}`)
+        : [`  ${row.flag}`, ...wrap(row.text, width, " ".repeat(10))],
+    ),
+  ];
 }

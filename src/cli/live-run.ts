@@ -21,6 +21,7 @@ import type { Runtime } from "../runtime/runtime.js";
 import type { StepResult, StepStatus } from "../records/step-record.js";
 import { Display } from "./display.js";
 import { CLI_TEXT } from "./text.js";
+import { showCommandFor, verdictLines } from "./verdict-lines.js";
 
 /** How long SIGTERM waits for the message boundary: under docker's 10 s before its SIGKILL. */
 export const TERM_GRACE_MS = 8_000;
@@ -91,12 +92,17 @@ export async function runLive(live: LiveRun): Promise<LiveOutcome> {
       output.say(text.stopped(live.continueCommand));
       return { code: stopCode ?? EXIT.interrupted, status: "stopped", result };
     }
-    // The agent's answer may say "done"; the guard's verdict is what counts, so it is said first.
-    if (status === "goal-not-met") output.say(`${live.step}: ${text.status["goal-not-met"]}`);
     if (live.printAnswer !== false && !output.json && result.result) {
       output.say("");
       output.say(text.answer);
       output.say(result.result.trimEnd());
+    }
+    // The agent's answer may say "done"; the guard's verdict is what counts, so it comes last.
+    if (status === "goal-not-met") {
+      output.say("");
+      const show = showCommandFor(live.continueCommand, live.step);
+      for (const line of verdictLines(rt.records.get(live.step), live.step, show, output.locale))
+        output.say(line);
     }
     return { code: status === "done" ? EXIT.ok : EXIT.failed, status, result };
   });

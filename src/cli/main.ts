@@ -4,7 +4,7 @@
  * commands/; this file stays thin.
  */
 import { EXIT, EXIT_CODES, FlowerError } from "../errors.js";
-import { isLocale, resolveLocale, type Locale } from "../locale/locale.js";
+import { localeOfTag, resolveLocale, unknownLanguageSetting, type Locale } from "../locale/locale.js";
 import { parseCommandLine, type ParsedCommand } from "./args.js";
 import { COMMANDS, type CommandName } from "./command-options.js";
 import { demoCommand } from "./commands/demo.js";
@@ -15,6 +15,7 @@ import { reportCommand } from "./commands/report.js";
 import { showCommand } from "./commands/show.js";
 import { helpText } from "./help.js";
 import { packageVersion } from "./package-version.js";
+import { USAGE_TEXT } from "./usage-text.js";
 
 const HANDLERS: Record<CommandName, (parsed: ParsedCommand) => number | Promise<number>> = {
   run: runCommand,
@@ -27,6 +28,7 @@ const HANDLERS: Record<CommandName, (parsed: ParsedCommand) => number | Promise<
 };
 
 export async function main(argv: string[]): Promise<number> {
+  noteUnknownLanguage(argv);
   try {
     const parsed = parseCommandLine(argv);
     if ("help" in parsed) {
@@ -73,7 +75,18 @@ export async function main(argv: string[]): Promise<number> {
 /** Help in `--lang` when it is valid; asking for help never fails on another option's value. */
 function helpLocale(parsed: ParsedCommand): Locale {
   const lang = parsed.values.lang;
-  return resolveLocale(isLocale(lang) ? lang : undefined);
+  return resolveLocale(typeof lang === "string" ? localeOfTag(lang) : undefined);
+}
+
+/**
+ * FLOWER_LANG=fr is passed over (LANG decides); one line says so, unless `--lang` on the line decides
+ * anyway. A usage error on `--lang` itself is the flag's own.
+ */
+function noteUnknownLanguage(argv: string[]): void {
+  const unknown = unknownLanguageSetting();
+  if (unknown === undefined || argv.some((arg) => arg === "--lang" || arg.startsWith("--lang="))) return;
+  const used = resolveLocale();
+  process.stderr.write(`${USAGE_TEXT[used].langVariable(unknown, used)}\n`);
 }
 
 // `flower show | head` closes the pipe early: that is the reader being done, not an error.

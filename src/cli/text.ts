@@ -22,12 +22,13 @@ export interface CliText {
   answer: string;
   /** After a run: a document that was frozen degraded, and why (the run went on with it). */
   degradedDocument: (kind: string, path: string, why: string) => string;
-  noSteps: (manifest: string) => string;
+  /** `where`: the run directory's records (records.db) or the shared store. */
+  noSteps: (where: string) => string;
   /** Bare `flower` with an unfinished step here. */
   unfinished: (step: string, status: string, command: string) => string;
   /** The prompt for the task on a terminal. */
   askTask: string;
-  noStep: (step: string, manifest: string, known: string[]) => string;
+  noStep: (step: string, where: string, known: string[]) => string;
   runsHeader: readonly [string, string, string, string, string, string, string];
   /** The pause after the requirements (W4): what to read, what is asked, how to go on. */
   pause: {
@@ -38,10 +39,13 @@ export interface CliText {
     goOn: (command: string) => string;
     straightThrough: string;
   };
+  /** One or two words: they fill a table column (`flower runs`) and a status line. */
   status: Record<
     "running" | "done" | "failed" | "stopped" | "goal-not-met" | "interrupted" | "paused",
     string
   >;
+  /** What to do about a status, on a line of its own under the table or the status line. */
+  statusHint: Partial<Record<"goal-not-met" | "interrupted" | "paused", string>>;
   show: {
     step: string;
     status: string;
@@ -113,12 +117,12 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     answer: "── answer ──",
     degradedDocument: (kind, path, why) =>
       `!! the ${kind} document is degraded (${why}); the run went on with it: ${path}`,
-    noSteps: (manifest) => `No steps yet in ${manifest}. Start one with: flower "<task>"`,
+    noSteps: (where) => `No steps yet in ${where}. Start one with: flower "<task>"`,
     unfinished: (step, status, command) =>
       `The last step here, "${step}", is ${status}. Continue it with: ${command}\nOr start another: flower "<task>"`,
     askTask: "Task: ",
-    noStep: (step, manifest, known) =>
-      `flower: no step "${step}" in ${manifest}${known.length ? ` (known: ${known.join(", ")})` : ""}`,
+    noStep: (step, where, known) =>
+      `flower: no step "${step}" in ${where}${known.length ? ` (known: ${known.join(", ")})` : ""}`,
     runsHeader: ["STEP", "STATUS", "GEN", "COST", "TURNS", "UPDATED", "HELD BY"],
     pause: {
       title: (step) =>
@@ -134,9 +138,14 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       done: "done",
       failed: "failed",
       stopped: "stopped",
-      "goal-not-met": "goal not met (flower show lists the evidence)",
-      interrupted: "interrupted (its process is gone; flower continue picks it up)",
-      paused: "paused for you to read its frozen document",
+      "goal-not-met": "goal not met",
+      interrupted: "interrupted",
+      paused: "paused",
+    },
+    statusHint: {
+      "goal-not-met": "the goal's checks or reviewer said no; flower show <step> lists the evidence",
+      interrupted: "its process is gone; flower continue picks it up",
+      paused: "waiting for you to read its frozen document; flower continue goes on",
     },
     show: {
       step: "step",
@@ -208,12 +217,12 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     failed: (command) => `这一步失败了;排除原因后可以: ${command}`,
     answer: "── 回答 ──",
     degradedDocument: (kind, path, why) => `!! ${kind} 文书是降级件(${why}),运行照常走完了: ${path}`,
-    noSteps: (manifest) => `${manifest} 里还没有步骤。开一个: flower "<任务>"`,
+    noSteps: (where) => `${where} 里还没有步骤。开一个: flower "<任务>"`,
     unfinished: (step, status, command) =>
       `这里最后一步“${step}”${status}。接着做: ${command}\n或者开新的: flower "<任务>"`,
     askTask: "任务: ",
-    noStep: (step, manifest, known) =>
-      `flower: ${manifest} 里没有步骤 "${step}"${known.length ? `(已有: ${known.join(", ")})` : ""}`,
+    noStep: (step, where, known) =>
+      `flower: ${where} 里没有步骤 "${step}"${known.length ? `(已有: ${known.join(", ")})` : ""}`,
     runsHeader: ["步骤", "状态", "代", "花费", "轮", "更新", "驱动者"],
     pause: {
       title: (step) =>
@@ -229,9 +238,14 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       done: "完成",
       failed: "失败",
       stopped: "已停",
-      "goal-not-met": "目标未达成(证据见 flower show)",
-      interrupted: "中断(进程已不在;flower continue 可接着做)",
-      paused: "停着,等你读冻结的文书",
+      "goal-not-met": "目标未达成",
+      interrupted: "中断",
+      paused: "停着",
+    },
+    statusHint: {
+      "goal-not-met": "目标的检查或评审没通过;证据见 flower show <步骤>",
+      interrupted: "进程已不在;flower continue 可接着做",
+      paused: "等你读冻结的文书;flower continue 接着走",
     },
     show: {
       step: "步骤",

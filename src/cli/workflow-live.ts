@@ -13,6 +13,7 @@ import { DISPLAY_TEXT } from "./display-text.js";
 import { supervise, type LiveOutcome, type Supervised } from "./live-run.js";
 import { oneLine } from "./terminal-text.js";
 import { CLI_TEXT } from "./text.js";
+import { showCommandFor, verdictLines } from "./verdict-lines.js";
 
 export interface WorkflowLive extends Supervised {
   /** Runs or continues the workflow. */
@@ -48,16 +49,20 @@ export async function runWorkflowLive(live: WorkflowLive): Promise<WorkflowOutco
       return { code: EXIT.ok, status: "done", result, workflow };
     }
     if (!output.json) {
-      if (lastStatus === "goal-not-met" && last) {
-        output.say(`${last.step}: ${text.status["goal-not-met"]}`);
-        if (live.continueCommand) output.say(text.tryAgain(live.continueCommand));
-      }
       for (const degraded of workflow.degraded)
         output.say(text.degradedDocument(degraded.kind, degraded.path, oneLine(degraded.why)));
       if (live.printAnswer !== false && result?.result) {
         output.say("");
         output.say(text.answer);
         output.say(result.result.trimEnd());
+      }
+      // The verdict after the agent's answer, never before it: the claim must not be the last word.
+      if (lastStatus === "goal-not-met" && last) {
+        output.say("");
+        const show = showCommandFor(live.continueCommand, last.step);
+        for (const line of verdictLines(rt.records.get(last.step), last.step, show, output.locale))
+          output.say(line);
+        if (live.continueCommand) output.say(text.tryAgain(live.continueCommand));
       }
     }
     return { code: lastStatus === "done" ? EXIT.ok : EXIT.failed, status: lastStatus, result, workflow };

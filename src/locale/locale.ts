@@ -7,23 +7,36 @@ export type Locale = "zh" | "en";
 export const LOCALES: readonly Locale[] = ["zh", "en"];
 
 /**
- * Option first, then `FLOWER_LANG`, then `LANG`, else en. FLOWER_LANG takes any `zh*` or `en*` form
- * (`zh_CN.UTF-8`, `en_US`, `EN`): someone who sets it to `en_US` on a Chinese system means English, and
- * must not fall through to a `zh_CN` LANG.
+ * Option first, then `FLOWER_LANG`, then `LANG`, else en. FLOWER_LANG takes the usual spellings of a
+ * tag (`zh_CN.UTF-8`, `en_US`, `EN`): someone who sets it to `en_US` on a Chinese system means English,
+ * and must not fall through to a `zh_CN` LANG. A FLOWER_LANG naming another language is passed over
+ * (the CLI says so in one line, see `unknownLanguageSetting`).
  */
 export function resolveLocale(option?: Locale, env: NodeJS.ProcessEnv = process.env): Locale {
   if (option) return option;
-  const flower = languageOf(env.FLOWER_LANG);
+  const flower = localeOfTag(env.FLOWER_LANG);
   if (flower) return flower;
-  return languageOf(env.LANG) === "zh" ? "zh" : "en";
+  return localeOfTag(env.LANG) === "zh" ? "zh" : "en";
 }
 
-/** The locale a language tag names (`zh`, `zh_TW.UTF-8`, `en-GB`), or undefined for any other tag. */
-function languageOf(tag: string | undefined): Locale | undefined {
-  const lower = tag?.trim().toLowerCase();
-  if (lower?.startsWith("zh")) return "zh";
-  if (lower?.startsWith("en")) return "en";
-  return undefined;
+/**
+ * The one reading of a language tag, for `--lang` and FLOWER_LANG alike: the primary language, case
+ * ignored, with any region, script, encoding or modifier after it (`zh`, `ZH`, `zh-CN`, `zh_CN.UTF-8`,
+ * `zh-Hans`, `en_US`, `en-GB@euro`). Undefined for any other language, and for words that merely start
+ * with the letters (`english`): a tag that is not understood is reported, not guessed at.
+ */
+export function localeOfTag(tag: string | undefined): Locale | undefined {
+  const primary = tag
+    ?.trim()
+    .toLowerCase()
+    .split(/[-_.@]/, 1)[0];
+  return primary === "zh" || primary === "en" ? primary : undefined;
+}
+
+/** FLOWER_LANG when it is set to something that is not zh or en (it is then passed over); else undefined. */
+export function unknownLanguageSetting(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const value = env.FLOWER_LANG?.trim();
+  return value && !localeOfTag(value) ? value : undefined;
 }
 
 export function isLocale(value: unknown): value is Locale {

@@ -37,20 +37,21 @@ const SESSION_DATABASE = "sessions.db";
 export class RunDirectory {
   /** The run directory, absolute. */
   readonly path: string;
-  /** Where the step records are kept, for messages such as "no steps in …". */
+  /** Where the step records are kept (records.db; manifest.json is only its readable copy), for messages such as "no steps in …". */
   readonly recordsPath: string;
 
   /** Opens a run directory; fails at once on records it cannot read. Creates nothing in an empty one. */
   constructor(runDir: string) {
     this.path = resolve(runDir);
-    this.recordsPath = manifestPath(this.path);
+    this.recordsPath = join(this.path, "records.db");
     // Validate now (a corrupt or foreign manifest.json is an error), without creating a database.
     this.#read(() => undefined);
   }
 
   /** Opens the records for one read and closes them again; nothing there yet reads as empty. */
   #read<T>(read: (records: SqliteRunRecords) => T, empty?: T): T {
-    if (!existsSync(join(this.path, "records.db")) && !existsSync(this.recordsPath)) return empty as T;
+    // An older run directory has only manifest.json: the records open it (and import it once).
+    if (!existsSync(this.recordsPath) && !existsSync(manifestPath(this.path))) return empty as T;
     const records = new SqliteRunRecords(this.path);
     try {
       return read(records);

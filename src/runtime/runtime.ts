@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { AgentSpec } from "../agents/agent-spec.js";
 import { runningAsRoot, sandboxSetting } from "../agents/sandbox-env.js";
 import { DEFAULTS } from "../defaults.js";
-import { makePrivateDirectory } from "../fs/private-files.js";
+import { makeIgnoredDirectory } from "../fs/private-files.js";
 import { ConfigurationError, StepFailedError } from "../errors.js";
 import { safeFileName } from "../fs/safe-file-name.js";
 import { resolveGoalOption, type GoalOption } from "../goal/goal-option.js";
@@ -104,7 +104,7 @@ export class Runtime {
 
   constructor(options: RuntimeOptions) {
     this.options = resolveRuntimeOptions(options);
-    makePrivateDirectory(this.options.runDir);
+    makeIgnoredDirectory(this.options.runDir);
     this.#redactor = new SecretRedactor(secretsOf({ ...process.env, ...this.options.env }));
     // Said once per runtime, not per session: the child gets the normalised value (agents/sandbox-env.ts).
     const sandbox = sandboxSetting({ ...process.env, ...this.options.env }.IS_SANDBOX, runningAsRoot());

@@ -13,7 +13,7 @@ import { lstat, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { DEFAULTS } from "../defaults.js";
 import { writeFileAtomicallyAsync } from "../fs/atomic-write.js";
-import { makePrivateDirectoryAsync } from "../fs/private-files.js";
+import { makeIgnoredDirectoryAsync, makePrivateDirectoryAsync } from "../fs/private-files.js";
 import { ConfigurationError } from "../errors.js";
 import { isLocale, type Locale } from "../locale/locale.js";
 import { describeFile } from "./describe-file.js";
@@ -98,6 +98,8 @@ export class Workbench {
 
   /** Creates `.flower/` and its four folders; idempotent. */
   async ensure(): Promise<void> {
+    // `.flower/` first, so that a folder flower creates gets its own `.gitignore`.
+    await makeIgnoredDirectoryAsync(this.dir);
     for (const folder of [this.scripts, this.artifacts, this.notes, this.spill]) {
       await makePrivateDirectoryAsync(folder);
     }
@@ -187,7 +189,7 @@ export class Workbench {
    * Called by the index guard after a Write/Edit inside the workbench and before every step.
    */
   async refresh(): Promise<WorkbenchEntry[]> {
-    await makePrivateDirectoryAsync(this.dir);
+    await makeIgnoredDirectoryAsync(this.dir);
     const { entries, total } = await this.entries();
     const index = this.renderIndex(entries, total);
     this.lastIndex = index;

@@ -30,14 +30,13 @@ import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
 import { defaultTeam } from "../default-team.js";
 import { eventSink, makeOutput, shellQuote } from "../live-run.js";
 import { CLI_TEXT } from "../text.js";
+import { USAGE_TEXT } from "../usage-text.js";
 import { runWorkflowLive } from "../workflow-live.js";
 
 export async function demoCommand(parsed: ParsedCommand): Promise<number> {
-  if (parsed.positionals.length > 0)
-    throw new UsageError(
-      `flower demo: unexpected argument "${parsed.positionals[0]}" (see flower demo --help)`,
-    );
   const locale = resolveLocale(parseLang(parsed.values.lang));
+  if (parsed.positionals.length > 0)
+    throw new UsageError(USAGE_TEXT[locale].unexpected("demo", parsed.positionals[0]!));
   const output = makeOutput(parsed.values.json === true, locale);
   const text = CLI_TEXT[locale];
   const given = parseNonEmpty("--workspace", parsed.values.workspace);

@@ -17,15 +17,17 @@ import type { StepRecord } from "../../records/step-record.js";
 import { RunDirectory } from "../../runtime/run-directory.js";
 import { openStoreView } from "../../runtime/store-view.js";
 import type { StoreSpec } from "../../store/store-spec.js";
-import { parseNonEmpty, type ParsedCommand } from "../args.js";
+import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
 import { storeOption } from "../store-option.js";
+import { USAGE_TEXT } from "../usage-text.js";
+import { resolveLocale } from "../../locale/locale.js";
 
 export async function forgetCommand(parsed: ParsedCommand): Promise<number> {
+  // --workspace comes with a line carried from another command: taken, not needed here.
+  const usage = USAGE_TEXT[resolveLocale(parseLang(parsed.values.lang))];
   const [step, extra] = parsed.positionals;
-  if (step === undefined)
-    throw new UsageError("flower forget: name the step whose sessions to delete (see flower runs)");
-  if (extra !== undefined)
-    throw new UsageError(`flower forget: unexpected argument "${extra}" (see flower forget --help)`);
+  if (step === undefined) throw new UsageError(usage.forgetWhich);
+  if (extra !== undefined) throw new UsageError(usage.unexpected("forget", extra));
   const runDir = resolve(parseNonEmpty("--run-dir", parsed.values["run-dir"]) ?? "runs");
   const store = storeOption(parsed.values);
   if (store.spec.kind === "postgres") return forgetInStore(store.spec, step, runDir);
@@ -45,7 +47,7 @@ export async function forgetCommand(parsed: ParsedCommand): Promise<number> {
   }
   for (const name of steps.length > 0 ? steps : [step]) {
     const forgotten = await runDirectory.forgetStep(name);
-    if (forgotten === null) throw new UsageError(`flower forget: no session store in ${runDir}`);
+    if (forgotten === null) throw new UsageError(usage.noSessionStore(runDir));
     const { deleted, from } = forgotten;
     process.stdout.write(`deleted ${deleted} session${deleted === 1 ? "" : "s"} of "${name}" from ${from}\n`);
   }

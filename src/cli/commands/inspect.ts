@@ -17,6 +17,7 @@ import { makeOutput, type Output } from "../live-run.js";
 import { runStatus } from "../run-status.js";
 import { storeOption } from "../store-option.js";
 import { columnsOf } from "../terminal-text.js";
+import { USAGE_TEXT } from "../usage-text.js";
 import { CLI_TEXT } from "../text.js";
 
 function openRunDirectory(values: ParsedCommand["values"]): RunDirectory {
@@ -24,11 +25,9 @@ function openRunDirectory(values: ParsedCommand["values"]): RunDirectory {
 }
 
 export function runsCommand(parsed: ParsedCommand): number | Promise<number> {
-  if (parsed.positionals.length > 0)
-    throw new UsageError(
-      `flower runs: unexpected argument "${parsed.positionals[0]}" (see flower runs --help)`,
-    );
   const locale = resolveLocale(parseLang(parsed.values.lang));
+  if (parsed.positionals.length > 0)
+    throw new UsageError(USAGE_TEXT[locale].unexpected("runs", parsed.positionals[0]!));
   const output = makeOutput(parsed.values.json === true, locale);
   const store = storeOption(parsed.values);
   if (store.spec.kind === "postgres") return runsInStore(store.spec, output);
@@ -72,6 +71,7 @@ function printRuns(
   }
   const stepRow = (record: StepRecord, label: string): string[] => {
     const holder = holders.get(record.step);
+    shown.add(statusOf(record));
     return [
       label,
       text.status[statusOf(record)],
@@ -83,6 +83,7 @@ function printRuns(
     ];
   };
   const rows: string[][] = [];
+  const shown = new Set<string>();
   for (const entry of groupByRun(steps)) {
     if (entry.kind === "step") {
       rows.push(stepRow(entry.record, entry.record.step));
@@ -91,6 +92,7 @@ function printRuns(
     // A run: one line for the run (its status, its totals), then its steps in workflow order.
     const state = runStatus(entry.records);
     const holder = state.steps.map((record) => holders.get(record.step)).find(Boolean);
+    shown.add(state.status);
     rows.push([
       entry.run,
       text.status[state.status],
@@ -109,6 +111,11 @@ function printRuns(
   }
   for (const line of table([[...text.runsHeader], ...rows], [false, false, true, true, true, false, false]))
     output.say(line);
+  // The table says the status in a word; what to do about it is a line below, not a wider column.
+  const hints = Object.entries(text.statusHint).filter(([status]) => shown.has(status));
+  if (hints.length > 0) output.say("");
+  for (const [status, hint] of hints)
+    output.say(`${text.status[status as keyof typeof text.status]}: ${hint}`);
   return EXIT.ok;
 }
 

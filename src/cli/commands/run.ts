@@ -13,7 +13,15 @@ import { effectiveStatus, RunDirectory } from "../../runtime/run-directory.js";
 import { recordedSettings } from "../../runtime/step-settings.js";
 import type { StepRecord, StepSettings } from "../../records/step-record.js";
 import { Runtime } from "../../runtime/runtime.js";
-import { parseBudget, parseLang, parseNonEmpty, parseWindow, type ParsedCommand } from "../args.js";
+import {
+  parseBudget,
+  parseLang,
+  parseNonEmpty,
+  parseWindow,
+  windowNote,
+  type ParsedCommand,
+} from "../args.js";
+import { commandLike } from "../command-like.js";
 import { resolveProvider } from "../credentials.js";
 import { defaultTeam } from "../default-team.js";
 import { displayPath, eventSink, makeOutput, runLive, shellQuote, type Output } from "../live-run.js";
@@ -21,6 +29,7 @@ import { describeProvider } from "../providers.js";
 import { storeHint } from "../store-hint.js";
 import { storeOption, type StoreOption } from "../store-option.js";
 import { CLI_TEXT } from "../text.js";
+import { USAGE_TEXT } from "../usage-text.js";
 import { knownNames, runStatus } from "../run-status.js";
 import { runWorkflowLive } from "../workflow-live.js";
 import { continueWorkflow, runWorkflow } from "../../workflow/run-workflow.js";
@@ -51,15 +60,16 @@ export interface LiveSettings {
 
 /** Validates the options shared by run and continue, before anything is written. */
 export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
+  // The language first: every usage error after it is in that language.
   const locale = resolveLocale(parseLang(values.lang));
-  const window = parseWindow(values.window);
-  const model = parseNonEmpty("--model", values.model);
-  const maxBudgetUsd = parseBudget(values["max-budget-usd"]);
-  const workspace = resolve(parseNonEmpty("--workspace", values.workspace) ?? ".");
+  const window = parseWindow(values.window, locale);
+  const model = parseNonEmpty("--model", values.model, locale);
+  const maxBudgetUsd = parseBudget(values["max-budget-usd"], locale);
+  const workspace = resolve(parseNonEmpty("--workspace", values.workspace, locale) ?? ".");
   if (!existsSync(workspace) || !statSync(workspace).isDirectory()) {
-    throw new UsageError(`flower: --workspace must be an existing directory, got ${workspace}`);
+    throw new UsageError(USAGE_TEXT[locale].workspaceMissing(workspace));
   }
-  const runDir = resolve(parseNonEmpty("--run-dir", values["run-dir"]) ?? "runs");
+  const runDir = resolve(parseNonEmpty("--run-dir", values["run-dir"], locale) ?? "runs");
   const store = storeOption(values);
   const handoffOption = new HandoffPolicy({
     ...(values["no-handoff"] === true ? { enabled: false } : {}),
@@ -122,6 +132,11 @@ export function reviewGoal(settings: Pick<LiveSettings, "review">) {
  * the offline demo); with -v, shows the provider, its region/project, the model and a masked credential.
  */
 export function requireCredentials(settings: LiveSettings): void {
+  // A window that works but is small: said once, before the run (and before a missing key is).
+  const note = settings.handoff.enabled
+    ? windowNote(settings.handoff.window, settings.handoff.at, settings.locale)
+    : undefined;
+  if (note) settings.output.say(note);
   const provider = resolveProvider(process.env, {
     model: settings.model,
     locale: settings.locale,
@@ -204,12 +219,15 @@ export function stepNameFor(task: string, taken: (name: string) => boolean): str
 
 export async function runCommand(parsed: ParsedCommand): Promise<number> {
   const settings = liveSettings(parsed.values);
+  const usage = USAGE_TEXT[settings.locale];
   if (parsed.positionals.length > 1) {
-    throw new UsageError(
-      `flower: give the task as one quoted argument, got ${parsed.positionals.length} words (flower "${parsed.positionals.join(" ")}")`,
-    );
+    throw new UsageError(usage.oneTask(parsed.positionals.length, parsed.positionals.join(" ")));
   }
   let given = parsed.positionals[0];
+  // `flower stauts`, `flower version`: a typo must not start a paid run (nothing is written yet).
+  const meant = given === undefined || parsed.literal === true ? undefined : commandLike(given);
+  if (meant !== undefined) throw new UsageError(usage.commandLike(given!.trim(), meant));
+  let credentialsChecked = false;
   if (given === undefined) {
     // Bare `flower`: an unfinished step here is shown with the command that continues it; on a
     // terminal with none, the task is asked for; otherwise the usage line.
@@ -225,14 +243,18 @@ export async function runCommand(parsed: ParsedCommand): Promise<number> {
       );
       return EXIT.ok;
     }
-    given = process.stdin.isTTY && process.stdout.isTTY ? await askForTask(settings.locale) : undefined;
-    if (given === undefined || given.trim() === "")
-      throw new UsageError('flower: no task given. Usage: flower "<task>" (see flower --help)');
+    if (process.stdin.isTTY && process.stdout.isTTY) {
+      // Credentials before the question: typing a task only to learn there is no key wastes it.
+      requireCredentials(settings);
+      credentialsChecked = true;
+      given = await askForTask(settings.locale);
+    }
+    if (given === undefined || given.trim() === "") throw new UsageError(usage.noTask);
   }
   const task = given.trim();
-  if (task === "") throw new UsageError("flower: the task is empty");
-  const explicitStep = parseNonEmpty("--step", parsed.values.step);
-  requireCredentials(settings);
+  if (task === "") throw new UsageError(usage.emptyTask);
+  const explicitStep = parseNonEmpty("--step", parsed.values.step, settings.locale);
+  if (!credentialsChecked) requireCredentials(settings);
   const sink = eventSink(settings.output, settings.verbose);
   const rt = makeRuntime(settings, (event) => sink.handle(event));
   await joinSharedStore(rt, settings);

@@ -24,13 +24,13 @@ import { runStatus } from "../run-status.js";
 import { openStepSource, type StepSource } from "../step-source.js";
 import { storeHint } from "../store-hint.js";
 import { columnsOf, cut } from "../terminal-text.js";
-import { CLI_TEXT } from "../text.js";
+import { CLI_TEXT, type CliText } from "../text.js";
+import { USAGE_TEXT } from "../usage-text.js";
 import { localTime, sum } from "./inspect.js";
 
 export async function showCommand(parsed: ParsedCommand): Promise<number> {
-  if (parsed.positionals.length > 1)
-    throw new UsageError("flower show: give one step name (see flower show --help)");
   const locale = resolveLocale(parseLang(parsed.values.lang));
+  if (parsed.positionals.length > 1) throw new UsageError(USAGE_TEXT[locale].oneStepName("show"));
   const output = makeOutput(parsed.values.json === true, locale);
   const source = await openStepSource(parsed.values, locale);
   try {
@@ -73,9 +73,13 @@ function showStep(record: StepRecord, source: StepSource, output: Output): void 
   const say = output.say;
   const label = (name: string) => name.padEnd(12);
   say(`${label(t.step)}${record.step}`);
+  const status = source.statusOf(record);
   say(
-    `${label(t.status)}${text.status[source.statusOf(record)]} · ${localTime(record.startedAt)} → ${localTime(record.updatedAt)}`,
+    `${label(t.status)}${text.status[status]} · ${localTime(record.startedAt)} → ${localTime(record.updatedAt)}`,
   );
+  // goal-not-met needs no pointer here: the guard's evidence is further down this page.
+  if (status !== "goal-not-met" && status in text.statusHint)
+    say(`${label("")}${text.statusHint[status as keyof CliText["statusHint"]]}`);
   say(`${label(t.agent)}${record.agent}`);
   say(`${label(t.task)}${cut(record.prompt.replace(/\s+/g, " ").trim(), 160)}`);
   say(
@@ -226,6 +230,8 @@ function showRun(run: string, records: StepRecord[], source: StepSource, output:
   say(
     `${label(t.status)}${text.status[state.status]} · ${localTime(first.startedAt)} → ${localTime(updated)}`,
   );
+  const statusHint = text.statusHint[state.status as keyof CliText["statusHint"]];
+  if (statusHint) say(`${label("")}${statusHint}`);
   say(`${label(t.task)}${cut((first.workflow?.task ?? first.prompt).replace(/\s+/g, " ").trim(), 160)}`);
   say(
     `${label(t.totals)}${t.cost} $${sum(state.steps, (record) => record.costUsd).toFixed(4)} · ${t.turns} ${sum(state.steps, (record) => record.numTurns)}`,

@@ -59,7 +59,16 @@ it(
     expect(run.stdout).toContain(">> guard round 1/3 — the reviewer found criteria not met; sent back");
     expect(run.stdout).toContain("!! review: the verdict could not be read; it does not count as a pass");
     expect(run.stdout).toMatch(/<= goal-not-met reviewed/);
-    expect(run.stdout).toContain("reviewed: goal not met (flower show lists the evidence)");
+    // The agent's claim comes before the verdict, never after it: the last lines are the verdict and why.
+    const lines = run.stdout.trimEnd().split("\n");
+    const answer = lines.lastIndexOf("── answer ──");
+    expect(lines[answer + 1]).toBe("All done.");
+    expect(lines.slice(answer + 2)).toEqual([
+      "",
+      "reviewed: GOAL NOT MET (the answer above is the agent's claim, not the verdict)",
+      "  every round's evidence: flower show reviewed",
+      expect.stringMatching(/^ {2}! .*review/),
+    ]);
     expect(reviews).toBe(2);
 
     const show = await runFlower(["show", "reviewed", "--run-dir", runDir], {

@@ -190,7 +190,7 @@ describe("Ctrl-C and flower continue", () => {
       [
         "--direct",
         "--window",
-        "80000",
+        "100000",
         "--workspace",
         root,
         "--run-dir",

@@ -248,7 +248,7 @@ describe("flower show --store of a step that handed off elsewhere", () => {
       "--store",
       url,
       "--window",
-      "80000",
+      "100000",
       "--step",
       "long job",
       "--workspace",

@@ -154,7 +154,7 @@ describe("continue anywhere", () => {
     const machineA = machine("a", project, url);
     const machineB = machine("b", project, url);
 
-    a.spawned = on(machineA, ["--direct", "--window", "80000", "--step", "long job", "Read all notes."]);
+    a.spawned = on(machineA, ["--direct", "--window", "100000", "--step", "long job", "Read all notes."]);
     const stopped = await a.spawned.done;
     expect(stopped.code).toBe(130);
     const pending = await storedRecord(url, "long job");

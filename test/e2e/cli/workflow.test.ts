@@ -109,7 +109,10 @@ describe('flower "<task>": requirements, the pause, an edit, flower continue', (
     // Without a key: the pause is visible to `flower runs` and to bare `flower`.
     const plain = { cwd: root, timeoutMs: 15_000 };
     const runsPaused = await runFlower(["runs"], plain);
-    expect(runsPaused.stdout).toMatch(/^fix-the-flaky-test\s+paused for you to read its frozen document\s/m);
+    expect(runsPaused.stdout).toMatch(/^fix-the-flaky-test\s+paused\s/m);
+    expect(runsPaused.stdout).toContain(
+      "\npaused: waiting for you to read its frozen document; flower continue goes on\n",
+    );
     const bare = await runFlower(["--workspace", "ws"], plain);
     expect(bare.code).toBe(0);
     expect(bare.stdout).toContain("Continue it with: flower continue fix-the-flaky-test --workspace ws");

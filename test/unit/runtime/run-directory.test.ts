@@ -40,7 +40,7 @@ describe("RunDirectory", () => {
     expect(run.lastStep()?.step).toBe("late");
     expect(run.step("early")?.updatedAt).toBe(early.updatedAt);
     expect(run.step("missing")).toBeUndefined();
-    expect(run.recordsPath).toBe(join(dir, "manifest.json"));
+    expect(run.recordsPath).toBe(join(dir, "records.db"));
   });
 
   it("reads an empty directory without creating anything, and refuses a foreign manifest", () => {

@@ -36,7 +36,13 @@ describe("Workbench", () => {
     ).toEqual(["scripts", "artifacts", "notes", "spill"]);
     await bench.ensure();
     await bench.ensure();
-    expect((await readdir(bench.dir)).sort()).toEqual(["artifacts", "notes", "scripts", "spill"]);
+    expect((await readdir(bench.dir)).sort()).toEqual([
+      ".gitignore",
+      "artifacts",
+      "notes",
+      "scripts",
+      "spill",
+    ]);
   });
 
   it("indexes newest first with one-line descriptions, excluding INDEX.md, spill/ and notes/archive", async () => {
