@@ -330,11 +330,15 @@ describe("sessions that roam between checkouts", () => {
   });
 });
 
-describe("the README's way to delete a run", () => {
+describe("the docs' way to delete a run (docs/shared-store.md)", () => {
   it("deletes the step's sessions (all generations), files, lease and record, and nothing of another step", async () => {
     const { sessions, records, files, pool, schema } = await shared();
-    const readme = readFileSync(join(import.meta.dirname, "../../../README.md"), "utf8");
-    const sql = /```sql\n([\s\S]*?)```/.exec(readme)![1]!.replaceAll("flower.flower_", `${schema}.flower_`);
+    const docs = readFileSync(join(import.meta.dirname, "../../../docs/shared-store.md"), "utf8");
+    // The block is indented under a list item there: the SQL is the same once the indent is gone.
+    const sql = /```sql\n([\s\S]*?)```/
+      .exec(docs)![1]!
+      .replace(/^ {2}/gm, "")
+      .replaceAll("flower.flower_", `${schema}.flower_`);
     const step = (name: string, sessionId: string, retired: string[]) => ({
       ...newStepRecord(name, "lead", "Work."),
       sessionId,
