@@ -9,7 +9,8 @@ import { EXIT, UsageError } from "../../errors.js";
 import { HandoffPolicy, defaultWindow, windowForModel } from "../../handoff/policy.js";
 import { formatTokensShort } from "../../handoff/text.js";
 import { resolveLocale, type Locale } from "../../locale/locale.js";
-import { effectiveStatus, RunDirectory } from "../../runtime/run-directory.js";
+import { isDefaultRunDirectory, runDirectory } from "../../storage/files.js";
+import { effectiveStatus, RunDirectory } from "../../storage/run-directory.js";
 import { Runtime } from "../../runtime/runtime.js";
 import { parseBudget, parseLang, parseNonEmpty, parseWindow, type ParsedCommand } from "../args.js";
 import { resolveProvider } from "../credentials.js";
@@ -49,7 +50,7 @@ export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
   if (!existsSync(workspace) || !statSync(workspace).isDirectory()) {
     throw new UsageError(`flower: --workspace must be an existing directory, got ${workspace}`);
   }
-  const runDir = resolve(parseNonEmpty("--run-dir", values["run-dir"]) ?? "runs");
+  const runDir = runDirectory(parseNonEmpty("--run-dir", values["run-dir"]));
   const store = storeOption(values);
   // --model names the model directly, so the window is guessed from it; else from ANTHROPIC_MODEL.
   const guessed = model ? windowForModel(model) : defaultWindow(process.env);
@@ -140,7 +141,8 @@ export function continueCommand(
   const parts = ["flower", "continue", shellQuote(step)];
   const store = storeHint(settings.store, settings.locale ?? "en");
   parts.push(...store.args.map(shellQuote));
-  if (settings.runDir !== resolve("runs")) parts.push("--run-dir", shellQuote(displayPath(settings.runDir)));
+  if (!isDefaultRunDirectory(settings.runDir))
+    parts.push("--run-dir", shellQuote(displayPath(settings.runDir)));
   if (settings.workspace !== resolve("."))
     parts.push("--workspace", shellQuote(displayPath(settings.workspace)));
   return parts.join(" ") + (store.note === null ? "" : `\n  ${store.note}`);

@@ -16,6 +16,7 @@ import { currentProcess } from "../records/process-identity.js";
 import { SqliteRunRecords } from "../records/sqlite-records.js";
 import type { StepRecord } from "../records/step-record.js";
 import { SqliteSessionStore } from "../store/sqlite-store.js";
+import { recordsPath, sessionsPath } from "./files.js";
 import { deleteStepSessions } from "./retention.js";
 
 /** A step's frozen handoff files: the current one (newest), and those moved to the archive. */
@@ -30,9 +31,6 @@ export interface ForgetResult {
   /** Where they were deleted from, for the message. */
   from: string;
 }
-
-/** The session database's name inside the run directory (the runtime opens the same file). */
-const SESSION_DATABASE = "sessions.db";
 
 export class RunDirectory {
   /** The run directory, absolute. */
@@ -50,7 +48,7 @@ export class RunDirectory {
 
   /** Opens the records for one read and closes them again; nothing there yet reads as empty. */
   #read<T>(read: (records: SqliteRunRecords) => T, empty?: T): T {
-    if (!existsSync(join(this.path, "records.db")) && !existsSync(this.recordsPath)) return empty as T;
+    if (!existsSync(recordsPath(this.path)) && !existsSync(this.recordsPath)) return empty as T;
     const records = new SqliteRunRecords(this.path);
     try {
       return read(records);
@@ -125,7 +123,7 @@ export class RunDirectory {
    * that was never recorded. Must not be called while the step runs.
    */
   async forgetStep(step: string): Promise<ForgetResult | null> {
-    const database = join(this.path, SESSION_DATABASE);
+    const database = sessionsPath(this.path);
     if (!existsSync(database)) return null;
     const store = new SqliteSessionStore({ path: database });
     const records = new SqliteRunRecords(this.path);
@@ -135,6 +133,17 @@ export class RunDirectory {
       store.close();
       records.close();
     }
+  }
+
+  /**
+   * Deletes the steps' records from this directory, the local copy a shared store's driver keeps: a step
+   * forgotten in the store must not come back from it, in `flower runs` here or as a step `flower
+   * continue` would try to resume. Nothing to do in a directory without records.
+   */
+  forgetRecords(steps: readonly string[]): void {
+    this.#read((records) => {
+      for (const step of steps) records.delete(step);
+    });
   }
 }
 
