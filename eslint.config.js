@@ -9,7 +9,8 @@ import tseslint from "typescript-eslint";
  *   workbench, goal, report) → leaves
  *   storage (the one owner of the storage stack: builds it, names its files, forgets from it) sits above
  *   store and records, so nothing below it can open a database behind its back.
- *   leaves: fs, glance, locale, errors.ts, defaults.ts (they import only each other; glance may use them)
+ *   leaves: fs, glance, locale, errors.ts, defaults.ts, handoff-sections.ts (they import only each other;
+ *   glance may use them)
  *   testing (the offline kit, `flower-agent/testing`) never imports runtime or cli.
  *
  * Folders of one layer may import each other; scripts/check-layers.mjs (part of `npm run lint`) makes
@@ -27,7 +28,7 @@ const MIDDLE = [
   "report",
 ];
 const LEAF_FOLDERS = ["fs", "glance", "locale"];
-const LEAF_FILES = ["errors", "defaults"];
+const LEAF_FILES = ["errors", "defaults", "handoff-sections"];
 const ABOVE_LEAVES = ["cli", "workflow", "runtime", "storage", "testing", ...MIDDLE];
 
 /** A relative import that climbs out into `target` (a folder of src/ or one of its top files). */
@@ -81,7 +82,7 @@ const layers = [
   layer(
     [...LEAF_FOLDERS.filter((folder) => folder !== "glance"), ...LEAF_FILES],
     [...ABOVE_LEAVES, "glance"],
-    "a leaf imports only other leaves (fs, locale, errors, defaults).",
+    "a leaf imports only other leaves (fs, locale, errors, defaults, handoff-sections).",
   ),
 ];
 

@@ -5,7 +5,7 @@
  * and outcomes everything else reports. Everyone else reads copies.
  */
 import type { FrozenDocumentRecord } from "./frozen-document-record.js";
-import type { HandoffSectionName } from "../handoff/sections.js";
+import type { HandoffSectionName } from "../handoff-sections.js";
 import type { RewriteReport } from "../store/passes/report.js";
 import type { GuardRecord } from "./guard-record.js";
 

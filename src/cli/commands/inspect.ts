@@ -1,7 +1,7 @@
 /**
  * `flower runs`: a read-only view of the step records (`flower show` is in show.ts), to reconstruct
  * afterwards how many generations a step burned, what each cost and who holds a running one. It reads
- * through runtime/run-directory.ts (or the shared store's view), never the manifest, and never creates
+ * through storage/run-directory.ts (or the shared store's view), never the manifest, and never creates
  * the run directory.
  */
 import { EXIT, UsageError } from "../../errors.js";
