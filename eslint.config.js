@@ -5,9 +5,12 @@ import tseslint from "typescript-eslint";
 /*
  * The direction of imports inside src/, enforced: an upward import fails the lint.
  *
- *   cli → workflow → runtime → middle (agents, documents, handoff, guards, store, records, workbench,
- *   goal, report) → leaves
- *   leaves: fs, glance, locale, errors.ts, defaults.ts (they import only each other; glance may use them)
+ *   cli → workflow → runtime → storage → middle (agents, documents, handoff, guards, store, records,
+ *   workbench, goal, report) → leaves
+ *   storage (the one owner of the storage stack: builds it, names its files, forgets from it) sits above
+ *   store and records, so nothing below it can open a database behind its back.
+ *   leaves: fs, glance, locale, errors.ts, defaults.ts, handoff-sections.ts (they import only each other;
+ *   glance may use them)
  *   testing (the offline kit, `flower-agent/testing`) never imports runtime or cli.
  *
  * Folders of one layer may import each other; scripts/check-layers.mjs (part of `npm run lint`) makes
@@ -25,8 +28,8 @@ const MIDDLE = [
   "report",
 ];
 const LEAF_FOLDERS = ["fs", "glance", "locale"];
-const LEAF_FILES = ["errors", "defaults"];
-const ABOVE_LEAVES = ["cli", "workflow", "runtime", "testing", ...MIDDLE];
+const LEAF_FILES = ["errors", "defaults", "handoff-sections"];
+const ABOVE_LEAVES = ["cli", "workflow", "runtime", "storage", "testing", ...MIDDLE];
 
 /** A relative import that climbs out into `target` (a folder of src/ or one of its top files). */
 function into(target) {
@@ -57,13 +60,18 @@ const layers = [
     "the runtime sits below workflows and the CLI and never needs the offline kit.",
   ),
   layer(
-    MIDDLE,
+    ["storage"],
     ["cli", "workflow", "runtime", "testing"],
-    "the middle layer sits below the runtime; pass values down.",
+    "storage sits below the runtime; the runtime and the CLI call it.",
+  ),
+  layer(
+    MIDDLE,
+    ["cli", "workflow", "runtime", "storage", "testing"],
+    "the middle layer sits below the runtime and storage; pass values down.",
   ),
   layer(
     ["testing"],
-    ["cli", "workflow", "runtime"],
+    ["cli", "workflow", "runtime", "storage"],
     "the offline kit stays independent of the runtime and the CLI.",
   ),
   layer(
@@ -74,7 +82,7 @@ const layers = [
   layer(
     [...LEAF_FOLDERS.filter((folder) => folder !== "glance"), ...LEAF_FILES],
     [...ABOVE_LEAVES, "glance"],
-    "a leaf imports only other leaves (fs, locale, errors, defaults).",
+    "a leaf imports only other leaves (fs, locale, errors, defaults, handoff-sections).",
   ),
 ];
 

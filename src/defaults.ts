@@ -72,7 +72,40 @@ export const DEFAULTS = {
    * in its own file, and the spill file would hold only a part of the output.
    */
   cliBashInlineMaxChars: 128_000,
+  /** Where `run` keeps records and sessions when no `--run-dir`/`runDir` is given (storage/files.ts resolves it). */
   runDir: "runs",
   /** The workbench folder under the workspace. */
   workbenchDir: ".flower",
+  /**
+   * Leases (records/lease.ts): a holder refreshes its heartbeat this often, and a lease whose heartbeat is
+   * older than `staleAfterMs` is presumed dead. Six missed heartbeats: a loaded machine or a slow store
+   * does not lose its step, a vanished machine's step is taken over within half a minute.
+   */
+  leaseTiming: { heartbeatMs: 5_000, staleAfterMs: 30_000 },
+} as const;
+
+/** The goal guard's defaults (src/goal/). */
+export const GOAL_DEFAULTS = {
+  /** Failed guard rounds before the work step ends `goal-not-met` (SPEC G1). */
+  guardRounds: 3,
+  /** Per-check timeout: long enough for a real test suite, short enough that a hang ends the round. */
+  checkTimeoutMs: 120_000,
+  /** After SIGTERM a check's process group gets this long to exit before SIGKILL. */
+  killGraceMs: 2_000,
+  /**
+   * A check's output kept in memory and in its log: the first `logHeadBytes` and the last
+   * `logTailBytes`. A test suite that prints 500 MB must not take the runtime's memory with it; the
+   * failure is nearly always at the end, and the start says what ran.
+   */
+  logHeadBytes: 512 * 1024,
+  logTailBytes: 256 * 1024,
+  /** The tail a coordinator sees per failing check: this many lines, at most `tailMaxChars`. */
+  tailLines: 20,
+  tailMaxChars: 2_000,
+  /**
+   * Runs of the checks whose logs are kept per check (`goal-check-<n>.run-<r>.log`): every round of a
+   * default guard (4 runs) and of a `continue` after it fits, and a check's logs stay below
+   * 10 × 768 KB. Older runs' logs are removed; their record keeps the exit code and the last lines.
+   */
+  keptRunLogs: 10,
 } as const;

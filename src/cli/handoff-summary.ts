@@ -3,7 +3,7 @@
  * when a generation hands off, and by `flower show` for the current handoff.
  */
 import type { Locale } from "../locale/locale.js";
-import type { HandoffSectionName } from "../handoff/sections.js";
+import type { HandoffSectionName } from "../handoff-sections.js";
 import { EMPTY_SECTION, SUMMARY_LABELS } from "../handoff/text.js";
 import { DISPLAY_TEXT } from "./display-text.js";
 import { cut, oneLine } from "./terminal-text.js";

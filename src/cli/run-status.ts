@@ -4,7 +4,7 @@
  * step records alone, as another process must.
  */
 import type { StepRecord } from "../records/step-record.js";
-import { effectiveStatus, type RunDirectory } from "../runtime/run-directory.js";
+import { effectiveStatus, type RunDirectory } from "../storage/run-directory.js";
 import { cliWorkflow } from "./cli-workflow.js";
 
 export type RunState = "running" | "done" | "failed" | "stopped" | "goal-not-met" | "interrupted" | "paused";

@@ -8,15 +8,16 @@
  */
 import { existsSync, mkdtempSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { DEFAULTS } from "../defaults.js";
 import type { LeaseHolder } from "../errors.js";
 import { writeFileAtomically } from "../fs/atomic-write.js";
 import { safeFileName } from "../fs/safe-file-name.js";
 import type { Locale } from "../locale/locale.js";
 import type { StepRecord } from "../records/step-record.js";
-import { effectiveStatus, RunDirectory, type HandoffFiles } from "../runtime/run-directory.js";
-import { openStoreView, statusInStore, type StoreView } from "../runtime/store-view.js";
+import { runDirectory as runDirectoryPath } from "../storage/files.js";
+import { effectiveStatus, RunDirectory, type HandoffFiles } from "../storage/run-directory.js";
+import { openStoreView, statusInStore, type StoreView } from "../storage/store-view.js";
 import { parseNonEmpty, type ParsedCommand } from "./args.js";
 import { storeOption, type StoreOption } from "./store-option.js";
 
@@ -51,7 +52,7 @@ export interface StepSource {
 const IN_STORE: Record<Locale, string> = { en: "from the store", zh: "取自共享存储" };
 
 export async function openStepSource(values: ParsedCommand["values"], locale: Locale): Promise<StepSource> {
-  const runDirectory = new RunDirectory(resolve(parseNonEmpty("--run-dir", values["run-dir"]) ?? "runs"));
+  const runDirectory = new RunDirectory(runDirectoryPath(parseNonEmpty("--run-dir", values["run-dir"])));
   const store = storeOption(values);
   if (store.spec.kind !== "postgres") return localSource(runDirectory, store);
   const view = openStoreView(store.spec);

@@ -6,7 +6,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { ConfigurationError } from "../errors.js";
-import { GOAL_DEFAULTS } from "./constants.js";
+import { GOAL_DEFAULTS } from "../defaults.js";
 import { validateGoalCheck, validateTimeout, type GoalCheck } from "./goal-check.js";
 import type { CheckResult } from "./check-result.js";
 

@@ -5,7 +5,7 @@
  */
 import { describeCheckFailure, type CheckFailure } from "./check-failure.js";
 import type { Ending } from "./check-process.js";
-import { GOAL_DEFAULTS } from "./constants.js";
+import { GOAL_DEFAULTS } from "../defaults.js";
 import { compilePattern, expectedExitCode, type GoalCheck } from "./goal-check.js";
 import type { OutputCapture } from "./output-capture.js";
 

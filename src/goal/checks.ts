@@ -24,7 +24,7 @@ import { writeFileAtomically } from "../fs/atomic-write.js";
 import { resolveOptions, type ResolvedOptions, type RunChecksOptions } from "./check-options.js";
 import { execute } from "./check-process.js";
 import { checkFailure, failureReason, renderLog, type CheckResult } from "./check-result.js";
-import { GOAL_DEFAULTS } from "./constants.js";
+import { GOAL_DEFAULTS } from "../defaults.js";
 import { expectedExitCode, type GoalCheck } from "./goal-check.js";
 import { OutputCapture, tailOf } from "./output-capture.js";
 

@@ -4,7 +4,7 @@
  * with a ConfigurationError naming it instead of failing an hour later after the work was done.
  */
 import { ConfigurationError } from "../errors.js";
-import { GOAL_DEFAULTS } from "./constants.js";
+import { GOAL_DEFAULTS } from "../defaults.js";
 import { validateGoalCheck, type GoalCheck } from "./goal-check.js";
 
 export interface GoalOption {

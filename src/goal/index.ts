@@ -21,7 +21,7 @@ export { assessClaim, claimFlagLine } from "./claims.js";
 export type { ClaimAssessment } from "./claims.js";
 export { parseGoalChecks, parseChecksSection, findChecksSection } from "./goal-document.js";
 export type { ParsedGoalChecks } from "./goal-document.js";
-export { GOAL_DEFAULTS } from "./constants.js";
+export { GOAL_DEFAULTS } from "../defaults.js";
 export { resolveGoalOption, MAX_GUARD_ROUNDS } from "./goal-option.js";
 export type { GoalOption, ResolvedGoal } from "./goal-option.js";
 export { parseReviewVerdict } from "./review-verdict.js";

@@ -4,7 +4,7 @@
  * settled decisions, re-walking dead ends, spending half an hour deciding what to do, hunting for files).
  */
 import type { Locale } from "../locale/locale.js";
-import { HANDOFF_SECTIONS, REQUIRED, type HandoffSectionName } from "./sections.js";
+import { HANDOFF_SECTIONS, REQUIRED, type HandoffSectionName } from "../handoff-sections.js";
 import { NOTES_HEADING } from "./notes.js";
 import { DEGRADED, EMPTY_SECTION, HANDOFF_TITLE, MECHANICAL, SECTION_HEADINGS } from "./text.js";
 import { normalizeSection } from "../documents/normalize.js";

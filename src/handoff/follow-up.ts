@@ -10,7 +10,7 @@ import { Handoff } from "./document.js";
 import { parseSections } from "./parse.js";
 import { HANDOFF_SIGNATURE } from "./prompt.js";
 import { isHollow } from "./quality.js";
-import type { HandoffSectionName } from "./sections.js";
+import type { HandoffSectionName } from "../handoff-sections.js";
 import { SECTION_HEADINGS } from "./text.js";
 
 /** What each section must say, as the writing prompt asks it. */

@@ -3,7 +3,7 @@
  * recogniser searches. This is a data table: it grows whenever a model is seen writing a new heading, so
  * it lives apart from the recognition rules in heading-recognition.ts, which rarely change.
  */
-import { HANDOFF_SECTIONS, type HandoffSectionName } from "./sections.js";
+import { HANDOFF_SECTIONS, type HandoffSectionName } from "../handoff-sections.js";
 import { NOTES_ALIASES } from "./notes.js";
 import { SECTION_HEADINGS } from "./text.js";
 

@@ -10,7 +10,7 @@ import { DEFAULTS } from "../defaults.js";
 import type { Locale } from "../locale/locale.js";
 import { fencedTask } from "./degraded.js";
 import { Handoff } from "./document.js";
-import type { HandoffSectionName } from "./sections.js";
+import type { HandoffSectionName } from "../handoff-sections.js";
 import { MECHANICAL } from "./text.js";
 
 export { MECHANICAL } from "./text.js";

@@ -14,7 +14,7 @@ import { isAbsolute, relative, sep } from "node:path";
 import { LOCALES } from "../locale/locale.js";
 import { parseHandoff } from "./parse.js";
 import { isHollow, resolveScenePath, scenePaths } from "./quality.js";
-import { HANDOFF_SECTIONS } from "./sections.js";
+import { HANDOFF_SECTIONS } from "../handoff-sections.js";
 import { HANDOFF_TITLE } from "./text.js";
 
 /** A handoff is a page or two; a bigger file is something else (a log, a data file). */

@@ -11,7 +11,7 @@ import {
 import { LOCALES } from "../locale/locale.js";
 import { Handoff } from "./document.js";
 import { ALIAS_TABLE } from "./heading-aliases.js";
-import type { HandoffSectionName } from "./sections.js";
+import type { HandoffSectionName } from "../handoff-sections.js";
 import { HANDOFF_TITLE } from "./text.js";
 
 export type { ParsedSections } from "../documents/parse.js";

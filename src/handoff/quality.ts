@@ -9,7 +9,7 @@ import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { Handoff } from "./document.js";
 import { HANDOFF_PROMPT } from "./prompt.js";
-import { HANDOFF_SECTIONS, REQUIRED, type HandoffSectionName } from "./sections.js";
+import { HANDOFF_SECTIONS, REQUIRED, type HandoffSectionName } from "../handoff-sections.js";
 import { EMPTY_SECTION, SECTION_HEADINGS } from "./text.js";
 import { isHollowText } from "../documents/hollow.js";
 

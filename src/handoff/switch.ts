@@ -30,7 +30,7 @@ import { fillWeak } from "./mechanical.js";
 import { namedHandoffFile } from "./named-file.js";
 import { parseHandoff } from "./parse.js";
 import { assessHandoff, isHollow, qualityMissing } from "./quality.js";
-import { HANDOFF_SECTIONS, type HandoffSectionName } from "./sections.js";
+import { HANDOFF_SECTIONS, type HandoffSectionName } from "../handoff-sections.js";
 
 /** What one writing turn (the first, or the follow-up) produced: its answer, or why there is none. */
 export interface WritingTurn {

@@ -7,7 +7,7 @@
  * `[降级:交接没写成]` and `<- 新会话接手,上下文从 152.0K 重新开始`, are byte-exact that way).
  */
 import type { Locale } from "../locale/locale.js";
-import type { HandoffSectionName } from "./sections.js";
+import type { HandoffSectionName } from "../handoff-sections.js";
 
 /** Headings of the five sections, from the seed's table (段 / 字段 / 挡什么). */
 export const SECTION_HEADINGS: Readonly<Record<Locale, Readonly<Record<HandoffSectionName, string>>>> = {

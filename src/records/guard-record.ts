@@ -4,32 +4,18 @@
  * the evidence a person reads afterwards (`flower show`), so it holds results, not just counts: exit
  * codes, durations, log paths and the last lines of each failing check.
  */
+import type { CheckFailure } from "../goal/check-failure.js";
+import type { CheckResult } from "../goal/check-result.js";
+import type { GoalOption } from "../goal/goal-option.js";
 
 /** One check's result as kept in the record (the runner's result without the output byte count). */
-export interface CheckResultRecord {
-  /** 1-based position in the goal's checks; also the `<n>` of `goal-check-<n>.run-<r>.log`. */
-  index: number;
-  command: string;
-  description: string | null;
-  passed: boolean;
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  notFound: boolean;
-  expectedExitCode: number | null;
-  pattern: string | null;
-  timeoutMs: number;
-  durationMs: number;
+export interface CheckResultRecord extends Omit<CheckResult, "outputBytes" | "logPath" | "failure"> {
   /**
    * This run's log: `goal-check-<n>.run-<r>.log`, `<r>` the run's position in `checkRuns` (1-based).
    * Records written before logs were kept per run point at `goal-check-<n>.log`, which later runs
    * replaced. Logs of runs older than the last ten are removed; the record keeps their last lines.
    */
   logPath: string;
-  /** The last lines of the output (bounded). */
-  tail: string;
-  /** Why it failed, in plain English words; null when it passed. */
-  reason: string | null;
   /**
    * How it failed, as data, so a view words it in its reader's language; null when it passed. Absent
    * in records written before it was kept (a view shows `reason` then).
@@ -37,16 +23,7 @@ export interface CheckResultRecord {
   failure?: CheckFailureRecord | null;
 }
 
-/** The shape of `CheckFailure` in src/goal, restated (records import nothing above them). */
-export type CheckFailureRecord =
-  | { kind: "spawn-error"; message: string }
-  | { kind: "aborted" }
-  | { kind: "timed-out"; timeoutMs: number }
-  | { kind: "signal"; signal: string | null }
-  | { kind: "not-found"; name: string | null }
-  | { kind: "not-executable" }
-  | { kind: "exit-code"; exitCode: number; expected: number }
-  | { kind: "no-match"; pattern: string };
+export type CheckFailureRecord = CheckFailure;
 
 /** One run of all the checks. */
 export interface CheckRunRecord {
@@ -94,21 +71,10 @@ export interface FlaggedClaimRecord {
   excerpt: string;
 }
 
-/**
- * The goal option the step ran with, so `continue` keeps guarding a step without being told again.
- * (The shape of `GoalOption` in src/goal, restated here: records sit below nothing they could import.)
- */
-export interface StoredGoal {
-  checks: Array<{
-    command: string;
-    expect?: { exitCode?: number; pattern?: string };
-    timeoutMs?: number;
-    description?: string;
-  }>;
+/** The goal option the step ran with, so `continue` keeps guarding a step without being told again. */
+export interface StoredGoal extends Pick<GoalOption, "checks" | "goalText" | "requirementsText"> {
   guardRounds: number;
   review: boolean;
-  goalText?: string;
-  requirementsText?: string;
 }
 
 /**

@@ -7,6 +7,7 @@
  * processes would drive one session (seen in practice before children died with their driver).
  */
 import { readFileSync } from "node:fs";
+import { DEFAULTS } from "../defaults.js";
 import type { LeaseHolder } from "../errors.js";
 import { isAlive, pidExists, sameMachine, type ProcessIdentity } from "./process-identity.js";
 
@@ -32,7 +33,7 @@ export interface LeaseTiming {
   staleAfterMs: number;
 }
 
-export const DEFAULT_LEASE_TIMING: LeaseTiming = { heartbeatMs: 5_000, staleAfterMs: 30_000 };
+export const DEFAULT_LEASE_TIMING: LeaseTiming = DEFAULTS.leaseTiming;
 
 export function holderOf(row: LeaseRow): LeaseHolder {
   return { pid: row.pid, host: row.host, startedAt: row.startedAt, heartbeatAt: row.heartbeatAt };

@@ -22,7 +22,7 @@
  * as the server sees it, expressed in the reader's clock: machines whose clocks disagree still agree on
  * which lease is stale.
  */
-import type { Pool, QueryResultRow } from "pg";
+import type { ClientBase, Pool, QueryResultRow } from "pg";
 import { LeaseLostError, StoreError } from "../errors.js";
 import type { LeaseRow } from "./lease.js";
 import type { AcquireOptions, AcquireResult } from "./run-records.js";
@@ -117,16 +117,34 @@ export class PostgresRunRecords {
     const client = await pool.connect();
     try {
       await client.query("BEGIN");
-      const { rowCount } = await client.query(`DELETE FROM ${this.#steps} WHERE step = $1`, [step]);
-      await client.query(`DELETE FROM ${this.#leases} WHERE step = $1`, [step]);
+      const deleted = await this.deleteSteps(client, [step]);
       await client.query("COMMIT");
-      return (rowCount ?? 0) > 0;
+      return deleted > 0;
     } catch (error) {
       await client.query("ROLLBACK").catch(() => undefined);
       throw this.#failure("delete a step", error);
     } finally {
       client.release();
     }
+  }
+
+  /**
+   * In the caller's transaction (storage/store-view.ts's forget): locks the steps' lease rows until it
+   * ends and returns them, so the caller can check they are still the ones it judged dead.
+   */
+  async lockLeases(client: ClientBase, steps: readonly string[]): Promise<{ step: string; token: string }[]> {
+    const { rows } = await client.query<{ step: string; token: string }>(
+      `SELECT step, token FROM ${this.#leases} WHERE step = ANY($1) FOR UPDATE`,
+      [steps],
+    );
+    return rows;
+  }
+
+  /** In the caller's transaction: deletes the steps' leases and records; returns how many records went. */
+  async deleteSteps(client: ClientBase, steps: readonly string[]): Promise<number> {
+    await client.query(`DELETE FROM ${this.#leases} WHERE step = ANY($1)`, [steps]);
+    const { rowCount } = await client.query(`DELETE FROM ${this.#steps} WHERE step = ANY($1)`, [steps]);
+    return rowCount ?? 0;
   }
 
   async acquire(step: string, options: AcquireOptions & { token: string }): Promise<AcquireResult> {

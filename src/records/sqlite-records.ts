@@ -17,6 +17,9 @@ import type { StepRecord } from "./step-record.js";
 
 const SCHEMA_VERSION = 1;
 
+/** The file in the run directory; storage/files.ts names it to everyone else. */
+export const RECORDS_FILE = "records.db";
+
 interface LeaseColumns {
   step: string;
   token: string;
@@ -48,7 +51,7 @@ export class SqliteRunRecords implements RunRecords {
 
   constructor(runDir: string, options: { busyTimeoutMs?: number } = {}) {
     makePrivateDirectory(runDir);
-    this.location = join(runDir, "records.db");
+    this.location = join(runDir, RECORDS_FILE);
     this.manifestPath = manifestPath(runDir);
     // Fail at construction on a corrupt or foreign manifest.json, before any step spends money, and never
     // overwrite it: it may be somebody else's file.
@@ -93,7 +96,7 @@ export class SqliteRunRecords implements RunRecords {
     const version = row ? Number(row.value) : 0;
     if (version > SCHEMA_VERSION)
       throw new Error(
-        `records.db has schema ${version}, newer than this flower-agent understands (${SCHEMA_VERSION})`,
+        `${RECORDS_FILE} has schema ${version}, newer than this flower-agent understands (${SCHEMA_VERSION})`,
       );
     if (version < SCHEMA_VERSION)
       this.#db

@@ -6,7 +6,7 @@
  */
 import type { FrozenDocumentRecord, ReadDocumentRecord } from "./frozen-document-record.js";
 import type { PlanItem } from "../handoff/plan.js";
-import type { HandoffSectionName } from "../handoff/sections.js";
+import type { HandoffSectionName } from "../handoff-sections.js";
 import type { RewriteReport } from "../store/passes/report.js";
 import type { GuardRecord } from "./guard-record.js";
 import type { Locale } from "../locale/locale.js";

@@ -5,7 +5,7 @@
 import type { LeaseHolder } from "../errors.js";
 import type { DocumentSummaryLine } from "../documents/document.js";
 import type { PlanItem } from "../handoff/plan.js";
-import type { HandoffSectionName } from "../handoff/sections.js";
+import type { HandoffSectionName } from "../handoff-sections.js";
 import type { CheckFailureRecord, ReviewCriterionRecord } from "../records/guard-record.js";
 import type { RewriteReport } from "../store/passes/report.js";
 import type { SettingOverride } from "./step-settings.js";

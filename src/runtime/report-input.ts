@@ -3,16 +3,13 @@
  * handoff line the step ran with. Records written before the series was kept give a report with one
  * point per generation (its last context).
  */
-import { DEFAULTS } from "../defaults.js";
+import { HandoffPolicy } from "../handoff/policy.js";
 import type { StepRecord } from "../records/step-record.js";
 import type { ReportStep, ReportTurn } from "../report/report-input.js";
 
-const HEADROOM = 50_000;
-
 export function reportStep(record: StepRecord, status?: string): ReportStep {
-  const window = record.policy?.window ?? DEFAULTS.window;
-  const at = record.policy?.at ?? Math.max(10_000, window - HEADROOM);
-  const warnAt = record.policy?.warnAt ?? Math.max(1_000, at - 20_000);
+  // A record written before the lines were kept: the default policy's (HandoffPolicy owns the formulas).
+  const { window, at, warnAt } = record.policy ?? new HandoffPolicy();
   const turns: ReportTurn[] = [];
   for (const generation of record.history) {
     const series = generation.turns ?? (generation.context > 0 ? [[generation.context, 0, 0] as const] : []);

@@ -25,9 +25,9 @@ import {
   type ResolvedRuntimeOptions,
   type RuntimeOptions,
 } from "./options.js";
-import { openBackingStore, type BackingStore } from "./backing-store.js";
+import { openBackingStore, type BackingStore } from "../storage/backing-store.js";
 import { claudeProjectsDir, recoverLocalTail } from "./recover-local-tail.js";
-import { deleteStepSessions } from "./retention.js";
+import { deleteStepSessions } from "../storage/retention.js";
 import { StepLease } from "./step-lease.js";
 import { StepRun, type StepEnvironment } from "./step-run.js";
 import { reviewerSessionOptions, stepSessionOptions, type SessionWiring } from "./session-options.js";

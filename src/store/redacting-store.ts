@@ -6,19 +6,18 @@
  * Reads pass through: what was stored is already clean.
  */
 import type { SessionKey, SessionStore, SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
-import { ConfigurationError, StoreError } from "../errors.js";
+import { ConfigurationError } from "../errors.js";
 import type { BlobStore } from "./blob-store.js";
-import type { FlowerSessionStore } from "./flower-store.js";
+import { ForwardingSessionStore } from "./forwarding-store.js";
 import type { SecretRedactor } from "./secret-redactor.js";
 
-export class RedactingSessionStore implements FlowerSessionStore {
-  readonly inner: SessionStore;
+export class RedactingSessionStore extends ForwardingSessionStore {
   readonly #redactor: SecretRedactor;
 
   constructor(inner: SessionStore, redactor: SecretRedactor) {
     if (typeof inner !== "object" || inner === null || typeof inner.append !== "function")
       throw new ConfigurationError("inner", inner, "a SessionStore (with append and load)");
-    this.inner = inner;
+    super(inner);
     this.#redactor = redactor;
   }
 
@@ -27,43 +26,10 @@ export class RedactingSessionStore implements FlowerSessionStore {
     return (this.inner as { blobs?: BlobStore }).blobs;
   }
 
-  async append(key: SessionKey, entries: SessionStoreEntry[]): Promise<void> {
+  override async append(key: SessionKey, entries: SessionStoreEntry[]): Promise<void> {
     await this.inner.append(
       key,
       this.#redactor.active ? entries.map((entry) => this.#redactor.value(entry)) : entries,
     );
   }
-
-  async load(key: SessionKey): Promise<SessionStoreEntry[] | null> {
-    return this.inner.load(key);
-  }
-
-  async listSessions(projectKey: string): Promise<Array<{ sessionId: string; mtime: number }>> {
-    if (this.inner.listSessions === undefined) throw missing("listSessions");
-    return this.inner.listSessions(projectKey);
-  }
-
-  async listSubkeys(key: { projectKey: string; sessionId: string }): Promise<string[]> {
-    return this.inner.listSubkeys === undefined ? [] : this.inner.listSubkeys(key);
-  }
-
-  async delete(key: SessionKey): Promise<void> {
-    if (this.inner.delete === undefined) throw missing("delete");
-    await this.inner.delete(key);
-  }
-
-  projectKeysOf(sessionId: string): string[] | Promise<string[]> {
-    const inner = this.inner as Partial<FlowerSessionStore>;
-    if (typeof inner.projectKeysOf !== "function") throw missing("projectKeysOf");
-    return inner.projectKeysOf(sessionId);
-  }
-
-  async close(): Promise<void> {
-    const inner = this.inner as Partial<FlowerSessionStore>;
-    if (typeof inner.close === "function") await inner.close();
-  }
-}
-
-function missing(method: string): StoreError {
-  return new StoreError(`The wrapped session store has no ${method}() method`);
 }

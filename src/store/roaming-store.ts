@@ -19,6 +19,7 @@ import { ConfigurationError, StoreError } from "../errors.js";
 import { writeFileAtomically } from "../fs/atomic-write.js";
 import type { BlobStore } from "./blob-store.js";
 import type { FlowerSessionStore } from "./flower-store.js";
+import { ForwardingSessionStore } from "./forwarding-store.js";
 import type { WorkspaceFiles } from "./workspace-files.js";
 
 export interface RoamingSessionStoreOptions {
@@ -33,8 +34,7 @@ export interface RoamingSessionStoreOptions {
 /** A spill file named in a transcript: `.flower/spill/<name>.txt` (names the spill guard and trim make). */
 const SPILL_POINTER = /\.flower\/spill\/([A-Za-z0-9_-][A-Za-z0-9._-]*\.txt)/g;
 
-export class RoamingSessionStore implements FlowerSessionStore {
-  readonly inner: FlowerSessionStore;
+export class RoamingSessionStore extends ForwardingSessionStore<FlowerSessionStore> {
   readonly workspace: string;
   readonly #files: WorkspaceFiles | null;
   /** session id → its home project key, once known. */
@@ -45,7 +45,7 @@ export class RoamingSessionStore implements FlowerSessionStore {
       throw new ConfigurationError("options", options, "an options object");
     if (typeof options.workspace !== "string" || options.workspace === "")
       throw new ConfigurationError("workspace", options.workspace, "a directory path");
-    this.inner = options.inner;
+    super(options.inner);
     this.workspace = resolve(options.workspace);
     this.#files = options.files;
   }
@@ -55,11 +55,11 @@ export class RoamingSessionStore implements FlowerSessionStore {
     return (this.inner as { blobs?: BlobStore }).blobs;
   }
 
-  async append(key: SessionKey, entries: SessionStoreEntry[]): Promise<void> {
+  override async append(key: SessionKey, entries: SessionStoreEntry[]): Promise<void> {
     await this.inner.append(await this.#home(key), entries);
   }
 
-  async load(key: SessionKey): Promise<SessionStoreEntry[] | null> {
+  override async load(key: SessionKey): Promise<SessionStoreEntry[] | null> {
     const entries = await this.inner.load(await this.#home(key));
     if (entries === null) return null;
     const relocated = this.#relocate(entries);
@@ -67,24 +67,12 @@ export class RoamingSessionStore implements FlowerSessionStore {
     return relocated;
   }
 
-  async listSessions(projectKey: string): Promise<Array<{ sessionId: string; mtime: number }>> {
-    return this.inner.listSessions(projectKey);
-  }
-
-  async listSubkeys(key: { projectKey: string; sessionId: string }): Promise<string[]> {
+  override async listSubkeys(key: { projectKey: string; sessionId: string }): Promise<string[]> {
     return this.inner.listSubkeys(await this.#home(key));
   }
 
-  async delete(key: SessionKey): Promise<void> {
+  override async delete(key: SessionKey): Promise<void> {
     await this.inner.delete(await this.#home(key));
-  }
-
-  projectKeysOf(sessionId: string): string[] | Promise<string[]> {
-    return this.inner.projectKeysOf(sessionId);
-  }
-
-  close(): void | Promise<void> {
-    return this.inner.close();
   }
 
   /** The key with the session's home project key (the asked-for one when the store has none yet). */

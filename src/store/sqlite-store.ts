@@ -20,6 +20,7 @@ import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
 import type { SessionKey, SessionStore, SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
 import { ConfigurationError, StoreError } from "../errors.js";
+import { checkSessionKey, MAIN_SUBPATH, subpathOf } from "./session-key.js";
 
 export interface SqliteSessionStoreOptions {
   /** The SQLite file; it and its parent folder are created when missing. */
@@ -30,9 +31,6 @@ export interface SqliteSessionStoreOptions {
    */
   busyTimeoutMs?: number;
 }
-
-/** The main transcript's subpath in the table. The SDK forbids an empty subpath, so it cannot collide. */
-const MAIN = "";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS transcripts (
@@ -122,7 +120,7 @@ export class SqliteSessionStore implements SessionStore {
     };
     const statements = this.#statements;
     const batch = db.transaction((key: SessionKey, entries: readonly SessionStoreEntry[]) => {
-      const subpath = key.subpath ?? MAIN;
+      const subpath = subpathOf(key);
       const mtime = this.#nextMtime();
       statements.insertTranscript.run(key.projectKey, key.sessionId, subpath, mtime);
       const row = statements.transcriptId.get(key.projectKey, key.sessionId, subpath);
@@ -145,7 +143,7 @@ export class SqliteSessionStore implements SessionStore {
   async load(key: SessionKey): Promise<SessionStoreEntry[] | null> {
     this.#check(key);
     return this.#run("load", () => {
-      const row = this.#statements.transcriptId.get(key.projectKey, key.sessionId, key.subpath ?? MAIN);
+      const row = this.#statements.transcriptId.get(key.projectKey, key.sessionId, subpathOf(key));
       if (row === undefined) return null;
       // Row by row, so each body text dies right after its parse: with all() every text of the session
       // (half the bytes a load allocates) lived until the end and was copied by the young-generation GC.
@@ -161,7 +159,7 @@ export class SqliteSessionStore implements SessionStore {
     this.#check({ projectKey, sessionId: "-" });
     return this.#run("listSessions", () =>
       this.#statements.sessions
-        .all(projectKey, MAIN)
+        .all(projectKey, MAIN_SUBPATH)
         .map((row) => ({ sessionId: row.session_id, mtime: row.mtime })),
     );
   }
@@ -170,7 +168,7 @@ export class SqliteSessionStore implements SessionStore {
   async listSubkeys(key: { projectKey: string; sessionId: string }): Promise<string[]> {
     this.#check(key);
     return this.#run("listSubkeys", () =>
-      this.#statements.subkeys.all(key.projectKey, key.sessionId, MAIN).map((row) => row.subpath),
+      this.#statements.subkeys.all(key.projectKey, key.sessionId, MAIN_SUBPATH).map((row) => row.subpath),
     );
   }
 
@@ -223,17 +221,7 @@ export class SqliteSessionStore implements SessionStore {
 
   #check(key: { projectKey: string; sessionId: string; subpath?: string }): void {
     if (this.#closed) throw new StoreError(`Session store ${this.path} is closed`);
-    if (
-      typeof key !== "object" ||
-      key === null ||
-      typeof key.projectKey !== "string" ||
-      typeof key.sessionId !== "string"
-    )
-      throw new StoreError("A session key needs a string projectKey and sessionId");
-    if (key.subpath !== undefined && (typeof key.subpath !== "string" || key.subpath === ""))
-      throw new StoreError(
-        "A session key's subpath must be a non-empty string or absent (absent = main transcript)",
-      );
+    checkSessionKey(key);
   }
 
   #run<T>(operation: string, work: () => T): T {

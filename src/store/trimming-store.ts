@@ -17,7 +17,7 @@ import { ConfigurationError, StoreError } from "../errors.js";
 import { writeFileAtomically } from "../fs/atomic-write.js";
 import { isLocale, type Locale } from "../locale/locale.js";
 import type { BlobStore } from "./blob-store.js";
-import type { FlowerSessionStore } from "./flower-store.js";
+import { ForwardingSessionStore } from "./forwarding-store.js";
 import type { RewriteReport } from "./passes/report.js";
 import { rewriteTranscript, type RewriteOptions } from "./passes/rewrite.js";
 import type { SpillFile } from "./passes/trim-results.js";
@@ -58,9 +58,7 @@ export interface TrimmingSessionStoreOptions {
   onLoad?: (key: SessionKey, report: RewriteReport) => void;
 }
 
-export class TrimmingSessionStore implements FlowerSessionStore {
-  /** The wrapped store; rows live there. */
-  readonly inner: SessionStore;
+export class TrimmingSessionStore extends ForwardingSessionStore {
   readonly workspace: string;
   readonly trim: TrimPolicy | null;
   readonly locale: Locale;
@@ -70,12 +68,13 @@ export class TrimmingSessionStore implements FlowerSessionStore {
   constructor(options: TrimmingSessionStoreOptions) {
     validateTrimmingOptions(options);
     // Options are checked before the SQLite file is opened: a bad option leaves no file behind.
-    this.inner =
+    super(
       options.inner ??
-      new SqliteSessionStore({
-        path: options.path as string,
-        ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
-      });
+        new SqliteSessionStore({
+          path: options.path as string,
+          ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
+        }),
+    );
     this.workspace = resolve(options.workspace);
     this.trim = options.trim === true ? new TrimPolicy() : options.trim || null;
     this.locale = options.locale ?? "en";
@@ -88,11 +87,7 @@ export class TrimmingSessionStore implements FlowerSessionStore {
     return join(this.workspace, DEFAULTS.workbenchDir, "spill");
   }
 
-  async append(key: SessionKey, entries: SessionStoreEntry[]): Promise<void> {
-    await this.inner.append(key, entries);
-  }
-
-  async load(key: SessionKey): Promise<SessionStoreEntry[] | null> {
+  override async load(key: SessionKey): Promise<SessionStoreEntry[] | null> {
     const original = await this.inner.load(key);
     if (original === null) return null;
     const options = this.rewriteOptions();
@@ -119,33 +114,6 @@ export class TrimmingSessionStore implements FlowerSessionStore {
     return result.entries;
   }
 
-  async listSessions(projectKey: string): Promise<Array<{ sessionId: string; mtime: number }>> {
-    if (this.inner.listSessions === undefined) throw missing("listSessions");
-    return this.inner.listSessions(projectKey);
-  }
-
-  /** A wrapped store without `listSubkeys` has no subagent transcripts to offer: resume loads the main one. */
-  async listSubkeys(key: { projectKey: string; sessionId: string }): Promise<string[]> {
-    return this.inner.listSubkeys === undefined ? [] : this.inner.listSubkeys(key);
-  }
-
-  async delete(key: SessionKey): Promise<void> {
-    if (this.inner.delete === undefined) throw missing("delete");
-    await this.inner.delete(key);
-  }
-
-  async projectKeysOf(sessionId: string): Promise<string[]> {
-    const inner = this.inner as Partial<FlowerSessionStore>;
-    if (typeof inner.projectKeysOf !== "function") throw missing("projectKeysOf");
-    return inner.projectKeysOf(sessionId);
-  }
-
-  /** Closes the wrapped store (if it can be closed). */
-  async close(): Promise<void> {
-    const inner = this.inner as Partial<FlowerSessionStore>;
-    if (typeof inner.close === "function") await inner.close();
-  }
-
   /** What the rewrite in `load()` does; the pruning layer extends it. */
   protected rewriteOptions(): RewriteOptions {
     const { trim } = this;
@@ -160,10 +128,6 @@ export class TrimmingSessionStore implements FlowerSessionStore {
           : { keepRecent: trim.keepRecent, minChars: trim.minChars, spillDir: this.spillDir },
     };
   }
-}
-
-function missing(method: string): StoreError {
-  return new StoreError(`The wrapped session store has no ${method}() method`);
 }
 
 /** A store that keeps blobs says so with a `blobs` property (PostgresSessionStore does). */

@@ -12,6 +12,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DEFAULTS } from "../defaults.js";
 import { FakeModelError } from "../errors.js";
 import { ModelRequest, type RequestKind, type WireRequestBody } from "./model-request.js";
 import { validateReply, type ContentReply, type FaultKind, type Reply } from "./replies.js";
@@ -26,7 +27,7 @@ export interface FakeModelOptions {
   policy: Policy;
   /**
    * A request larger than this many tokens is answered with the real API's 400 "prompt is too long".
-   * @default 1_000_000
+   * @default 1_000_000 (DEFAULTS.window, the runtime's default window)
    */
   contextWindow?: number;
   /**
@@ -90,7 +91,7 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
       `startFakeModel: options.validation must be "anthropic", "strict", an options object or false, got ${JSON.stringify(validation)}`,
     );
   }
-  const contextWindow = options.contextWindow ?? 1_000_000;
+  const contextWindow = options.contextWindow ?? DEFAULTS.window;
   const chunkChars = options.chunkChars ?? 80;
   const configDir = await mkdtemp(join(tmpdir(), "flower-fake-claude-"));
   const requests: ModelRequest[] = [];

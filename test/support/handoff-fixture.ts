@@ -5,7 +5,7 @@
  *
  * Parser tests keep their markdown literal: there the layout is what is under test.
  */
-import { HANDOFF_SECTIONS, type HandoffSectionName } from "../../src/handoff/sections.js";
+import { HANDOFF_SECTIONS, type HandoffSectionName } from "../../src/handoff-sections.js";
 import { SECTION_HEADINGS } from "../../src/handoff/text.js";
 import type { Locale } from "../../src/locale/locale.js";
 

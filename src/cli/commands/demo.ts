@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } fro
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { coordinator } from "../../agents/coordinator.js";
+import { DEFAULTS } from "../../defaults.js";
 import { EXIT, UsageError } from "../../errors.js";
 import { resolveLocale } from "../../locale/locale.js";
 import type { FlowerEvent } from "../../runtime/events.js";
@@ -52,7 +53,7 @@ export async function demoCommand(parsed: ParsedCommand): Promise<number> {
   }
   // A workspace the user named is never removed.
   const keep = parsed.values.keep === true || given !== undefined;
-  const runDir = join(workspace, "runs");
+  const runDir = join(workspace, DEFAULTS.runDir);
   const started = Date.now();
   // Tool calls are shown so the glance and the workers' commands are visible; the coordinator's many
   // note reads only with --verbose (they are what grows the context, which the gauge already shows).

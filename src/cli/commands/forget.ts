@@ -9,13 +9,11 @@
  *   nothing of it is left for another machine to continue. A step a live driver holds is refused,
  *   naming the holder (exit 2), as `flower continue` refuses it.
  */
-import { join, resolve } from "node:path";
-import { existsSync } from "node:fs";
 import { EXIT, LeaseHeldError, UsageError } from "../../errors.js";
-import { SqliteRunRecords } from "../../records/sqlite-records.js";
 import type { StepRecord } from "../../records/step-record.js";
-import { RunDirectory } from "../../runtime/run-directory.js";
-import { openStoreView } from "../../runtime/store-view.js";
+import { runDirectory as runDirectoryPath } from "../../storage/files.js";
+import { RunDirectory } from "../../storage/run-directory.js";
+import { openStoreView } from "../../storage/store-view.js";
 import type { StoreSpec } from "../../store/store-spec.js";
 import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
 import { storeOption } from "../store-option.js";
@@ -28,7 +26,7 @@ export async function forgetCommand(parsed: ParsedCommand): Promise<number> {
   const [step, extra] = parsed.positionals;
   if (step === undefined) throw new UsageError(usage.forgetWhich);
   if (extra !== undefined) throw new UsageError(usage.unexpected("forget", extra));
-  const runDir = resolve(parseNonEmpty("--run-dir", parsed.values["run-dir"]) ?? "runs");
+  const runDir = runDirectoryPath(parseNonEmpty("--run-dir", parsed.values["run-dir"]));
   const store = storeOption(parsed.values);
   if (store.spec.kind === "postgres") return forgetInStore(store.spec, step, runDir);
   const runDirectory = new RunDirectory(runDir);
@@ -72,10 +70,7 @@ async function forgetInStore(
       );
     }
     const forgotten = await view.forget(steps);
-    forgetLocalCopies(
-      runDir,
-      steps.map((record) => record.step),
-    );
+    new RunDirectory(runDir).forgetRecords(steps.map((record) => record.step));
     const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
     process.stdout.write(
       `deleted ${plural(forgotten.sessions, "session")}, ${plural(forgotten.files, "file")} and ${plural(forgotten.records, "record")} of "${name}" from ${view.location}\n`,
@@ -83,19 +78,5 @@ async function forgetInStore(
     return EXIT.ok;
   } finally {
     await view.close();
-  }
-}
-
-/**
- * This machine's copy of the records (runs/records.db): a forgotten step must not come back from it,
- * in `flower runs` here or as a step `flower continue` would try to resume.
- */
-function forgetLocalCopies(runDir: string, steps: readonly string[]): void {
-  if (!existsSync(join(runDir, "records.db"))) return;
-  const records = new SqliteRunRecords(runDir);
-  try {
-    for (const step of steps) records.delete(step);
-  } finally {
-    records.close();
   }
 }

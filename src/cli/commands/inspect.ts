@@ -1,14 +1,14 @@
 /**
  * `flower runs`: a read-only view of the step records (`flower show` is in show.ts), to reconstruct
  * afterwards how many generations a step burned, what each cost and who holds a running one. It reads
- * through runtime/run-directory.ts (or the shared store's view), never the manifest, and never creates
+ * through storage/run-directory.ts (or the shared store's view), never the manifest, and never creates
  * the run directory.
  */
-import { resolve } from "node:path";
 import { EXIT, UsageError } from "../../errors.js";
 import { resolveLocale } from "../../locale/locale.js";
-import { effectiveStatus, RunDirectory } from "../../runtime/run-directory.js";
-import { openStoreView, statusInStore } from "../../runtime/store-view.js";
+import { runDirectory } from "../../storage/files.js";
+import { effectiveStatus, RunDirectory } from "../../storage/run-directory.js";
+import { openStoreView, statusInStore } from "../../storage/store-view.js";
 import type { StoreSpec } from "../../store/store-spec.js";
 import type { LeaseHolder } from "../../errors.js";
 import type { StepRecord } from "../../records/step-record.js";
@@ -21,7 +21,7 @@ import { USAGE_TEXT } from "../usage-text.js";
 import { CLI_TEXT } from "../text.js";
 
 function openRunDirectory(values: ParsedCommand["values"]): RunDirectory {
-  return new RunDirectory(resolve(parseNonEmpty("--run-dir", values["run-dir"]) ?? "runs"));
+  return new RunDirectory(runDirectory(parseNonEmpty("--run-dir", values["run-dir"])));
 }
 
 export function runsCommand(parsed: ParsedCommand): number | Promise<number> {

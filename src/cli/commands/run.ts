@@ -9,7 +9,8 @@ import { EXIT, UsageError } from "../../errors.js";
 import { HandoffPolicy, resolveWindow } from "../../handoff/policy.js";
 import { formatTokensShort } from "../../handoff/text.js";
 import { resolveLocale, type Locale } from "../../locale/locale.js";
-import { effectiveStatus, RunDirectory } from "../../runtime/run-directory.js";
+import { isDefaultRunDirectory, runDirectory } from "../../storage/files.js";
+import { effectiveStatus, RunDirectory } from "../../storage/run-directory.js";
 import { recordedSettings } from "../../runtime/step-settings.js";
 import type { StepRecord, StepSettings } from "../../records/step-record.js";
 import { Runtime } from "../../runtime/runtime.js";
@@ -69,7 +70,7 @@ export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
   if (!existsSync(workspace) || !statSync(workspace).isDirectory()) {
     throw new UsageError(USAGE_TEXT[locale].workspaceMissing(workspace));
   }
-  const runDir = resolve(parseNonEmpty("--run-dir", values["run-dir"], locale) ?? "runs");
+  const runDir = runDirectory(parseNonEmpty("--run-dir", values["run-dir"], locale));
   const store = storeOption(values);
   const handoffOption = new HandoffPolicy({
     ...(values["no-handoff"] === true ? { enabled: false } : {}),
@@ -195,7 +196,8 @@ export function continueCommand(
   const parts = ["flower", "continue", shellQuote(step)];
   const store = storeHint(settings.store, settings.locale ?? "en");
   parts.push(...store.args.map(shellQuote));
-  if (settings.runDir !== resolve("runs")) parts.push("--run-dir", shellQuote(displayPath(settings.runDir)));
+  if (!isDefaultRunDirectory(settings.runDir))
+    parts.push("--run-dir", shellQuote(displayPath(settings.runDir)));
   if (settings.workspace !== resolve("."))
     parts.push("--workspace", shellQuote(displayPath(settings.workspace)));
   return parts.join(" ") + (store.note === null ? "" : `\n  ${store.note}`);

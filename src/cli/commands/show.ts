@@ -4,7 +4,7 @@
  * run recorded on another machine shows here with its documents as the store keeps them
  * (cli/step-source.ts). Reads only; never creates the run directory.
  */
-import { resolve } from "node:path";
+import { isDefaultRunDirectory } from "../../storage/files.js";
 import { EXIT, UsageError } from "../../errors.js";
 import { readFrozenHandoff } from "../../handoff/freeze.js";
 import { formatTokens } from "../../handoff/text.js";
@@ -260,7 +260,7 @@ function showRun(run: string, records: StepRecord[], source: StepSource, output:
   const hint = storeHint(source.store, locale);
   const options = [
     ...hint.args,
-    ...(resolve(source.runDirectory.path) === resolve("runs")
+    ...(isDefaultRunDirectory(source.runDirectory.path)
       ? []
       : ["--run-dir", displayPath(source.runDirectory.path)]),
   ];

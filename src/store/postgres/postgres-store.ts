@@ -11,7 +11,7 @@
  * - Entries are stored as `JSON.stringify` text and returned with `JSON.parse` (see migrations.ts: TEXT).
  * - Spill blobs live in the same schema (`blobs`); the rewrite layer finds them there.
  */
-import pg, { type Pool } from "pg";
+import pg, { type ClientBase, type Pool } from "pg";
 import type { SessionKey, SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
 import { ConfigurationError, StoreError } from "../../errors.js";
 import type { FlowerSessionStore } from "../flower-store.js";
@@ -182,6 +182,19 @@ export class PostgresSessionStore implements FlowerSessionStore {
           [key.projectKey, key.sessionId, key.subpath],
         );
     });
+  }
+
+  /**
+   * In the caller's transaction (forget): deletes every transcript of the sessions, under any project
+   * key, with their subagent transcripts and entries; returns how many sessions had any.
+   */
+  async deleteSessions(client: ClientBase, sessionIds: readonly string[]): Promise<number> {
+    const { rows } = await client.query<{ sessions: string }>(
+      `WITH gone AS (DELETE FROM ${this.#tables.transcripts} WHERE session_id = ANY($1) RETURNING session_id)
+       SELECT count(DISTINCT session_id) AS sessions FROM gone`,
+      [sessionIds],
+    );
+    return Number(rows[0]?.sessions ?? 0);
   }
 
   /** The project keys a session was stored under (normally one: the sanitised cwd of the run). */

@@ -1,5 +1,5 @@
 /** Workspace files (../workspace-files.ts) in the store's `flower_files` table. */
-import type { Pool } from "pg";
+import type { ClientBase, Pool } from "pg";
 import { ConfigurationError, StoreError } from "../../errors.js";
 import { isWorkspaceFilePath, type StoredFile, type WorkspaceFiles } from "../workspace-files.js";
 
@@ -45,6 +45,12 @@ export class PostgresWorkspaceFiles implements WorkspaceFiles {
     );
     const readAt = Date.now();
     return rows.map((row) => ({ path: row.path, savedAt: readAt - row.age_ms }));
+  }
+
+  /** In the caller's transaction (forget): deletes the files the steps saved; returns how many. */
+  async deleteOfSteps(client: ClientBase, steps: readonly string[]): Promise<number> {
+    const { rowCount } = await client.query(`DELETE FROM ${this.#table} WHERE step = ANY($1)`, [steps]);
+    return rowCount ?? 0;
   }
 
   async #query<Row extends object>(text: string, values: unknown[]): Promise<Row[]> {

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { effectiveStatus } from "../../../src/runtime/run-directory.js";
+import { effectiveStatus } from "../../../src/storage/run-directory.js";
 import { newStepRecord } from "../../../src/records/step-record.js";
 
 describe("effectiveStatus", () => {

@@ -2,7 +2,7 @@
  * Ten handoffs as models actually write them: the prompt asks for fixed `##` headings, and these are
  * the ways answers drift from that. Each comes with what the parser must read from it.
  */
-import type { HandoffSectionName } from "../../../src/handoff/sections.js";
+import type { HandoffSectionName } from "../../../src/handoff-sections.js";
 
 export interface Fixture {
   name: string;

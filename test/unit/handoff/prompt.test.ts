@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Handoff } from "../../../src/handoff/document.js";
 import { parseHandoff } from "../../../src/handoff/parse.js";
 import { HANDOFF_PROMPT, HANDOFF_SIGNATURE, handoffPrompt } from "../../../src/handoff/prompt.js";
-import { HANDOFF_SECTIONS } from "../../../src/handoff/sections.js";
+import { HANDOFF_SECTIONS } from "../../../src/handoff-sections.js";
 import { SECTION_HEADINGS } from "../../../src/handoff/text.js";
 import { LOCALES } from "../../../src/locale/locale.js";
 

@@ -10,8 +10,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { newGuardRecord } from "../../../src/records/guard-record.js";
 import { SqliteRunRecords } from "../../../src/records/sqlite-records.js";
 import { newStepRecord } from "../../../src/records/step-record.js";
-import { stepSessionIds } from "../../../src/runtime/retention.js";
-import { RunDirectory } from "../../../src/runtime/run-directory.js";
+import { stepSessionIds } from "../../../src/storage/retention.js";
+import { RunDirectory } from "../../../src/storage/run-directory.js";
 import { SqliteSessionStore } from "../../../src/store/sqlite-store.js";
 
 const dirs: string[] = [];

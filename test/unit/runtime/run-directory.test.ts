@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigurationError, ManifestError } from "../../../src/errors.js";
 import { SqliteRunRecords } from "../../../src/records/sqlite-records.js";
-import { RunDirectory } from "../../../src/runtime/run-directory.js";
+import { RunDirectory } from "../../../src/storage/run-directory.js";
 import { newStepRecord, type StepRecord } from "../../../src/records/step-record.js";
 import { SqliteSessionStore } from "../../../src/store/sqlite-store.js";
 

@@ -160,7 +160,12 @@ describe("SqliteSessionStore across processes", () => {
 
   beforeEach(() => {
     build = mkdtempSync(join(ROOT, "node_modules", ".flower-store-test-"));
-    for (const file of ["store/sqlite-store.ts", "errors.ts", "fs/private-files.ts"]) {
+    for (const file of [
+      "store/sqlite-store.ts",
+      "store/session-key.ts",
+      "errors.ts",
+      "fs/private-files.ts",
+    ]) {
       const source = readFileSync(join(ROOT, "src", file), "utf8");
       const output = ts.transpileModule(source, {
         compilerOptions: {

@@ -11,6 +11,7 @@ import { PostgresRunRecords } from "../records/postgres-records.js";
 import { currentProcess } from "../records/process-identity.js";
 import type { StepRecord } from "../records/step-record.js";
 import { quoteIdentifier } from "../store/postgres/migrate.js";
+import type { PostgresSessionStore } from "../store/postgres/postgres-store.js";
 import { PostgresWorkspaceFiles } from "../store/postgres/workspace-files.js";
 import type { StoreSpec } from "../store/store-spec.js";
 import type { WorkspaceFiles } from "../store/workspace-files.js";
@@ -47,6 +48,7 @@ export function openStoreView(spec: Extract<StoreSpec, { kind: "postgres" }>): S
   const { location, pool, sessions, ready } = connectPostgres(spec, VIEW_CONNECTIONS);
   const schema = quoteIdentifier(spec.schema);
   const records = new PostgresRunRecords(ready, schema, location);
+  const files = new PostgresWorkspaceFiles(ready, schema, location);
   const liveLeases = async () => {
     const self = currentProcess();
     const now = new Date();
@@ -60,14 +62,14 @@ export function openStoreView(spec: Extract<StoreSpec, { kind: "postgres" }>): S
     location,
     steps: () => records.list(),
     holders: async () => new Map((await liveLeases()).live.map((lease) => [lease.step, holderOf(lease)])),
-    files: new PostgresWorkspaceFiles(ready, schema, location),
+    files,
     forget: async (steps) => {
       const names = steps.map((record) => record.step);
       const { all, live } = await liveLeases();
       const held = live.find((lease) => names.includes(lease.step));
       if (held) throw new LeaseHeldError(held.step, holderOf(held));
       const seen = all.filter((lease) => names.includes(lease.step));
-      return forgetInTransaction(await ready(), schema, location, names, seen, [
+      return forgetInTransaction(await ready(), { records, files, sessions }, location, names, seen, [
         ...new Set(steps.flatMap(stepSessionIds)),
       ]);
     },
@@ -85,7 +87,7 @@ export function openStoreView(spec: Extract<StoreSpec, { kind: "postgres" }>): S
  */
 async function forgetInTransaction(
   pool: pg.Pool,
-  schema: string,
+  tables: { records: PostgresRunRecords; files: PostgresWorkspaceFiles; sessions: PostgresSessionStore },
   location: string,
   steps: string[],
   seen: readonly LeaseRow[],
@@ -94,10 +96,7 @@ async function forgetInTransaction(
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
-    const { rows: locked } = await client.query<{ step: string; token: string }>(
-      `SELECT step, token FROM ${schema}.flower_leases WHERE step = ANY($1) FOR UPDATE`,
-      [steps],
-    );
+    const locked = await tables.records.lockLeases(client, steps);
     const changed = locked.find(
       (row) => !seen.some((lease) => lease.step === row.step && lease.token === row.token),
     );
@@ -105,20 +104,11 @@ async function forgetInTransaction(
       throw new StoreError(
         `Cannot forget "${changed.step}" in ${location}: a driver took its lease meanwhile; nothing was deleted (see flower runs)`,
       );
-    const { rows: transcripts } = await client.query<{ sessions: string }>(
-      `WITH gone AS (DELETE FROM ${schema}.flower_transcripts WHERE session_id = ANY($1) RETURNING session_id)
-       SELECT count(DISTINCT session_id) AS sessions FROM gone`,
-      [sessionIds],
-    );
-    const files = await client.query(`DELETE FROM ${schema}.flower_files WHERE step = ANY($1)`, [steps]);
-    await client.query(`DELETE FROM ${schema}.flower_leases WHERE step = ANY($1)`, [steps]);
-    const records = await client.query(`DELETE FROM ${schema}.flower_steps WHERE step = ANY($1)`, [steps]);
+    const sessions = await tables.sessions.deleteSessions(client, sessionIds);
+    const files = await tables.files.deleteOfSteps(client, steps);
+    const records = await tables.records.deleteSteps(client, steps);
     await client.query("COMMIT");
-    return {
-      sessions: Number(transcripts[0]?.sessions ?? 0),
-      files: files.rowCount ?? 0,
-      records: records.rowCount ?? 0,
-    };
+    return { sessions, files, records };
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
     if (error instanceof StoreError) throw error;

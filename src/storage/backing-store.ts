@@ -8,7 +8,6 @@
  * Nothing connects in the constructor: `ready()` connects and migrates (the CLI calls it first, so an
  * unreachable server is one clear line before anything runs); otherwise the first use does.
  */
-import { join } from "node:path";
 import pg from "pg";
 import { StoreError } from "../errors.js";
 import { PostgresRunRecords } from "../records/postgres-records.js";
@@ -25,6 +24,7 @@ import { SecretRedactor } from "../store/secret-redactor.js";
 import { SqliteSessionStore } from "../store/sqlite-store.js";
 import type { StoreSpec } from "../store/store-spec.js";
 import type { WorkspaceFiles } from "../store/workspace-files.js";
+import { sessionsPath } from "./files.js";
 
 export interface BackingStore {
   kind: StoreSpec["kind"];
@@ -59,7 +59,7 @@ export function openBackingStore(
 ): BackingStore {
   if (spec.kind === "sqlite") {
     const records = new SqliteRunRecords(runDir);
-    const path = spec.path ?? join(runDir, "sessions.db");
+    const path = spec.path ?? sessionsPath(runDir);
     return {
       kind: "sqlite",
       location: runDir,

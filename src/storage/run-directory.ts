@@ -16,6 +16,7 @@ import { currentProcess } from "../records/process-identity.js";
 import { SqliteRunRecords } from "../records/sqlite-records.js";
 import type { StepRecord } from "../records/step-record.js";
 import { SqliteSessionStore } from "../store/sqlite-store.js";
+import { recordsPath, sessionsPath } from "./files.js";
 import { deleteStepSessions } from "./retention.js";
 
 /** A step's frozen handoff files: the current one (newest), and those moved to the archive. */
@@ -31,9 +32,6 @@ export interface ForgetResult {
   from: string;
 }
 
-/** The session database's name inside the run directory (the runtime opens the same file). */
-const SESSION_DATABASE = "sessions.db";
-
 export class RunDirectory {
   /** The run directory, absolute. */
   readonly path: string;
@@ -43,7 +41,7 @@ export class RunDirectory {
   /** Opens a run directory; fails at once on records it cannot read. Creates nothing in an empty one. */
   constructor(runDir: string) {
     this.path = resolve(runDir);
-    this.recordsPath = join(this.path, "records.db");
+    this.recordsPath = recordsPath(this.path);
     // Validate now (a corrupt or foreign manifest.json is an error), without creating a database.
     this.#read(() => undefined);
   }
@@ -126,7 +124,7 @@ export class RunDirectory {
    * that was never recorded. Must not be called while the step runs.
    */
   async forgetStep(step: string): Promise<ForgetResult | null> {
-    const database = join(this.path, SESSION_DATABASE);
+    const database = sessionsPath(this.path);
     if (!existsSync(database)) return null;
     const store = new SqliteSessionStore({ path: database });
     const records = new SqliteRunRecords(this.path);
@@ -136,6 +134,17 @@ export class RunDirectory {
       store.close();
       records.close();
     }
+  }
+
+  /**
+   * Deletes the steps' records from this directory, the local copy a shared store's driver keeps: a step
+   * forgotten in the store must not come back from it, in `flower runs` here or as a step `flower
+   * continue` would try to resume. Nothing to do in a directory without records.
+   */
+  forgetRecords(steps: readonly string[]): void {
+    this.#read((records) => {
+      for (const step of steps) records.delete(step);
+    });
   }
 }
 
