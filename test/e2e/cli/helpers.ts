@@ -7,6 +7,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { resolve } from "node:path";
+import { afterEach } from "vitest";
+import { startFakeModel, type FakeModel, type FakeModelOptions } from "../../../src/testing/index.js";
+import { useTempDirs } from "../../support/temp-dir.js";
 
 export const BIN = resolve(import.meta.dirname, "..", "..", "..", "dist", "cli", "main.js");
 
@@ -103,4 +106,32 @@ export function runFlower(
 export function killAll(): void {
   for (const child of live) killGroup(child);
   live.clear();
+}
+
+export interface CliTest {
+  /** Temporary directories, removed after the file's tests. */
+  temp: ReturnType<typeof useTempDirs>;
+  /** Starts the offline model kit for this test; it is closed after the test. */
+  startModel: (options: FakeModelOptions) => Promise<FakeModel>;
+}
+
+/**
+ * What every CLI test file sets up: temporary directories and, after each test, every `flower` child
+ * killed (with the `claude` processes in its group) and the test's model closed. Call once at the top.
+ */
+export function useCliTest(): CliTest {
+  const temp = useTempDirs();
+  const models: FakeModel[] = [];
+  afterEach(async () => {
+    killAll();
+    for (const model of models.splice(0)) await model.close();
+  });
+  return {
+    temp,
+    startModel: async (options) => {
+      const model = await startFakeModel(options);
+      models.push(model);
+      return model;
+    },
+  };
 }

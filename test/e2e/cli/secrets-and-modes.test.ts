@@ -7,25 +7,13 @@
  */
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  startFakeModel,
-  text,
-  toolUse,
-  type FakeModel,
-  type ModelRequest,
-} from "../../../src/testing/index.js";
+import { describe, expect, it } from "vitest";
+import { text, toolUse, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
 import { handoffMarkdown } from "../../support/handoff-fixture.js";
-import { useTempDirs } from "../../support/temp-dir.js";
-import { cleanEnv, killAll, runFlower, type Finished } from "./helpers.js";
+import { cleanEnv, runFlower, type Finished, useCliTest } from "./helpers.js";
 
-const temp = useTempDirs();
+const { temp, startModel } = useCliTest();
 let model: FakeModel | undefined;
-afterEach(async () => {
-  killAll();
-  await model?.close();
-  model = undefined;
-});
 
 const API_KEY = "sk-ant-api03-PLANTEDKEY-Zq7Xw9Vt3Rs1";
 const AUTH_TOKEN = "sk-ant-oat01-PLANTEDTOKEN-Hb4Nm8Kp2Lj6";
@@ -68,7 +56,7 @@ describe("credentials and file modes", () => {
     const runDir = join(root, "runs");
     const handoff = handoffMarkdown({ doing: "GEN-1: looked around.", next: ["Say it is finished."] });
     writeFileSync(join(root, ".keep"), "");
-    model = await startFakeModel({
+    model = await startModel({
       policy: (request: ModelRequest) => {
         if (request.isSubagent) {
           return request.countToolResults("Bash") === 0

@@ -9,26 +9,14 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  startFakeModel,
-  text,
-  toolUse,
-  type FakeModel,
-  type ModelRequest,
-} from "../../../src/testing/index.js";
+import { describe, expect, it } from "vitest";
+import { text, toolUse, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
 import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
-import { useTempDirs } from "../../support/temp-dir.js";
-import { cleanEnv, killAll, runFlower, type Finished } from "./helpers.js";
+import { cleanEnv, runFlower, type Finished, useCliTest } from "./helpers.js";
 
-const temp = useTempDirs();
+const { temp, startModel } = useCliTest();
 let model: FakeModel | undefined;
 const server = usePostgresServer();
-afterEach(async () => {
-  killAll();
-  await model?.close();
-  model = undefined;
-});
 
 const API_KEY = "sk-ant-api03-ENVLEAKKEY-Pq2Wd5Gh8Uy1";
 const AUTH_TOKEN = "sk-ant-oat01-ENVLEAKTOKEN-Mv6Tc3Xf9Rn4";
@@ -96,7 +84,7 @@ async function envSession(store: "sqlite" | "postgres"): Promise<void> {
   writeFileSync(join(workspace, "README.md"), "a project\n");
   const schema = freshSchema("envleak");
   const storeUrl = `${server().url}?schema=${schema}`;
-  model = await startFakeModel({
+  model = await startModel({
     policy: (request: ModelRequest) => {
       if (request.isSubagent) {
         const ran = request.countToolResults("Bash");
