@@ -5,7 +5,7 @@ import { defineConfig } from "vitest/config";
  * - unit (test/unit): in-process only — no child process, no server, no browser, no `claude` binary;
  *   threads, the cheapest workers. `npm run check` runs this tier.
  * - integration (test/integration): real PostgreSQL, Chromium, child processes, the file system under
- *   load; one process per file.
+ *   load, and no `claude`; one process per file (the fixtures some spawn import dist/: build first).
  * - e2e (test/e2e, test/package, test/readme): the real `claude` binary, through the library or the built
  *   CLI (`npm run build` first); one process per file, and a test that leaves a `claude` running fails.
  * integration and e2e share one PostgreSQL server per run (test/support/postgres-global-setup.ts).
