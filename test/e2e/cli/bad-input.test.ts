@@ -13,13 +13,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { text, toolUse, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
 import { cleanEnv, runFlower, type Finished, useCliTest } from "./helpers.js";
 
+const { temp, startModel } = useCliTest();
+let model: FakeModel | undefined;
 const mounts: string[] = [];
-// Registered first, so it runs last: after the children are killed and the model closed.
+// Registered after useCliTest(), so it runs before the temp dirs are removed (after hooks run last-first).
 afterEach(() => {
   for (const dir of mounts.splice(0).reverse()) execFileSync("umount", ["-l", dir]);
 });
-const { temp, startModel } = useCliTest();
-let model: FakeModel | undefined;
 
 function mountTmpfs(dir: string, options: string): void {
   mkdirSync(dir, { recursive: true });
