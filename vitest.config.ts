@@ -1,14 +1,49 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Three tiers, by folder (a new test file joins its folder's tier without an edit here):
+ * - unit (test/unit): in-process only — no child process, no server, no browser, no `claude` binary;
+ *   threads, the cheapest workers. `npm run check` runs this tier.
+ * - integration (test/integration): real PostgreSQL, Chromium, child processes, the file system under
+ *   load, and no `claude`; one process per file (the fixtures some spawn import dist/: build first).
+ * - e2e (test/e2e, test/package, test/readme): the real `claude` binary, through the library or the built
+ *   CLI (`npm run build` first); one process per file, and a test that leaves a `claude` running fails.
+ * integration and e2e share one PostgreSQL server per run (test/support/postgres-global-setup.ts).
+ */
+const POSTGRES = "./test/support/postgres-global-setup.ts";
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     // e2e tests spawn the real `claude` binary; on 2 cores more than two at once only adds contention.
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 30_000,
-    // Fails an end-to-end test (test/e2e/) that leaves a `claude` process running.
-    setupFiles: ["./test/support/no-claude-left.ts"],
     reporters: ["default", "./test/support/plain-summary-reporter.ts"],
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["test/unit/**/*.test.ts"], pool: "threads" },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["test/integration/**/*.test.ts"],
+          pool: "forks",
+          globalSetup: [POSTGRES],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts", "test/package/**/*.test.ts", "test/readme/**/*.test.ts"],
+          pool: "forks",
+          globalSetup: [POSTGRES],
+          // Fails an end-to-end test (test/e2e/) that leaves a `claude` process running.
+          setupFiles: ["./test/support/no-claude-left.ts"],
+        },
+      },
+    ],
   },
 });

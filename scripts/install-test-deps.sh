@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# The system packages the test suite needs, installed only where missing (Debian, as root):
+# The system packages the test suite needs, installed only where missing (Debian, as root). `npm test`
+# runs this first (pretest), so `npm ci && npm test` is the whole set-up on a fresh machine; when all is
+# there it prints nothing and exits at once. Not root and something missing: it says the command, fails.
 # - PostgreSQL 15: the shared-store tests start a throwaway server of their own (initdb + postgres);
 # - Chromium: the HTML report is opened in a real headless browser.
 # Neither is downloaded by npm; both come from Debian's packages.
@@ -15,7 +17,9 @@ if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
 if [ "$(id -u)" -ne 0 ]; then
-  echo "install-test-deps: missing ${missing[*]}; install them with: sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
+  echo "install-test-deps: the tests need ${missing[*]}, which this machine lacks, and installing needs root." >&2
+  echo "Install them with: sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
+  echo "then run npm test again." >&2
   exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive

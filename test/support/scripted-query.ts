@@ -107,3 +107,20 @@ export function result(
     ...(subtype === "success" ? { result: options.text ?? "done" } : { errors: [] }),
   } as unknown as SDKMessage;
 }
+
+/** The CLI's answer to a prompt over the model's window: an API error in an assistant message, then the failed result. */
+export function overflow(
+  sessionId: string,
+  text = "prompt is too long: 101000 tokens > 100000 maximum",
+): SDKMessage[] {
+  return [
+    {
+      type: "assistant",
+      parent_tool_use_id: null,
+      session_id: sessionId,
+      error: "invalid_request",
+      message: { content: [{ type: "text", text }] },
+    },
+    result(sessionId, { subtype: "error_during_execution", isError: true }),
+  ] as unknown as SDKMessage[];
+}

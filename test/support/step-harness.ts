@@ -3,10 +3,11 @@
  * recording environment (every saved record, every event, the session-load listeners), in a temp
  * workspace the caller removes. End to end, the same paths run through the real binary in test/e2e/.
  */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import { afterEach } from "vitest";
 import { HandoffPolicy } from "../../src/handoff/policy.js";
 import type { FlowerEvent } from "../../src/runtime/events.js";
 import { StepRun, type StepEnvironment, type StepPlan } from "../../src/runtime/step-run.js";
@@ -90,3 +91,30 @@ export function stepHarness(
 export const session =
   (id: string, ...parts: Array<SDKMessage | SDKMessage[]>): ScriptedSession =>
   () => [init(id), ...parts.flat()];
+
+/** A complete handoff answer for the harness's step "survey" (counting the lines in data/). */
+export const HANDOFF_ANSWER = [
+  "## doing",
+  "Counting the lines in data/.",
+  "## decided",
+  "- wc over find: one pass",
+  "## dead ends",
+  "- none",
+  "## next",
+  "Sum the per-file counts.",
+  "## scene",
+  "- data/",
+].join("\n");
+
+/** stepHarness() whose workspaces are removed after each test of the file that calls this (at its top). */
+export function useStepHarness(): (sessions: ScriptedSession[], plan?: PlanOverrides) => StepHarness {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  return (sessions, plan = {}) => {
+    const h = stepHarness(sessions, plan);
+    dirs.push(h.workspace);
+    return h;
+  };
+}

@@ -10,23 +10,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  startFakeModel,
-  text,
-  toolUse,
-  type FakeModel,
-  type ModelRequest,
-} from "../../../src/testing/index.js";
-import { useTempDirs } from "../../support/temp-dir.js";
-import { cleanEnv, killAll, runFlower, type Finished } from "./helpers.js";
+import { text, toolUse, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
+import { cleanEnv, runFlower, type Finished, useCliTest } from "./helpers.js";
 
-const temp = useTempDirs();
+const { temp, startModel } = useCliTest();
 let model: FakeModel | undefined;
 const mounts: string[] = [];
-afterEach(async () => {
-  killAll();
-  await model?.close();
-  model = undefined;
+// Registered after useCliTest(), so it runs before the temp dirs are removed (after hooks run last-first).
+afterEach(() => {
   for (const dir of mounts.splice(0).reverse()) execFileSync("umount", ["-l", dir]);
 });
 
@@ -91,7 +82,7 @@ describe("flower with broken files around it", () => {
     const paths = setUp();
     mkdirSync(paths.runDir);
     writeFileSync(join(paths.runDir, "manifest.json"), content);
-    model = await startFakeModel({ policy: () => text("never") });
+    model = await startModel({ policy: () => text("never") });
     for (const args of [["runs"], ["continue"], ["do it"]]) {
       const where = args[0] === "runs" ? ["--run-dir", paths.runDir] : null;
       const finished = where
@@ -108,7 +99,7 @@ describe("flower with broken files around it", () => {
     const paths = setUp();
     mkdirSync(paths.runDir);
     writeFileSync(join(paths.runDir, name), Buffer.alloc(8192, 0x5a));
-    model = await startFakeModel({ policy: answering });
+    model = await startModel({ policy: answering });
     writeFileSync(join(paths.workspace, "big.txt"), "x\n");
     const finished = await flower(["do it"], paths);
     expectOneClearLine(finished, new RegExp(name.replace(".", "\\.")));
@@ -117,7 +108,7 @@ describe("flower with broken files around it", () => {
 
   it("a locked records.db: waits for the lock, then one clear line", async () => {
     const paths = setUp();
-    model = await startFakeModel({ policy: answering });
+    model = await startModel({ policy: answering });
     writeFileSync(join(paths.workspace, "big.txt"), "x\n");
     expect((await flower(["--step", "first", "do it"], paths)).code).toBe(0);
     const holder = new Database(join(paths.runDir, "records.db"));
@@ -139,7 +130,7 @@ describe("flower with broken files around it", () => {
   it("a read-only run directory: one clear line naming it, nothing sent to the model", async () => {
     const paths = setUp();
     mountTmpfs(paths.runDir, "size=1m,ro");
-    model = await startFakeModel({ policy: answering });
+    model = await startModel({ policy: answering });
     const finished = await flower(["do it"], paths);
     expectOneClearLine(finished, /read-only|EROFS/);
     expect(finished.stderr).toContain(paths.runDir);
@@ -154,7 +145,7 @@ describe("flower with broken files around it", () => {
     writeFileSync(join(bench, "INDEX.md"), "# Workbench index\n\n(empty)\n");
     fill(bench);
     writeFileSync(join(paths.workspace, "big.txt"), "a long line of text\n".repeat(600));
-    model = await startFakeModel({
+    model = await startModel({
       policy: (request) => {
         if (request.isHandoffTurn) return text("## Doing\nGEN-1: reading.\n## Next\n- Say it is finished.\n");
         if (request.firstUserText().includes("GEN-1")) return text("finished");
@@ -185,7 +176,7 @@ describe("flower with broken files around it", () => {
   it("a full disk under the run directory: one clear line, and the record that exists parses", async () => {
     const paths = setUp();
     mountTmpfs(paths.runDir, "size=512k");
-    model = await startFakeModel({ policy: answering });
+    model = await startModel({ policy: answering });
     writeFileSync(join(paths.workspace, "big.txt"), "a long line of text\n".repeat(600));
     // Room for the databases to be created, not for a session's transcript.
     const filler = join(paths.runDir, "filler");

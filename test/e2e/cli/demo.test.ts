@@ -282,52 +282,43 @@ describe("flower demo --keep, run once; each property its own test", () => {
   });
 });
 
-describe("flower demo, other ways to run it", () => {
-  it("removes its temporary workspace unless --keep, and speaks zh with --lang zh", async () => {
-    const run = await runFlower(["demo", "--lang", "zh", "--json"], { env: cleanEnv(), timeoutMs: 150_000 });
-    expect(run.code).toBe(0);
-    const events = run.stdout
-      .trimEnd()
-      .split("\n")
-      .map(
-        (line) =>
-          JSON.parse(line) as {
-            type: string;
-            phase?: string;
-            path?: string;
-            sections?: Array<{ key: string; text: string }>;
-          },
-      );
-    const done = events.filter((event) => event.type === "handoff" && event.phase === "done");
-    expect(done).toHaveLength(2);
-    expect(done[0]!.path).toMatch(/\/\.flower\/notes\/交接-demo_work\.md$/);
-    const frozen = events.filter((event) => event.type === "document-frozen");
-    expect(frozen.map((event) => event.path?.replace(/^.*\//, ""))).toEqual(["需求-demo.md", "目标-demo.md"]);
-    // The edited line, in zh, reached the goal step (the files went with the temporary workspace).
-    const constraints = frozen[1]!.sections?.find((section) => section.key === "constraints")?.text;
-    expect(constraints).toContain("已由人确认:不列运行编号");
-    expect(events.at(-1)).toMatchObject({ type: "result", status: "done" });
-    // Human lines went to stderr, including where the workspace was and that it is gone.
-    const removed = /工作区已删除: (\S+)/.exec(run.stderr)?.[1];
-    expect(removed).toBeTruthy();
-    expect(existsSync(removed!)).toBe(false);
-  }, 200_000);
-
-  it("on a TTY (under `script`) the gauge is redrawn in place", async () => {
+describe("flower demo on a TTY (under `script`), in zh, without --keep: run once", () => {
+  // One demo serves all three: stdout and stderr are both the terminal, so every line lands in `stdout`.
+  let run: Finished;
+  let lines: string[];
+  beforeAll(async () => {
     expect(hasScript(), "util-linux `script` is needed for the pseudo-terminal test").toBe(true);
-    const workspace = join(temp.make("flower-cli-"), "tty");
-    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} demo --workspace ${JSON.stringify(workspace)}`;
-    const run = await runFlower([], {
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} demo --lang zh`;
+    run = await runFlower([], {
       command: "script",
       commandArgs: ["-q", "-e", "-c", command, "/dev/null"],
       env: cleanEnv({ TERM: "xterm" }),
       timeoutMs: 150_000,
     });
+    lines = run.stdout.split(/\r?\n/);
+  }, 200_000);
+
+  it("redraws the gauge in place and prints the permanent lines above it", () => {
     expect(run.code).toBe(0);
     // eslint-disable-next-line no-control-regex -- the escape sequence is what this test looks for
-    const redraws = run.stdout.match(/\r\x1b\[2K# context [\d.]+K\/60K/g) ?? [];
+    const redraws = run.stdout.match(/\r\x1b\[2K# 上下文 [\d.]+K\/60K/g) ?? [];
     expect(redraws.length).toBeGreaterThan(5);
-    // The permanent lines are still there, printed above the status line.
-    expect(run.stdout).toContain("<- new session takes over");
-  }, 200_000);
+    expect(lines.filter((line) => line.startsWith("<- 新会话接手"))).toHaveLength(2);
+  });
+
+  it("speaks zh: both handoffs frozen under their zh names, the edited line in the goal's constraints", () => {
+    const handoffs = lines.filter((line) =>
+      /^<- 交接写在 \S+\/\.flower\/notes\/交接-demo_work\.md/.test(line),
+    );
+    expect(handoffs).toHaveLength(2);
+    expect(run.stdout).toMatch(/\.flower\/notes\/需求-demo\.md/);
+    expect(lines.find((line) => line.includes("约束"))).toContain("已由人确认:不列运行编号");
+    expect(run.stdout).toContain("demo 跑完: 换代 2 次,共 3 代");
+  });
+
+  it("removes its temporary workspace and says where it was", () => {
+    const removed = /工作区已删除: (\S+?)(?:\(|\s|$)/.exec(run.stdout)?.[1];
+    expect(removed).toBeTruthy();
+    expect(existsSync(removed!)).toBe(false);
+  });
 });

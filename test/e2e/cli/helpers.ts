@@ -4,9 +4,12 @@
  * Ctrl-C does not reach them) end when their stdin closes with it: no test leaves a process behind.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { afterEach } from "vitest";
+import { startFakeModel, type FakeModel, type FakeModelOptions } from "../../../src/testing/index.js";
+import { useTempDirs } from "../../support/temp-dir.js";
 
 export const BIN = resolve(import.meta.dirname, "..", "..", "..", "dist", "cli", "main.js");
 
@@ -43,6 +46,20 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
 
 const live = new Set<ChildProcess>();
 
+let scratchCwd: string | undefined;
+/**
+ * Where a child runs when the test names no cwd: an empty folder of this test file's own, never the
+ * shared temp dir, where a `runs/` another process left would change what a bare `flower` does.
+ */
+function defaultCwd(): string {
+  if (scratchCwd === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), "flower-cwd-"));
+    scratchCwd = dir;
+    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return scratchCwd;
+}
+
 /** Kills a child's whole process group (the CLI and the `claude` children it spawned). */
 export function killGroup(child: ChildProcess, signal: NodeJS.Signals = "SIGKILL"): void {
   if (child.pid === undefined) return;
@@ -65,7 +82,7 @@ export function spawnFlower(
 ): Spawned {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`npm run build\` first`);
   const child = spawn(options.command ?? process.execPath, options.commandArgs ?? [BIN, ...args], {
-    cwd: options.cwd ?? tmpdir(),
+    cwd: options.cwd ?? defaultCwd(),
     env: options.env ?? cleanEnv(),
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
@@ -103,4 +120,32 @@ export function runFlower(
 export function killAll(): void {
   for (const child of live) killGroup(child);
   live.clear();
+}
+
+export interface CliTest {
+  /** Temporary directories, removed after the file's tests. */
+  temp: ReturnType<typeof useTempDirs>;
+  /** Starts the offline model kit for this test; it is closed after the test. */
+  startModel: (options: FakeModelOptions) => Promise<FakeModel>;
+}
+
+/**
+ * What every CLI test file sets up: temporary directories and, after each test, every `flower` child
+ * killed (with the `claude` processes in its group) and the test's model closed. Call once at the top.
+ */
+export function useCliTest(): CliTest {
+  const temp = useTempDirs();
+  const models: FakeModel[] = [];
+  afterEach(async () => {
+    killAll();
+    for (const model of models.splice(0)) await model.close();
+  });
+  return {
+    temp,
+    startModel: async (options) => {
+      const model = await startFakeModel(options);
+      models.push(model);
+      return model;
+    },
+  };
 }

@@ -11,28 +11,16 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ManifestFile, StepRecord } from "../../../src/index.js";
 import { Workbench } from "../../../src/workbench/workbench.js";
-import {
-  startFakeModel,
-  text,
-  toolUse,
-  type FakeModel,
-  type ModelRequest,
-} from "../../../src/testing/index.js";
+import { text, toolUse, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
 import { handoffMarkdown } from "../../support/handoff-fixture.js";
-import { useTempDirs } from "../../support/temp-dir.js";
 import { localTranscripts, missingFromStore, storedTranscripts } from "../../support/transcripts.js";
-import { cleanEnv, killAll, runFlower, spawnFlower, type Finished } from "./helpers.js";
+import { cleanEnv, runFlower, spawnFlower, type Finished, useCliTest } from "./helpers.js";
 
-const temp = useTempDirs();
+const { temp, startModel } = useCliTest();
 let model: FakeModel | undefined;
-afterEach(async () => {
-  killAll();
-  await model?.close();
-  model = undefined;
-});
 
 const CONTINUED = "Finished after the kill.";
 
@@ -98,7 +86,7 @@ describe("flower killed with SIGKILL, then flower continue", () => {
     const paths = setUp();
     const big = Array.from({ length: 300 }, (_, n) => `BIG-LINE-${n} ${"lorem ipsum ".repeat(5)}`).join("\n");
     writeFileSync(join(paths.root, "big.txt"), big);
-    model = await startFakeModel({
+    model = await startModel({
       policy: (request: ModelRequest) => {
         if (request.lastUserText().includes("Continue the task.")) return text(CONTINUED);
         if (request.countToolResults("Read") === 0) return toolUse("Read", { file_path: "big.txt" });
@@ -134,7 +122,7 @@ describe("flower killed with SIGKILL, then flower continue", () => {
   it("during a workbench index refresh: INDEX.md is the old one, then the new one; nothing lost", async () => {
     const paths = setUp();
     const script = join(paths.root, ".flower", "scripts", "count.sh");
-    model = await startFakeModel({
+    model = await startModel({
       policy: (request: ModelRequest) => {
         if (request.isSubagent) {
           return request.countToolResults("Write") === 0
@@ -190,7 +178,7 @@ describe("flower killed with SIGKILL, then flower continue", () => {
     const paths = setUp();
     writeFileSync(join(paths.root, "small.txt"), "small\n");
     const handoff = handoffMarkdown({ doing: "GEN-1: reading.", next: ["Say it is finished."] });
-    model = await startFakeModel({
+    model = await startModel({
       policy: (request: ModelRequest) => {
         if (request.isHandoffTurn) return text(handoff);
         if (request.lastUserText().includes("Continue the task.")) return text(CONTINUED);

@@ -4,18 +4,11 @@
  * waits for the holder to finish and then continues the step.
  */
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { startFakeModel, text, type FakeModel } from "../../../src/testing/index.js";
-import { useTempDirs } from "../../support/temp-dir.js";
-import { cleanEnv, killAll, runFlower, spawnFlower } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { text, type FakeModel } from "../../../src/testing/index.js";
+import { cleanEnv, runFlower, spawnFlower, useCliTest } from "./helpers.js";
 
-const temp = useTempDirs();
-let model: FakeModel | undefined;
-afterEach(async () => {
-  killAll();
-  await model?.close();
-  model = undefined;
-});
+const { temp, startModel } = useCliTest();
 
 /** The first process's answer comes slowly, so the step stays held while the second one starts. */
 function slowFirstAnswer(delayMs: number) {
@@ -32,7 +25,7 @@ async function started(model: FakeModel): Promise<void> {
 
 describe("flower continue on a step another process drives", () => {
   it("is refused in one line that names the holder's pid and host, exit 2", async () => {
-    model = await startFakeModel({ policy: slowFirstAnswer(15_000) });
+    const model = await startModel({ policy: slowFirstAnswer(15_000) });
     const root = temp.make("flower-lease-");
     const args = ["--workspace", root, "--run-dir", join(root, "runs")];
     const env = cleanEnv(model.env());
@@ -53,7 +46,7 @@ describe("flower continue on a step another process drives", () => {
   }, 150_000);
 
   it("with --wait waits for the holder, then continues the step", async () => {
-    model = await startFakeModel({ policy: slowFirstAnswer(6_000) });
+    const model = await startModel({ policy: slowFirstAnswer(6_000) });
     const root = temp.make("flower-lease-");
     const args = ["--workspace", root, "--run-dir", join(root, "runs")];
     const env = cleanEnv(model.env());

@@ -7,18 +7,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startFakeModel, text, type FakeModel } from "../../../src/testing/index.js";
-import { useTempDirs } from "../../support/temp-dir.js";
-import { cleanEnv, killAll, runFlower } from "./helpers.js";
+import { text } from "../../../src/testing/index.js";
+import { cleanEnv, runFlower, useCliTest } from "./helpers.js";
 
-const temp = useTempDirs();
+const { temp, startModel } = useCliTest();
 
-let model: FakeModel | undefined;
 const dirs: string[] = [];
 afterEach(async () => {
-  killAll();
-  await model?.close();
-  model = undefined;
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -26,7 +21,7 @@ const HELPER_KEY = "sk-ant-from-helper-0042";
 
 describe("flower with an apiKeyHelper in the user's Claude Code settings", () => {
   it("starts without ANTHROPIC_API_KEY, shows the helper masked, and the binary sends the helper's key", async () => {
-    model = await startFakeModel({ policy: () => text("Helper key accepted.") });
+    const model = await startModel({ policy: () => text("Helper key accepted.") });
     const { ANTHROPIC_API_KEY: _dropped, ...kit } = model.env();
     // A settings file the test owns: the kit's config dir belongs to the kit.
     const configDir = mkdtempSync(join(tmpdir(), "flower-helper-config-"));

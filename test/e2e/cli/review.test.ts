@@ -5,22 +5,15 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 
 /** Several sessions and check runs each: generous on a loaded 2-core machine. */
 const TIMEOUT = 150_000;
 import { REVIEW_SIGNATURE } from "../../../src/goal/index.js";
-import { startFakeModel, text, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
-import { cleanEnv, killAll, runFlower } from "./helpers.js";
-import { useTempDirs } from "../../support/temp-dir.js";
+import { text, type ModelRequest } from "../../../src/testing/index.js";
+import { cleanEnv, runFlower, useCliTest } from "./helpers.js";
 
-const temp = useTempDirs();
-let model: FakeModel | undefined;
-afterEach(async () => {
-  killAll();
-  await model?.close();
-  model = undefined;
-});
+const { temp, startModel } = useCliTest();
 
 it(
   "--review: not met sends the work back, an unreadable verdict exits 1 with goal-not-met, flower show lists it",
@@ -30,7 +23,7 @@ it(
       "I had a look around and it seems fine overall.",
     ];
     let reviews = 0;
-    model = await startFakeModel({
+    const model = await startModel({
       policy: (request: ModelRequest) =>
         request.firstUserText().includes(REVIEW_SIGNATURE) ? text(verdicts[reviews++]!) : text("All done."),
     });

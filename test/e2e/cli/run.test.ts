@@ -1,28 +1,12 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ManifestFile, StepRecord } from "../../../src/index.js";
-import {
-  on,
-  script,
-  startFakeModel,
-  text,
-  toolUse,
-  toolUses,
-  type FakeModel,
-  type ModelRequest,
-} from "../../../src/testing/index.js";
-import { cleanEnv, killAll, spawnFlower, runFlower, type Spawned } from "./helpers.js";
+import { on, script, text, toolUse, toolUses, type ModelRequest } from "../../../src/testing/index.js";
+import { cleanEnv, spawnFlower, runFlower, type Spawned, useCliTest } from "./helpers.js";
 import { handoffMarkdown } from "../../support/handoff-fixture.js";
-import { useTempDirs } from "../../support/temp-dir.js";
 
-const temp = useTempDirs();
-let model: FakeModel | undefined;
-afterEach(async () => {
-  killAll();
-  await model?.close();
-  model = undefined;
-});
+const { temp, startModel } = useCliTest();
 
 const TOKEN = "sk-ant-abcdef123";
 
@@ -52,7 +36,7 @@ function setUp() {
 
 describe('flower "<task>" against the offline model kit', () => {
   it("-v prints provider, endpoint, model and the key masked to its first 4 characters, never more", async () => {
-    model = await startFakeModel({ policy: delegating });
+    const model = await startModel({ policy: delegating });
     const { root, runDir } = setUp();
     const run = await runFlower(
       ["-v", "--direct", "--workspace", root, "--run-dir", runDir, "Check the workspace"],
@@ -84,7 +68,7 @@ describe('flower "<task>" against the offline model kit', () => {
   });
 
   it("--json: stdout is one JSON event per line and nothing else", async () => {
-    model = await startFakeModel({ policy: delegating });
+    const model = await startModel({ policy: delegating });
     const { root, runDir } = setUp();
     const run = await runFlower(
       [
@@ -182,7 +166,7 @@ describe("Ctrl-C and flower continue", () => {
       ],
       { otherwise: readingNotes },
     );
-    model = await startFakeModel({ policy });
+    const model = await startModel({ policy });
     const { root, runDir } = setUp();
     notes(root, 60);
     const env = cleanEnv(model.env());

@@ -5,59 +5,21 @@
  * stderr of every command, the --json events — is searched for them. And everything flower created is
  * readable by the owner only: folders 0700, files 0600.
  */
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  startFakeModel,
-  text,
-  toolUse,
-  type FakeModel,
-  type ModelRequest,
-} from "../../../src/testing/index.js";
+import { describe, expect, it } from "vitest";
+import { text, toolUse, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
 import { handoffMarkdown } from "../../support/handoff-fixture.js";
-import { useTempDirs } from "../../support/temp-dir.js";
-import { cleanEnv, killAll, runFlower, type Finished } from "./helpers.js";
+import { cleanEnv, runFlower, type Finished, useCliTest } from "./helpers.js";
+import { dirsUnder, filesUnder, noSecretOf } from "./secrets.js";
 
-const temp = useTempDirs();
+const { temp, startModel } = useCliTest();
 let model: FakeModel | undefined;
-afterEach(async () => {
-  killAll();
-  await model?.close();
-  model = undefined;
-});
 
 const API_KEY = "sk-ant-api03-PLANTEDKEY-Zq7Xw9Vt3Rs1";
 const AUTH_TOKEN = "sk-ant-oat01-PLANTEDTOKEN-Hb4Nm8Kp2Lj6";
 
-function* filesUnder(dir: string): Generator<string> {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) yield* filesUnder(path);
-    else yield path;
-  }
-}
-
-function* dirsUnder(dir: string): Generator<string> {
-  yield dir;
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) yield* dirsUnder(path);
-  }
-}
-
-/** The secret part of a credential: everything after the 4 characters -v may show. */
-function secretParts(credential: string): string[] {
-  return [credential, credential.slice(4), credential.slice(4, 12), credential.slice(-8)];
-}
-
-function expectNoSecret(where: string, content: Buffer | string): void {
-  const bytes = typeof content === "string" ? Buffer.from(content) : content;
-  for (const credential of [API_KEY, AUTH_TOKEN]) {
-    for (const part of secretParts(credential))
-      expect(bytes.includes(part), `${where} contains ${JSON.stringify(part)}`).toBe(false);
-  }
-}
+const expectNoSecret = noSecretOf([API_KEY, AUTH_TOKEN]);
 
 const mode = (path: string) => statSync(path).mode & 0o777;
 
@@ -68,7 +30,7 @@ describe("credentials and file modes", () => {
     const runDir = join(root, "runs");
     const handoff = handoffMarkdown({ doing: "GEN-1: looked around.", next: ["Say it is finished."] });
     writeFileSync(join(root, ".keep"), "");
-    model = await startFakeModel({
+    model = await startModel({
       policy: (request: ModelRequest) => {
         if (request.isSubagent) {
           return request.countToolResults("Bash") === 0

@@ -6,55 +6,25 @@
  * the workbench with the spill files, stdout and stderr of every command (-v and --json events), and with
  * a shared store every row of its Postgres schema — is searched for them beyond the 4 characters -v shows.
  */
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  startFakeModel,
-  text,
-  toolUse,
-  type FakeModel,
-  type ModelRequest,
-} from "../../../src/testing/index.js";
+import { describe, expect, it } from "vitest";
+import { text, toolUse, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
 import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
-import { useTempDirs } from "../../support/temp-dir.js";
-import { cleanEnv, killAll, runFlower, type Finished } from "./helpers.js";
+import { cleanEnv, runFlower, type Finished, useCliTest } from "./helpers.js";
+import { filesUnder, noSecretOf } from "./secrets.js";
 
-const temp = useTempDirs();
+const { temp, startModel } = useCliTest();
 let model: FakeModel | undefined;
 const server = usePostgresServer();
-afterEach(async () => {
-  killAll();
-  await model?.close();
-  model = undefined;
-});
 
 const API_KEY = "sk-ant-api03-ENVLEAKKEY-Pq2Wd5Gh8Uy1";
 const AUTH_TOKEN = "sk-ant-oat01-ENVLEAKTOKEN-Mv6Tc3Xf9Rn4";
 /** Makes `printenv` longer than the spill threshold (4,000 characters). */
 const PADDING = "padding-".repeat(800);
 
-function* filesUnder(dir: string): Generator<string> {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) yield* filesUnder(path);
-    else yield path;
-  }
-}
-
-/** The secret part of a credential: everything after the 4 characters -v may show. */
-function secretParts(credential: string): string[] {
-  return [credential, credential.slice(4), credential.slice(4, 12), credential.slice(-8)];
-}
-
-function expectNoSecret(where: string, content: Buffer | string): void {
-  const bytes = typeof content === "string" ? Buffer.from(content) : content;
-  for (const credential of [API_KEY, AUTH_TOKEN]) {
-    for (const part of secretParts(credential))
-      expect(bytes.includes(part), `${where} contains ${JSON.stringify(part)}`).toBe(false);
-  }
-}
+const expectNoSecret = noSecretOf([API_KEY, AUTH_TOKEN]);
 
 /** The lines of a tool result that name a credential variable, as a model quoting its findings would. */
 function credentialLines(result: string): string {
@@ -96,7 +66,7 @@ async function envSession(store: "sqlite" | "postgres"): Promise<void> {
   writeFileSync(join(workspace, "README.md"), "a project\n");
   const schema = freshSchema("envleak");
   const storeUrl = `${server().url}?schema=${schema}`;
-  model = await startFakeModel({
+  model = await startModel({
     policy: (request: ModelRequest) => {
       if (request.isSubagent) {
         const ran = request.countToolResults("Bash");

@@ -14,30 +14,16 @@
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  startFakeModel,
-  text,
-  toolUse,
-  toolUses,
-  type FakeModel,
-  type ModelRequest,
-} from "../../../src/testing/index.js";
+import { describe, expect, it } from "vitest";
+import { text, toolUse, toolUses, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
 import { handoffMarkdown } from "../../support/handoff-fixture.js";
 import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
-import { useTempDirs } from "../../support/temp-dir.js";
-import { cleanEnv, killAll, killGroup, runFlower, spawnFlower } from "./helpers.js";
+import { cleanEnv, killGroup, runFlower, spawnFlower, useCliTest } from "./helpers.js";
 import { ASSUMPTION, goalAnswer, isGoalStep, requirementsAnswer } from "./workflow-answers.js";
 
-const temp = useTempDirs();
-const server = usePostgresServer();
+const { temp, startModel } = useCliTest();
 let model: FakeModel | undefined;
-
-afterEach(async () => {
-  killAll();
-  await model?.close();
-  model = undefined;
-});
+const server = usePostgresServer();
 
 /** The server trusts loopback connections, so a planted password is accepted and must never be printed. */
 const PASSWORD = "planted-pw-7731";
@@ -99,7 +85,7 @@ describe("a workflow run continued anywhere", () => {
   it("pauses on A, shows on a fresh checkout from the store, goes on on B as frozen on A, then is forgotten", async () => {
     const project = origin();
     let readmeOfA = "";
-    model = await startFakeModel({
+    model = await startModel({
       policy: (request: ModelRequest) => {
         if (request.kind === "title" || request.kind === "compact") return undefined;
         if (request.documentKind !== undefined) {
@@ -220,7 +206,7 @@ describe("a workflow run continued anywhere", () => {
 
 describe("flower show --store of a step that handed off elsewhere", () => {
   it("shows the current handoff from the store's copy on a checkout that never had it", async () => {
-    model = await startFakeModel({
+    model = await startModel({
       policy: (request: ModelRequest) => {
         if (request.isSubagent) return text("unused");
         if (request.isHandoffTurn) return text(HANDOFF);
@@ -274,7 +260,7 @@ describe("flower show --store of a step that handed off elsewhere", () => {
 
 describe("flower forget --store and a live driver", () => {
   it("refuses while the holder lives, naming it (exit 2, nothing deleted), and forgets once it is dead", async () => {
-    model = await startFakeModel({
+    model = await startModel({
       policy: (request: ModelRequest) => {
         if (request.isSubagent) return text("unused");
         return { ...text("slow answer"), delayMs: 120_000 };

@@ -13,30 +13,16 @@
 import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import pg from "pg";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { StepRecord } from "../../../src/index.js";
-import {
-  startFakeModel,
-  text,
-  toolUse,
-  toolUses,
-  type FakeModel,
-  type ModelRequest,
-} from "../../../src/testing/index.js";
+import { text, toolUse, toolUses, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
 import { handoffMarkdown } from "../../support/handoff-fixture.js";
 import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
-import { useTempDirs } from "../../support/temp-dir.js";
-import { cleanEnv, killAll, killGroup, runFlower, spawnFlower, type Spawned } from "./helpers.js";
+import { cleanEnv, killGroup, runFlower, spawnFlower, type Spawned, useCliTest } from "./helpers.js";
 
-const temp = useTempDirs();
+const { temp, startModel } = useCliTest();
 const server = usePostgresServer();
 let model: FakeModel | undefined;
-
-afterEach(async () => {
-  killAll();
-  await model?.close();
-  model = undefined;
-});
 
 /** The project as it is checked out: notes to read and one big file whose Read gets spilled. */
 function project(root: string): void {
@@ -128,7 +114,7 @@ const HANDOFF = handoffMarkdown({
 describe("continue anywhere", () => {
   it("starts the successor on a fresh checkout from the handoff machine A froze in the store", async () => {
     const a: { spawned?: Spawned } = {};
-    model = await startFakeModel({
+    model = await startModel({
       policy: (request: ModelRequest) => {
         if (request.isSubagent) return text("unused");
         if (request.isHandoffTurn) {
@@ -194,7 +180,7 @@ describe("continue anywhere", () => {
   }, 180_000);
 
   it("resumes a session on a fresh checkout, its spill pointers written back and readable there", async () => {
-    model = await startFakeModel({
+    model = await startModel({
       policy: (request: ModelRequest) => {
         if (request.isSubagent) return text("unused");
         const last = request.lastToolResult();
@@ -242,7 +228,7 @@ describe("continue anywhere", () => {
 describe("one driver per step across machines", () => {
   it("lets exactly one of two racing machines drive, lists the holder, and survives a SIGKILLed driver", async () => {
     let answerMs = 0;
-    model = await startFakeModel({
+    model = await startModel({
       policy: (request: ModelRequest) => {
         if (request.isSubagent) return text("unused");
         if (request.lastUserText().includes("Continue the task."))

@@ -7,17 +7,10 @@
  */
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ManifestFile, StepRecord } from "../../../src/index.js";
-import {
-  startFakeModel,
-  text,
-  toolUse,
-  type FakeModel,
-  type ModelRequest,
-} from "../../../src/testing/index.js";
-import { useTempDirs } from "../../support/temp-dir.js";
-import { cleanEnv, killAll, killGroup, runFlower, spawnFlower, type Spawned } from "./helpers.js";
+import { text, toolUse, type ModelRequest } from "../../../src/testing/index.js";
+import { cleanEnv, killGroup, runFlower, spawnFlower, type Spawned, useCliTest } from "./helpers.js";
 import {
   ASSUMPTION,
   goalAnswer,
@@ -26,13 +19,7 @@ import {
   requirementsAnswer,
 } from "./workflow-answers.js";
 
-const temp = useTempDirs();
-let model: FakeModel | undefined;
-afterEach(async () => {
-  killAll();
-  await model?.close();
-  model = undefined;
-});
+const { temp, startModel } = useCliTest();
 
 /** In the workspace's README only: it reaches the requirements conversation, never the next step. */
 const README_MARKER = "README-MARKER-42";
@@ -79,7 +66,7 @@ function goOnArgs(stdout: string): string[] {
 describe('flower "<task>": requirements, the pause, an edit, flower continue', () => {
   it("pauses with the file, its open questions and the continue line; the goal step reads the edited file", async () => {
     const { root, workspace, runDir } = setUp();
-    model = await startFakeModel({ policy: workflowPolicy(workspace) });
+    const model = await startModel({ policy: workflowPolicy(workspace) });
     const env = cleanEnv(model.env());
     const first = await runFlower(["--workspace", "ws", "Fix the flaky test"], {
       env,
@@ -197,7 +184,7 @@ describe('flower "<task>": requirements, the pause, an edit, flower continue', (
 describe("flower --yes", () => {
   it("runs straight through; a requirements answer without acceptance degrades, the run goes on and says so", async () => {
     const { root, workspace, runDir } = setUp();
-    model = await startFakeModel({ policy: workflowPolicy(workspace, { acceptance: false }) });
+    const model = await startModel({ policy: workflowPolicy(workspace, { acceptance: false }) });
     const run = await runFlower(["--yes", "--workspace", "ws", "--step", "quick", "Fix the flaky test"], {
       env: cleanEnv(model.env()),
       cwd: root,
@@ -238,7 +225,7 @@ describe("a crash at a step boundary, then flower continue", () => {
           }
         },
       });
-      model = await startFakeModel({ policy });
+      const model = await startModel({ policy });
       const env = cleanEnv(model.env());
       first.spawned = spawnFlower(["--yes", "--workspace", "ws", "--step", "crashy", "Fix the flaky test"], {
         env,

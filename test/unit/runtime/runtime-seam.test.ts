@@ -41,3 +41,29 @@ it("runs a step through Runtime without the binary, with the clock it is given",
     rt.close();
   }
 });
+
+it("turns the CLI's auto-compact off only with handoff on: with handoff off the session compacts as it would", async () => {
+  const root = mkdtempSync(join(tmpdir(), "flower-seam-"));
+  dirs.push(root);
+  const workspace = join(root, "workspace");
+  mkdirSync(workspace);
+  const envOf = async (handoff: boolean) => {
+    const scripted = scriptedQuery([() => [init("s1"), ...response("s1", 7_000), result("s1")]]);
+    const rt = new Runtime({
+      workspace,
+      runDir: join(root, `runs-${handoff}`),
+      locale: "en",
+      env: {},
+      handoff,
+      _internal: { query: scripted.query },
+    });
+    try {
+      await rt.run("probe", { name: "probe", instructions: "", tools: ["Bash"] }, "Probe.");
+      return scripted.calls[0]!.options!.env!;
+    } finally {
+      rt.close();
+    }
+  };
+  expect((await envOf(false)).DISABLE_AUTO_COMPACT).toBeUndefined();
+  expect((await envOf(true)).DISABLE_AUTO_COMPACT).toBe("1");
+});

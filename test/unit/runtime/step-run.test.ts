@@ -2,39 +2,16 @@
  * The step loop without the binary: StepRun over an in-process scripted query() and a recording
  * environment. End to end, the same paths run through the real binary in test/e2e/.
  */
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { StepFailedError } from "../../../src/errors.js";
 import { MECHANICAL } from "../../../src/handoff/mechanical.js";
 import { HandoffPolicy } from "../../../src/handoff/policy.js";
-import type { StepPlan } from "../../../src/runtime/step-run.js";
-import { init, response, result, type ScriptedSession } from "../../support/scripted-query.js";
-import { session, stepHarness, type StepHarness } from "../../support/step-harness.js";
+import { init, overflow, response, result, type ScriptedSession } from "../../support/scripted-query.js";
+import { HANDOFF_ANSWER, session, useStepHarness } from "../../support/step-harness.js";
 
-const HANDOFF_ANSWER = [
-  "## doing",
-  "Counting the lines in data/.",
-  "## decided",
-  "- wc over find: one pass",
-  "## dead ends",
-  "- none",
-  "## next",
-  "Sum the per-file counts.",
-  "## scene",
-  "- data/",
-].join("\n");
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function harness(sessions: ScriptedSession[], plan: Partial<StepPlan> = {}): StepHarness {
-  const h = stepHarness(sessions, plan);
-  dirs.push(h.workspace);
-  return h;
-}
+const harness = useStepHarness();
 
 describe("StepRun over a scripted query", () => {
   it("runs a step to its answer and books cost, turns and context", async () => {
@@ -198,19 +175,8 @@ describe("StepRun over a scripted query", () => {
   });
 
   it("an overflow hands off degraded without asking the full session, and the step goes on", async () => {
-    const overflow: SDKMessage = {
-      type: "assistant",
-      parent_tool_use_id: null,
-      error: "invalid_request",
-      message: { content: [{ type: "text", text: "prompt is too long: 101000 tokens > 100000 maximum" }] },
-    } as unknown as SDKMessage;
     const h = harness([
-      session(
-        "s1",
-        response("s1", 30_000, "tool_use"),
-        overflow,
-        result("s1", { subtype: "error_during_execution", isError: true }),
-      ),
+      session("s1", response("s1", 30_000, "tool_use"), overflow("s1")),
       session("s2", result("s2", { text: "done" })),
     ]);
     const step = await h.run.run();

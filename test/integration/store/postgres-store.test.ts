@@ -4,27 +4,27 @@
  * round-trips, idempotent replays, errors that name the store without leaking its password.
  */
 import pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
 import { ConfigurationError, StoreError } from "../../../src/errors.js";
 import { blobAddress } from "../../../src/store/blob-store.js";
 import { POSTGRES_MIGRATIONS } from "../../../src/store/postgres/migrations.js";
 import { PostgresSessionStore, redact } from "../../../src/store/postgres/postgres-store.js";
-import { freshSchema, startPostgresServer, type PostgresServer } from "../../support/postgres-server.js";
-import { TranscriptBuilder, bash, type Entry } from "./transcript-fixtures.js";
+import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
+import { TranscriptBuilder, bash, type Entry } from "../../unit/store/transcript-fixtures.js";
 
 const main = { projectKey: "-repo", sessionId: "s-1" };
-let server: PostgresServer;
+const postgres = usePostgresServer();
 const open: PostgresSessionStore[] = [];
 
 function store(schema = freshSchema(), extra: { maxConnections?: number } = {}): PostgresSessionStore {
-  const created = new PostgresSessionStore({ url: server.url, schema, maxConnections: 2, ...extra });
+  const created = new PostgresSessionStore({ url: postgres().url, schema, maxConnections: 2, ...extra });
   open.push(created);
   return created;
 }
 
 async function query<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: server.url });
+  const client = new pg.Client({ connectionString: postgres().url });
   await client.connect();
   try {
     return (await client.query<T>(sql, params)).rows;
@@ -43,16 +43,8 @@ function transcript(): Entry[] {
   return t.entries;
 }
 
-beforeAll(async () => {
-  server = await startPostgresServer();
-}, 60_000);
-
 afterEach(async () => {
   for (const created of open.splice(0)) await created.close();
-});
-
-afterAll(async () => {
-  await server?.stop();
 });
 
 describe("PostgresSessionStore schema", () => {
@@ -100,13 +92,13 @@ describe("PostgresSessionStore with a runner's role", () => {
     await query(`GRANT USAGE ON SCHEMA ${schema} TO ${role}`);
     await query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schema} TO ${role}`);
     await query(`GRANT USAGE ON ALL SEQUENCES IN SCHEMA ${schema} TO ${role}`);
-    const runner = new PostgresSessionStore({ url: server.url.replace("flower@", `${role}@`), schema });
+    const runner = new PostgresSessionStore({ url: postgres().url.replace("flower@", `${role}@`), schema });
     open.push(runner);
     await runner.append(main, transcript());
     expect(await runner.load(main)).toEqual(transcript());
     // Creating tables is what it may not do: a fresh schema needs the administrator.
     const fresh = new PostgresSessionStore({
-      url: server.url.replace("flower@", `${role}@`),
+      url: postgres().url.replace("flower@", `${role}@`),
       schema: freshSchema(),
     });
     open.push(fresh);
@@ -218,8 +210,10 @@ describe("PostgresSessionStore", () => {
   it("validates options, and names the store in errors without its password", async () => {
     expect(() => new PostgresSessionStore({})).toThrow(/url/);
     expect(() => new PostgresSessionStore({ url: "mysql://x" })).toThrow(/postgres:\/\//);
-    expect(() => new PostgresSessionStore({ url: server.url, schema: "Bad-Name" })).toThrow(/schema/);
-    expect(() => new PostgresSessionStore({ url: server.url, maxConnections: 0 })).toThrow(/maxConnections/);
+    expect(() => new PostgresSessionStore({ url: postgres().url, schema: "Bad-Name" })).toThrow(/schema/);
+    expect(() => new PostgresSessionStore({ url: postgres().url, maxConnections: 0 })).toThrow(
+      /maxConnections/,
+    );
     expect(redact("postgres://me:secret@db:5432/x")).toBe("postgres://me:***@db:5432/x");
     // Nothing listens on port 1.
     const unreachable = new PostgresSessionStore({ url: "postgres://me:secret@127.0.0.1:1/x" });
@@ -231,7 +225,7 @@ describe("PostgresSessionStore", () => {
   });
 
   it("leaves a pool it was given open, and refuses calls after close", async () => {
-    const pool = new pg.Pool({ connectionString: server.url, max: 1 });
+    const pool = new pg.Pool({ connectionString: postgres().url, max: 1 });
     try {
       const created = new PostgresSessionStore({ pool, schema: freshSchema() });
       await created.append(main, transcript());

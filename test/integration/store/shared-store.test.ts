@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, w
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { ConfigurationError, LeaseLostError, StoreError } from "../../../src/errors.js";
 import { Runtime } from "../../../src/index.js";
 import { PostgresRunRecords } from "../../../src/records/postgres-records.js";
@@ -23,23 +23,15 @@ import { PostgresSessionStore } from "../../../src/store/postgres/postgres-store
 import { PostgresWorkspaceFiles } from "../../../src/store/postgres/workspace-files.js";
 import { RoamingSessionStore } from "../../../src/store/roaming-store.js";
 import { parseStoreSpec } from "../../../src/store/store-spec.js";
-import { freshSchema, startPostgresServer, type PostgresServer } from "../../support/postgres-server.js";
+import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
 
-let server: PostgresServer;
+const postgres = usePostgresServer();
 const pools: pg.Pool[] = [];
 const dirs: string[] = [];
-
-beforeAll(async () => {
-  server = await startPostgresServer();
-}, 60_000);
 
 afterEach(async () => {
   for (const pool of pools.splice(0)) await pool.end();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-afterAll(async () => {
-  await server?.stop();
 });
 
 function tempDir(): string {
@@ -50,7 +42,7 @@ function tempDir(): string {
 
 /** A migrated schema and the parts over one pool, as backing-store.ts assembles them. */
 async function shared(schema = freshSchema()) {
-  const pool = new pg.Pool({ connectionString: server.url, max: 3 });
+  const pool = new pg.Pool({ connectionString: postgres().url, max: 3 });
   pools.push(pool);
   const sessions = new PostgresSessionStore({ pool, schema });
   await sessions.ready();

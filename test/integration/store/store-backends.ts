@@ -1,7 +1,7 @@
 /**
- * The backends every store test runs over: SQLite (a file per store) and Postgres (a real server per test
- * file, a schema per store). `useStoreBackends()` registers the hooks: the server starts in beforeAll and
- * stops in afterAll, every store opened is closed after its test.
+ * The backends every store test runs over: SQLite (a file per store) and Postgres (the run's server, a
+ * database per test file, a schema per store). `useStoreBackends()` registers the hooks: the database is
+ * there from beforeAll to afterAll, every store opened is closed after its test.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll } from "vitest";
 import type { FlowerSessionStore } from "../../../src/store/flower-store.js";
 import { PostgresSessionStore } from "../../../src/store/postgres/postgres-store.js";
 import { SqliteSessionStore } from "../../../src/store/sqlite-store.js";
-import { freshSchema, startPostgresServer, type PostgresServer } from "../../support/postgres-server.js";
+import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
 
 export type BackendName = "sqlite" | "postgres";
 
@@ -34,7 +34,7 @@ export const BACKEND_NAMES: readonly BackendName[] = ["sqlite", "postgres"];
 
 /** Registers the hooks and returns the backends by name; call once at the top of a test file. */
 export function useStoreBackends(): Record<BackendName, Backend> {
-  let server: PostgresServer | undefined;
+  const server = usePostgresServer();
   let dir = "";
   let counter = 0;
   const opened: FlowerSessionStore[] = [];
@@ -45,15 +45,13 @@ export function useStoreBackends(): Record<BackendName, Backend> {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "flower-backends-"));
-    server = await startPostgresServer();
-  }, 60_000);
+  });
 
   afterEach(async () => {
     for (const store of opened.splice(0)) await store.close();
   });
 
-  afterAll(async () => {
-    await server?.stop();
+  afterAll(() => {
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -83,8 +81,7 @@ export function useStoreBackends(): Record<BackendName, Backend> {
     postgres: {
       name: "postgres",
       async open() {
-        if (server === undefined) throw new Error("the Postgres test server did not start (see beforeAll)");
-        const { url } = server;
+        const { url } = server();
         const schema = freshSchema();
         const store = track(new PostgresSessionStore({ url, schema, maxConnections: 2 }));
         await store.ready();

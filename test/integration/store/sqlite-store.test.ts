@@ -6,7 +6,7 @@ import ts from "typescript";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigurationError, StoreError } from "../../../src/errors.js";
 import { SqliteSessionStore, dedupKeys } from "../../../src/store/sqlite-store.js";
-import { TranscriptBuilder, bash, type Entry } from "./transcript-fixtures.js";
+import { TranscriptBuilder, bash, type Entry } from "../../unit/store/transcript-fixtures.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 
 const ROOT = resolve(import.meta.dirname, "../../..");

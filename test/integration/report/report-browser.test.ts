@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { renderHtmlReport } from "../../src/report/html-report.js";
-import { CHROMIUM_ARGS, chromiumPath } from "../support/chromium.js";
-import { demoLikeRun } from "../support/report-fixture.js";
+import { renderHtmlReport } from "../../../src/report/html-report.js";
+import { CHROMIUM_ARGS, chromiumPath } from "../../support/chromium.js";
+import { demoLikeRun } from "../../support/report-fixture.js";
 
 /** The DOM as far as these tests use it (the project's TypeScript has no DOM lib). */
 interface ElementLike {

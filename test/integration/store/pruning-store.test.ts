@@ -16,7 +16,7 @@ import {
 import { SqliteSessionStore } from "../../../src/store/sqlite-store.js";
 import { TrimPolicy } from "../../../src/store/trim-policy.js";
 import { TrimmingSessionStore } from "../../../src/store/trimming-store.js";
-import { sessionArbitrary } from "./transcript-arbitrary.js";
+import { sessionArbitrary } from "../../unit/store/transcript-arbitrary.js";
 import {
   TranscriptBuilder,
   assertLinksResolve,
@@ -26,7 +26,7 @@ import {
   resultBlockById,
   testIsEphemeral,
   type Entry,
-} from "./transcript-fixtures.js";
+} from "../../unit/store/transcript-fixtures.js";
 import { properties, propertyTimeout } from "../../support/properties.js";
 import { BACKEND_NAMES, useStoreBackends, type BackendHandle } from "./store-backends.js";
 

@@ -1,0 +1,166 @@
+/**
+ * The step loop's rules for the switch between generations, over the harness (StepRun and a scripted
+ * query): degraded handoffs, maxGenerations, handoff off, a stop at the handoff, a successor's retry.
+ * What only the binary can show (the writing turn in the burned session, a stop at a boundary and the
+ * files a person edits, a subagent's context) stays in test/e2e/handoff.e2e.test.ts.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { StepFailedError } from "../../../src/errors.js";
+import { HandoffPolicy } from "../../../src/handoff/policy.js";
+import { overflow, response, result, type ScriptedSession } from "../../support/scripted-query.js";
+import { HANDOFF_ANSWER, session, useStepHarness } from "../../support/step-harness.js";
+
+const harness = useStepHarness();
+
+/** The first generation's context passes `at` (50k of the harness's 100k window): a handoff is due. */
+const over = (id: string): ScriptedSession => session(id, response(id, 60_000, "tool_use"));
+/** The writing turn in the burned session answers with `text`. */
+const writes = (id: string, text = HANDOFF_ANSWER): ScriptedSession => session(id, result(id, { text }));
+const writingCalls = (calls: Array<{ options?: { env?: Record<string, string | undefined> } }>) =>
+  calls.filter((call) => call.options?.env?.WRITING === "true");
+
+describe("degraded handoffs", () => {
+  it("an overflow freezes a degraded handoff with the task's first 1200 characters, in zh, and asks no writing turn", async () => {
+    const task = `Summarise big-0.txt. ${"Context for the task. ".repeat(100)}`;
+    const h = harness(
+      [
+        session("s1", response("s1", 30_000, "tool_use"), overflow("s1")),
+        session("s2", result("s2", { text: "Successor finished from the degraded handoff." })),
+      ],
+      { locale: "zh", prompt: task },
+    );
+    const step = await h.run.run();
+    expect(step).toMatchObject({
+      result: "Successor finished from the degraded handoff.",
+      attempts: 0,
+      degraded: 1,
+    });
+    expect(step.errors).toEqual([expect.stringMatching(/^交接降级\(.*prompt is too long/i)]);
+    const path = join(h.workspace, ".flower", "notes", "交接-survey.md");
+    expect(step.handoffs).toEqual([path]);
+    const frozen = readFileSync(path, "utf8");
+    expect(frozen).toContain("[降级:交接没写成]");
+    expect(frozen).toContain(task.slice(0, 1200));
+    expect(frozen).not.toContain(task.slice(0, 1201));
+    const record = h.saves.at(-1)!;
+    expect(record.errors[0]).toMatch(/^交接降级/);
+    expect(record.history[0]!.handoff?.why).toMatch(/prompt is too long/i);
+    expect(writingCalls(h.calls)).toEqual([]);
+    expect(h.calls[1]!.prompt).toContain("[降级:交接没写成]");
+    h.assertComplete();
+  });
+
+  it("a writing turn without `doing`/`next` degrades, and the successor starts from the degraded handoff", async () => {
+    const h = harness([
+      over("s1"),
+      writes("s1", "Sorry, I cannot summarise right now."),
+      session("s2", result("s2", { text: "done after degraded handoff" })),
+    ]);
+    const step = await h.run.run();
+    expect(step).toMatchObject({ result: "done after degraded handoff", degraded: 1, generations: 2 });
+    expect(step.errors[0]).toMatch(/^交接降级\(missing: doing, next\)/);
+    expect(writingCalls(h.calls)).toHaveLength(1);
+    expect(h.calls[2]!.prompt).toContain("[降级:交接没写成]");
+    h.assertComplete();
+  });
+});
+
+describe("maxGenerations", () => {
+  it("stops with the start-up floor message, and the last generation is not asked to write a handoff", async () => {
+    const h = harness([over("s1"), writes("s1"), over("s2")], {
+      policy: new HandoffPolicy({ window: 100_000, headroom: 50_000, maxGenerations: 2 }),
+    });
+    const error = await h.run.run().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StepFailedError);
+    expect((error as Error).message).toMatch(/start-up floor/);
+    expect((error as Error).message).toMatch(/raise window, or use --no-handoff/);
+    expect(h.saves.at(-1)).toMatchObject({ status: "failed", generations: 2, retired: ["s1"] });
+    expect(writingCalls(h.calls)).toHaveLength(1);
+    h.assertComplete();
+  });
+});
+
+describe("with handoff off", () => {
+  it("an overflow is an ordinary failure: no switch, no degraded handoff, no handoff event", async () => {
+    const h = harness([session("s1", overflow("s1"))], {
+      policy: new HandoffPolicy({ enabled: false }),
+      maxAttempts: 1,
+    });
+    const error = await h.run.run().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StepFailedError);
+    expect((error as Error).message).toMatch(/prompt is too long/i);
+    expect(h.saves.at(-1)).toMatchObject({ status: "failed", generations: 1, degraded: 0, handoffs: [] });
+    expect(h.events.some((e) => e.type === "handoff")).toBe(false);
+    h.assertComplete();
+  });
+});
+
+describe("a stop at the handoff", () => {
+  /** A harness whose stop signal fires while the writing turn runs (Ctrl-C during the handoff). */
+  function stoppedWhileWriting(plan: { notesDir?: string | null } = {}) {
+    const stop = new AbortController();
+    const h = harness(
+      [
+        over("s1"),
+        () => {
+          stop.abort();
+          return writes("s1")({ prompt: "", options: undefined });
+        },
+      ],
+      { stopSignal: stop.signal, ...plan },
+    );
+    return h;
+  }
+
+  it("a stop during the writing turn lets the handoff finish, undegraded, then stops", async () => {
+    const h = stoppedWhileWriting();
+    const stopped = await h.run.run();
+    expect(h.saves.at(-1)?.status).toBe("stopped");
+    expect(stopped.degraded).toBe(0);
+    expect(readFileSync(stopped.handoffs[0]!, "utf8")).toContain("Counting the lines in data/.");
+    expect(h.events.filter((e) => e.type === "handoff" && e.phase === "done")).toHaveLength(1);
+    h.assertComplete();
+  });
+
+  it("without a workbench, the step continues in a successor from the handoff, not in the burned session", async () => {
+    const first = stoppedWhileWriting({ notesDir: null });
+    const stopped = await first.run.run();
+    expect(stopped.handoffs).toEqual([]);
+    expect(existsSync(join(first.workspace, ".flower"))).toBe(false);
+    const record = first.saves.at(-1)!;
+    expect(record.retired).toEqual(["s1"]);
+
+    const second = harness([session("s2", result("s2", { text: "done in the successor" }))], {
+      notesDir: null,
+      continuation: { record, prompt: "Continue the task." },
+    });
+    const step = await second.run.run();
+    expect(step).toMatchObject({ result: "done in the successor", sessionId: "s2", generations: 2 });
+    expect(second.calls[0]!.options?.resume).toBeUndefined();
+    expect(second.calls[0]!.prompt).toContain("You are taking over");
+    expect(second.calls[0]!.prompt).toContain("Sum the per-file counts.");
+    second.assertComplete();
+  });
+});
+
+describe("a successor whose first attempt fails", () => {
+  it("is retried from the handoff, not from the original task", async () => {
+    const failedAtStart = session("s2", result("s2", { subtype: "error_during_execution", isError: true }));
+    const h = harness([
+      over("s1"),
+      writes("s1"),
+      failedAtStart,
+      session("s3", result("s3", { text: "done in generation 2" })),
+    ]);
+    const step = await h.run.run();
+    expect(step).toMatchObject({ result: "done in generation 2", attempts: 1, generations: 2 });
+    // Tried again as it was started: a new session with the successor's prompt, the handoff.
+    expect(h.calls[3]!.options?.resume).toBeUndefined();
+    expect(h.calls[3]!.prompt).toBe(h.calls[2]!.prompt);
+    expect(h.calls[3]!.prompt).toContain("You are taking over");
+    expect(h.calls.slice(1).some((call) => call.prompt.includes("Count the lines in data/."))).toBe(false);
+    h.assertComplete();
+  });
+});
