@@ -52,17 +52,19 @@ describe("degraded handoffs", () => {
     h.assertComplete();
   });
 
-  it("a writing turn without `doing`/`next` degrades, and the successor starts from the degraded handoff", async () => {
+  it("a writing turn without `doing`/`next`, asked once more and still empty, degrades, and the successor starts from the degraded handoff", async () => {
     const h = harness([
       over("s1"),
       writes("s1", "Sorry, I cannot summarise right now."),
+      // The follow-up turn in the same session, naming the weak sections: still nothing usable.
+      writes("s1", "Still nothing to add."),
       session("s2", result("s2", { text: "done after degraded handoff" })),
     ]);
     const step = await h.run.run();
     expect(step).toMatchObject({ result: "done after degraded handoff", degraded: 1, generations: 2 });
-    expect(step.errors[0]).toMatch(/^交接降级\(missing: doing, next\)/);
-    expect(writingCalls(h.calls)).toHaveLength(1);
-    expect(h.calls[2]!.prompt).toContain("[降级:交接没写成]");
+    expect(step.errors[0]).toMatch(/^交接降级\(missing: doing, next/);
+    expect(writingCalls(h.calls)).toHaveLength(2);
+    expect(h.calls[3]!.prompt).toContain("[降级:交接没写成]");
     h.assertComplete();
   });
 });
