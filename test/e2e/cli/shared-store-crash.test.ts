@@ -149,7 +149,7 @@ describe("a machine that dies mid-generation on a shared store", () => {
     const b = machine("b", origin);
 
     const running = spawnFlower(
-      ["--direct", "--window", "80000", "--store", url, "--step", STEP, "Read all notes."],
+      ["--direct", "--window", "85000", "--store", url, "--step", STEP, "Read all notes."],
       {
         env: a.env,
         cwd: a.workspace,

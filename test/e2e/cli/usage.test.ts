@@ -42,7 +42,7 @@ describe("usage errors in the display language", () => {
 describe("flower: usage errors fail with one line and exit code 2", () => {
   it.each([
     [["--window", "abc", "fix it"], /--window must be an integer.*"abc"/],
-    [["--window", "5000", "fix it"], /--window 5000 is too small to work in: .*give at least 100000/],
+    [["--window", "5000", "fix it"], /--window 5000 is too small to work in: .*give at least 85000/],
     [["--window", "12.5", "fix it"], /--window must be an integer/],
     [["--bogus", "fix it"], /unknown option --bogus/],
     [["continue", "--nope"], /flower continue: unknown option --nope/],
