@@ -133,10 +133,12 @@ export function reviewGoal(settings: Pick<LiveSettings, "review">) {
  * the offline demo); with -v, shows the provider, its region/project, the model and a masked credential.
  */
 export function requireCredentials(settings: LiveSettings): void {
-  // A window that works but is small: said once, before the run (and before a missing key is).
-  const note = settings.handoff.enabled
-    ? windowNote(settings.handoff.window, settings.handoff.at, settings.locale)
-    : undefined;
+  // A window that works but is small: said once, before the run (and before a missing key is), when
+  // --window is typed; a continued step's recorded window was noted when it started.
+  const note =
+    settings.handoff.enabled && settings.handoffOption.given.window !== undefined
+      ? windowNote(settings.handoff.window, settings.handoff.at, settings.locale)
+      : undefined;
   if (note) settings.output.say(note);
   const provider = resolveProvider(process.env, {
     model: settings.model,

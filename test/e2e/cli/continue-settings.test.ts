@@ -163,8 +163,10 @@ describe("flower continue <step> with no flags runs the step as it was started",
       // The reviewer as started.
       expect(requests.some(isReviewer)).toBe(true);
       expect(after.guard?.reviews?.length ?? 0).toBeGreaterThan(0);
-      // Nothing was overridden, so nothing says so.
+      // Nothing was overridden, so nothing says so; the small-window note came once, when it started.
       expect(resumed.stdout).not.toContain("启动时");
+      expect(stopped.stdout).toContain("flower: 提示: --window 90000");
+      expect(resumed.stdout).not.toContain("--window 90000");
       expect(after.status).toBe("done");
       expect(after.settings).toEqual({
         model: SONNET,
