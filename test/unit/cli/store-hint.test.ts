@@ -5,7 +5,7 @@
  */
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { continueCommand } from "../../../src/cli/commands/run.js";
+import { continueCommand } from "../../../src/cli/live-settings.js";
 import { storeHint } from "../../../src/cli/store-hint.js";
 import { storeOption } from "../../../src/cli/store-option.js";
 
