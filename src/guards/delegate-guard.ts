@@ -13,14 +13,10 @@
  * Main thread vs subagent is decided by `agent_id` in the hook input: the SDK sets it only for calls
  * made inside a subagent.
  */
-import type {
-  HookCallback,
-  HookCallbackMatcher,
-  HookInput,
-  HookJSONOutput,
-} from "@anthropic-ai/claude-agent-sdk";
+import type { HookCallbackMatcher, HookInput, HookJSONOutput } from "@anthropic-ai/claude-agent-sdk";
 import { DEFAULTS } from "../defaults.js";
 import { ConfigurationError } from "../errors.js";
+import { deny, failClosed } from "./deny.js";
 import { isLocale, type Locale } from "../locale/locale.js";
 import { isEphemeral } from "../glance/is-ephemeral.js";
 import { DELEGATE_DENIAL, GLANCE_DENIAL_PREFIX } from "./text.js";
@@ -72,16 +68,6 @@ function isSubagent(input: HookInput): boolean {
   return typeof input.agent_id === "string" && input.agent_id !== "";
 }
 
-function deny(reason: string): HookJSONOutput {
-  return {
-    hookSpecificOutput: {
-      hookEventName: "PreToolUse",
-      permissionDecision: "deny",
-      permissionDecisionReason: reason,
-    },
-  };
-}
-
 /** Checks a `mainThreadTools` list; the error names the bad entry. */
 export function validateMainThreadTools(name: string, tools: unknown): readonly string[] {
   if (!Array.isArray(tools)) throw new ConfigurationError(name, tools, "an array of tool names");
@@ -130,17 +116,10 @@ export function delegateGuard(options: DelegateGuardOptions): HookCallbackMatche
     return deny(reason);
   }
 
-  // A hook that throws counts as a hook failure, and on failure the SDK lets the tool call go ahead: an
-  // observer's bug (or ours) must not turn a denial into an allowed hands-on call on the main thread.
-  const callback: HookCallback = (input) => {
-    try {
-      return Promise.resolve(decide(input));
-    } catch {
-      return Promise.resolve(
-        guarded(input) ? deny(delegateDenialReason(input.tool_name, glance, locale)) : {},
-      );
-    }
-  };
+  // An observer's bug (or ours) must not turn a denial into an allowed hands-on call on the main thread.
+  const callback = failClosed(decide, (input) =>
+    guarded(input) ? deny(delegateDenialReason(input.tool_name, glance, locale)) : {},
+  );
 
   // No matcher: the hook sees every tool, so a tool nobody thought of is denied rather than let through.
   return { hooks: [callback] };

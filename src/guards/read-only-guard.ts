@@ -6,13 +6,9 @@
  * lets a Bash command through only when it is a glance (`isEphemeral`: the same table the delegate
  * guard and the store's expiry use) and denies every other tool that is not a looking tool.
  */
-import type {
-  HookCallback,
-  HookCallbackMatcher,
-  HookInput,
-  HookJSONOutput,
-} from "@anthropic-ai/claude-agent-sdk";
+import type { HookCallbackMatcher, HookInput, HookJSONOutput } from "@anthropic-ai/claude-agent-sdk";
 import { ConfigurationError } from "../errors.js";
+import { deny, failClosed } from "./deny.js";
 import { isEphemeral } from "../glance/is-ephemeral.js";
 import { isLocale, type Locale } from "../locale/locale.js";
 import { READ_ONLY_DENIAL } from "./text.js";
@@ -29,16 +25,6 @@ function commandOf(toolInput: unknown): string | undefined {
   return typeof command === "string" ? command : undefined;
 }
 
-function deny(reason: string): HookJSONOutput {
-  return {
-    hookSpecificOutput: {
-      hookEventName: "PreToolUse",
-      permissionDecision: "deny",
-      permissionDecisionReason: reason,
-    },
-  };
-}
-
 /** The PreToolUse matcher; it sees every tool, so a tool nobody thought of is denied, not let through. */
 export function readOnlyGuard(locale: Locale): HookCallbackMatcher {
   if (!isLocale(locale)) throw new ConfigurationError("locale", locale, '"zh" or "en"');
@@ -49,13 +35,5 @@ export function readOnlyGuard(locale: Locale): HookCallbackMatcher {
     if (command !== undefined && isEphemeral(command)) return {};
     return deny(READ_ONLY_DENIAL[locale]);
   };
-  // A hook that throws lets the call go ahead: deny instead.
-  const callback: HookCallback = (input) => {
-    try {
-      return Promise.resolve(decide(input));
-    } catch {
-      return Promise.resolve(deny(READ_ONLY_DENIAL[locale]));
-    }
-  };
-  return { hooks: [callback] };
+  return { hooks: [failClosed(decide, () => deny(READ_ONLY_DENIAL[locale]))] };
 }

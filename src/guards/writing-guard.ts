@@ -12,28 +12,14 @@
  * read from there when the answer names it (handoff/named-file.ts): the guard prevents the loss, the
  * reader recovers from it.
  */
-import type {
-  HookCallback,
-  HookCallbackMatcher,
-  HookInput,
-  HookJSONOutput,
-} from "@anthropic-ai/claude-agent-sdk";
+import type { HookCallbackMatcher, HookInput, HookJSONOutput } from "@anthropic-ai/claude-agent-sdk";
 import { ConfigurationError } from "../errors.js";
+import { deny, failClosed } from "./deny.js";
 import { isLocale, type Locale } from "../locale/locale.js";
 import { WRITING_DENIAL } from "./text.js";
 
 /** Tools that only look, or keep the plan: they cannot carry the handoff away. */
 const PASSING: ReadonlySet<string> = new Set(["Read", "Glob", "Grep", "TodoWrite"]);
-
-function deny(reason: string): HookJSONOutput {
-  return {
-    hookSpecificOutput: {
-      hookEventName: "PreToolUse",
-      permissionDecision: "deny",
-      permissionDecisionReason: reason,
-    },
-  };
-}
 
 /** The PreToolUse matcher for a writing session; it sees every tool, so an unknown one is turned back. */
 export function writingGuard(locale: Locale): HookCallbackMatcher {
@@ -42,13 +28,5 @@ export function writingGuard(locale: Locale): HookCallbackMatcher {
     if (input.hook_event_name !== "PreToolUse") return {};
     return PASSING.has(input.tool_name) ? {} : deny(WRITING_DENIAL[locale]);
   };
-  // A hook that throws lets the call go ahead: deny instead.
-  const callback: HookCallback = (input) => {
-    try {
-      return Promise.resolve(decide(input));
-    } catch {
-      return Promise.resolve(deny(WRITING_DENIAL[locale]));
-    }
-  };
-  return { hooks: [callback] };
+  return { hooks: [failClosed(decide, () => deny(WRITING_DENIAL[locale]))] };
 }
