@@ -4,7 +4,7 @@
  * never runs. The scripted model writes a handoff that forgets the delegation, as a real model may: the
  * successor must still learn of it, from the line flower puts into the frozen file's next step.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { HandoffPolicy, coordinator, worker } from "../../src/index.js";
@@ -13,7 +13,7 @@ import { parseHandoff } from "../../src/handoff/parse.js";
 import { INTERRUPTED_NOTE } from "../../src/store/text.js";
 import { measurePrompt, text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { handoffMarkdown } from "../support/handoff-fixture.js";
-import { rig, type Rig } from "./runtime-helpers.js";
+import { rig, writeBigFiles, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
 afterEach(async () => {
@@ -23,14 +23,6 @@ afterEach(async () => {
 
 const POLICY = new HandoffPolicy({ window: 80_000, headroom: 30_000 });
 const DELEGATED = "DELEGATED-7f3: summarise big-0.txt to big-5.txt into summary.md, one line per file.";
-
-/** ~10k tokens each: a few Reads bring the coordinator near the line. */
-function writeBigFiles(workspace: string): void {
-  for (let f = 0; f < 6; f++) {
-    const lines = Array.from({ length: 400 }, (_, n) => `FILE-${f}-LINE-${n} ${"lorem ipsum ".repeat(6)}`);
-    writeFileSync(join(workspace, `big-${f}.txt`), lines.join("\n"));
-  }
-}
 
 const isSuccessor = (request: ModelRequest) => /You are taking over|你在接手/.test(request.firstUserText());
 

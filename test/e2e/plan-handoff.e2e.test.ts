@@ -4,13 +4,13 @@
  * kept there in generation 1 reaches generation 2's first request (handoff/plan.ts), even when the
  * handoff the model wrote says nothing about it.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { HandoffPolicy, coordinator, worker } from "../../src/index.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { handoffMarkdown } from "../support/handoff-fixture.js";
-import { rig, type Rig } from "./runtime-helpers.js";
+import { rig, writeBigFiles, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
 afterEach(async () => {
@@ -19,14 +19,6 @@ afterEach(async () => {
 });
 
 const POLICY = new HandoffPolicy({ window: 80_000, headroom: 30_000 });
-
-/** ~10k tokens each: a few Reads bring the coordinator over the line. */
-function writeBigFiles(workspace: string): void {
-  for (let f = 0; f < 6; f++) {
-    const lines = Array.from({ length: 400 }, (_, n) => `FILE-${f}-LINE-${n} ${"lorem ipsum ".repeat(6)}`);
-    writeFileSync(join(workspace, `big-${f}.txt`), lines.join("\n"));
-  }
-}
 
 const isSuccessor = (request: ModelRequest) => /You are taking over/.test(request.firstUserText());
 

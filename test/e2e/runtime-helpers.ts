@@ -2,6 +2,7 @@
  * Shared set-up for runtime e2e tests: a workspace, a run dir, an offline model, a runtime.
  * Importing this module registers the temporary directories' cleanup in the test file.
  */
+import { writeFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { Runtime, type RuntimeOptions } from "../../src/index.js";
@@ -52,4 +53,12 @@ export async function rig(modelOptions: FakeModelOptions): Promise<Rig> {
       await model.close();
     },
   };
+}
+
+/** Six files of ~10k tokens each in the workspace: a few Reads bring the main thread over a handoff line. */
+export function writeBigFiles(workspace: string): void {
+  for (let f = 0; f < 6; f++) {
+    const lines = Array.from({ length: 400 }, (_, n) => `FILE-${f}-LINE-${n} ${"lorem ipsum ".repeat(6)}`);
+    writeFileSync(join(workspace, `big-${f}.txt`), lines.join("\n"));
+  }
 }

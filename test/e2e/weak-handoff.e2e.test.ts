@@ -4,7 +4,7 @@
  * and a writing turn that sent a worker to write the handoff to a file answered only with the file's
  * name. The successor's first request is read as the fake model received it.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { HandoffPolicy, coordinator, worker, type AgentSpec } from "../../src/index.js";
@@ -13,7 +13,7 @@ import { MECHANICAL } from "../../src/handoff/mechanical.js";
 import { parseHandoff } from "../../src/handoff/parse.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { handoffMarkdown } from "../support/handoff-fixture.js";
-import { rig, type Rig } from "./runtime-helpers.js";
+import { rig, writeBigFiles, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
 afterEach(async () => {
@@ -22,14 +22,6 @@ afterEach(async () => {
 });
 
 const POLICY = new HandoffPolicy({ window: 80_000, headroom: 30_000 });
-
-/** ~10k tokens each: a few Reads bring the main thread over the line. */
-function writeBigFiles(workspace: string): void {
-  for (let f = 0; f < 6; f++) {
-    const lines = Array.from({ length: 400 }, (_, n) => `FILE-${f}-LINE-${n} ${"lorem ipsum ".repeat(6)}`);
-    writeFileSync(join(workspace, `big-${f}.txt`), lines.join("\n"));
-  }
-}
 
 const DECIDED = "DECIDED-4c1: summarise per file, not per line, because the lines repeat in every file.";
 const DEADEND = "DEADEND-9e2: one Bash `cat big-*.txt` was denied for the coordinator; cost 2 turns.";

@@ -4,37 +4,15 @@
  * later; without room it cuts them and names them. And the plan the main thread kept in TodoWrite
  * reaches the successor. End to end through the real binary: test/e2e/inflight-switch.e2e.test.ts.
  */
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULTS } from "../../../src/defaults.js";
-import { response, result, type ScriptedSession } from "../../support/scripted-query.js";
-import { session, stepHarness, type StepHarness } from "../../support/step-harness.js";
-
-const HANDOFF_ANSWER = [
-  "## doing",
-  "Counting the lines in data/.",
-  "## decided",
-  "- wc over find: one pass",
-  "## dead ends",
-  "- none",
-  "## next",
-  "Sum the per-file counts.",
-  "## scene",
-  "- data/",
-].join("\n");
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+import { response, result } from "../../support/scripted-query.js";
+import { HANDOFF_ANSWER, session, useStepHarness } from "../../support/step-harness.js";
 
 /** The harness's window is 100k, its line at 50k. */
-function harness(sessions: ScriptedSession[]): StepHarness {
-  const h = stepHarness(sessions, {}, "flower-inflight-");
-  dirs.push(h.workspace);
-  return h;
-}
+const harness = useStepHarness();
 
 const WINDOW = 100_000;
 const ROOM_UNTIL = WINDOW - DEFAULTS.inflightMargin;
