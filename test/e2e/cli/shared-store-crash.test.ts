@@ -13,7 +13,7 @@
  * Without the eager flush (session-options.ts) the successor's entries would still be in A's memory
  * batch when it died: the store would hold none of them, and B would start the generation afresh.
  */
-import { cpSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
@@ -106,6 +106,16 @@ async function storedUuids(schema: string, sessionId: string): Promise<string[]>
   });
 }
 
+/** Whether the binary has written `text` into a session's local transcript (CLAUDE_CONFIG_DIR/projects). */
+function localTranscriptHas(configDir: string, sessionId: string, text: string): boolean {
+  const projects = join(configDir, "projects");
+  if (!existsSync(projects)) return false;
+  return readdirSync(projects).some((project) => {
+    const file = join(projects, project, `${sessionId}.jsonl`);
+    return existsSync(file) && readFileSync(file, "utf8").includes(text);
+  });
+}
+
 async function until(condition: () => boolean | Promise<boolean>, what: string, ms = 60_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await condition())) {
@@ -166,8 +176,12 @@ describe("a machine that dies mid-generation on a shared store", () => {
     // What A's binary wrote of the successor's session, as A's disk has it: every entry reaches the
     // store while the turn is still running (with batched flush, none would before the turn ends).
     const written = () => localTranscripts(a.configDir).uuids.get(successor) ?? [];
+    // Under load the binary can send its next request before the last tool result is in its own
+    // transcript; an entry still on its way when the machine dies is the documented loss. So A dies once
+    // the last Read's result is on A's disk, and the question is whether the store has everything there.
     await until(
       async () => {
+        if (!localTranscriptHas(a.configDir, successor, `# NOTE-${SUCCESSOR_READS}`)) return false;
         const stored = new Set(await storedUuids(schema, successor));
         return written().length > 0 && written().every((uuid) => stored.has(uuid));
       },
