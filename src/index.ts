@@ -16,7 +16,7 @@ export type {
 export type { SettingName, SettingOverride, SettingValue } from "./runtime/step-settings.js";
 export { MANIFEST_FORMAT, MANIFEST_VERSION } from "./records/manifest-file.js";
 export type { ManifestFile } from "./records/manifest-file.js";
-export { SqliteRunRecords } from "./records/sqlite-records.js";
+export { SqliteRunRecords } from "./storage/sqlite/run-records.js";
 export type { RunRecords } from "./records/run-records.js";
 export type { LeaseRow } from "./records/lease.js";
 export { EventBus } from "./runtime/events.js";
@@ -133,11 +133,11 @@ export { indexGuard } from "./guards/index-guard.js";
 export { isEphemeral } from "./glance/is-ephemeral.js";
 export { Workbench } from "./workbench/workbench.js";
 
-export { SqliteSessionStore } from "./store/sqlite-store.js";
+export { SqliteSessionStore } from "./storage/sqlite/session-store.js";
 export { TrimmingSessionStore } from "./store/trimming-store.js";
 export { PruningSessionStore, withRewrites } from "./store/pruning-store.js";
-export { PostgresSessionStore } from "./store/postgres/postgres-store.js";
-export type { PostgresSessionStoreOptions } from "./store/postgres/postgres-store.js";
+export { PostgresSessionStore } from "./storage/postgres/session-store.js";
+export type { PostgresSessionStoreOptions } from "./storage/postgres/session-store.js";
 export { TrimPolicy } from "./store/trim-policy.js";
 
 export {

@@ -3,7 +3,7 @@
  * variable; an empty flag is a usage error, an empty variable means the default. The value is checked
  * here, before anything is opened, and the error names where it came from.
  */
-import { parseStoreSpec, type StoreSpec } from "../store/store-spec.js";
+import { parseStoreSpec, type StoreSpec } from "../storage/store-spec.js";
 import { parseNonEmpty, type ParsedCommand } from "./args.js";
 
 export interface StoreOption {

@@ -9,7 +9,7 @@ import { DEFAULTS } from "../defaults.js";
 import { ConfigurationError } from "../errors.js";
 import { HandoffPolicy, resolveWindow } from "../handoff/policy.js";
 import { isLocale, resolveLocale, type Locale } from "../locale/locale.js";
-import { parseStoreSpec, type StoreSpec } from "../store/store-spec.js";
+import { parseStoreSpec, type StoreSpec } from "../storage/store-spec.js";
 import { TrimPolicy } from "../store/trim-policy.js";
 import { query } from "@anthropic-ai/claude-agent-sdk";
 import type { FlowerEvent } from "./events.js";

@@ -10,19 +10,19 @@
  */
 import pg from "pg";
 import { StoreError } from "../errors.js";
-import { PostgresRunRecords } from "../records/postgres-records.js";
+import { PostgresRunRecords } from "./postgres/run-records.js";
 import type { RunRecords } from "../records/run-records.js";
-import { SharedRunRecords } from "../records/shared-records.js";
-import { SqliteRunRecords } from "../records/sqlite-records.js";
+import { SharedRunRecords } from "./shared-run-records.js";
+import { SqliteRunRecords } from "./sqlite/run-records.js";
 import type { FlowerSessionStore } from "../store/flower-store.js";
-import { quoteIdentifier } from "../store/postgres/migrate.js";
-import { PostgresSessionStore } from "../store/postgres/postgres-store.js";
-import { PostgresWorkspaceFiles } from "../store/postgres/workspace-files.js";
+import { quoteIdentifier } from "./postgres/migrate.js";
+import { PostgresSessionStore } from "./postgres/session-store.js";
+import { PostgresWorkspaceFiles } from "./postgres/workspace-files.js";
 import { RedactingSessionStore } from "../store/redacting-store.js";
 import { RoamingSessionStore } from "../store/roaming-store.js";
 import { SecretRedactor } from "../store/secret-redactor.js";
-import { SqliteSessionStore } from "../store/sqlite-store.js";
-import type { StoreSpec } from "../store/store-spec.js";
+import { SqliteSessionStore } from "./sqlite/session-store.js";
+import type { StoreSpec } from "./store-spec.js";
 import type { WorkspaceFiles } from "../store/workspace-files.js";
 import { sessionsPath } from "./files.js";
 

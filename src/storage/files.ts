@@ -5,7 +5,7 @@
  */
 import { join, resolve } from "node:path";
 import { DEFAULTS } from "../defaults.js";
-import { RECORDS_FILE } from "../records/sqlite-records.js";
+import { RECORDS_FILE } from "./sqlite/run-records.js";
 
 export { RECORDS_FILE };
 

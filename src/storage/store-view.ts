@@ -7,13 +7,13 @@
 import type pg from "pg";
 import { LeaseHeldError, StoreError, type LeaseHolder } from "../errors.js";
 import { DEFAULT_LEASE_TIMING, holderOf, ownerGone, type LeaseRow } from "../records/lease.js";
-import { PostgresRunRecords } from "../records/postgres-records.js";
+import { PostgresRunRecords } from "./postgres/run-records.js";
 import { currentProcess } from "../records/process-identity.js";
 import type { StepRecord } from "../records/step-record.js";
-import { quoteIdentifier } from "../store/postgres/migrate.js";
-import type { PostgresSessionStore } from "../store/postgres/postgres-store.js";
-import { PostgresWorkspaceFiles } from "../store/postgres/workspace-files.js";
-import type { StoreSpec } from "../store/store-spec.js";
+import { quoteIdentifier } from "./postgres/migrate.js";
+import type { PostgresSessionStore } from "./postgres/session-store.js";
+import { PostgresWorkspaceFiles } from "./postgres/workspace-files.js";
+import type { StoreSpec } from "./store-spec.js";
 import type { WorkspaceFiles } from "../store/workspace-files.js";
 import { connectPostgres, reason } from "./backing-store.js";
 import { stepSessionIds } from "./retention.js";

@@ -22,7 +22,7 @@ import type { RewriteReport } from "./passes/report.js";
 import { rewriteTranscript, type RewriteOptions } from "./passes/rewrite.js";
 import type { SpillFile } from "./passes/trim-results.js";
 import { keepSpills, restoreSpills } from "./spill-restore.js";
-import { SqliteSessionStore } from "./sqlite-store.js";
+import { SqliteSessionStore } from "../storage/sqlite/session-store.js";
 import { TrimPolicy } from "./trim-policy.js";
 
 export type { RewriteReport } from "./passes/report.js";

@@ -14,7 +14,7 @@ import type { StepRecord } from "../../records/step-record.js";
 import { runDirectory as runDirectoryPath } from "../../storage/files.js";
 import { RunDirectory } from "../../storage/run-directory.js";
 import { openStoreView } from "../../storage/store-view.js";
-import type { StoreSpec } from "../../store/store-spec.js";
+import type { StoreSpec } from "../../storage/store-spec.js";
 import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
 import { storeOption } from "../store-option.js";
 import { USAGE_TEXT } from "../usage-text.js";

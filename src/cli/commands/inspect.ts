@@ -9,7 +9,7 @@ import { resolveLocale } from "../../locale/locale.js";
 import { runDirectory } from "../../storage/files.js";
 import { effectiveStatus, RunDirectory } from "../../storage/run-directory.js";
 import { openStoreView, statusInStore } from "../../storage/store-view.js";
-import type { StoreSpec } from "../../store/store-spec.js";
+import type { StoreSpec } from "../../storage/store-spec.js";
 import type { LeaseHolder } from "../../errors.js";
 import type { StepRecord } from "../../records/step-record.js";
 import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";

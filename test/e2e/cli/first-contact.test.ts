@@ -11,7 +11,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { columnsOf } from "../../../src/cli/terminal-text.js";
-import { SqliteRunRecords } from "../../../src/records/sqlite-records.js";
+import { SqliteRunRecords } from "../../../src/storage/sqlite/run-records.js";
 import { newStepRecord } from "../../../src/records/step-record.js";
 import { startFakeModel, text, type FakeModel } from "../../../src/testing/index.js";
 import { useTempDirs } from "../../support/temp-dir.js";

@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
 import { ConfigurationError, StoreError } from "../../../src/errors.js";
 import { blobAddress } from "../../../src/store/blob-store.js";
-import { POSTGRES_MIGRATIONS } from "../../../src/store/postgres/migrations.js";
-import { PostgresSessionStore, redact } from "../../../src/store/postgres/postgres-store.js";
+import { POSTGRES_MIGRATIONS } from "../../../src/storage/postgres/migrations.js";
+import { PostgresSessionStore, redact } from "../../../src/storage/postgres/session-store.js";
 import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
 import { TranscriptBuilder, bash, type Entry } from "../../unit/store/transcript-fixtures.js";
 

@@ -7,13 +7,13 @@ import type { SessionKey, SessionStore } from "@anthropic-ai/claude-agent-sdk";
 import { ConfigurationError, StoreError } from "../../../src/errors.js";
 import { blobAddress, type BlobStore } from "../../../src/store/blob-store.js";
 import type { RewriteReport } from "../../../src/store/passes/report.js";
-import { PostgresBlobStore } from "../../../src/store/postgres/blob-store.js";
+import { PostgresBlobStore } from "../../../src/storage/postgres/blob-store.js";
 import {
   PruningSessionStore,
   withRewrites,
   type PruningSessionStoreOptions,
 } from "../../../src/store/pruning-store.js";
-import { SqliteSessionStore } from "../../../src/store/sqlite-store.js";
+import { SqliteSessionStore } from "../../../src/storage/sqlite/session-store.js";
 import { TrimPolicy } from "../../../src/store/trim-policy.js";
 import { TrimmingSessionStore } from "../../../src/store/trimming-store.js";
 import { sessionArbitrary } from "../../unit/store/transcript-arbitrary.js";

@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import ts from "typescript";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigurationError, StoreError } from "../../../src/errors.js";
-import { SqliteSessionStore, dedupKeys } from "../../../src/store/sqlite-store.js";
+import { SqliteSessionStore, dedupKeys } from "../../../src/storage/sqlite/session-store.js";
 import { TranscriptBuilder, bash, type Entry } from "../../unit/store/transcript-fixtures.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 
@@ -161,7 +161,7 @@ describe("SqliteSessionStore across processes", () => {
   beforeEach(() => {
     build = mkdtempSync(join(ROOT, "node_modules", ".flower-store-test-"));
     for (const file of [
-      "store/sqlite-store.ts",
+      "storage/sqlite/session-store.ts",
       "store/session-key.ts",
       "errors.ts",
       "fs/private-files.ts",
@@ -180,7 +180,7 @@ describe("SqliteSessionStore across processes", () => {
     }
     writeFileSync(
       join(build, "writer.mjs"),
-      `import { SqliteSessionStore } from "./store/sqlite-store.js";
+      `import { SqliteSessionStore } from "./storage/sqlite/session-store.js";
 const [path, id, batches] = process.argv.slice(2);
 const store = new SqliteSessionStore({ path });
 const key = { projectKey: "-repo", sessionId: "shared" };

@@ -19,11 +19,11 @@
  * A write that cannot reach the store fails the step at its next save rather than going on silently.
  */
 import { LeaseLostError } from "../errors.js";
-import type { LeaseRow } from "./lease.js";
-import type { PostgresRunRecords } from "./postgres-records.js";
-import type { AcquireOptions, AcquireResult, RunRecords } from "./run-records.js";
-import type { SqliteRunRecords } from "./sqlite-records.js";
-import type { StepRecord } from "./step-record.js";
+import type { LeaseRow } from "../records/lease.js";
+import type { PostgresRunRecords } from "./postgres/run-records.js";
+import type { AcquireOptions, AcquireResult, RunRecords } from "../records/run-records.js";
+import type { SqliteRunRecords } from "./sqlite/run-records.js";
+import type { StepRecord } from "../records/step-record.js";
 
 export class SharedRunRecords implements RunRecords {
   readonly location: string;

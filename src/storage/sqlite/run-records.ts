@@ -6,14 +6,14 @@
  * read-change-write of the whole file did, in a window that grew with the file).
  */
 import { existsSync } from "node:fs";
-import { createPrivateFile, makePrivateDirectory } from "../fs/private-files.js";
+import { createPrivateFile, makePrivateDirectory } from "../../fs/private-files.js";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { LeaseLostError, ManifestError, StoreError } from "../errors.js";
-import type { LeaseRow } from "./lease.js";
-import { manifestPath, readManifestFile, writeManifestFile } from "./manifest-file.js";
-import type { AcquireOptions, AcquireResult, RunRecords } from "./run-records.js";
-import type { StepRecord } from "./step-record.js";
+import { LeaseLostError, ManifestError, StoreError } from "../../errors.js";
+import type { LeaseRow } from "../../records/lease.js";
+import { manifestPath, readManifestFile, writeManifestFile } from "../../records/manifest-file.js";
+import type { AcquireOptions, AcquireResult, RunRecords } from "../../records/run-records.js";
+import type { StepRecord } from "../../records/step-record.js";
 
 const SCHEMA_VERSION = 1;
 

@@ -23,10 +23,10 @@
  * which lease is stale.
  */
 import type { ClientBase, Pool, QueryResultRow } from "pg";
-import { LeaseLostError, StoreError } from "../errors.js";
-import type { LeaseRow } from "./lease.js";
-import type { AcquireOptions, AcquireResult } from "./run-records.js";
-import type { StepRecord } from "./step-record.js";
+import { LeaseLostError, StoreError } from "../../errors.js";
+import type { LeaseRow } from "../../records/lease.js";
+import type { AcquireOptions, AcquireResult } from "../../records/run-records.js";
+import type { StepRecord } from "../../records/step-record.js";
 
 interface LeaseColumns extends QueryResultRow {
   step: string;

@@ -15,12 +15,12 @@
  * - Rows are never updated. The rewrite layers (trimming-store.ts) rewrite what `load()` returns, never what is stored.
  */
 import { createHash } from "node:crypto";
-import { createPrivateFile, makePrivateDirectory } from "../fs/private-files.js";
+import { createPrivateFile, makePrivateDirectory } from "../../fs/private-files.js";
 import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
 import type { SessionKey, SessionStore, SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
-import { ConfigurationError, StoreError } from "../errors.js";
-import { checkSessionKey, MAIN_SUBPATH, subpathOf } from "./session-key.js";
+import { ConfigurationError, StoreError } from "../../errors.js";
+import { checkSessionKey, MAIN_SUBPATH, subpathOf } from "../../store/session-key.js";
 
 export interface SqliteSessionStoreOptions {
   /** The SQLite file; it and its parent folder are created when missing. */
