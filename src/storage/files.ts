@@ -5,9 +5,9 @@
  */
 import { join, resolve } from "node:path";
 import { DEFAULTS } from "../defaults.js";
-import { RECORDS_FILE } from "./sqlite/run-records.js";
 
-export { RECORDS_FILE };
+/** Step records and leases (storage/sqlite/run-records.ts), with `manifest.json` beside them. */
+export const RECORDS_FILE = "records.db";
 
 /** The session transcripts of the default backend, beside the records. */
 export const SESSIONS_FILE = "sessions.db";

@@ -7,18 +7,15 @@
  */
 import { existsSync } from "node:fs";
 import { createPrivateFile, makePrivateDirectory } from "../../fs/private-files.js";
-import { join } from "node:path";
 import Database from "better-sqlite3";
 import { LeaseLostError, ManifestError, StoreError } from "../../errors.js";
+import { RECORDS_FILE, recordsPath } from "../files.js";
 import type { LeaseRow } from "../../records/lease.js";
 import { manifestPath, readManifestFile, writeManifestFile } from "../../records/manifest-file.js";
 import type { AcquireOptions, AcquireResult, RunRecords } from "../../records/run-records.js";
 import type { StepRecord } from "../../records/step-record.js";
 
 const SCHEMA_VERSION = 1;
-
-/** The file in the run directory; storage/files.ts names it to everyone else. */
-export const RECORDS_FILE = "records.db";
 
 interface LeaseColumns {
   step: string;
@@ -51,7 +48,7 @@ export class SqliteRunRecords implements RunRecords {
 
   constructor(runDir: string, options: { busyTimeoutMs?: number } = {}) {
     makePrivateDirectory(runDir);
-    this.location = join(runDir, RECORDS_FILE);
+    this.location = recordsPath(runDir);
     this.manifestPath = manifestPath(runDir);
     // Fail at construction on a corrupt or foreign manifest.json, before any step spends money, and never
     // overwrite it: it may be somebody else's file.
