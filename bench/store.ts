@@ -154,7 +154,7 @@ export async function measureSize(count: number): Promise<StoreSize> {
 
     let charsSaved = 0;
     const store = new PruningSessionStore({
-      path,
+      inner: new SqliteSessionStore({ path }),
       workspace: join(dir, "ws"),
       trim: new TrimPolicy(),
       locale: "en",

@@ -1,5 +1,5 @@
 /**
- * Where a runtime keeps its state, opened from the `store` option (store/store-spec.ts):
+ * Where a runtime keeps its state, opened from the `store` option (store-spec.ts):
  * - the default, SQLite in the run directory: records.db (+ manifest.json) and sessions.db, as always;
  * - PostgreSQL: one connection pool shared by the session transcripts (PostgresSessionStore under the
  *   roaming layer), the run records and leases (SharedRunRecords: a local SQLite copy written through
@@ -31,11 +31,8 @@ export interface BackingStore {
   /** For messages: the run directory, or the store's URL without its password. */
   location: string;
   records: RunRecords;
-  /**
-   * How the rewrite layers reach the transcripts: a store to wrap, or the path of the SQLite file they
-   * open themselves (the default, unchanged).
-   */
-  sessions: { inner: FlowerSessionStore } | { path: string };
+  /** The transcripts, opened here, for the rewrite layers to wrap. */
+  sessions: { inner: FlowerSessionStore };
   /** Workbench files that follow a step to another machine; null with SQLite (they stay on this disk). */
   files: WorkspaceFiles | null;
   /** Connects and migrates now; a StoreError naming the store when it cannot. */
@@ -64,10 +61,11 @@ export function openBackingStore(
       kind: "sqlite",
       location: runDir,
       records,
-      // Without secrets to redact the rewrite layers open the file themselves, as they always did.
-      sessions: redactor.active
-        ? { inner: new RedactingSessionStore(new SqliteSessionStore({ path }), redactor) }
-        : { path },
+      sessions: {
+        inner: redactor.active
+          ? new RedactingSessionStore(new SqliteSessionStore({ path }), redactor)
+          : new SqliteSessionStore({ path }),
+      },
       files: null,
       ready: async () => undefined,
       close: async () => records.close(),

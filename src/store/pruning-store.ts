@@ -68,7 +68,7 @@ export class PruningSessionStore extends TrimmingSessionStore {
 /** The four rewrite layers over `store`: `withRewrites(new PostgresSessionStore({ url }), { workspace })`. */
 export function withRewrites(
   store: SessionStore,
-  options: Omit<PruningSessionStoreOptions, "inner" | "path" | "busyTimeoutMs">,
+  options: Omit<PruningSessionStoreOptions, "inner">,
 ): PruningSessionStore {
   return new PruningSessionStore({ ...options, inner: store });
 }

@@ -22,20 +22,16 @@ import type { RewriteReport } from "./passes/report.js";
 import { rewriteTranscript, type RewriteOptions } from "./passes/rewrite.js";
 import type { SpillFile } from "./passes/trim-results.js";
 import { keepSpills, restoreSpills } from "./spill-restore.js";
-import { SqliteSessionStore } from "../storage/sqlite/session-store.js";
 import { TrimPolicy } from "./trim-policy.js";
 
 export type { RewriteReport } from "./passes/report.js";
 
 export interface TrimmingSessionStoreOptions {
   /**
-   * The store to wrap. Closing the layer closes it. Give either `inner` or `path`, not both.
+   * The store to wrap (e.g. `new SqliteSessionStore({ path })`). Closing the layer closes it. The layer
+   * opens no database itself: storage/ is the one place that does.
    */
-  inner?: SessionStore;
-  /** Opens a `SqliteSessionStore` on this file as the wrapped store (the default backend). */
-  path?: string;
-  /** With `path`: how long a writer waits for another process holding the SQLite lock, in ms. @default 10000 */
-  busyTimeoutMs?: number;
+  inner: SessionStore;
   /** The agent's workspace; trimmed results go to `<workspace>/.flower/spill/`. */
   workspace: string;
   /**
@@ -67,14 +63,7 @@ export class TrimmingSessionStore extends ForwardingSessionStore {
 
   constructor(options: TrimmingSessionStoreOptions) {
     validateTrimmingOptions(options);
-    // Options are checked before the SQLite file is opened: a bad option leaves no file behind.
-    super(
-      options.inner ??
-        new SqliteSessionStore({
-          path: options.path as string,
-          ...(options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs }),
-        }),
-    );
+    super(options.inner);
     this.workspace = resolve(options.workspace);
     this.trim = options.trim === true ? new TrimPolicy() : options.trim || null;
     this.locale = options.locale ?? "en";
@@ -143,17 +132,16 @@ function blobsOf(store: SessionStore): BlobStore | null {
 function validateTrimmingOptions(options: TrimmingSessionStoreOptions): void {
   if (typeof options !== "object" || options === null)
     throw new ConfigurationError("options", options, "an options object");
-  const { inner, path, workspace, trim, locale, blobs, onLoad } = options;
-  if (inner !== undefined && path !== undefined)
-    throw new ConfigurationError("path", path, "absent when inner is given (one backing store)");
-  if (inner === undefined && (typeof path !== "string" || path.trim() === ""))
-    throw new ConfigurationError("path", path, "a file path (or give inner: a SessionStore)");
+  const { inner, workspace, trim, locale, blobs, onLoad } = options;
+  // The layer used to open a SQLite file given as `path`; a caller still passing one learns the new form.
+  const path = (options as { path?: unknown }).path;
+  if (path !== undefined)
+    throw new ConfigurationError("path", path, "absent: give inner: new SqliteSessionStore({ path })");
   if (
-    inner !== undefined &&
-    (typeof inner !== "object" ||
-      inner === null ||
-      typeof inner.append !== "function" ||
-      typeof inner.load !== "function")
+    typeof inner !== "object" ||
+    inner === null ||
+    typeof inner.append !== "function" ||
+    typeof inner.load !== "function"
   )
     throw new ConfigurationError("inner", inner, "a SessionStore (with append and load)");
   if (typeof workspace !== "string" || workspace.trim() === "")

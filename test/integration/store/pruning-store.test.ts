@@ -79,8 +79,10 @@ class MemoryBlobStore implements BlobStore {
 }
 
 describe("PruningSessionStore (constructor forms)", () => {
-  it("opens a SqliteSessionStore from path, or wraps the store it is given", async () => {
-    const store = track(new PruningSessionStore({ path: join(dir, "s.db"), workspace: dir }));
+  it("wraps the store it is given, alone or through withRewrites", async () => {
+    const store = track(
+      new PruningSessionStore({ inner: new SqliteSessionStore({ path: join(dir, "s.db") }), workspace: dir }),
+    );
     expect(store).toBeInstanceOf(TrimmingSessionStore);
     expect(store.inner).toBeInstanceOf(SqliteSessionStore);
     expect(store.keepEphemeral).toBe(6);
@@ -100,10 +102,11 @@ describe("PruningSessionStore (constructor forms)", () => {
     process.env.FLOWER_LANG = "zh";
     process.env.LANG = "zh_CN.UTF-8";
     try {
-      expect(track(new PruningSessionStore({ path: join(dir, "s.db"), workspace: dir })).locale).toBe("en");
-      expect(
-        track(new PruningSessionStore({ path: join(dir, "s.db"), workspace: dir, locale: "zh" })).locale,
-      ).toBe("zh");
+      const inner = () => new SqliteSessionStore({ path: join(dir, "s.db") });
+      expect(track(new PruningSessionStore({ inner: inner(), workspace: dir })).locale).toBe("en");
+      expect(track(new PruningSessionStore({ inner: inner(), workspace: dir, locale: "zh" })).locale).toBe(
+        "zh",
+      );
     } finally {
       for (const [name, value] of Object.entries(saved))
         if (value === undefined) delete process.env[name];
@@ -111,29 +114,34 @@ describe("PruningSessionStore (constructor forms)", () => {
     }
   });
 
-  it("validates its options once, naming the option, before opening anything", () => {
+  it("validates its options once, naming the option, and opens no database itself", () => {
     const path = join(dir, "s.db");
-    expect(() => new PruningSessionStore({ path, workspace: "" })).toThrow(/workspace/);
-    expect(() => new PruningSessionStore({ path, workspace: dir, keepEphemeral: -1 })).toThrow(
+    // A store that is only its shape: the layer checks append and load, and calls neither here.
+    const inner = { append: async () => undefined, load: async () => null } as SessionStore;
+    expect(() => new PruningSessionStore({ inner, workspace: "" })).toThrow(/workspace/);
+    expect(() => new PruningSessionStore({ inner, workspace: dir, keepEphemeral: -1 })).toThrow(
       ConfigurationError,
     );
-    expect(() => new PruningSessionStore({ path, workspace: dir, keepDenials: 1.5 })).toThrow(/keepDenials/);
+    expect(() => new PruningSessionStore({ inner, workspace: dir, keepDenials: 1.5 })).toThrow(/keepDenials/);
     expect(
-      () => new PruningSessionStore({ path, workspace: dir, trim: "yes" as unknown as boolean }),
+      () => new PruningSessionStore({ inner, workspace: dir, trim: "yes" as unknown as boolean }),
     ).toThrow(/trim/);
-    expect(() => new PruningSessionStore({ path, workspace: dir, locale: "fr" as "en" })).toThrow(/locale/);
+    expect(() => new PruningSessionStore({ inner, workspace: dir, locale: "fr" as "en" })).toThrow(/locale/);
     expect(
-      () => new PruningSessionStore({ path, workspace: dir, isEphemeral: 1 as unknown as () => boolean }),
+      () => new PruningSessionStore({ inner, workspace: dir, isEphemeral: 1 as unknown as () => boolean }),
     ).toThrow(/isEphemeral/);
-    expect(() => new PruningSessionStore({ workspace: dir })).toThrow(/path/);
     expect(
-      () => new PruningSessionStore({ path, inner: {} as unknown as SessionStore, workspace: dir }),
-    ).toThrow(/path/);
+      () => new PruningSessionStore({ workspace: dir } as unknown as PruningSessionStoreOptions),
+    ).toThrow(/inner/);
+    // The old form that opened a SQLite file here is refused with the form that replaces it.
+    expect(
+      () => new PruningSessionStore({ path, inner, workspace: dir } as unknown as PruningSessionStoreOptions),
+    ).toThrow(/path.*new SqliteSessionStore\(\{ path \}\)/);
     expect(() => new PruningSessionStore({ inner: {} as unknown as SessionStore, workspace: dir })).toThrow(
       /inner/,
     );
     expect(
-      () => new PruningSessionStore({ path, workspace: dir, blobs: {} as unknown as BlobStore }),
+      () => new PruningSessionStore({ inner, workspace: dir, blobs: {} as unknown as BlobStore }),
     ).toThrow(/blobs/);
     expect(() => new TrimPolicy({ minChars: 0 })).toThrow(/minChars/);
     expect(() => new TrimPolicy({ keepRecent: -2 })).toThrow(/keepRecent/);
