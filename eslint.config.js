@@ -7,8 +7,10 @@ import tseslint from "typescript-eslint";
  *
  *   cli → workflow → runtime → storage → middle (agents, documents, handoff, guards, store, records,
  *   workbench, goal, report) → leaves
- *   storage (the one owner of the storage stack: builds it, names its files, forgets from it) sits above
- *   store and records, so nothing below it can open a database behind its back.
+ *   storage (the one owner of the storage stack: its SQLite and PostgreSQL backends, the only code that
+ *   opens a database or deletes from one; it builds the stack from the store spec, names its files,
+ *   forgets from it) sits above store and records, which keep the record types, the lease rules and the
+ *   layers over any session store: nothing below storage can open a database behind its back.
  *   leaves: fs, glance, locale, errors.ts, defaults.ts, handoff-sections.ts (they import only each other;
  *   glance may use them)
  *   testing (the offline kit, `flower-agent/testing`) never imports runtime or cli.

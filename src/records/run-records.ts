@@ -1,8 +1,8 @@
 /**
  * Where step records and leases live: the interface the runtime writes through. The SQLite
- * implementation (sqlite-records.ts) is the default and answers synchronously. The shared store
- * (shared-records.ts over PostgreSQL) cannot: its lease operations return promises, which StepLease
- * awaits, and its records are written through (see shared-records.ts for why `get`/`put` stay synchronous).
+ * implementation (storage/sqlite/run-records.ts) is the default and answers synchronously. The shared store
+ * (storage/shared-run-records.ts over PostgreSQL) cannot: its lease operations return promises, which StepLease
+ * awaits, and its records are written through (see storage/shared-run-records.ts for why `get`/`put` stay synchronous).
  */
 import type { LeaseRow } from "./lease.js";
 import type { ProcessIdentity } from "./process-identity.js";

@@ -1,4 +1,4 @@
-/** Spill blobs in the store's `flower_blobs` table (see ../blob-store.ts). */
+/** Spill blobs in the store's `flower_blobs` table (see store/blob-store.ts). */
 import type { Pool } from "pg";
 import { ConfigurationError } from "../../errors.js";
 import { blobAddress, isAddressPrefix, type BlobStore } from "../../store/blob-store.js";

@@ -56,7 +56,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         record TEXT NOT NULL,
         updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
       )`,
-      // The lease of a running step: a row with a heartbeat (see records/postgres-records.ts for why not
+      // The lease of a running step: a row with a heartbeat (see run-records.ts for why not
       // an advisory lock). Times are the server's clock, so machines with skewed clocks agree on staleness.
       `CREATE TABLE ${schema}.flower_leases (
         step TEXT PRIMARY KEY,

@@ -1,7 +1,7 @@
 /**
  * Step records and leases in PostgreSQL (`flower_steps`, `flower_leases`; migration 2 in
- * store/postgres/migrations.ts): what `records.db` keeps on one machine, shared by every machine that
- * names the same store. Every method is asynchronous; shared-records.ts puts the synchronous face the
+ * migrations.ts): what `records.db` keeps on one machine, shared by every machine that
+ * names the same store. Every method is asynchronous; ../shared-run-records.ts puts the synchronous face the
  * runtime writes through in front of it.
  *
  * Why a lease is a row with a heartbeat and not an advisory lock (`pg_try_advisory_lock`):

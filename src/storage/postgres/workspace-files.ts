@@ -1,4 +1,4 @@
-/** Workspace files (../workspace-files.ts) in the store's `flower_files` table. */
+/** Workspace files (store/workspace-files.ts) in the store's `flower_files` table. */
 import type { ClientBase, Pool } from "pg";
 import { ConfigurationError, StoreError } from "../../errors.js";
 import { isWorkspaceFilePath, type StoredFile, type WorkspaceFiles } from "../../store/workspace-files.js";
