@@ -104,7 +104,7 @@ describe("flower demo --keep, run once; each property its own test", () => {
   it("freezes the requirements, shows their sections, pauses with the open question, and edits one line", () => {
     const out = run.demo.stdout;
     const requirements = join(run.notes, "requirements-demo.md");
-    expect(out).toContain(`<- Requirements confirmation frozen to ${requirements}`);
+    expect(out).toContain(`<- Requirements confirmation frozen to:\n   ${requirements}\n`);
     expect(out).toMatch(/^ {2}- Acceptance {6}\.flower\/artifacts\/notes-summary\.md exists/m);
     expect(out).toContain("Paused after the requirements step.");
     expect(out).toContain("    - Should the table also list each note's measurement run id (HT0…)?");
@@ -118,7 +118,7 @@ describe("flower demo --keep, run once; each property its own test", () => {
 
   it("the goal step read the edited file: its frozen constraints quote the changed line", () => {
     const goal = join(run.notes, "goal-demo.md");
-    expect(run.demo.stdout).toContain(`<- Goal frozen to ${goal}`);
+    expect(run.demo.stdout).toContain(`<- Goal frozen to:\n   ${goal}\n`);
     expect(run.demo.stdout).toMatch(
       /^ {2}- Constraints {2}From the requirements: The table has two columns: note number and topic \(confirmed by a person: no run ids\)/m,
     );
@@ -152,7 +152,7 @@ describe("flower demo --keep, run once; each property its own test", () => {
     expect(round).toBeGreaterThan(failing);
     expect(passing).toBeGreaterThan(round);
     expect(out).toMatch(
-      /^ {3}x 2\. grep -c '\^\. \[0-9\]' \.flower\/artifacts\/notes-summary\.md — output does not match \/\^90\$\/ ; log:\n {6}\S*goal-check-2\.run-1\.log$/m,
+      /^ {3}x 2\. grep -c '\^\. \[0-9\]' \.flower\/artifacts\/notes-summary\.md — output does not match \/\^90\$\/; log:\n {6}\S*goal-check-2\.run-1\.log$/m,
     );
     const guard = JSON.parse(readFileSync(join(run.runDir, "manifest.json"), "utf8")).steps["demo/work"]
       .guard;
