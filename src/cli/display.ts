@@ -32,7 +32,8 @@ export interface DisplayOptions {
   home?: string;
   /**
    * The terminal's width, asked before each print (it changes when the window does). On a terminal
-   * every line is cut to it. @default the `columns` of `out`, when it is a terminal
+   * every line but a path (which has a line of its own) is cut to it. @default the `columns` of `out`,
+   * when it is a terminal
    */
   columns?: () => number | undefined;
 }
