@@ -41,7 +41,7 @@ const out = resolve(positionals[0] ?? join(root, "docs", "report.png"));
 const { Runtime } = await import(dist("index.js"));
 const { startFakeModel } = await import(dist("testing/index.js"));
 const demo = await import(dist("testing/scenarios/demo/index.js"));
-const { defaultTeam } = await import(dist("cli/default-team.js"));
+const { defaultTeam } = await import(dist("index.js"));
 const { renderHtmlReport } = await import(dist("report/html-report.js"));
 
 function chromiumPath() {

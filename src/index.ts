@@ -110,6 +110,7 @@ export type { BuildContext } from "./agents/build-options.js";
 export { worker } from "./agents/worker.js";
 export type { WorkerOptions } from "./agents/worker.js";
 export { coordinator, COORDINATOR_TOOLS, sessionTools } from "./agents/coordinator.js";
+export { defaultTeam } from "./agents/default-team.js";
 export type { CoordinatorOptions } from "./agents/coordinator.js";
 export { COORDINATOR_RULES, WORKER_RULES } from "./agents/rules.js";
 

@@ -8,10 +8,17 @@ export interface DisplayText {
   gauge: (context: string, window: string | null) => string;
   remaining: (tokens: string) => string;
   atLine: string;
-  nearLine: string;
+  /**
+   * The warning line crossed: the gauge reading (without its `# `), the mark first so that a narrow
+   * terminal cuts the reading, not the mark. `unknown`: no context event
+   * came first, so the reading does not say how far the handoff line is.
+   */
+  near: (reading: string, unknown: boolean) => string;
   writing: (context: string, window: string | null) => string;
-  writtenTo: (path: string) => string;
+  /** Followed by the path on a line of its own (paths are never cut). */
+  writtenTo: string;
   notWritten: string;
+  /** What the successor starts from: the handoff, not the context the old session had (`context`). */
   restart: (context: string) => string;
   degraded: (why: string) => string;
   /** A handoff the session wrote except these sections (their headings), which flower filled in. */
@@ -44,7 +51,8 @@ export interface DisplayText {
   agentStart: (agent: string, description: string) => string;
   agentEnd: (agent: string) => string;
   denied: (tool: string, command: string, reason: string) => string;
-  spill: (tool: string, chars: string, path: string) => string;
+  /** Followed by the path on a line of its own. */
+  spill: (tool: string, chars: string) => string;
   storeLoad: (session: string, parts: string[]) => string;
   storeParts: Record<
     "expired" | "trimmed" | "prunedDenials" | "prunedApiErrors" | "interrupted",
@@ -53,7 +61,8 @@ export interface DisplayText {
   saved: (chars: string) => string;
   /** The goal guard (SPEC §8). */
   goalChecks: (passed: number, total: number) => string;
-  checkFailed: (index: number, command: string, reason: string, log: string) => string;
+  /** Followed by the log's path on a line of its own. */
+  checkFailed: (index: number, command: string, reason: string) => string;
   sentBack: (cause: "checks" | "review") => string;
   /** A guard round of a goal without checks (reviewer only). */
   guardRound: (round: number, rounds: number) => string;
@@ -67,8 +76,8 @@ export interface DisplayText {
   reviewNotMet: (criterion: string) => string;
   /** A workflow step begins: which of how many, and its name. */
   workflowStep: (index: number, total: number, name: string) => string;
-  /** A step's document was frozen to `path`. */
-  frozen: (document: string, path: string) => string;
+  /** A step's document was frozen; followed by the path on a line of its own. */
+  frozen: (document: string) => string;
   /** The document's answer was unusable: a mechanical one was frozen instead, and the run goes on. */
   frozenDegraded: (document: string, why: string) => string;
   /** A skipped step (frozen or done before: never redone) and a continued one. */
@@ -83,11 +92,11 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     gauge: (context, window) => `# 上下文 ${context}${window ? `/${window}` : ""}`,
     remaining: (tokens) => ` · 还有约 ${tokens} 到换代`,
     atLine: " · 已到换代线",
-    nearLine: " · 快到换代线",
+    near: (reading, unknown) => `! 已过预警线 · ${reading}${unknown ? " · 快到换代线" : ""}`,
     writing: (context, window) => `# 上下文 ${context}${window ? `/${window}` : ""} —— 写交接准备换代`,
-    writtenTo: (path) => `<- 交接写在 ${path}`,
+    writtenTo: "<- 交接写在:",
     notWritten: "<- 没有工作台,交接没落盘,只经 prompt 交给接手者",
-    restart: (context) => `<- 新会话接手,上下文从 ${context} 重新开始`,
+    restart: (context) => `<- 新会话只从交接开始,不带旧的 ${context} 上下文`,
     degraded: (why) => `!! 交接降级${why ? `(${why})` : ""} —— 接手者拿到的是残缺件,会自己去现场看`,
     partial: (headings) =>
       `!! 交接部分降级:${headings.map((h) => `"${h}"`).join("、")}留空或没写实,由 flower 机械补上;其余各段是会话的原话`,
@@ -119,7 +128,7 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     agentEnd: (agent) => `<- ${agent} 交活`,
     denied: (tool, command, reason) =>
       `x  拒绝 ${tool}${command ? ` ${command}` : ""}${reason ? ` —— ${reason}` : ""}`,
-    spill: (tool, chars, path) => `   ${tool} 输出 ${chars} 字符落盘 -> ${path}`,
+    spill: (tool, chars) => `   ${tool} 输出 ${chars} 字符落盘到:`,
     storeLoad: (session, parts) => `   载入会话 ${session}:${parts.join(" · ")}`,
     storeParts: {
       expired: (n) => `过期 ${n}`,
@@ -133,7 +142,7 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
       passed === total
         ? `ok 目标检查 ${total} 项全部通过`
         : `!! 目标检查:${total} 项中 ${total - passed} 项未通过`,
-    checkFailed: (index, command, reason, log) => `   x ${index}. ${command} —— ${reason}(日志 ${log})`,
+    checkFailed: (index, command, reason) => `   x ${index}. ${command} —— ${reason};日志:`,
     sentBack: (cause) => (cause === "checks" ? " —— 带着证据退回继续做" : " —— 评审有标准未满足,退回继续做"),
     guardRound: (round, rounds) => `守门第 ${round}/${rounds} 轮`,
     claimFlagged: (agent, excerpt) => `?  ${agent ?? "执行者"} 的汇报声称成功却没有证据:“${excerpt}”`,
@@ -145,7 +154,7 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
       }`,
     reviewNotMet: (criterion) => `   x ${criterion}`,
     workflowStep: (index, total, name) => `== 第 ${index}/${total} 步 · ${name}`,
-    frozen: (document, path) => `<- ${document}冻结在 ${path}`,
+    frozen: (document) => `<- ${document}冻结在:`,
     frozenDegraded: (document, why) =>
       `!! ${document}降级${why ? `(${why})` : ""} —— 冻结的是残缺件,运行照常往下走`,
     stepSkipped: "已冻结,不重做",
@@ -156,12 +165,13 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     gauge: (context, window) => `# context ${context}${window ? `/${window}` : ""}`,
     remaining: (tokens) => ` · about ${tokens} until handoff`,
     atLine: " · at the handoff line",
-    nearLine: " · nearing the handoff line",
+    near: (reading, unknown) =>
+      `! warning line crossed · ${reading}${unknown ? " · the handoff is near" : ""}`,
     writing: (context, window) =>
       `# context ${context}${window ? `/${window}` : ""} — writing the handoff, new session next`,
-    writtenTo: (path) => `<- handoff written to ${path}`,
+    writtenTo: "<- handoff written to:",
     notWritten: "<- no workbench: the handoff went only into the prompt, not to disk",
-    restart: (context) => `<- new session takes over, context restarts from ${context}`,
+    restart: (context) => `<- new session starts from the handoff, not from ${context}`,
     degraded: (why) =>
       `!! handoff degraded${why ? ` (${why})` : ""} — the successor gets an incomplete one and will look at the scene itself`,
     partial: (headings) =>
@@ -194,7 +204,7 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     agentEnd: (agent) => `<- ${agent} done`,
     denied: (tool, command, reason) =>
       `x  denied ${tool}${command ? ` ${command}` : ""}${reason ? ` — ${reason}` : ""}`,
-    spill: (tool, chars, path) => `   ${tool} output of ${chars} chars spilled -> ${path}`,
+    spill: (tool, chars) => `   ${tool} output of ${chars} chars spilled to:`,
     storeLoad: (session, parts) => `   loaded session ${session}: ${parts.join(" · ")}`,
     storeParts: {
       expired: (n) => `expired ${n}`,
@@ -208,7 +218,7 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
       passed === total
         ? `ok goal checks: all ${total} pass`
         : `!! goal checks: ${total - passed} of ${total} failing`,
-    checkFailed: (index, command, reason, log) => `   x ${index}. ${command} — ${reason} (log ${log})`,
+    checkFailed: (index, command, reason) => `   x ${index}. ${command} — ${reason}; log:`,
     sentBack: (cause) =>
       cause === "checks"
         ? " — sent back with the evidence"
@@ -224,7 +234,7 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
       }`,
     reviewNotMet: (criterion) => `   x ${criterion}`,
     workflowStep: (index, total, name) => `== step ${index}/${total} · ${name}`,
-    frozen: (document, path) => `<- ${document} frozen to ${path}`,
+    frozen: (document) => `<- ${document} frozen to:`,
     frozenDegraded: (document, why) =>
       `!! ${document} degraded${why ? ` (${why})` : ""} — an incomplete one was frozen; the run goes on`,
     stepSkipped: "already done, not redone",

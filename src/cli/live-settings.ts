@@ -21,6 +21,7 @@ import {
   type ParsedCommand,
 } from "./args.js";
 import { resolveProvider } from "./credentials.js";
+import { invocation } from "./invocation.js";
 import { displayPath, makeOutput, shellQuote, type Output } from "./live-run.js";
 import { describeProvider } from "./providers.js";
 import { storeHint } from "./store-hint.js";
@@ -180,14 +181,14 @@ export async function joinSharedStore(rt: Runtime, settings: LiveSettings): Prom
 }
 
 /**
- * `flower continue <step>` as the user should type it, with --store (see store-hint.ts), --run-dir and
+ * `flower continue <step>` as the user should type it (`npx flower …` where that is how: invocation.ts), with --store (see store-hint.ts), --run-dir and
  * --workspace when not the defaults. A store whose password was left out gets a note on the next line.
  */
 export function continueCommand(
   step: string,
   settings: Pick<LiveSettings, "runDir" | "workspace"> & Partial<Pick<LiveSettings, "store" | "locale">>,
 ): string {
-  const parts = ["flower", "continue", shellQuote(step)];
+  const parts = [invocation(), "continue", shellQuote(step)];
   const store = storeHint(settings.store, settings.locale ?? "en");
   parts.push(...store.args.map(shellQuote));
   if (!isDefaultRunDirectory(settings.runDir))

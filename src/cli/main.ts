@@ -15,6 +15,7 @@ import { runCommand } from "./commands/run.js";
 import { reportCommand } from "./commands/report.js";
 import { showCommand } from "./commands/show.js";
 import { helpText } from "./help.js";
+import { detectInvocation, setInvocation } from "./invocation.js";
 import { packageVersion } from "./package-version.js";
 import { USAGE_TEXT } from "./usage-text.js";
 
@@ -98,6 +99,8 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+// `flower …` or `npx flower …` in every line printed for the person to type (invocation.ts).
+setInvocation(detectInvocation(process.env, process.argv[1]));
 const code = await main(process.argv.slice(2));
 process.exitCode = code;
 // Whatever still holds the event loop (a child the SDK has not reaped yet) must not keep the command alive.

@@ -5,7 +5,7 @@
  */
 import type { StepRecord } from "../records/step-record.js";
 import { effectiveStatus, type RunDirectory } from "../storage/run-directory.js";
-import { cliWorkflow } from "./cli-workflow.js";
+import { defaultWorkflow } from "../workflow/default-workflow.js";
 
 export type RunState = "running" | "done" | "failed" | "stopped" | "goal-not-met" | "interrupted" | "paused";
 
@@ -21,7 +21,7 @@ export interface RunStatus {
 
 /** The status of one run from its steps' records (all with the same `run`). */
 export function runStatus(records: readonly StepRecord[]): RunStatus {
-  const workflow = cliWorkflow().steps;
+  const workflow = defaultWorkflow().steps;
   const position = (record: StepRecord) => {
     const index = workflow.findIndex((step) => step.name === record.workflow?.name);
     return index === -1 ? workflow.length : index;

@@ -3,6 +3,7 @@
  * lines around a run (credentials, stop, continue hints, demo) and the `runs` / `show` reports.
  */
 import type { Locale } from "../locale/locale.js";
+import { invocation } from "./invocation.js";
 
 export interface CliText {
   noCredentials: string[];
@@ -37,7 +38,7 @@ export interface CliText {
     openQuestions: string;
     noOpenQuestions: string;
     goOn: (command: string) => string;
-    straightThrough: string;
+    straightThrough: () => string;
   };
   /** One or two words: they fill a table column (`flower runs`) and a status line. */
   status: Record<
@@ -117,9 +118,9 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     answer: "── answer ──",
     degradedDocument: (kind, path, why) =>
       `!! the ${kind} document is degraded (${why}); the run went on with it: ${path}`,
-    noSteps: (where) => `No steps yet in ${where}. Start one with: flower "<task>"`,
+    noSteps: (where) => `No steps yet in ${where}. Start one with: ${invocation()} "<task>"`,
     unfinished: (step, status, command) =>
-      `The last step here, "${step}", is ${status}. Continue it with: ${command}\nOr start another: flower "<task>"`,
+      `The last step here, "${step}", is ${status}. Continue it with: ${command}\nOr start another: ${invocation()} "<task>"`,
     askTask: "Task: ",
     noStep: (step, where, known) =>
       `flower: no step "${step}" in ${where}${known.length ? ` (known: ${known.join(", ")})` : ""}`,
@@ -131,7 +132,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       openQuestions: "open questions",
       noOpenQuestions: "(none)",
       goOn: (command) => `Go on with: ${command}`,
-      straightThrough: '(flower --yes "<task>" runs straight through, without this pause)',
+      straightThrough: () => `(${invocation()} --yes "<task>" runs straight through, without this pause)`,
     },
     status: {
       running: "running",
@@ -217,9 +218,9 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     failed: (command) => `这一步失败了;排除原因后可以: ${command}`,
     answer: "── 回答 ──",
     degradedDocument: (kind, path, why) => `!! ${kind} 文书是降级件(${why}),运行照常走完了: ${path}`,
-    noSteps: (where) => `${where} 里还没有步骤。开一个: flower "<任务>"`,
+    noSteps: (where) => `${where} 里还没有步骤。开一个: ${invocation()} "<任务>"`,
     unfinished: (step, status, command) =>
-      `这里最后一步“${step}”${status}。接着做: ${command}\n或者开新的: flower "<任务>"`,
+      `这里最后一步“${step}”${status}。接着做: ${command}\n或者开新的: ${invocation()} "<任务>"`,
     askTask: "任务: ",
     noStep: (step, where, known) =>
       `flower: ${where} 里没有步骤 "${step}"${known.length ? `(已有: ${known.join(", ")})` : ""}`,
@@ -231,7 +232,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       openQuestions: "待定问题",
       noOpenQuestions: "(无)",
       goOn: (command) => `接着跑: ${command}`,
-      straightThrough: '(flower --yes "<任务>" 一口气跑完,不在这里停)',
+      straightThrough: () => `(${invocation()} --yes "<任务>" 一口气跑完,不在这里停)`,
     },
     status: {
       running: "运行中",

@@ -7,6 +7,7 @@
 import { checkFailureText } from "../goal/check-failure.js";
 import type { Locale } from "../locale/locale.js";
 import type { StepRecord } from "../records/step-record.js";
+import { invocation } from "./invocation.js";
 import { cut, oneLine } from "./terminal-text.js";
 
 const TEXT = {
@@ -84,6 +85,6 @@ export function verdictLines(
 export function showCommandFor(continueCommand: string, step: string): string {
   const quoted = /^[\w./:@%+=,-]+$/u.test(step) ? step : `'${step.replace(/'/g, `'\\''`)}'`;
   const firstLine = continueCommand.split("\n", 1)[0] ?? "";
-  const options = /^flower continue (?:'(?:[^']|'\\'')*'|\S+)(.*)$/u.exec(firstLine)?.[1] ?? "";
-  return `flower show ${quoted}${options}`;
+  const options = /^(?:npx )?flower continue (?:'(?:[^']|'\\'')*'|\S+)(.*)$/u.exec(firstLine)?.[1] ?? "";
+  return `${invocation()} show ${quoted}${options}`;
 }

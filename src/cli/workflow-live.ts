@@ -81,6 +81,6 @@ export function pauseLines(workflow: WorkflowResult, continueCommand: string, lo
   if (paused.document) lines.push(`  ${t.file}  ${paused.document.path}`);
   lines.push(`  ${t.openQuestions}${questions.length === 0 ? `  ${t.noOpenQuestions}` : ""}`);
   for (const question of questions) lines.push(`    - ${oneLine(question)}`);
-  lines.push(t.goOn(continueCommand), t.straightThrough);
+  lines.push(t.goOn(continueCommand), t.straightThrough());
   return lines;
 }

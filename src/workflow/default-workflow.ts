@@ -4,6 +4,7 @@
  * them; the work step is the coordinator as before, given the goal's checks for the goal guard (§8).
  */
 import type { AgentSpec } from "../agents/agent-spec.js";
+import { defaultTeam } from "../agents/default-team.js";
 import { GOAL, goalChecks } from "../documents/builtin/goal.js";
 import { REQUIREMENTS } from "../documents/builtin/requirements.js";
 import type { Locale } from "../locale/locale.js";
@@ -14,8 +15,11 @@ import { defineWorkflow, type StepInput, type Workflow, type WorkflowStep } from
 import type { RunOptions } from "../runtime/runtime.js";
 
 export interface DefaultWorkflowOptions {
-  /** The work step's agent (the CLI's coordinator team), or a function of the locale. */
-  work: AgentSpec | ((locale: Locale) => AgentSpec);
+  /**
+   * The work step's agent, or a function of the locale. @default defaultTeam — the CLI's coordinator
+   * with an engineer and an analyst, in the run's language
+   */
+  work?: AgentSpec | ((locale: Locale) => AgentSpec);
   /** Model of the two document agents. @default the runtime's model */
   model?: string;
   /** The goal guard's reviewer after the work step's checks pass (SPEC G3, CLI `--review`). @default false */
@@ -25,18 +29,23 @@ export interface DefaultWorkflowOptions {
 /** The names of the default workflow's steps, in order. */
 export const DEFAULT_STEPS = ["requirements", "goal", "work"] as const;
 
-/** requirements (pauses after) → goal → work. */
-export function defaultWorkflow(options: DefaultWorkflowOptions): Workflow {
+/**
+ * requirements (pauses after) → goal → work. `defaultWorkflow()` is exactly what `flower "<task>"` runs
+ * (`{ review: true }` what `flower --review` runs); the CLI builds its workflow with this function.
+ */
+export function defaultWorkflow(options: DefaultWorkflowOptions = {}): Workflow {
+  if (typeof options !== "object" || options === null)
+    throw new ConfigurationError("defaultWorkflow options", options, "an object, e.g. { review: true }");
   if (
-    !options ||
-    (typeof options.work !== "object" && typeof options.work !== "function") ||
-    options.work === null
+    options.work !== undefined &&
+    ((typeof options.work !== "object" && typeof options.work !== "function") || options.work === null)
   )
     throw new ConfigurationError(
       "defaultWorkflow work",
-      options?.work,
+      options.work,
       "the work step's AgentSpec or (locale) => AgentSpec",
     );
+  const work = options.work ?? ((locale: Locale) => defaultTeam(locale));
   const model = options.model ? { model: options.model } : {};
   const workflow = defineWorkflow([
     {
@@ -48,7 +57,7 @@ export function defaultWorkflow(options: DefaultWorkflowOptions): Workflow {
     { name: "goal", agent: (locale) => documentAgent(GOAL, locale, model), freeze: GOAL },
     {
       name: "work",
-      agent: options.work,
+      agent: work,
       prompt: workStepPrompt,
       options: (input: StepInput) => goalOption(input, options.review ?? false),
     },

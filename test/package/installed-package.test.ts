@@ -26,6 +26,7 @@ import { join, resolve } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModel, text, toolUse, type FakeModel } from "../../src/testing/index.js";
 import { cleanEnv } from "../e2e/cli/helpers.js";
+import { goalAnswer, requirementsAnswer } from "../e2e/cli/workflow-answers.js";
 import { useTempDirs } from "../support/temp-dir.js";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -178,6 +179,30 @@ describe("the README's own-project lines, in a scratch project", () => {
     expect(task.stderr).toContain("no way to reach Claude is configured");
     expect(readdirSync(project).sort()).toEqual(before);
   }, 600_000);
+
+  it("prints the continue line as `npx flower continue …` there, and that line, run as printed, goes on", async () => {
+    model = await startFakeModel({
+      policy: (request) => {
+        if (request.documentKind === "requirements") return text(requirementsAnswer());
+        if (request.documentKind === "goal") return text(goalAnswer(request));
+        return text("Fixed the flaky test; `true` exits 0.");
+      },
+    });
+    const env = { ...userEnv, ...model.env() };
+    const first = await sh('npx flower "Fix the flaky test"', { cwd: project, env, timeoutMs: 180_000 });
+    expect(first.code, first.stderr.slice(-2000)).toBe(0);
+    // No `flower` on this project's PATH: the line says what the user can type.
+    const printed = /^Go on with: (.*)$/m.exec(first.stdout)?.[1];
+    expect(printed, first.stdout).toBe("npx flower continue fix-the-flaky-test");
+    expect(first.stdout).toContain('(npx flower --yes "<task>" runs straight through, without this pause)');
+    const bare = await sh("npx flower", { cwd: project, env, timeoutMs: 60_000 });
+    expect(bare.stdout).toContain(`Continue it with: ${printed}\nOr start another: npx flower "<task>"`);
+
+    const second = await sh(printed!, { cwd: project, env, timeoutMs: 180_000 });
+    expect(second.code, second.stderr.slice(-2000)).toBe(0);
+    expect(second.stdout).toContain("== step 3/3 · work");
+    expect(second.stdout).toContain("ok goal checks: all 1 pass");
+  }, 420_000);
 
   it("runs the README's library example there, as written, against the offline kit", async () => {
     model = await startFakeModel({

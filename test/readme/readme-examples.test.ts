@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { startFakeModel, text, toolUse, type FakeModel } from "../../src/testing/index.js";
-import { requirementsAnswer } from "../e2e/cli/workflow-answers.js";
+import { goalAnswer, requirementsAnswer } from "../e2e/cli/workflow-answers.js";
 import { runNode } from "../support/run-node.js";
 import { useTempDirs } from "../support/temp-dir.js";
 
@@ -25,7 +25,7 @@ const blocks = pages.flatMap((page) =>
 );
 
 /** The complete examples and the marker each test finds its block by. */
-const RUN_HERE = ['rt.run("survey"', "startFakeModel", "defineWorkflow("];
+const RUN_HERE = ['rt.run("survey"', "startFakeModel", "defineWorkflow(", "defaultWorkflow({"];
 
 function example(marker: string): string {
   const found = blocks.filter((block) => block.code.includes(marker));
@@ -132,5 +132,30 @@ describe("README and docs examples", () => {
     expect(run.stdout).toContain("requirements-csv-export.md");
     expect(run.stdout).toMatch(/^done /m);
     expect(existsSync(join(dir, ".flower/notes/design-csv-export.md"))).toBe(true);
+  }, 150_000);
+
+  it("the default-workflow example in docs/library.md runs flower's workflow with its team and the added worker", async () => {
+    model = await startFakeModel({
+      policy: (request) => {
+        if (request.documentKind === "requirements") return text(requirementsAnswer());
+        if (request.documentKind === "goal") return text(goalAnswer(request));
+        return text("Added the CSV export; `true` exits 0.");
+      },
+    });
+    const dir = temp.make("flower-readme-");
+    writeFileSync(join(dir, "default.mjs"), runnable(example(RUN_HERE[3]!)));
+    const run = await runNode(["default.mjs"], {
+      cwd: dir,
+      env: { ...process.env, ...model.env() },
+      timeoutMs: 120_000,
+    });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("done requirements → goal → work");
+    // The work step's coordinator was offered flower's two workers and the one the example added.
+    const work = model.requests.find((request) => request.isMainThread && request.documentKind === undefined);
+    const offered = JSON.stringify(work?.body);
+    for (const name of ["engineer", "analyst", "writer"]) expect(offered).toContain(name);
+    expect(offered).toContain("Writer: brings README and docs/ in line with a change.");
   }, 150_000);
 });

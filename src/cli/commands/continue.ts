@@ -10,13 +10,13 @@ import { recordedSettings } from "../../runtime/step-settings.js";
 import type { StepRecord } from "../../records/step-record.js";
 import { Runtime } from "../../runtime/runtime.js";
 import { parseNonEmpty, type ParsedCommand } from "../args.js";
-import { defaultTeam } from "../default-team.js";
+import { defaultTeam } from "../../agents/default-team.js";
 import { eventSink, runLive } from "../live-run.js";
 import { CLI_TEXT } from "../text.js";
 import { knownNames } from "../run-status.js";
 import { runWorkflowLive } from "../workflow-live.js";
 import { continueWorkflow } from "../../workflow/run-workflow.js";
-import { cliWorkflow } from "../cli-workflow.js";
+import { defaultWorkflow } from "../../workflow/default-workflow.js";
 import {
   adoptRecorded,
   continueCommand,
@@ -83,7 +83,7 @@ async function goOnWithRun(
       // The run's reviewer as it was started; --review turns it on (an override line when it was off).
       continueWorkflow(
         rt,
-        cliWorkflow({ review: settings.review || rt.settingsOf(run)?.review === true }),
+        defaultWorkflow({ review: settings.review || rt.settingsOf(run)?.review === true }),
         run,
         {
           wait: parsed.values.wait === true,

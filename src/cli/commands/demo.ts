@@ -28,7 +28,7 @@ import {
 import { defaultWorkflow } from "../../workflow/default-workflow.js";
 import { continueWorkflow, runWorkflow } from "../../workflow/run-workflow.js";
 import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
-import { defaultTeam } from "../default-team.js";
+import { defaultTeam } from "../../agents/default-team.js";
 import { eventSink, makeOutput, shellQuote } from "../live-run.js";
 import { CLI_TEXT } from "../text.js";
 import { USAGE_TEXT } from "../usage-text.js";

@@ -10,14 +10,14 @@ import { effectiveStatus, RunDirectory } from "../../storage/run-directory.js";
 import { Runtime } from "../../runtime/runtime.js";
 import { parseNonEmpty, type ParsedCommand } from "../args.js";
 import { commandLike } from "../command-like.js";
-import { defaultTeam } from "../default-team.js";
+import { defaultTeam } from "../../agents/default-team.js";
 import { eventSink, runLive } from "../live-run.js";
 import { CLI_TEXT } from "../text.js";
 import { USAGE_TEXT } from "../usage-text.js";
 import { runStatus } from "../run-status.js";
 import { runWorkflowLive } from "../workflow-live.js";
 import { runWorkflow } from "../../workflow/run-workflow.js";
-import { cliWorkflow } from "../cli-workflow.js";
+import { defaultWorkflow } from "../../workflow/default-workflow.js";
 import {
   continueCommand,
   liveSettings,
@@ -95,7 +95,7 @@ export async function runCommand(parsed: ParsedCommand): Promise<number> {
         step: run,
         continueCommand: continueCommand(run, settings),
         action: () =>
-          runWorkflow(rt, cliWorkflow({ review: settings.review }), task, {
+          runWorkflow(rt, defaultWorkflow({ review: settings.review }), task, {
             run,
             wait: parsed.values.wait === true,
             ...(parsed.values.yes === true ? { pauseAfter: false } : {}),

@@ -104,7 +104,7 @@ describe("flower demo --keep, run once; each property its own test", () => {
   it("freezes the requirements, shows their sections, pauses with the open question, and edits one line", () => {
     const out = run.demo.stdout;
     const requirements = join(run.notes, "requirements-demo.md");
-    expect(out).toContain(`<- Requirements confirmation frozen to ${requirements}`);
+    expect(out).toContain(`<- Requirements confirmation frozen to:\n   ${requirements}\n`);
     expect(out).toMatch(/^ {2}- Acceptance {6}\.flower\/artifacts\/notes-summary\.md exists/m);
     expect(out).toContain("Paused after the requirements step.");
     expect(out).toContain("    - Should the table also list each note's measurement run id (HT0…)?");
@@ -118,7 +118,7 @@ describe("flower demo --keep, run once; each property its own test", () => {
 
   it("the goal step read the edited file: its frozen constraints quote the changed line", () => {
     const goal = join(run.notes, "goal-demo.md");
-    expect(run.demo.stdout).toContain(`<- Goal frozen to ${goal}`);
+    expect(run.demo.stdout).toContain(`<- Goal frozen to:\n   ${goal}\n`);
     expect(run.demo.stdout).toMatch(
       /^ {2}- Constraints {2}From the requirements: The table has two columns: note number and topic \(confirmed by a person: no run ids\)/m,
     );
@@ -133,7 +133,10 @@ describe("flower demo --keep, run once; each property its own test", () => {
 
   it("shows the analyst starting and its long Bash output spilled to disk", () => {
     expect(run.demo.stdout).toContain("-> analyst started");
-    expect(run.demo.stdout).toMatch(/Bash output of 108\.9K chars spilled -> .*\.flower\/spill\//);
+    // The path is never cut: it has a line of its own under the one that names it.
+    expect(run.demo.stdout).toMatch(
+      /Bash output of 108\.9K chars spilled to:\n {6}\S*\.flower\/spill\/\S+$/m,
+    );
   });
 
   it("shows the context gauge against the demo's 60K window", () => {
@@ -149,7 +152,7 @@ describe("flower demo --keep, run once; each property its own test", () => {
     expect(round).toBeGreaterThan(failing);
     expect(passing).toBeGreaterThan(round);
     expect(out).toMatch(
-      /^ {3}x 2\. grep -c '\^\. \[0-9\]' \.flower\/artifacts\/notes-summary\.md — output does not match \/\^90\$\/ \(log .*goal-check-2\.run-1\.log\)$/m,
+      /^ {3}x 2\. grep -c '\^\. \[0-9\]' \.flower\/artifacts\/notes-summary\.md — output does not match \/\^90\$\/; log:\n {6}\S*goal-check-2\.run-1\.log$/m,
     );
     const guard = JSON.parse(readFileSync(join(run.runDir, "manifest.json"), "utf8")).steps["demo/work"]
       .guard;
@@ -165,13 +168,13 @@ describe("flower demo --keep, run once; each property its own test", () => {
     expect(out.match(/— writing the handoff, new session next/g)).toHaveLength(2);
     expect(out.match(/^ {2}- doing {6}/gm)).toHaveLength(2);
     expect(out.match(/^ {2}- next {7}/gm)).toHaveLength(2);
-    expect(out.match(/^<- new session takes over, context restarts from [\d.]+K$/gm)).toHaveLength(2);
+    expect(out.match(/^<- new session starts from the handoff, not from [\d.]+K$/gm)).toHaveLength(2);
     expect(out).toMatch(/demo finished: 2 handoffs, 3 generations/);
   });
 
   it("freezes the current handoff in .flower/notes and archives the first generation's", () => {
     const current = join(run.notes, HANDOFF_FILE);
-    expect(run.demo.stdout).toContain(`<- handoff written to ${current}`);
+    expect(run.demo.stdout).toContain(`<- handoff written to:\n   ${current}\n`);
     expect(readFileSync(current, "utf8")).toContain(".flower/scripts/check-summary.sh");
     const archived = readdirSync(join(run.notes, "archive", "handoff"));
     expect(archived).toHaveLength(1);
@@ -303,12 +306,14 @@ describe("flower demo on a TTY (under `script`), in zh, without --keep: run once
     // eslint-disable-next-line no-control-regex -- the escape sequence is what this test looks for
     const redraws = run.stdout.match(/\r\x1b\[2K# 上下文 [\d.]+K\/60K/g) ?? [];
     expect(redraws.length).toBeGreaterThan(5);
-    expect(lines.filter((line) => line.startsWith("<- 新会话接手"))).toHaveLength(2);
+    expect(lines.filter((line) => line.startsWith("<- 新会话只从交接开始"))).toHaveLength(2);
   });
 
   it("speaks zh: both handoffs frozen under their zh names, the edited line in the goal's constraints", () => {
-    const handoffs = lines.filter((line) =>
-      /^<- 交接写在 \S+\/\.flower\/notes\/交接-demo_work\.md/.test(line),
+    const handoffs = lines.filter(
+      (line, index) =>
+        line === "<- 交接写在:" &&
+        /^ {3}\S+\/\.flower\/notes\/交接-demo_work\.md$/.test(lines[index + 1] ?? ""),
     );
     expect(handoffs).toHaveLength(2);
     expect(run.stdout).toMatch(/\.flower\/notes\/需求-demo\.md/);

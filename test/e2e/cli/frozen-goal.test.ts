@@ -127,7 +127,8 @@ describe("a worker rewrites the frozen goal's check during the work", () => {
     const again = await runFlower(tryAgainArgs(first.stdout), options);
     expect(again.stderr).toBe("");
     expect(again.code).toBe(1);
-    expect(again.stdout).toContain(`Goal ${file}: ${CHANGED}`);
+    // The live view: what changed, then the file on a line of its own.
+    expect(again.stdout).toMatch(new RegExp(`^!  Goal: ${CHANGED}.*\n {3}${escape(file)}$`, "m"));
     expect(again.stdout).toContain("goal not met");
     expect(existsSync(join(workspace, "result.txt"))).toBe(false);
     const kept = workRecord(runDir);
@@ -160,7 +161,7 @@ describe("a worker rewrites the frozen goal's check during the work", () => {
     expect(reread.stderr).toBe("");
     expect(reread.code).toBe(0);
     expect(reread.stdout).toContain(
-      `Goal ${file}: changed on disk after the work began — used, as asked (--reread-goal)`,
+      `<- Goal: changed on disk after the work began — used, as asked (--reread-goal)\n   ${file}\n`,
     );
     const switched = workRecord(runDir);
     expect(switched.status).toBe("done");
@@ -186,3 +187,7 @@ describe("a worker rewrites the frozen goal's check during the work", () => {
     );
   }, 600_000); // three flower runs of several sessions each: generous on a loaded 2-core machine
 });
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -77,7 +77,7 @@ describe('flower "<task>": requirements, the pause, an edit, flower continue', (
     expect(first.code).toBe(0);
     const file = join(workspace, ".flower", "notes", "requirements-fix-the-flaky-test.md");
     expect(first.stdout).toContain("== step 1/3 · requirements");
-    expect(first.stdout).toContain(`<- Requirements confirmation frozen to ${file}`);
+    expect(first.stdout).toContain(`<- Requirements confirmation frozen to:\n   ${file}\n`);
     expect(first.stdout).toMatch(/^ {2}- Acceptance {6}`npm test` passes ten times in a row\.$/m);
     expect(first.stdout).toContain("Paused after the requirements step.");
     expect(first.stdout).toContain(`  file  ${file}`);

@@ -80,7 +80,8 @@ describe("the live view of the goal guard", () => {
   it("shows the checks, the round, a flagged claim, the review and the end (en)", () => {
     expect(render(events, "en")).toEqual([
       "!! goal checks: 1 of 4 failing",
-      "   x 1. npm test — exit code 1, expected 0 (log ~/p/.flower/artifacts/goal-check-1.log)",
+      "   x 1. npm test — exit code 1, expected 0; log:",
+      "      ~/p/.flower/artifacts/goal-check-1.log",
       ">> guard round 2/3 · 1 of 4 checks failing — sent back with the evidence",
       '?  fixer claims success without evidence: "All done."',
       "!! review: met 1 · not met 1 · cannot tell 0",
@@ -92,7 +93,7 @@ describe("the live view of the goal guard", () => {
   it("in Chinese", () => {
     const lines = render(events, "zh");
     expect(lines[0]).toBe("!! 目标检查:4 项中 1 项未通过");
-    expect(lines[2]).toBe(">> 守门第 2/3 轮 · 4 项检查中 1 项未通过 —— 带着证据退回继续做");
+    expect(lines[3]).toBe(">> 守门第 2/3 轮 · 4 项检查中 1 项未通过 —— 带着证据退回继续做");
     expect(lines.at(-1)).toBe("<= 目标未达成 fix · 9 轮 · $0.50");
   });
 });
@@ -130,17 +131,21 @@ describe("a failed check's reason in the live view", () => {
 
   it("is in the reader's language (en, zh)", () => {
     expect(render([checks(true)], "en").slice(1)).toEqual([
-      "   x 1. sleep 60 — timed out after 1 s (log ~/p/.flower/artifacts/goal-check-1.run-1.log)",
-      "   x 2. pytest -q — command not found: pytest (exit 127) (log ~/p/.flower/artifacts/goal-check-2.run-1.log)",
+      "   x 1. sleep 60 — timed out after 1 s; log:",
+      "      ~/p/.flower/artifacts/goal-check-1.run-1.log",
+      "   x 2. pytest -q — command not found: pytest (exit 127); log:",
+      "      ~/p/.flower/artifacts/goal-check-2.run-1.log",
     ]);
     expect(render([checks(true)], "zh").slice(1)).toEqual([
-      "   x 1. sleep 60 —— 超时(1 秒后被终止)(日志 ~/p/.flower/artifacts/goal-check-1.run-1.log)",
-      "   x 2. pytest -q —— 命令不存在:pytest(退出码 127)(日志 ~/p/.flower/artifacts/goal-check-2.run-1.log)",
+      "   x 1. sleep 60 —— 超时(1 秒后被终止);日志:",
+      "      ~/p/.flower/artifacts/goal-check-1.run-1.log",
+      "   x 2. pytest -q —— 命令不存在:pytest(退出码 127);日志:",
+      "      ~/p/.flower/artifacts/goal-check-2.run-1.log",
     ]);
   });
 
   it("keeps an event's English reason when it carries no failure", () => {
-    expect(render([checks(false)], "zh")[1]).toContain("—— timed out after 1 s(日志");
+    expect(render([checks(false)], "zh")[1]).toContain("—— timed out after 1 s;日志:");
   });
 });
 

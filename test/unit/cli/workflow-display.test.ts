@@ -72,7 +72,8 @@ describe("the live view of a workflow run", () => {
     const out = show([frozen(false)], "zh");
     expect(out).toBe(
       [
-        "<- 需求确认书冻结在 ~/ws/.flower/notes/需求-r.md",
+        "<- 需求确认书冻结在:",
+        "   ~/ws/.flower/notes/需求-r.md",
         "  - 任务        修好不稳定的测试。",
         "  - 验收标准    (空)",
         "  - 待确认问题  超时能不能调大?;只改测试?",
@@ -169,9 +170,12 @@ describe("the live view of a document or goal changed after the work began (issu
       ),
     ).toBe(
       [
-        "!  Goal ~/ws/.flower/notes/goal-r.md: changed on disk after the work began — not used (flower continue with --reread-goal uses it)",
-        "!  Requirements confirmation ~/ws/.flower/notes/requirements-r.md: changed on disk after the goal step began — not used",
-        "<- Goal ~/ws/.flower/notes/goal-r.md: changed on disk after the work began — used, as asked (--reread-goal)",
+        "!  Goal: changed on disk after the work began — not used (flower continue with --reread-goal uses it)",
+        "   ~/ws/.flower/notes/goal-r.md",
+        "!  Requirements confirmation: changed on disk after the goal step began — not used",
+        "   ~/ws/.flower/notes/requirements-r.md",
+        "<- Goal: changed on disk after the work began — used, as asked (--reread-goal)",
+        "   ~/ws/.flower/notes/goal-r.md",
         "!  a different goal was given to continue after the work began — not used; the guard runs the goal recorded then: runs `test -f ok.txt`, not `true`",
         "<- the goal was replaced as asked; the record keeps both: checks `test -f ok.txt` → `true`",
         "",
@@ -182,7 +186,8 @@ describe("the live view of a document or goal changed after the work began (issu
   it("zh", () => {
     expect(show([changed("goal", "目标", "work", false), change("switched")], "zh")).toBe(
       [
-        "!  目标 ~/ws/.flower/notes/goal-r.md:工作开始后在磁盘上被改过——未采用(flower continue 加 --reread-goal 才采用)",
+        "!  目标:工作开始后在磁盘上被改过——未采用(flower continue 加 --reread-goal 才采用)",
+        "   ~/ws/.flower/notes/goal-r.md",
         "<- 目标已按要求替换;两个版本都记在记录里:检查 `test -f ok.txt` → `true`",
         "",
       ].join("\n"),

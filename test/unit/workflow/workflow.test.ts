@@ -10,6 +10,8 @@ import { defaultWorkflow, goalOption } from "../../../src/workflow/default-workf
 import { defaultStepPrompt } from "../../../src/workflow/step-prompt.js";
 import { defineWorkflow, type StepInput, type WorkflowDocument } from "../../../src/workflow/workflow.js";
 import type { AgentSpec } from "../../../src/agents/agent-spec.js";
+import { defaultTeam } from "../../../src/agents/default-team.js";
+import * as library from "../../../src/index.js";
 
 const AGENT: AgentSpec = { name: "a", instructions: "x" };
 
@@ -53,6 +55,29 @@ describe("defineWorkflow", () => {
         ["work", null, false],
       ],
     );
+  });
+});
+
+describe("the CLI's workflow and team, exported (issue 23)", () => {
+  it("defaultWorkflow() with no options works with defaultTeam in the run's language", () => {
+    const work = library.defaultWorkflow().steps.find((step) => step.name === "work")!;
+    expect(typeof work.agent).toBe("function");
+    const agent = work.agent as (locale: "en" | "zh") => AgentSpec;
+    for (const locale of ["en", "zh"] as const) expect(agent(locale)).toEqual(library.defaultTeam(locale));
+    expect(library.defaultWorkflow({ review: true }).review).toBe(true);
+  });
+
+  it("defaultTeam is the coordinator `lead` with an engineer that changes things and an analyst that only looks", () => {
+    const team = defaultTeam();
+    expect(team.name).toBe("lead");
+    expect(Object.keys(team.subagents ?? {})).toEqual(["engineer", "analyst"]);
+    expect(team.subagents!.analyst!.tools).not.toContain("Edit");
+    expect(team.subagents!.engineer!.tools).toContain("Edit");
+  });
+
+  it("refuses a language or a work agent it cannot use, naming the value", () => {
+    expect(() => defaultTeam("fr" as never)).toThrow(/defaultTeam locale: got "fr"/);
+    expect(() => library.defaultWorkflow({ work: 3 as never })).toThrow(/defaultWorkflow work: got 3/);
   });
 });
 

@@ -1,11 +1,14 @@
 /**
  * The team `flower "<task>"`, `flower continue` and `flower demo` run: a coordinator with one worker
- * that changes things and one that only looks.
+ * that changes things and one that only looks. Exported (src/index.ts) as the starting point for a
+ * library user who wants what `flower` does with one change; the CLI imports this same function.
  */
-import type { AgentSpec } from "../agents/agent-spec.js";
-import { coordinator } from "../agents/coordinator.js";
-import { worker } from "../agents/worker.js";
+import type { AgentSpec } from "./agent-spec.js";
+import { coordinator } from "./coordinator.js";
+import { worker } from "./worker.js";
 import type { Locale } from "../locale/locale.js";
+import { ConfigurationError } from "../errors.js";
+import { isLocale } from "../locale/locale.js";
 
 const TEAM_GOAL: Record<Locale, string> = {
   en: "Goal: carry out the user's task in this workspace, end to end, and report what was done and how it was checked.",
@@ -13,7 +16,8 @@ const TEAM_GOAL: Record<Locale, string> = {
 };
 
 /** The default team: one worker that changes things, one that only looks. */
-export function defaultTeam(locale: Locale): AgentSpec {
+export function defaultTeam(locale: Locale = "en"): AgentSpec {
+  if (!isLocale(locale)) throw new ConfigurationError("defaultTeam locale", locale, '"en" or "zh"');
   const en = locale === "en";
   return coordinator("lead", TEAM_GOAL[locale], {
     engineer: worker(
