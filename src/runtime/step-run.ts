@@ -77,7 +77,7 @@ export class StepRun {
       now: () => env.now(),
     };
     if (plan.goal)
-      this.#ledger.guardStart(
+      this.#ledger.guard.start(
         plan.goal.goal.guardRounds,
         storedGoal(plan.goal.goal),
         plan.goal.change ?? null,
@@ -278,7 +278,7 @@ export class StepRun {
       task: plan.prompt,
       stopSignal: plan.stopSignal,
       env: guard.env,
-      ledger: this.#ledger,
+      books: this.#ledger.guard,
       review: (prompt) =>
         reviewerSession({
           step: plan.step,
