@@ -22,12 +22,13 @@ import {
 } from "./options.js";
 import { openBackingStore, type BackingStore } from "../storage/backing-store.js";
 import { deleteStepSessions } from "../storage/retention.js";
+import { recordedStep } from "../records/recorded-step.js";
 import type { RunRecords } from "../records/run-records.js";
 import type { StepRecord, StepResult, StepSettings, WorkflowMembership } from "../records/step-record.js";
 import { recordedSettings } from "./step-settings.js";
 import { defineDocument } from "../documents/spec.js";
 import type { ContinueOptions, RunOptions } from "./run-options.js";
-import { recordedStep, StepDriver } from "./step-driver.js";
+import { StepDriver } from "./step-driver.js";
 import { WorkspaceSync } from "./workspace-sync.js";
 
 export type { ContinueOptions, RunOptions } from "./run-options.js";

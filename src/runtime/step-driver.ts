@@ -11,7 +11,7 @@
 import { join } from "node:path";
 import type { AgentSpec } from "../agents/agent-spec.js";
 import { DEFAULTS } from "../defaults.js";
-import { ConfigurationError, StepFailedError } from "../errors.js";
+import { StepFailedError } from "../errors.js";
 import { safeFileName } from "../fs/safe-file-name.js";
 import { type ResolvedGoal } from "../goal/goal-option.js";
 import { HandoffPolicy } from "../handoff/policy.js";
@@ -28,6 +28,7 @@ import { StepLease } from "./step-lease.js";
 import { StepRun, type StepEnvironment } from "./step-run.js";
 import { reviewerSessionOptions, stepSessionOptions, type SessionWiring } from "./session-options.js";
 import { DEFAULT_LEASE_TIMING } from "../records/lease.js";
+import { recordedStep } from "../records/recorded-step.js";
 import type { RunRecords } from "../records/run-records.js";
 import type { StepRecord, StepResult, StepSettings } from "../records/step-record.js";
 import { resolveStepSettings, runSettings, type GivenSettings } from "./step-settings.js";
@@ -82,20 +83,6 @@ interface Drive {
   continuation: { record: StepRecord; prompt: string } | undefined;
   options: RunOptions;
   goal: GoalDecision;
-}
-
-/** The record of a step, or a clear error naming the step and the known ones. */
-export function recordedStep(records: RunRecords, step: string): StepRecord {
-  const record = records.get(step);
-  if (!record) {
-    const known =
-      records
-        .list()
-        .map((s) => s.step)
-        .join(", ") || "none";
-    throw new ConfigurationError("step", step, `a step recorded in ${records.location} (known: ${known})`);
-  }
-  return record;
 }
 
 export class StepDriver {
