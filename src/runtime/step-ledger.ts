@@ -23,7 +23,7 @@ import {
   type StepSettings,
   type WorkflowMembership,
 } from "../records/step-record.js";
-import { sessionSpend } from "./accounting.js";
+import { bookSession } from "./accounting.js";
 import type { FlowerEvent } from "./events.js";
 import { GuardBooks } from "./guard-books.js";
 import { bookHandoff } from "./handoff-booking.js";
@@ -214,20 +214,7 @@ export class StepLedger {
 
   /** Adds what one session run cost to the step and its generation. */
   account(outcome: SessionOutcome, countsForContext: boolean): void {
-    const record = this.#record;
-    const generation = this.#generation;
-    if (outcome.sessionId) {
-      const spend = sessionSpend(record.sessionCosts[outcome.sessionId], outcome.costTotal);
-      if (spend.total !== null) record.sessionCosts[outcome.sessionId] = spend.total;
-      record.costUsd += spend.spent;
-      if (generation) generation.costUsd += spend.spent;
-    }
-    record.numTurns += outcome.numTurns;
-    if (generation) generation.numTurns += outcome.numTurns;
-    if (countsForContext && outcome.mainResponses > 0) {
-      record.context = outcome.context;
-      if (generation) generation.context = outcome.context;
-    }
+    bookSession(this.#record, this.#generation, outcome, countsForContext);
   }
 
   onSession(sessionId: string): void {
