@@ -6,7 +6,8 @@
 import { homedir } from "node:os";
 import type { Locale } from "../locale/locale.js";
 import { claudeSettingsPaths, readClaudeSettings } from "./claude-settings.js";
-import { detectProvider, maskSecret, type Provider } from "./providers.js";
+import { maskSecret } from "./provider-credentials.js";
+import { detectProvider, type Provider } from "./providers.js";
 
 export interface ResolveProviderOptions {
   /** The --model option. */

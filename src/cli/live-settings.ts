@@ -22,7 +22,7 @@ import {
 } from "./args.js";
 import { resolveProvider } from "./credentials.js";
 import { invocation } from "./invocation.js";
-import { displayPath, makeOutput, shellQuote, type Output } from "./live-run.js";
+import { displayPath, makeOutput, shellQuote, type Output, type Supervised } from "./live-run.js";
 import { describeProvider } from "./providers.js";
 import { storeHint } from "./store-hint.js";
 import { storeOption, type StoreOption } from "./store-option.js";
@@ -196,4 +196,17 @@ export function continueCommand(
   if (settings.workspace !== resolve("."))
     parts.push("--workspace", shellQuote(displayPath(settings.workspace)));
   return parts.join(" ") + (store.note === null ? "" : `\n  ${store.note}`);
+}
+
+/**
+ * How a live run or continue of `name` (a step, or a workflow run's id) is supervised: the runtime, where
+ * its lines go, and the `flower continue` line a stop prints.
+ */
+export function supervised(
+  rt: Runtime,
+  sink: Supervised["sink"],
+  settings: LiveSettings,
+  name: string,
+): Supervised {
+  return { rt, output: settings.output, sink, step: name, continueCommand: continueCommand(name, settings) };
 }

@@ -44,23 +44,6 @@ import {
 } from "./provider-flags.js";
 import { PROVIDER_TEXT } from "./provider-text.js";
 
-// providers.ts is the module the CLI and the tests import, so the table and the credential helpers are
-// offered here as well.
-export {
-  DEFAULT_AWS_REGION,
-  DEFAULT_GOOGLE_CLOUD_LOCATION,
-  DEFAULT_VERTEX_REGION,
-  PROVIDER_FLAGS,
-  PROVIDER_LABELS,
-  TOKEN_VARIABLES,
-  chosenProvider,
-  effectiveEnvironment,
-  isFlagOn,
-} from "./provider-flags.js";
-export type { ProviderId } from "./provider-flags.js";
-export { maskSecret, redactUrl } from "./provider-credentials.js";
-export type { ProviderCredential } from "./provider-credentials.js";
-
 export interface Provider {
   provider: ProviderId;
   /** The provider's name as the binary prints it ("Amazon Bedrock", "Google Vertex AI", ...). */

@@ -1,14 +1,31 @@
 /**
  * Every event the runtime emits, on one bus. The CLI's display, `--json` output and tests all
- * subscribe to the same stream. Names are noun-verb (`step-start`, `tool-denied`).
+ * subscribe to the same stream. Names are noun-verb (`step-start`, `tool-denied`). The goal guard's
+ * events are declared in guard-events.ts and re-exported here: this module stays the one place to import
+ * an event from.
  */
 import type { LeaseHolder } from "../errors.js";
 import type { DocumentSummaryLine } from "../documents/document.js";
 import type { PlanItem } from "../handoff/plan.js";
 import type { HandoffSectionName } from "../handoff-sections.js";
-import type { CheckFailureRecord, ReviewCriterionRecord } from "../records/guard-record.js";
+import type {
+  ClaimFlaggedEvent,
+  GoalChangeEvent,
+  GoalChecksEvent,
+  GuardRoundEvent,
+  ReviewEvent,
+} from "./guard-events.js";
 import type { RewriteReport } from "../store/passes/report.js";
 import type { SettingOverride } from "./step-settings.js";
+
+export type {
+  ClaimFlaggedEvent,
+  GoalChangeEvent,
+  GoalCheckSummary,
+  GoalChecksEvent,
+  GuardRoundEvent,
+  ReviewEvent,
+} from "./guard-events.js";
 
 export interface StepStartEvent {
   type: "step-start";
@@ -150,70 +167,6 @@ export interface LeaseWaitEvent {
   holder: LeaseHolder;
 }
 
-/** One check's result in a `goal-checks` event. */
-export interface GoalCheckSummary {
-  index: number;
-  command: string;
-  passed: boolean;
-  exitCode: number | null;
-  durationMs: number;
-  logPath: string;
-  /** Why it failed, in plain English words; null when it passed. */
-  reason: string | null;
-  /** How it failed, as data, for a view in another language; null when it passed. */
-  failure?: CheckFailureRecord | null;
-}
-
-/** flower ran the goal's checks (SPEC G1): after the work step's session ended, and after each guard round. */
-export interface GoalChecksEvent {
-  type: "goal-checks";
-  step: string;
-  /** Guard rounds started before this run of the checks (0: after the first session). */
-  round: number;
-  passed: number;
-  total: number;
-  results: GoalCheckSummary[];
-}
-
-/** The coordinator is sent back to work: a check failed, or the reviewer found a criterion not met. */
-export interface GuardRoundEvent {
-  type: "guard-round";
-  step: string;
-  /** This round, 1-based. */
-  round: number;
-  /** The most rounds there will be (`guardRounds`). */
-  rounds: number;
-  /** Checks failing in the run that started this round, of `total`. */
-  failing: number;
-  total: number;
-  /** What sent it back. */
-  cause: "checks" | "review";
-  /** Criteria the reviewer found not met (only when `cause` is "review"). */
-  notMet: number;
-}
-
-/** A worker's report claimed success without naming a command or a file (SPEC G2). */
-export interface ClaimFlaggedEvent {
-  type: "claim-flagged";
-  step: string;
-  /** The worker (subagent type), when known. */
-  agent: string | null;
-  matched: string[];
-  /** The report's first characters. */
-  excerpt: string;
-}
-
-/** The reviewer's verdict (SPEC G3). */
-export interface ReviewEvent {
-  type: "review";
-  step: string;
-  round: number;
-  outcome: "met" | "not-met" | "degraded";
-  criteria: ReviewCriterionRecord[];
-  why: string | null;
-  answerPath: string | null;
-}
-
 /**
  * A workflow run moves between its steps: `start` (a step begins or is continued), `skip` (already
  * frozen/done: never redone), `done` (it ended), `paused` (the run stops after it for a person to read
@@ -232,20 +185,6 @@ export interface WorkflowStepEvent {
   phase: "start" | "skip" | "done" | "paused";
   /** On `start`: the step continues an earlier record (after a crash or a stop) instead of starting fresh. */
   resumed?: boolean | undefined;
-}
-
-/**
- * A goal was offered for a step whose work had begun (issue 22): `ignored`, the recorded goal runs;
- * `switched`, a person asked for the new one (`--reread-goal`, `replaceGoal: true`).
- */
-export interface GoalChangeEvent {
-  type: "goal-change";
-  step: string;
-  phase: "ignored" | "switched";
-  /** The goal file it was read from, when known. */
-  path: string | null;
-  /** The check commands of the goal recorded when the work began, and of the one offered. */
-  checks: { recorded: string[]; offered: string[] };
 }
 
 /**

@@ -9,7 +9,8 @@
  * cannot be read ends the step goal-not-met at once: sending the coordinator back would not make the
  * reviewer readable, and passing would be exactly the silent "done" the guard exists to prevent.
  *
- * Decides and reports; the ledger records (it is the step record's one writer).
+ * Decides and reports; the ledger's guard page (guard-books.ts) records, through the ledger, the step
+ * record's one writer.
  */
 import path from "node:path";
 import { writeFileAtomically } from "../fs/atomic-write.js";
@@ -20,7 +21,7 @@ import { parseReviewVerdict } from "../goal/review-verdict.js";
 import { reviewPrompt, reviewRoundMessage } from "../goal/review-text.js";
 import type { Locale } from "../locale/locale.js";
 import type { CheckResultRecord } from "../records/guard-record.js";
-import type { StepLedger } from "./step-ledger.js";
+import type { GuardBooks } from "./guard-books.js";
 import { GUARD_TEXT } from "./guard-text.js";
 
 /** What the reviewer session gave back. */
@@ -43,7 +44,8 @@ export interface JudgeInput {
   stopSignal: AbortSignal;
   /** The checks' environment. */
   env: NodeJS.ProcessEnv;
-  ledger: StepLedger;
+  /** Where every result is recorded (the ledger's guard page). */
+  books: GuardBooks;
   /** Runs one reviewer session with this prompt. */
   review: (prompt: string) => Promise<ReviewSession>;
 }
@@ -52,7 +54,7 @@ export type Judgement =
   { kind: "passed" } | { kind: "send-back"; message: string } | { kind: "not-met" } | { kind: "stopped" };
 
 export async function judgeGoal(input: JudgeInput): Promise<Judgement> {
-  const { goal, ledger, locale } = input;
+  const { goal, books, locale } = input;
   const text = GUARD_TEXT[locale];
   let results: CheckResult[] = [];
   if (goal.checks.length > 0) {
@@ -61,7 +63,7 @@ export async function judgeGoal(input: JudgeInput): Promise<Judgement> {
         workspace: input.workspace,
         logDir: input.logDir,
         // One log per run, numbered over the whole record: `continue` restarts the rounds, not the runs.
-        run: ledger.record.guard!.checkRuns.length + 1,
+        run: books.checkRuns + 1,
         env: input.env,
         signal: input.stopSignal,
       });
@@ -69,7 +71,7 @@ export async function judgeGoal(input: JudgeInput): Promise<Judgement> {
       if (input.stopSignal.aborted) return { kind: "stopped" };
       throw error;
     }
-    ledger.checkRun(results.map(toRecord));
+    books.checkRun(results.map(toRecord));
     if (!allPassed(results)) {
       const failing = results.filter((result) => !result.passed);
       return sendBack(input, {
@@ -97,13 +99,13 @@ export async function judgeGoal(input: JudgeInput): Promise<Judgement> {
     });
     const session = await input.review(prompt);
     if (session.stopped) return { kind: "stopped" };
-    const number = ledger.record.guard!.reviews.length + 1;
+    const number = books.reviews + 1;
     const answerPath = session.answer ? path.join(input.logDir, `goal-review-${number}.md`) : null;
     if (answerPath) writeFileAtomically(answerPath, session.answer!);
     const verdict = session.error
       ? { criteria: [], outcome: "degraded" as const, why: text.reviewerFailed(session.error) }
       : parseReviewVerdict(session.answer);
-    ledger.reviewed({
+    books.reviewed({
       sessionId: session.sessionId,
       outcome: verdict.outcome,
       criteria: verdict.criteria,
@@ -111,7 +113,7 @@ export async function judgeGoal(input: JudgeInput): Promise<Judgement> {
       answerPath,
     });
     if (verdict.outcome === "degraded") {
-      ledger.guardEnd("goal-not-met", passedChecks, text.reviewDegraded(verdict.why ?? ""));
+      books.end("goal-not-met", passedChecks, text.reviewDegraded(verdict.why ?? ""));
       return { kind: "not-met" };
     }
     if (verdict.outcome === "not-met") {
@@ -132,7 +134,7 @@ export async function judgeGoal(input: JudgeInput): Promise<Judgement> {
       });
     }
   }
-  ledger.guardEnd("passed", passedChecks, null);
+  books.end("passed", passedChecks, null);
   return { kind: "passed" };
 }
 
@@ -149,13 +151,13 @@ function sendBack(
     why: () => string;
   },
 ): Judgement {
-  const { ledger, goal } = input;
-  if (ledger.guardRounds >= goal.guardRounds) {
-    ledger.guardEnd("goal-not-met", round.passedChecks, round.why());
+  const { books, goal } = input;
+  if (books.rounds >= goal.guardRounds) {
+    books.end("goal-not-met", round.passedChecks, round.why());
     return { kind: "not-met" };
   }
-  ledger.guardRound(round.cause, round.failing, round.total, round.notMet);
-  return { kind: "send-back", message: round.message(ledger.guardRounds) };
+  books.round(round.cause, round.failing, round.total, round.notMet);
+  return { kind: "send-back", message: round.message(books.rounds) };
 }
 
 function toRecord(result: CheckResult): CheckResultRecord {

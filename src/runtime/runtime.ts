@@ -1,87 +1,37 @@
 /**
  * The runtime: wiring only. It validates options, owns the run directory (records + session store) or the
  * shared store that replaces it (backing-store.ts), the workbench and the event bus, and hands each step
- * to StepRun, which alone writes the step's record.
+ * — checked here, where a caller hands it over — to the step driver (step-driver.ts: lease, settings,
+ * StepRun, which alone writes the step's record).
  */
-import { join } from "node:path";
 import type { AgentSpec } from "../agents/agent-spec.js";
 import { runningAsRoot, sandboxSetting } from "../agents/sandbox-env.js";
-import { DEFAULTS } from "../defaults.js";
 import { makeIgnoredDirectory } from "../fs/private-files.js";
-import { ConfigurationError, StepFailedError } from "../errors.js";
-import { safeFileName } from "../fs/safe-file-name.js";
-import { resolveGoalOption, type GoalOption } from "../goal/goal-option.js";
-import { HandoffPolicy } from "../handoff/policy.js";
+import { ConfigurationError } from "../errors.js";
+import { resolveGoalOption } from "../goal/goal-option.js";
 import { PruningSessionStore } from "../store/pruning-store.js";
 import { SecretRedactor, secretsOf } from "../store/secret-redactor.js";
 import { Workbench } from "../workbench/workbench.js";
 import { EventBus, type FlowerEvent } from "./events.js";
-import { decideGoal, type GoalDecision } from "./frozen-goal.js";
 import { LoadRouter } from "./load-router.js";
 import {
-  givenHandoff,
   handoffPolicyOf,
   resolveRuntimeOptions,
   type ResolvedRuntimeOptions,
   type RuntimeOptions,
 } from "./options.js";
 import { openBackingStore, type BackingStore } from "../storage/backing-store.js";
-import { claudeProjectsDir, recoverLocalTail } from "./recover-local-tail.js";
 import { deleteStepSessions } from "../storage/retention.js";
-import { StepLease } from "./step-lease.js";
-import { StepRun, type StepEnvironment } from "./step-run.js";
-import { reviewerSessionOptions, stepSessionOptions, type SessionWiring } from "./session-options.js";
-import { DEFAULT_LEASE_TIMING } from "../records/lease.js";
+import { recordedStep } from "../records/recorded-step.js";
 import type { RunRecords } from "../records/run-records.js";
 import type { StepRecord, StepResult, StepSettings, WorkflowMembership } from "../records/step-record.js";
-import { recordedSettings, resolveStepSettings, runSettings, type GivenSettings } from "./step-settings.js";
-import { defineDocument, type DocumentSpec } from "../documents/spec.js";
-import { BUILT_IN_DOCUMENTS } from "../documents/builtin/index.js";
-import { CONTINUE_PROMPT } from "./text.js";
-import { relocatedRecord, WorkspaceSync } from "./workspace-sync.js";
+import { recordedSettings } from "./step-settings.js";
+import { defineDocument } from "../documents/spec.js";
+import type { ContinueOptions, RunOptions } from "./run-options.js";
+import { StepDriver } from "./step-driver.js";
+import { WorkspaceSync } from "./workspace-sync.js";
 
-export interface RunOptions {
-  /**
-   * Handoff policy for this step only (e.g. per model or per role): its given fields override the
-   * runtime's, and on `continue` the step's recorded handoff line (an override event each).
-   */
-  handoff?: HandoffPolicy | boolean;
-  /**
-   * When another live driver holds the step: wait for it (true: as long as it takes; a number: at most
-   * that many ms) instead of failing with LeaseHeldError at once. @default false
-   */
-  wait?: boolean | number;
-  /**
-   * The document this step must end with (SPEC §7): its final answer is parsed, checked, and frozen to
-   * `<workbench>/notes/<stem>-<run>.md` — marked degraded, with the reason, when it is unusable — and
-   * the record gets `frozen`. The file name uses `workflow.run`, else the step name.
-   */
-  freeze?: DocumentSpec;
-  /** The step is part of a workflow run (set by `runWorkflow`): recorded as `run` and `workflow`. */
-  workflow?: WorkflowMembership;
-  /**
-   * The goal guard (SPEC §8): when the step's session completes, flower runs these checks itself in the
-   * workspace; a failing check sends the session back with the evidence (a guard round), and after
-   * `guardRounds` the step ends with status "goal-not-met" (returned, not thrown; the CLI exits 1).
-   * Also flags worker reports that claim success without evidence, and with `review: true` asks a
-   * read-only reviewer after the checks pass. On `continue`, given, it replaces the recorded goal (a
-   * different `review` is an override event). @default none; on `continue`, the goal recorded with the step
-   */
-  goal?: GoalOption;
-}
-
-export interface ContinueOptions extends RunOptions {
-  /** The prompt the resumed session gets. @default "Continue the task." (zh: "继续。") */
-  prompt?: string;
-  /**
-   * A step whose work began with a goal keeps that goal (issue 22): a different `goal` given here is
-   * not used, and the record keeps it as ignored (`guard.ignoredGoal`). `true` says the given goal
-   * replaces the recorded one; the record keeps both and when (`guard.goalSwitches`). @default false
-   */
-  replaceGoal?: boolean;
-  /** The file the given goal was read from (the frozen goal document), for the record and the views. */
-  goalFile?: string;
-}
+export type { ContinueOptions, RunOptions } from "./run-options.js";
 
 export class Runtime {
   readonly options: ResolvedRuntimeOptions;
@@ -101,6 +51,8 @@ export class Runtime {
   readonly #backing: BackingStore;
   /** Frozen documents and spill files to and from a shared store; null without one (or without a workbench). */
   readonly #sync: WorkspaceSync | null;
+  /** Runs each step under its lease (step-driver.ts). */
+  readonly #driver: StepDriver;
 
   constructor(options: RuntimeOptions) {
     this.options = resolveRuntimeOptions(options);
@@ -132,6 +84,18 @@ export class Runtime {
       onLoad: (key, report) => {
         if (!key.subpath) this.#loads.route(key.sessionId, report);
       },
+    });
+    this.#driver = new StepDriver({
+      options: this.options,
+      records: this.records,
+      store: this.store,
+      workbench: this.workbench,
+      bus: this.#bus,
+      redactor: this.#redactor,
+      loads: this.#loads,
+      sync: this.#sync,
+      shared: this.#backing.kind === "postgres",
+      kill: this.#kill.signal,
     });
   }
 
@@ -180,7 +144,7 @@ export class Runtime {
     await this.records.pull?.(step);
     // Only that the step exists: whether it can be resumed is decided under its lease (a holder we wait
     // for may give it its first session meanwhile).
-    const record = this.#recorded(step);
+    const record = recordedStep(this.records, step);
     if (options.replaceGoal !== undefined && typeof options.replaceGoal !== "boolean")
       throw new ConfigurationError("replaceGoal", options.replaceGoal, "a boolean");
     if (options.goalFile !== undefined && typeof options.goalFile !== "string")
@@ -195,33 +159,6 @@ export class Runtime {
   settingsOf(name: string): StepSettings | undefined {
     const settings = recordedSettings(this.records.list(), name);
     return settings === undefined ? undefined : structuredClone(settings);
-  }
-
-  /** The record of a step that `continue` can pick up; a clear error otherwise. */
-  #continuable(step: string): StepRecord {
-    const record = this.#recorded(step);
-    if (!record.sessionId && !record.pendingHandoff && !record.pendingPrompt) {
-      throw new StepFailedError(step, "it has no session to resume yet; run it again with rt.run()");
-    }
-    // Recorded on another machine: its handoff paths name that machine's checkout.
-    return this.#backing.kind === "postgres" ? relocatedRecord(record, this.options.workspace) : record;
-  }
-
-  #recorded(step: string): StepRecord {
-    const record = this.records.get(step);
-    if (!record) {
-      const known =
-        this.records
-          .list()
-          .map((s) => s.step)
-          .join(", ") || "none";
-      throw new ConfigurationError(
-        "step",
-        step,
-        `a step recorded in ${this.records.location} (known: ${known})`,
-      );
-    }
-    return record;
   }
 
   /** The most recently updated step of this run directory, if any. */
@@ -285,107 +222,21 @@ export class Runtime {
     this.#running.add(step);
     const stop = new AbortController();
     this.#stops.add(stop);
-    let lease: StepLease | undefined;
-    let left = false;
     try {
-      lease = await StepLease.acquire({
-        records: this.records,
-        step,
-        timing: { ...DEFAULT_LEASE_TIMING, ...this.options.internal.leaseTiming },
-        now: this.options.internal.now,
-        wait,
-        signal: stop.signal,
-        onWait: (error) => this.#bus.emit({ type: "lease-wait", step, holder: error.holder }),
-      });
-      // Read under the lease: while we waited, the holder may have moved the step on (here or, with a
-      // shared store, on another machine: its record and frozen documents come from the store).
-      await this.records.pull?.(step);
-      await this.#sync?.restoreNotes();
-      const record = continued === undefined ? undefined : this.#continuable(step);
-      // A continued step runs as it was started; a new step of a workflow run as the run was started.
-      const recorded =
-        record?.settings ??
-        (options.workflow !== undefined && record === undefined
-          ? runSettings(
-              this.records.list().filter((other) => other.step !== step),
-              options.workflow.run,
-            )
-          : undefined);
-      const { settings, overrides } = resolveStepSettings(this.#given(options, given?.review), recorded, {
-        env: this.options.childEnv,
-        locale: this.options.locale,
-      });
-      for (const override of overrides) this.#bus.emit({ type: "setting-override", step, ...override });
-      const policy = new HandoffPolicy({
-        enabled: settings.handoff.enabled,
-        window: settings.handoff.window,
-        headroom: settings.handoff.headroom,
-        maxGenerations: stepPolicy?.given.maxGenerations ?? this.options.handoff.maxGenerations,
-      });
-      const continuation =
-        record === undefined
-          ? undefined
-          : { record, prompt: continued?.prompt ?? CONTINUE_PROMPT[settings.locale] };
-      // `continue` keeps guarding a step that ran with a goal: the goal recorded when its work began,
-      // whatever goal it is given now, unless told to replace it (frozen-goal.ts).
-      const goal = decideGoal(
-        given,
-        continuation?.record.guard?.goal,
-        options.replaceGoal === true,
-        options.goalFile ?? null,
-      );
-      const result = await this.#drive(
+      return await this.#driver.run({
         step,
         spec,
         prompt,
-        { policy, settings },
-        stop,
-        lease,
-        continuation,
         options,
-        goal,
-      );
-      left = true;
-      await this.#leave(step);
-      return result;
+        stop,
+        ...(continued ? { continued } : {}),
+        ...(stepPolicy ? { stepPolicy } : {}),
+        ...(given ? { given } : {}),
+      });
     } finally {
-      if (lease && !left)
-        await this.#leave(step).catch((error: unknown) => {
-          process.stderr.write(`flower: the store did not get everything of "${step}": ${String(error)}\n`);
-        });
-      await lease?.release();
       this.#stops.delete(stop);
       this.#running.delete(step);
     }
-  }
-
-  /**
-   * What this call names explicitly: the runtime's given options, the step's own handoff fields over
-   * them, the goal's review (a workflow step without a goal: the run's `review`).
-   */
-  #given(options: RunOptions, review: boolean | undefined): GivenSettings {
-    const workflowReview = options.workflow?.review;
-    return {
-      ...this.options.given,
-      ...givenHandoff(options.handoff),
-      ...(review !== undefined
-        ? { review }
-        : workflowReview !== undefined && options.goal === undefined
-          ? { review: workflowReview }
-          : {}),
-    };
-  }
-
-  /**
-   * A shared store must hold everything of the step before its lease goes: the notes as they are now,
-   * and every record write. Throws the first write that did not reach it.
-   */
-  async #leave(step: string): Promise<void> {
-    if (this.#sync) {
-      this.#sync.saveNotes(step);
-      await this.#sync.flush();
-    }
-    await this.records.flush?.(step);
   }
 
   /** A frozen document (a handoff, or a document a workflow froze) goes to the shared store at once. */
@@ -393,100 +244,6 @@ export class Runtime {
     const frozen =
       (event.type === "handoff" && event.phase === "done") || (event.type as string) === "document-frozen";
     if (frozen) this.#sync?.saveNotes((event as { step?: string }).step ?? "");
-  }
-
-  async #drive(
-    step: string,
-    spec: AgentSpec,
-    prompt: string,
-    { policy, settings }: { policy: HandoffPolicy; settings: StepSettings },
-    stop: AbortController,
-    lease: StepLease,
-    continuation: { record: StepRecord; prompt: string } | undefined,
-    options: RunOptions,
-    { goal, change }: GoalDecision,
-  ): Promise<StepResult> {
-    const notesDir = this.workbench?.notes ?? join(this.options.workspace, DEFAULTS.workbenchDir, "notes");
-    // A plain continue of a workflow's document step still ends in its document (built-in kinds only:
-    // a custom spec must be passed again, it is code).
-    const workflow = options.workflow ?? continuation?.record.workflow;
-    const freeze =
-      options.freeze ??
-      (workflow?.document !== undefined ? BUILT_IN_DOCUMENTS[workflow.document] : undefined);
-    const run = new StepRun(
-      {
-        step,
-        agent: spec.name,
-        prompt,
-        policy,
-        settings,
-        locale: settings.locale,
-        workspace: this.options.workspace,
-        notesDir: this.workbench?.notes ?? null,
-        maxAttempts: this.options.maxAttempts,
-        stopSignal: stop.signal,
-        ...(continuation ? { continuation } : {}),
-        ...(workflow ? { workflow } : {}),
-        // Without a workbench the document still needs a file: the next step reads it from disk.
-        ...(freeze ? { freeze: { spec: freeze, run: workflow?.run ?? step, notesDir } } : {}),
-        ...(goal ? { goal: { goal, logDir: this.#checkLogDir(step), env: process.env, change } } : {}),
-      },
-      this.#environment(step, spec, { policy, settings }, lease, goal !== undefined),
-    );
-    // The answer may quote what a tool printed: the caller (and the CLI printing it) gets it redacted.
-    return this.#redactor.value(await run.run());
-  }
-
-  /** Where the goal's check logs go: `<workbench>/artifacts`, else a folder per step in the run directory. */
-  #checkLogDir(step: string): string {
-    return this.workbench
-      ? this.workbench.artifacts
-      : join(this.options.runDir, "goal-checks", safeFileName(step));
-  }
-
-  /** What the session options are built from: this runtime's options, workbench, store and kill switch. */
-  #wiring(): SessionWiring {
-    return {
-      options: this.options,
-      workbench: this.workbench,
-      store: this.store,
-      redact: (text) => this.#redactor.text(text),
-      keepSpill: (path, step) => this.#sync?.saveFile(path, step),
-      kill: this.#kill.signal,
-    };
-  }
-
-  /** What a step gets from the runtime: persistence, session options, the store's reports, the bus. */
-  #environment(
-    step: string,
-    spec: AgentSpec,
-    { policy, settings }: { policy: HandoffPolicy; settings: StepSettings },
-    lease: StepLease,
-    guarded: boolean,
-  ): StepEnvironment {
-    const o = this.options;
-    return {
-      // Every write proves the lease still holds: a driver presumed dead must not overwrite its successor.
-      save: (record) => this.records.put(this.#redactor.value(record), { lease: lease.token }),
-      earlier: (name) => this.records.get(name),
-      sessionOptions: (session) =>
-        stepSessionOptions(this.#wiring(), { step, spec, policy, settings, session, lease, guarded }),
-      redact: (text) => this.#redactor.text(text),
-      reviewerOptions: () => reviewerSessionOptions(this.#wiring(), spec, lease, settings),
-      // The index is refreshed before every session so the prompt block lists what is on disk now.
-      beforeSession: async (resume) => {
-        // A driver killed mid-turn left that turn only in the child's local JSONL: store it before resuming.
-        if (resume)
-          await recoverLocalTail(this.store.inner, resume, claudeProjectsDir({ ...process.env, ...o.env }));
-        if (!this.workbench) return;
-        await this.workbench.ensure();
-        await this.workbench.refresh();
-      },
-      watchLoads: (sessionId, listener) => this.#loads.watch(sessionId, listener),
-      emit: (event) => this.#bus.emit(event),
-      query: o.internal.query,
-      now: o.internal.now,
-    };
   }
 }
 

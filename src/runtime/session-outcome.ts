@@ -7,7 +7,7 @@ import { isOverflow } from "../handoff/overflow.js";
 import { clearError } from "./clear-error.js";
 import { cannotPass, type CannotPass } from "./failure-class.js";
 import { ERROR_LINES } from "./stderr-tail.js";
-import type { SessionReading } from "./session-translator.js";
+import type { SessionCounts, SessionReading } from "./session-translator.js";
 
 export type SessionOutcomeKind =
   /** The turn ended normally: the step's work is done. */
@@ -21,18 +21,8 @@ export type SessionOutcomeKind =
   /** Stopped from outside (Ctrl-C). */
   | "stopped";
 
-export interface SessionOutcome {
+export interface SessionOutcome extends SessionCounts {
   kind: SessionOutcomeKind;
-  sessionId: string | null;
-  /** The final result text (the answer, or on the writing turn the handoff). */
-  resultText: string | null;
-  /** The last cumulative `total_cost_usd` seen for this session, if any result came. */
-  costTotal: number | null;
-  numTurns: number;
-  /** Main-thread context after its last response. */
-  context: number;
-  /** Complete main-thread API responses in this session run. */
-  mainResponses: number;
   /** Why it failed or overflowed. */
   error: string | null;
   /**

@@ -26,18 +26,22 @@ export type SessionSignal =
   /** The binary is about to send a failed request again (`system/api_retry`): its status and error. */
   | { kind: "api-retry"; status: number | null; error: string | null };
 
-/** Everything the stream said that decides the session's outcome. */
-export interface SessionReading {
+/** What a session run counted: read from the stream, and carried as they are into its outcome. */
+export interface SessionCounts {
   sessionId: string | null;
-  /** The final answer of a successful result. */
+  /** The final answer of a successful result (on the writing turn, the handoff). */
   resultText: string | null;
-  /** The last cumulative `total_cost_usd` seen for this session. */
+  /** The last cumulative `total_cost_usd` seen for this session, if any result came. */
   costTotal: number | null;
   numTurns: number;
   /** Main-thread context after its last response. */
   context: number;
-  /** Complete main-thread API responses. */
+  /** Complete main-thread API responses in this session run. */
   mainResponses: number;
+}
+
+/** Everything the stream said that decides the session's outcome. */
+export interface SessionReading extends SessionCounts {
   sawResult: boolean;
   lastResultIsError: boolean;
   /** The error result's subtype, text and errors, joined. */

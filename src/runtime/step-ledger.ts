@@ -2,23 +2,18 @@
  * The ONE writer of a step record. Everything that changes the record arrives here: events (spills,
  * denials and store loads from hooks and the store; context from the session stream), a session's
  * outcome and cost, a failed attempt, a handoff; each is folded in and saved at once (a crash loses
- * nothing). The step loop (step-run.ts) decides what happens; this class keeps the books of it.
+ * nothing). The step loop (step-run.ts) decides what happens; this class keeps the books of it. Parts with
+ * rules of their own are kept by helpers this ledger calls on its own record and saves after: the goal
+ * guard's page (guard-books.ts), what a handoff leaves (handoff-booking.ts), the per-turn series
+ * (turn-series.ts).
  *
  * A generation is booked when its session exists, never before: a crash between a handoff and the
  * successor's start must not leave a generation without a session (generations = 1 + handoffs, always).
  */
 import type { FrozenDocumentRecord } from "../records/frozen-document-record.js";
-import { degradedError } from "../handoff/degraded.js";
 import type { HandoffPolicy } from "../handoff/policy.js";
 import type { FrozenForSuccessor, ProducedHandoff } from "../handoff/switch.js";
 import { nearDue } from "../handoff/trigger.js";
-import {
-  newGuardRecord,
-  type CheckResultRecord,
-  type GuardRecord,
-  type ReviewRecord,
-  type StoredGoal,
-} from "../records/guard-record.js";
 import {
   newStepRecord,
   toStepResult,
@@ -28,9 +23,11 @@ import {
   type StepSettings,
   type WorkflowMembership,
 } from "../records/step-record.js";
-import { sessionSpend } from "./accounting.js";
+import { bookSession } from "./accounting.js";
 import type { FlowerEvent } from "./events.js";
-import type { GoalChange } from "./frozen-goal.js";
+import { GuardBooks } from "./guard-books.js";
+import { bookHandoff } from "./handoff-booking.js";
+import { TurnSeries } from "./turn-series.js";
 import type { SessionOutcome } from "./session-outcome.js";
 
 export interface LedgerOptions {
@@ -51,18 +48,17 @@ export interface LedgerOptions {
   now: () => Date;
 }
 
-/** Flagged claims kept word for word in the record (all are counted). */
-const MAX_CLAIMS_KEPT = 50;
-
 export class StepLedger {
   readonly #record: StepRecord;
   readonly #options: LedgerOptions;
+  /** The goal guard's page of the record (guard-books.ts), written through this ledger's save. */
+  readonly guard: GuardBooks;
   /** The near warning was given in this generation (one per generation). */
   #warned = false;
   /** A new generation waits for its session to exist (see expectGeneration). */
   #pendingGeneration = false;
-  /** Spills and denials seen before this generation's first response: they belong to its first turn. */
-  #early = { spills: 0, denials: 0 };
+  /** The booked generation's per-turn series (turn-series.ts). */
+  readonly #turns = new TurnSeries();
 
   constructor(options: LedgerOptions) {
     this.#options = options;
@@ -80,6 +76,13 @@ export class StepLedger {
     const { enabled, window, at, warnAt } = options.policy;
     this.#record.policy = { enabled, window, at, warnAt };
     if (options.settings) this.#record.settings = structuredClone(options.settings);
+    this.guard = new GuardBooks({
+      step: options.step,
+      record: this.#record,
+      save: () => this.save(),
+      emit: (event) => options.emit(event),
+      now: () => this.#now(),
+    });
   }
 
   /** A copy of the record as it stands. */
@@ -132,36 +135,23 @@ export class StepLedger {
       case "spill":
         record.spills += 1;
         record.spilledChars += event.chars;
-        this.#countInTurn(1, 0);
+        this.#turns.count(this.#generation, 1, 0);
         this.save();
         break;
       case "tool-denied":
         record.denials += 1;
-        this.#countInTurn(0, 1);
+        this.#turns.count(this.#generation, 0, 1);
         this.save();
         break;
       case "context":
         if (!silent) {
-          this.#turn(event.context);
+          this.#turns.turn(this.#generation, event.context);
           this.save();
         }
         break;
-      case "claim-flagged": {
-        const guard = record.guard;
-        if (!guard) break;
-        guard.claimsFlagged += 1;
-        guard.claims.push({
-          at: this.#now(),
-          agent: event.agent,
-          matched: event.matched,
-          excerpt: event.excerpt,
-        });
-        // The count is the measure; the list is for reading and stays short on a long run.
-        if (guard.claims.length > MAX_CLAIMS_KEPT)
-          guard.claims.splice(0, guard.claims.length - MAX_CLAIMS_KEPT);
-        this.save();
+      case "claim-flagged":
+        this.guard.claim(event);
         break;
-      }
       case "plan":
         // The writing turn's own calls are not the step's plan.
         if (!silent) {
@@ -181,27 +171,6 @@ export class StepLedger {
     if (silent) return;
     this.#options.emit(event);
     if (event.type === "context") this.#maybeWarn(event.context);
-  }
-
-  /** A main-thread response of the booked generation: one entry of its per-turn series. */
-  #turn(context: number): void {
-    const generation = this.#generation;
-    if (!generation) return;
-    (generation.turns ??= []).push([context, this.#early.spills, this.#early.denials]);
-    this.#early = { spills: 0, denials: 0 };
-  }
-
-  /**
-   * Spills and denials go to the turn they belong to. The binary runs a tool as soon as its block is
-   * streamed, before the response ends: a denial comes before the context of the response that asked
-   * for it, so it waits for the next turn. A spill comes when the tool's output is back, after that
-   * response: it belongs to the last turn.
-   */
-  #countInTurn(spills: number, denials: number): void {
-    this.#early.denials += denials;
-    const last = this.#generation?.turns?.at(-1);
-    if (last) last[1] += spills;
-    else this.#early.spills += spills;
   }
 
   /** One `near` warning per generation when the context crosses warnAt. */
@@ -235,7 +204,7 @@ export class StepLedger {
   expectGeneration(): void {
     this.#pendingGeneration = true;
     this.#warned = false;
-    this.#early = { spills: 0, denials: 0 };
+    this.#turns.reset();
   }
 
   /** The generation the running (or next) session belongs to. */
@@ -245,20 +214,7 @@ export class StepLedger {
 
   /** Adds what one session run cost to the step and its generation. */
   account(outcome: SessionOutcome, countsForContext: boolean): void {
-    const record = this.#record;
-    const generation = this.#generation;
-    if (outcome.sessionId) {
-      const spend = sessionSpend(record.sessionCosts[outcome.sessionId], outcome.costTotal);
-      if (spend.total !== null) record.sessionCosts[outcome.sessionId] = spend.total;
-      record.costUsd += spend.spent;
-      if (generation) generation.costUsd += spend.spent;
-    }
-    record.numTurns += outcome.numTurns;
-    if (generation) generation.numTurns += outcome.numTurns;
-    if (countsForContext && outcome.mainResponses > 0) {
-      record.context = outcome.context;
-      if (generation) generation.context = outcome.context;
-    }
+    bookSession(this.#record, this.#generation, outcome, countsForContext);
   }
 
   onSession(sessionId: string): void {
@@ -330,160 +286,12 @@ export class StepLedger {
     cutCalls = 0,
     finishedCalls = 0,
   ): void {
-    const record = this.#record;
-    const { why } = produced;
-    if (why !== null) {
-      record.degraded += 1;
-      record.errors.push(degradedError(why, "zh"));
-    }
-    if (frozen.path) {
-      // The previous generation's file moved to the archive: its records follow it.
-      if (frozen.archived) this.#followArchived(frozen.path, frozen.archived);
-      record.handoffs.push(frozen.path);
-      record.pendingHandoff = frozen.path;
-    } else {
-      record.pendingPrompt = prompt;
-    }
-    if (burned) record.retired.push(burned);
-    const generation = this.#generation;
-    if (generation) {
-      generation.endedAt = this.#now();
-      generation.handoff = {
-        path: frozen.path,
-        degraded: why !== null,
-        why,
-        missing: produced.missing,
-        weak: produced.weak,
-        askedAgain: produced.askedAgain,
-        ...(produced.from !== null ? { from: produced.from } : {}),
-        scene: frozen.scene,
-        cutCalls,
-        finishedCalls,
-      };
-    }
-    this.save();
-  }
-
-  #followArchived(from: string, to: string): void {
-    const record = this.#record;
-    record.handoffs = record.handoffs.map((path) => (path === from ? to : path));
-    for (const generation of record.history) {
-      if (generation.handoff?.path === from) generation.handoff.path = to;
-    }
-  }
-
-  /**
-   * The goal guard's part of the record. Kept across `continue`; a step that had ended goal-not-met and
-   * is continued gets its rounds again (a person chose to go on), its earlier evidence stays.
-   */
-  guardStart(maxRounds: number, goal: StoredGoal, change: GoalChange | null = null): void {
-    const record = this.#record;
-    if (!record.guard) record.guard = newGuardRecord(maxRounds);
-    const guard = record.guard;
-    guard.goal = goal;
-    if (change) this.#goalChange(guard, goal, change);
-    if (guard.outcome === "goal-not-met") guard.rounds = 0;
-    guard.maxRounds = maxRounds;
-    guard.outcome = null;
-    guard.why = null;
-  }
-
-  /** A goal offered for work under way: kept as ignored, or (asked for) a switch with both versions. */
-  #goalChange(guard: GuardRecord, goal: StoredGoal, change: GoalChange): void {
-    const at = this.#now();
-    if (change.kind === "switched")
-      (guard.goalSwitches ??= []).push({ at, path: change.path, from: change.from, to: goal });
-    else guard.ignoredGoal = { at, path: change.path, goal: change.offered };
-    const [from, to] = change.kind === "switched" ? [change.from, goal] : [goal, change.offered];
-    this.#options.emit({
-      type: "goal-change",
-      step: this.#options.step,
-      phase: change.kind,
-      path: change.path,
-      checks: {
-        recorded: from.checks.map((check) => check.command),
-        offered: to.checks.map((check) => check.command),
-      },
-    });
-  }
-
-  get #guard(): GuardRecord {
-    const guard = this.#record.guard;
-    if (!guard) throw new Error("the goal guard was not started for this step");
-    return guard;
-  }
-
-  /** Guard rounds started so far (how often the coordinator was sent back). */
-  get guardRounds(): number {
-    return this.#record.guard?.rounds ?? 0;
-  }
-
-  /** One run of the goal's checks: kept whole, shown as a summary. */
-  checkRun(results: CheckResultRecord[]): void {
-    const guard = this.#guard;
-    const round = guard.rounds;
-    guard.checkRuns.push({ round, at: this.#now(), passed: results.every((r) => r.passed), results });
-    this.save();
-    this.#options.emit({
-      type: "goal-checks",
-      step: this.#options.step,
-      round,
-      passed: results.filter((result) => result.passed).length,
-      total: results.length,
-      results: results.map(({ index, command, passed, exitCode, durationMs, logPath, reason, failure }) => ({
-        index,
-        command,
-        passed,
-        exitCode,
-        durationMs,
-        logPath,
-        reason,
-        failure: failure ?? null,
-      })),
-    });
-  }
-
-  /** The reviewer's verdict. */
-  reviewed(review: Omit<ReviewRecord, "round" | "at">): void {
-    const guard = this.#guard;
-    const entry: ReviewRecord = { round: guard.rounds, at: this.#now(), ...review };
-    guard.reviews.push(entry);
-    this.save();
-    this.#options.emit({
-      type: "review",
-      step: this.#options.step,
-      round: entry.round,
-      outcome: entry.outcome,
-      criteria: entry.criteria,
-      why: entry.why,
-      answerPath: entry.answerPath,
-    });
-  }
-
-  /** The coordinator is sent back: one more guard round. */
-  guardRound(cause: "checks" | "review", failing: number, total: number, notMet: number): void {
-    const guard = this.#guard;
-    guard.rounds += 1;
-    this.save();
-    this.#options.emit({
-      type: "guard-round",
-      step: this.#options.step,
-      round: guard.rounds,
-      rounds: guard.maxRounds,
-      failing,
-      total,
-      cause,
-      notMet,
-    });
-  }
-
-  /** How the guard ended; `why` (for goal-not-met) also goes to the step's errors. */
-  guardEnd(outcome: "passed" | "goal-not-met", passedChecks: string[], why: string | null): void {
-    const guard = this.#guard;
-    guard.outcome = outcome;
-    guard.passedChecks = passedChecks;
-    guard.why = why;
-    if (why) this.#record.errors.push(why);
+    bookHandoff(
+      this.#record,
+      this.#generation,
+      { burned, produced, frozen, prompt, cutCalls, finishedCalls },
+      () => this.#now(),
+    );
     this.save();
   }
 

@@ -29,33 +29,48 @@ export const FLOOR_MESSAGE: Readonly<
 /** The binary said so on stderr: it will not run bypassPermissions as root without IS_SANDBOX=1. */
 const ROOT_REFUSAL = /root\/sudo|IS_SANDBOX/i;
 
+/** What the person can do about a failure that cannot pass, per kind; `refused-start` as root has its own. */
+const CANNOT_PASS_HINT: Readonly<Record<Locale, Record<CannotPass | "refused-start-as-root", string>>> = {
+  en: {
+    authentication: "check ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)",
+    permission: "check that this key may use this model (ANTHROPIC_API_KEY, --model)",
+    "invalid-request": "the provider refuses this request as it is; see flower -v",
+    "cloud-credentials": "check the cloud provider's credentials (AWS, Google Cloud or Azure)",
+    "refused-start": "the claude binary refused to start; see flower -v",
+    "refused-start-as-root":
+      "running as root, set IS_SANDBOX=1 (or run flower as an ordinary user); see flower -v",
+  },
+  zh: {
+    authentication: "检查 ANTHROPIC_API_KEY(或 ANTHROPIC_AUTH_TOKEN)",
+    permission: "检查这个密钥能否使用该模型(ANTHROPIC_API_KEY、--model)",
+    "invalid-request": "服务方拒绝这个请求本身;见 flower -v",
+    "cloud-credentials": "检查云服务的凭据(AWS、Google Cloud 或 Azure)",
+    "refused-start": "claude 程序拒绝启动;见 flower -v",
+    "refused-start-as-root": "以 root 运行时请设 IS_SANDBOX=1(或换普通用户运行 flower);见 flower -v",
+  },
+};
+
+const CANNOT_PASS_LINE: Readonly<Record<Locale, (reason: string, hint: string) => string>> = {
+  en: (reason, hint) => `not retried, it cannot pass: ${reason} — ${hint}`,
+  zh: (reason, hint) => `不重试(重试也过不去):${reason} —— ${hint}`,
+};
+
+/** The line for one locale: the cause, and the hint for its kind (the binary's root refusal named). */
+function cannotPassLine(locale: Locale): (why: CannotPass, reason: string) => string {
+  return (why, reason) => {
+    const rootRefusal = why === "refused-start" && ROOT_REFUSAL.test(reason);
+    return CANNOT_PASS_LINE[locale](
+      reason,
+      CANNOT_PASS_HINT[locale][rootRefusal ? "refused-start-as-root" : why],
+    );
+  };
+}
+
 /**
  * A failure that cannot pass on another attempt (failure-class.ts): not retried, the cause in the API's or
  * the binary's words, and what the person can do about it.
  */
 export const CANNOT_PASS: Readonly<Record<Locale, (why: CannotPass, reason: string) => string>> = {
-  en: (why, reason) => {
-    const hint = {
-      authentication: "check ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)",
-      permission: "check that this key may use this model (ANTHROPIC_API_KEY, --model)",
-      "invalid-request": "the provider refuses this request as it is; see flower -v",
-      "cloud-credentials": "check the cloud provider's credentials (AWS, Google Cloud or Azure)",
-      "refused-start": ROOT_REFUSAL.test(reason)
-        ? "running as root, set IS_SANDBOX=1 (or run flower as an ordinary user); see flower -v"
-        : "the claude binary refused to start; see flower -v",
-    }[why];
-    return `not retried, it cannot pass: ${reason} — ${hint}`;
-  },
-  zh: (why, reason) => {
-    const hint = {
-      authentication: "检查 ANTHROPIC_API_KEY(或 ANTHROPIC_AUTH_TOKEN)",
-      permission: "检查这个密钥能否使用该模型(ANTHROPIC_API_KEY、--model)",
-      "invalid-request": "服务方拒绝这个请求本身;见 flower -v",
-      "cloud-credentials": "检查云服务的凭据(AWS、Google Cloud 或 Azure)",
-      "refused-start": ROOT_REFUSAL.test(reason)
-        ? "以 root 运行时请设 IS_SANDBOX=1(或换普通用户运行 flower);见 flower -v"
-        : "claude 程序拒绝启动;见 flower -v",
-    }[why];
-    return `不重试(重试也过不去):${reason} —— ${hint}`;
-  },
+  en: cannotPassLine("en"),
+  zh: cannotPassLine("zh"),
 };

@@ -3,8 +3,8 @@
  * The manifest record stays, so costs, generations and handoff files remain readable; a later
  * `continue` of the step then starts without the deleted history.
  */
-import { ConfigurationError } from "../errors.js";
 import { checkpoint } from "../fs/checkpoint.js";
+import { recordedStep } from "../records/recorded-step.js";
 import type { RunRecords } from "../records/run-records.js";
 import type { StepRecord } from "../records/step-record.js";
 import type { FlowerSessionStore } from "../store/flower-store.js";
@@ -26,15 +26,7 @@ export async function deleteStepSessions(
   store: Pick<FlowerSessionStore, "projectKeysOf" | "delete">,
   step: string,
 ): Promise<number> {
-  const record = records.get(step);
-  if (!record) {
-    const known =
-      records
-        .list()
-        .map((s) => s.step)
-        .join(", ") || "none";
-    throw new ConfigurationError("step", step, `a step recorded in ${records.location} (known: ${known})`);
-  }
+  const record = recordedStep(records, step);
   let deleted = 0;
   for (const sessionId of stepSessionIds(record)) {
     for (const projectKey of await store.projectKeysOf(sessionId)) {

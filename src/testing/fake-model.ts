@@ -15,7 +15,14 @@ import { join } from "node:path";
 import { DEFAULTS } from "../defaults.js";
 import { FakeModelError } from "../errors.js";
 import { ModelRequest, type RequestKind, type WireRequestBody } from "./model-request.js";
-import { validateReply, type ContentReply, type FaultKind, type Reply } from "./replies.js";
+import {
+  defaultReply,
+  reusedToolUseId,
+  validateReply,
+  type ContentReply,
+  type FaultKind,
+  type Reply,
+} from "./replies.js";
 import { measurePrompt, tokensFor, type Usage } from "./usage.js";
 import { isValidationMode, validateConversation, type ValidationMode } from "./validate.js";
 import { apiError, FAULT_STATUS, sendJson, sendMessage, startCutStream, startCutToolStream } from "./wire.js";
@@ -163,21 +170,11 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
       return sendJson(res, 400, apiError("invalid_request_error", error.message));
     }
 
-    if (!("fault" in reply)) {
-      const used = new Set(request.toolCalls().map((call) => call.id));
-      for (const block of reply.content) {
-        if (block.type !== "tool_use" || block.id === undefined) continue;
-        if (used.has(block.id)) {
-          // The real CLI hangs on a repeated tool_use id instead of failing: refuse it here.
-          const error = new FakeModelError(
-            `fake model: the policy's reply to request #${request.index} reuses tool_use id ${JSON.stringify(block.id)}; ids must be unique in a conversation`,
-          );
-          errors.push(error);
-          record({ status: 400, reply: { error: error.message }, promptTokens: measure.totalTokens });
-          return sendJson(res, 400, apiError("invalid_request_error", error.message));
-        }
-        used.add(block.id);
-      }
+    const reused = reusedToolUseId(reply, request);
+    if (reused) {
+      errors.push(reused);
+      record({ status: 400, reply: { error: reused.message }, promptTokens: measure.totalTokens });
+      return sendJson(res, 400, apiError("invalid_request_error", reused.message));
     }
 
     if (reply.delayMs) await sleep(reply.delayMs);
@@ -303,23 +300,6 @@ export async function startFakeModel(options: FakeModelOptions): Promise<FakeMod
       await rm(configDir, { recursive: true, force: true });
     },
   };
-}
-
-/** Side requests get a sensible answer when the policy returns nothing; conversation requests do not. */
-function defaultReply(request: ModelRequest): ContentReply {
-  if (request.kind === "title")
-    return { content: [{ type: "text", text: JSON.stringify({ title: "Offline session" }) }] };
-  if (request.kind === "compact") {
-    return {
-      content: [
-        { type: "text", text: "<summary>Earlier work was summarised by the offline model kit.</summary>" },
-      ],
-    };
-  }
-  throw new FakeModelError(
-    `fake model: the policy returned nothing for request #${request.index} (${request.kind}); ` +
-      `last user text: ${JSON.stringify(request.lastUserText().slice(0, 120))}`,
-  );
 }
 
 /** The body as JSON, or undefined after answering the real API's 400 for an unparseable body. */

@@ -4,6 +4,7 @@
  * test script is a clear error, not a hung CLI.
  */
 import { FakeModelError, describeValue } from "../errors.js";
+import type { ModelRequest } from "./model-request.js";
 
 export interface TextBlock {
   type: "text";
@@ -155,4 +156,40 @@ export function validateReply(reply: unknown, requestIndex: number): Reply {
     }
   });
   return candidate as unknown as ContentReply;
+}
+
+/**
+ * A content reply that reuses a tool_use id already in the conversation: the real CLI hangs on it
+ * instead of failing, so the kit refuses it with this error. Null when every id is new.
+ */
+export function reusedToolUseId(reply: Reply, request: ModelRequest): FakeModelError | null {
+  if ("fault" in reply) return null;
+  const used = new Set(request.toolCalls().map((call) => call.id));
+  for (const block of reply.content) {
+    if (block.type !== "tool_use" || block.id === undefined) continue;
+    if (used.has(block.id)) {
+      return new FakeModelError(
+        `fake model: the policy's reply to request #${request.index} reuses tool_use id ${JSON.stringify(block.id)}; ids must be unique in a conversation`,
+      );
+    }
+    used.add(block.id);
+  }
+  return null;
+}
+
+/** Side requests get a sensible answer when the policy returns nothing; conversation requests do not. */
+export function defaultReply(request: ModelRequest): ContentReply {
+  if (request.kind === "title")
+    return { content: [{ type: "text", text: JSON.stringify({ title: "Offline session" }) }] };
+  if (request.kind === "compact") {
+    return {
+      content: [
+        { type: "text", text: "<summary>Earlier work was summarised by the offline model kit.</summary>" },
+      ],
+    };
+  }
+  throw new FakeModelError(
+    `fake model: the policy returned nothing for request #${request.index} (${request.kind}); ` +
+      `last user text: ${JSON.stringify(request.lastUserText().slice(0, 120))}`,
+  );
 }

@@ -19,12 +19,12 @@ import { continueWorkflow } from "../../workflow/run-workflow.js";
 import { defaultWorkflow } from "../../workflow/default-workflow.js";
 import {
   adoptRecorded,
-  continueCommand,
   joinSharedStore,
   liveSettings,
   makeRuntime,
   requireCredentials,
   reviewGoal,
+  supervised,
   type LiveSettings,
 } from "../live-settings.js";
 
@@ -74,11 +74,7 @@ async function goOnWithRun(
   run: string,
 ): Promise<number> {
   const outcome = await runWorkflowLive({
-    rt,
-    output: settings.output,
-    sink,
-    step: run,
-    continueCommand: continueCommand(run, settings),
+    ...supervised(rt, sink, settings, run),
     action: () =>
       // The run's reviewer as it was started; --review turns it on (an override line when it was off).
       continueWorkflow(
@@ -113,11 +109,7 @@ async function goOnWithStep(
   prompt: string | undefined,
 ): Promise<number> {
   const outcome = await runLive({
-    rt,
-    output: settings.output,
-    sink,
-    step,
-    continueCommand: continueCommand(step, settings),
+    ...supervised(rt, sink, settings, step),
     action: () =>
       rt.continue(step, defaultTeam(settings.locale), {
         wait: parsed.values.wait === true,

@@ -20,6 +20,7 @@ import { runWorkflow } from "../../workflow/run-workflow.js";
 import { defaultWorkflow } from "../../workflow/default-workflow.js";
 import {
   continueCommand,
+  supervised,
   liveSettings,
   makeRuntime,
   joinSharedStore,
@@ -89,11 +90,7 @@ export async function runCommand(parsed: ParsedCommand): Promise<number> {
     const run = explicitStep ?? stepNameFor(task, (name) => isTaken(rt, name));
     return (
       await runWorkflowLive({
-        rt,
-        output: settings.output,
-        sink,
-        step: run,
-        continueCommand: continueCommand(run, settings),
+        ...supervised(rt, sink, settings, run),
         action: () =>
           runWorkflow(rt, defaultWorkflow({ review: settings.review }), task, {
             run,
@@ -107,11 +104,7 @@ export async function runCommand(parsed: ParsedCommand): Promise<number> {
   const step = explicitStep ?? stepNameFor(task, (name) => rt.records.get(name) !== undefined);
   const spec = defaultTeam(settings.locale);
   const outcome = await runLive({
-    rt,
-    output: settings.output,
-    sink,
-    step,
-    continueCommand: continueCommand(step, settings),
+    ...supervised(rt, sink, settings, step),
     action: () => rt.run(step, spec, task, { wait: parsed.values.wait === true, ...reviewGoal(settings) }),
   });
   return outcome.code;

@@ -1,13 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { maskSecret, redactUrl } from "../../../src/cli/provider-credentials.js";
+import { chosenProvider, isFlagOn } from "../../../src/cli/provider-flags.js";
 import {
   IncompleteProviderError,
   NoProviderError,
-  chosenProvider,
   describeProvider,
   detectProvider,
-  isFlagOn,
-  maskSecret,
-  redactUrl,
   type Provider,
 } from "../../../src/cli/providers.js";
 import { FlowerError } from "../../../src/errors.js";

@@ -1,0 +1,72 @@
+/**
+ * What one step is given: its plan (task, policy, settings, what to freeze, the goal) and its environment
+ * (what the runtime around it wires in: persistence, session options, the bus). StepRun (step-run.ts)
+ * runs the step from these; the step driver (step-driver.ts) and the step harness build them.
+ */
+import type { Options } from "@anthropic-ai/claude-agent-sdk";
+import type { StderrSink } from "../agents/spawn-claude.js";
+import type { DocumentSpec } from "../documents/spec.js";
+import type { ResolvedGoal } from "../goal/goal-option.js";
+import type { HandoffPolicy } from "../handoff/policy.js";
+import type { Locale } from "../locale/locale.js";
+import type { StepRecord, StepSettings, WorkflowMembership } from "../records/step-record.js";
+import type { RewriteReport } from "../store/passes/report.js";
+import type { FlowerEvent } from "./events.js";
+import type { GoalChange } from "./frozen-goal.js";
+import type { QueryFunction } from "./session-run.js";
+
+/** What a step needs from the runtime around it: wiring, no decisions. */
+export interface StepEnvironment {
+  /** Persists the record (every change goes to disk at once: a crash loses nothing). */
+  save(record: StepRecord): void;
+  /** The earlier record of this step name, if any (run() starts afresh but keeps it). */
+  earlier(step: string): StepRecord | undefined;
+  /**
+   * SDK options for one session; `sink` receives what its hooks observe (spills, denials), `stderr` what
+   * the child writes on stderr.
+   */
+  sessionOptions(session: {
+    resume?: string;
+    writing: boolean;
+    sink: (event: FlowerEvent) => void;
+    stderr?: StderrSink;
+  }): Options;
+  /** Takes the credentials out of a text (the child's stderr, an error message). @default unchanged */
+  redact?(text: string): string;
+  /**
+   * Runs before each session (the workbench index is refreshed so the prompt lists what is on disk;
+   * a resumed session's local transcript tail is recovered into the store).
+   */
+  beforeSession(resume?: string): Promise<void>;
+  /** Subscribes to the store's load report for one session; returns the unsubscribe function. */
+  watchLoads(sessionId: string, listener: (report: RewriteReport) => void): () => void;
+  /** The event bus: what the user sees. */
+  emit(event: FlowerEvent): void;
+  /** SDK options for the goal guard's reviewer: a fresh session with read-only tools (only with a goal). */
+  reviewerOptions?(): Options;
+  query: QueryFunction;
+  now(): Date;
+}
+
+export interface StepPlan {
+  step: string;
+  agent: string;
+  prompt: string;
+  policy: HandoffPolicy;
+  /** Recorded on the step (what `continue` runs it with); optional for the loop's own tests. */
+  settings?: StepSettings;
+  locale: Locale;
+  workspace: string;
+  /** Where handoffs are frozen; null without a workbench (the handoff still happens, in the prompt only). */
+  notesDir: string | null;
+  maxAttempts: number;
+  stopSignal: AbortSignal;
+  /** Continue an existing record instead of starting fresh. */
+  continuation?: { record: StepRecord; prompt: string };
+  /** Part of a workflow run (recorded on the step). */
+  workflow?: WorkflowMembership;
+  /** The document the step must end with, frozen to `notesDir` under the run id. */
+  freeze?: { spec: DocumentSpec; run: string; notesDir: string };
+  /** The goal guard (SPEC §8): checks flower runs when the session completes, and how often to send it back. */
+  goal?: { goal: ResolvedGoal; logDir: string; env: NodeJS.ProcessEnv; change?: GoalChange | null };
+}
