@@ -139,6 +139,15 @@ export class Display {
       case "lease-wait":
         this.#print([t.leaseWait(oneLine(event.step), event.holder.pid, oneLine(event.holder.host))]);
         return;
+      case "handoff-request":
+        this.#print([
+          t.handoffRequest(
+            oneLine(event.step),
+            oneLine(event.by),
+            event.next === null ? null : cut(oneLine(event.next), REASON_MAX_CHARS),
+          ),
+        ]);
+        return;
       case "agent": {
         const agent = event.agent === "coordinator" ? t.coordinator : oneLine(event.agent);
         const description = cut(oneLine(event.description ?? ""), REASON_MAX_CHARS);

@@ -486,6 +486,7 @@ export class Runtime {
       emit: (event) => this.#bus.emit(event),
       query: o.internal.query,
       now: o.internal.now,
+      handoffRequests: lease.requests,
     };
   }
 }

@@ -22,12 +22,14 @@ import { degradedError } from "../handoff/degraded.js";
 import { readEditedHandoff } from "../handoff/edited-file.js";
 import { withCutCalls } from "../handoff/cut-calls.js";
 import { withPlan } from "../handoff/plan.js";
+import { withPersonsPrompt, withPersonsWords } from "../handoff/person.js";
 import { handoffPrompt } from "../handoff/prompt.js";
 import { freezeForSuccessor, produceHandoff, type FrozenForSuccessor } from "../handoff/switch.js";
 import type { Locale } from "../locale/locale.js";
 import type { StepRecord, StepResult, StepSettings, WorkflowMembership } from "../records/step-record.js";
 import type { RewriteReport } from "../store/passes/report.js";
 import type { FlowerEvent } from "./events.js";
+import type { HandoffRequestSource } from "./handoff-request.js";
 import { storedGoal, type GoalChange } from "./frozen-goal.js";
 import { judgeGoal, type Judgement, type ReviewSession } from "./goal-judge.js";
 import type { SessionOutcome } from "./session-outcome.js";
@@ -70,6 +72,8 @@ export interface StepEnvironment {
   reviewerOptions?(): Options;
   query: QueryFunction;
   now(): Date;
+  /** Requests of `flower handoff` addressed to this driver (the lease's); absent: nobody can ask. */
+  handoffRequests?: HandoffRequestSource;
 }
 
 export interface StepPlan {
@@ -166,6 +170,9 @@ export class StepRun {
         },
         stopSignal: writing ? NEVER : plan.stopSignal,
         query: env.query,
+        ...(env.handoffRequests && !writing
+          ? { requested: () => env.handoffRequests!.pending() !== null }
+          : {}),
       });
     } finally {
       unwatch();
@@ -408,6 +415,13 @@ export class StepRun {
     const context = outcome.context || ledger.context;
 
     const cutCalls = outcome.cutCalls;
+    // A person's request (flower handoff) pending now rides on this handoff, whatever brought it on.
+    const request = this.#env.handoffRequests?.pending() ?? null;
+    if (request !== null) {
+      this.#env.handoffRequests!.take(request);
+      ledger.personAsked(request);
+      this.#env.emit({ type: "handoff-request", step: plan.step, by: request.by, next: request.next });
+    }
     let turns = 0;
     const written = await produceHandoff({
       step: plan.step,
@@ -421,7 +435,11 @@ export class StepRun {
           : burned
             ? null
             : "no session to write the handoff",
-      prompt: handoffPrompt(plan.locale, { used: context, window: plan.policy.window, cutCalls }),
+      prompt: withPersonsPrompt(
+        handoffPrompt(plan.locale, { used: context, window: plan.policy.window, cutCalls }),
+        request,
+        plan.locale,
+      ),
       // Called once, and once more when a section came back weak (the follow-up turn).
       write: async (prompt) => {
         if (turns++ === 0) {
@@ -447,7 +465,8 @@ export class StepRun {
     // Whatever the model wrote (or the degraded path assembled), the cut calls and the plan at the
     // switch (the latest TodoWrite, handoff/plan.ts) reach the successor.
     const withCalls = withCutCalls(written.handoff, cutCalls, plan.locale);
-    const produced = { ...written, handoff: withPlan(withCalls, ledger.plan, plan.locale) };
+    const withWords = withPersonsWords(withCalls, request, plan.locale);
+    const produced = { ...written, handoff: withPlan(withWords, ledger.plan, plan.locale) };
     const freezing = {
       notesDir: plan.notesDir,
       step: plan.step,
