@@ -29,6 +29,12 @@ import { openBackingStore, type BackingStore } from "../storage/backing-store.js
 import { claudeProjectsDir, recoverLocalTail } from "./recover-local-tail.js";
 import { deleteStepSessions } from "../storage/retention.js";
 import { StepLease } from "./step-lease.js";
+import {
+  recordsTarget,
+  requestHandoff,
+  type HandoffAsked,
+  type RequestHandoffOptions,
+} from "./request-handoff.js";
 import { StepRun, type StepEnvironment } from "./step-run.js";
 import { reviewerSessionOptions, stepSessionOptions, type SessionWiring } from "./session-options.js";
 import { DEFAULT_LEASE_TIMING } from "../records/lease.js";
@@ -236,6 +242,14 @@ export class Runtime {
   async deleteSessions(step: string): Promise<number> {
     if (this.#running.has(step)) throw new ConfigurationError("step", step, "a step that is not running");
     return deleteStepSessions(this.records, this.store, step);
+  }
+
+  /**
+   * `flower handoff` from code: asks the step's live driver (this process, another, or another machine on
+   * a shared store) to hand off at its next message boundary, `next` first in the handoff's next step.
+   */
+  requestHandoff(step: string, options: RequestHandoffOptions = {}): Promise<HandoffAsked> {
+    return requestHandoff(recordsTarget(this.records), step, options);
   }
 
   /** Stops the running steps at the next message boundary; their records stay continuable. */

@@ -8,19 +8,14 @@
  * so in its own terminal. Without a live driver (no lease, or its owner is gone by the rules a takeover
  * uses) it says so and exits 1: a stopped step starts its next generation with `flower continue`.
  */
-import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { hostname, userInfo } from "node:os";
 import { join } from "node:path";
 import { EXIT, UsageError } from "../../errors.js";
 import { resolveLocale } from "../../locale/locale.js";
-import type { HandoffRequest, HandoffRequests } from "../../records/handoff-requests.js";
-import { DEFAULT_LEASE_TIMING, ownerGone, type LeaseRow } from "../../records/lease.js";
 import { PostgresRunRecords } from "../../storage/postgres/run-records.js";
-import { currentProcess } from "../../records/process-identity.js";
 import { RECORDS_FILE } from "../../storage/files.js";
 import { SqliteRunRecords } from "../../storage/sqlite/run-records.js";
-import type { StepRecord } from "../../records/step-record.js";
+import { requestHandoff, type RequestTarget } from "../../runtime/request-handoff.js";
 import { connectPostgres } from "../../storage/backing-store.js";
 import { runDirectory as runDirectoryPath } from "../../storage/files.js";
 import { quoteIdentifier } from "../../storage/postgres/migrate.js";
@@ -28,13 +23,9 @@ import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
 import { HANDOFF_TEXT, type HandoffText } from "../handoff-text.js";
 import { storeOption } from "../store-option.js";
 
-/** What the command needs of either store: the step, its lease, the channel. */
-interface Records {
+/** Either store, as the request needs it, with where it is (for messages) and how to let go of it. */
+interface Records extends RequestTarget {
   where: string;
-  step(name: string): Promise<StepRecord | undefined>;
-  steps(): Promise<StepRecord[]>;
-  lease(name: string): Promise<LeaseRow | undefined>;
-  requests: HandoffRequests;
   close(): Promise<void>;
 }
 
@@ -58,26 +49,13 @@ export async function handoffCommand(parsed: ParsedCommand): Promise<number> {
 }
 
 async function ask(records: Records, step: string, next: string | null, text: HandoffText): Promise<number> {
-  const [record, lease] = [await records.step(step), await records.lease(step)];
-  if (record === undefined && lease === undefined) {
-    const known = (await records.steps()).map((other) => other.step);
-    throw new UsageError(text.unknown(step, records.where, known));
-  }
-  // Live by the rules a takeover uses: a dead pid on this machine, or a heartbeat gone stale anywhere.
-  if (lease === undefined || ownerGone(lease, currentProcess(), new Date(), DEFAULT_LEASE_TIMING)) {
-    process.stderr.write(`${text.noDriver(step, record?.status ?? null)}\n`);
+  const asked = await requestHandoff(records, step, { next: next ?? undefined });
+  if (asked.kind === "unknown") throw new UsageError(text.unknown(step, records.where, asked.known));
+  if (asked.kind === "no-driver") {
+    process.stderr.write(`${text.noDriver(step, asked.status)}\n`);
     return EXIT.failed;
   }
-  const request: HandoffRequest = {
-    id: randomUUID(),
-    step,
-    lease: lease.token,
-    next,
-    by: `${userName()}@${hostname()}`,
-    at: new Date().toISOString(),
-  };
-  await records.requests.put(request);
-  process.stdout.write(`${text.asked(step, lease.pid, lease.host, next)}\n`);
+  process.stdout.write(`${text.asked(step, asked.holder.pid, asked.holder.host, next)}\n`);
   return EXIT.ok;
 }
 
@@ -120,13 +98,4 @@ function openShared(spec: Parameters<typeof connectPostgres>[0]): Records {
       await pool.end();
     },
   };
-}
-
-/** The person asking, as the driver's terminal and the record name them. */
-function userName(): string {
-  try {
-    return userInfo().username;
-  } catch {
-    return process.env.USER ?? "someone";
-  }
 }
