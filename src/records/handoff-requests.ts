@@ -84,4 +84,9 @@ export class SqliteHandoffRequests implements HandoffRequests {
   take(step: string, id: string): void {
     this.#db.prepare("DELETE FROM handoff_requests WHERE step = ? AND id = ?").run(step, id);
   }
+
+  /** In the caller's transaction (the step's record is deleted): nothing of it is left. */
+  deleteStep(step: string): void {
+    this.#db.prepare("DELETE FROM handoff_requests WHERE step = ?").run(step);
+  }
 }

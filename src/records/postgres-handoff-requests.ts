@@ -3,7 +3,7 @@
  * store/postgres/migrations.ts): a person on any machine asks the live driver, on whichever machine it
  * runs, to hand off. See handoff-requests.ts for why it is a channel and not a write to the step record.
  */
-import type { Pool, QueryResultRow } from "pg";
+import type { ClientBase, Pool, QueryResultRow } from "pg";
 import { StoreError } from "../errors.js";
 import { toRequest, type HandoffRequest, type HandoffRequests } from "./handoff-requests.js";
 
@@ -51,6 +51,11 @@ export class PostgresHandoffRequests implements HandoffRequests {
       step,
       id,
     ]);
+  }
+
+  /** In the caller's transaction (`flower forget --store`): nothing of a forgotten step is left. */
+  async deleteSteps(client: ClientBase, steps: readonly string[]): Promise<void> {
+    await client.query(`DELETE FROM ${this.#table} WHERE step = ANY($1)`, [steps]);
   }
 
   async #query(operation: string, text: string, values: unknown[]): Promise<RequestColumns[]> {

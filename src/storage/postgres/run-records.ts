@@ -147,6 +147,7 @@ export class PostgresRunRecords {
   /** In the caller's transaction: deletes the steps' leases and records; returns how many records went. */
   async deleteSteps(client: ClientBase, steps: readonly string[]): Promise<number> {
     await client.query(`DELETE FROM ${this.#leases} WHERE step = ANY($1)`, [steps]);
+    await this.requests.deleteSteps(client, steps);
     const { rowCount } = await client.query(`DELETE FROM ${this.#steps} WHERE step = ANY($1)`, [steps]);
     return rowCount ?? 0;
   }

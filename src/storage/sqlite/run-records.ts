@@ -169,6 +169,7 @@ export class SqliteRunRecords implements RunRecords {
       .transaction(() => {
         deleted = this.#db.prepare("DELETE FROM steps WHERE step = ?").run(step).changes > 0;
         this.#db.prepare("DELETE FROM leases WHERE step = ?").run(step);
+        this.requests.deleteStep(step);
         this.#mirror();
       })
       .immediate();
