@@ -7,6 +7,7 @@
  */
 import { readFileSync, rmSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
+import { HandoffPolicy } from "../../../src/handoff/policy.js";
 import type { HandoffRequest } from "../../../src/records/handoff-requests.js";
 import type { HandoffRequestSource } from "../../../src/runtime/handoff-request.js";
 import { response, result } from "../../support/scripted-query.js";
@@ -105,6 +106,23 @@ describe("a handoff a person asked for", () => {
     await h.run.run();
     expect(h.calls[2]!.prompt).toContain("- ann@desk 用 flower handoff 要求了这次交接(没有留话)。");
     expect(h.run.record.handoffRequests?.[0]?.next).toBeNull();
+  });
+
+  it("is honoured with automatic handoffs off (--no-handoff): the person's is the only one", async () => {
+    const { source, taken } = channel(0);
+    const h = harness(
+      [
+        session("s1", response("s1", 12_000, "tool_use"), response("s1", 13_000), result("s1")),
+        session("s1", result("s1", { text: HANDOFF_ANSWER })),
+        session("s2", response("s2", 95_000), result("s2", { text: "Summed." })),
+      ],
+      { policy: new HandoffPolicy({ enabled: false, window: 100_000, headroom: 50_000 }) },
+      "flower-ondemand-",
+      { handoffRequests: source },
+    );
+    const done = await h.run.run();
+    expect(done.generations).toBe(2);
+    expect(taken).toEqual(["r1"]);
   });
 
   it("leaves the request alone when the session ends its turn on its own", async () => {
