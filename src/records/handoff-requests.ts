@@ -10,8 +10,6 @@
  * lease that is gone (the driver ended between the check and the write) is never acted on by a later
  * driver: its token is not theirs.
  */
-import type Database from "better-sqlite3";
-
 export interface HandoffRequest {
   /** Random per request: the driver deletes exactly the row it acted on, not a newer one. */
   id: string;
@@ -35,7 +33,7 @@ export interface HandoffRequests {
   take(step: string, id: string): void | Promise<void>;
 }
 
-interface RequestColumns {
+export interface RequestColumns {
   id: string;
   step: string;
   lease: string;
@@ -46,47 +44,4 @@ interface RequestColumns {
 
 export function toRequest(row: RequestColumns): HandoffRequest {
   return { id: row.id, step: row.step, lease: row.lease, next: row.next, by: row.by_whom, at: row.at };
-}
-
-/** The channel in records.db, next to the leases (the table is created on first open: no schema bump). */
-export class SqliteHandoffRequests implements HandoffRequests {
-  readonly #db: Database.Database;
-
-  constructor(db: Database.Database) {
-    this.#db = db;
-    this.#db.exec(`
-      CREATE TABLE IF NOT EXISTS handoff_requests (
-        step TEXT PRIMARY KEY,
-        id TEXT NOT NULL,
-        lease TEXT NOT NULL,
-        next TEXT,
-        by_whom TEXT NOT NULL,
-        at TEXT NOT NULL
-      );
-    `);
-  }
-
-  put(request: HandoffRequest): void {
-    this.#db
-      .prepare(
-        "INSERT OR REPLACE INTO handoff_requests (step, id, lease, next, by_whom, at) VALUES (?, ?, ?, ?, ?, ?)",
-      )
-      .run(request.step, request.id, request.lease, request.next, request.by, request.at);
-  }
-
-  get(step: string, lease: string): HandoffRequest | null {
-    const row = this.#db
-      .prepare("SELECT * FROM handoff_requests WHERE step = ? AND lease = ?")
-      .get(step, lease) as RequestColumns | undefined;
-    return row ? toRequest(row) : null;
-  }
-
-  take(step: string, id: string): void {
-    this.#db.prepare("DELETE FROM handoff_requests WHERE step = ? AND id = ?").run(step, id);
-  }
-
-  /** In the caller's transaction (the step's record is deleted): nothing of it is left. */
-  deleteStep(step: string): void {
-    this.#db.prepare("DELETE FROM handoff_requests WHERE step = ?").run(step);
-  }
 }

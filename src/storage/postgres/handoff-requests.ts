@@ -1,11 +1,11 @@
 /**
  * The request channel of `flower handoff` in a shared store (`flower_handoff_requests`, migration 3 in
- * store/postgres/migrations.ts): a person on any machine asks the live driver, on whichever machine it
- * runs, to hand off. See handoff-requests.ts for why it is a channel and not a write to the step record.
+ * migrations.ts): a person on any machine asks the live driver, on whichever machine it runs, to hand
+ * off. See records/handoff-requests.ts for why it is a channel and not a write to the step record.
  */
 import type { ClientBase, Pool, QueryResultRow } from "pg";
-import { StoreError } from "../errors.js";
-import { toRequest, type HandoffRequest, type HandoffRequests } from "./handoff-requests.js";
+import { StoreError } from "../../errors.js";
+import { toRequest, type HandoffRequest, type HandoffRequests } from "../../records/handoff-requests.js";
 
 interface RequestColumns extends QueryResultRow {
   id: string;
