@@ -4,6 +4,7 @@
  */
 export { Runtime } from "./runtime/runtime.js";
 export type { RunOptions, ContinueOptions } from "./runtime/runtime.js";
+export type { HandoffAsked, RequestHandoffOptions } from "./runtime/request-handoff.js";
 export type { RuntimeOptions } from "./runtime/options.js";
 export type {
   StepResult,

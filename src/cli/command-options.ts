@@ -6,7 +6,7 @@
 import { DEFAULTS } from "../defaults.js";
 import type { Locale } from "../locale/locale.js";
 
-export type CommandName = "run" | "continue" | "runs" | "show" | "report" | "forget" | "demo";
+export type CommandName = "run" | "continue" | "runs" | "show" | "report" | "forget" | "handoff" | "demo";
 
 export const COMMANDS: readonly CommandName[] = [
   "run",
@@ -15,6 +15,7 @@ export const COMMANDS: readonly CommandName[] = [
   "show",
   "report",
   "forget",
+  "handoff",
   "demo",
 ];
 
@@ -276,6 +277,22 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
     ...HELP,
   },
   forget: { ...CARRIED_WORKSPACE, ...RUN_DIR, ...STORE, ...LANG, ...HELP },
+  handoff: {
+    next: {
+      type: "string",
+      value: "TEXT",
+      default: { en: "none (a plain handoff)", zh: "无(普通的交接)" },
+      help: {
+        en: "What the next generation should do: put first in the handoff's next step, marked as yours.",
+        zh: '下一代该做什么:放在交接书"下一步"的最前面,标明是你说的。',
+      },
+    },
+    ...CARRIED_WORKSPACE,
+    ...RUN_DIR,
+    ...STORE,
+    ...LANG,
+    ...HELP,
+  },
   demo: {
     workspace: {
       type: "string",

@@ -77,6 +77,14 @@ export function eventLines(event: FlowerEvent, view: LineContext): ViewLine[] {
         : [];
     case "lease-wait":
       return [t.leaseWait(oneLine(event.step), event.holder.pid, oneLine(event.holder.host))];
+    case "handoff-request":
+      return [
+        t.handoffRequest(
+          oneLine(event.step),
+          oneLine(event.by),
+          event.next === null ? null : cut(oneLine(event.next), REASON_MAX_CHARS),
+        ),
+      ];
     case "agent": {
       const agent = event.agent === "coordinator" ? t.coordinator : oneLine(event.agent);
       const description = cut(oneLine(event.description ?? ""), REASON_MAX_CHARS);

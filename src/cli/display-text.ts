@@ -39,6 +39,8 @@ export interface DisplayText {
   /** Heads the child's stderr lines under -v. */
   claudeStderr: string;
   leaseWait: (step: string, pid: number, host: string) => string;
+  /** `flower handoff` reached this driver: who asked, and their words (null: none). */
+  handoffRequest: (step: string, by: string, next: string | null) => string;
   /** A continued step does not keep a setting it was started with: `window 90K as started → 200K (--window)`. */
   override: (setting: string, recorded: string, now: string, by: string) => string;
   settingNames: Record<
@@ -112,6 +114,8 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     claudeStderr: "   claude 的 stderr(最后几行):",
     retry: (step, attempt, max, reason) => `!! ${step} 第 ${attempt}/${max} 次尝试失败:${reason} —— 重试`,
     leaseWait: (step, pid, host) => `.. ${step} 正由 ${host} 上的进程 ${pid} 驱动,等它结束`,
+    handoffRequest: (step, by, next) =>
+      `>> ${step}:${by} 用 flower handoff 要求交接${next ? `,下一步:${next}` : ""}`,
     override: (setting, recorded, now, by) => `${setting} ${recorded}(启动时)→ ${now}(${by})`,
     settingNames: {
       model: "模型",
@@ -188,6 +192,8 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     retry: (step, attempt, max, reason) =>
       `!! ${step} attempt ${attempt}/${max} failed: ${reason} — retrying`,
     leaseWait: (step, pid, host) => `.. ${step} is driven by pid ${pid} on ${host}; waiting for it to finish`,
+    handoffRequest: (step, by, next) =>
+      `>> ${step}: ${by} asked for a handoff (flower handoff)${next ? `; next: ${next}` : ""}`,
     override: (setting, recorded, now, by) => `${setting} ${recorded} as started → ${now} (${by})`,
     settingNames: {
       model: "model",

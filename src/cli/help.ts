@@ -56,6 +56,13 @@ const USAGE: Record<CommandName, { usage: string; summary: Localized }> = {
       zh: "从会话库里删掉这一步的会话(保留期);它的运行记录留着。",
     },
   },
+  handoff: {
+    usage: 'flower handoff <step> [--next "TEXT"] [options]',
+    summary: {
+      en: "Ask the step's live driver (here or on any machine of a shared store) to hand off at its next message boundary.",
+      zh: "请这一步正在跑的驱动(本机,或共用存储的任一台机器)在下一个消息边界交接。",
+    },
+  },
   demo: {
     usage: "flower demo [options]",
     summary: {

@@ -9,6 +9,7 @@ import { parseCommandLine, type ParsedCommand } from "./args.js";
 import { COMMANDS, type CommandName } from "./command-options.js";
 import { demoCommand } from "./commands/demo.js";
 import { forgetCommand } from "./commands/forget.js";
+import { handoffCommand } from "./commands/handoff.js";
 import { runsCommand } from "./commands/inspect.js";
 import { continueCommandRun } from "./commands/continue.js";
 import { runCommand } from "./commands/run.js";
@@ -26,6 +27,7 @@ const HANDLERS: Record<CommandName, (parsed: ParsedCommand) => number | Promise<
   show: showCommand,
   report: reportCommand,
   forget: forgetCommand,
+  handoff: handoffCommand,
   demo: demoCommand,
 };
 

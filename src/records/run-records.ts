@@ -4,6 +4,7 @@
  * (storage/shared-run-records.ts over PostgreSQL) cannot: its lease operations return promises, which StepLease
  * awaits, and its records are written through (see storage/shared-run-records.ts for why `get`/`put` stay synchronous).
  */
+import type { HandoffRequests } from "./handoff-requests.js";
 import type { LeaseRow } from "./lease.js";
 import type { ProcessIdentity } from "./process-identity.js";
 import type { StepRecord } from "./step-record.js";
@@ -55,6 +56,8 @@ export interface RunRecords {
    * store; rejects with why one did not.
    */
   flush?(step?: string): Promise<void>;
+  /** `flower handoff`'s channel to a step's live driver (handoff-requests.ts); absent: nobody can ask. */
+  readonly requests?: HandoffRequests;
 }
 
 export type AcquireResult =

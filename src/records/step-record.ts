@@ -186,6 +186,8 @@ export interface StepRecord extends StepResult {
    * written before it was kept: `continue` then takes today's options as before.
    */
   settings?: StepSettings;
+  /** Handoffs a person asked for with `flower handoff`: who, when, their words, which generation ended. */
+  handoffRequests?: Array<{ by: string; at: string; next: string | null; generation: number }>;
   /** The process running the step (while `status` is "running"): a dead pid means it was cut off. */
   pid?: number;
   /** Set for a step of a workflow run (with `run`): its name in the workflow and the run's task. */

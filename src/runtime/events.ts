@@ -160,6 +160,16 @@ export interface StoreLoadEvent extends RewriteReport {
   sessionId: string;
 }
 
+/** A person asked for this handoff with `flower handoff` (handoff-request.ts); the handoff follows at once. */
+export interface HandoffRequestEvent {
+  type: "handoff-request";
+  step: string;
+  /** `user@host`. */
+  by: string;
+  /** Their words for the next generation; null: a plain handoff. */
+  next: string | null;
+}
+
 /** Another live driver holds the step; this one waits for it (`wait` / `--wait`). Told once. */
 export interface LeaseWaitEvent {
   type: "lease-wait";
@@ -249,6 +259,7 @@ export type FlowerEvent =
   | PlanEvent
   | StoreLoadEvent
   | LeaseWaitEvent
+  | HandoffRequestEvent
   | GoalChecksEvent
   | GuardRoundEvent
   | ClaimFlaggedEvent

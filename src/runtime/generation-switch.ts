@@ -14,11 +14,13 @@ import { degradedError } from "../handoff/degraded.js";
 import { readEditedHandoff } from "../handoff/edited-file.js";
 import { withCutCalls } from "../handoff/cut-calls.js";
 import { withPlan } from "../handoff/plan.js";
+import { withPersonsPrompt, withPersonsWords } from "../handoff/person.js";
 import type { HandoffPolicy } from "../handoff/policy.js";
 import { handoffPrompt } from "../handoff/prompt.js";
 import { freezeForSuccessor, produceHandoff, type FrozenForSuccessor } from "../handoff/switch.js";
 import type { Locale } from "../locale/locale.js";
 import type { FlowerEvent } from "./events.js";
+import type { HandoffRequestSource } from "./handoff-request.js";
 import { isFileSystemError, NOT_FROZEN } from "./not-frozen.js";
 import type { SessionOutcome } from "./session-outcome.js";
 import type { StepLedger } from "./step-ledger.js";
@@ -38,6 +40,8 @@ export interface SwitchContext {
   ledger: StepLedger;
   emit(event: FlowerEvent): void;
   now(): Date;
+  /** Requests of `flower handoff` addressed to this driver; absent: nobody can ask. */
+  handoffRequests?: HandoffRequestSource;
 }
 
 /**
@@ -101,6 +105,13 @@ export async function handOff(
   const used = outcome.context || ledger.context;
 
   const cutCalls = outcome.cutCalls;
+  // A person's request (flower handoff) pending now rides on this handoff, whatever brought it on.
+  const request = context.handoffRequests?.pending() ?? null;
+  if (request !== null) {
+    context.handoffRequests!.take(request);
+    ledger.personAsked(request);
+    context.emit({ type: "handoff-request", step, by: request.by, next: request.next });
+  }
   let turns = 0;
   const written = await produceHandoff({
     step,
@@ -114,7 +125,11 @@ export async function handOff(
         : burned
           ? null
           : "no session to write the handoff",
-    prompt: handoffPrompt(locale, { used, window: policy.window, cutCalls }),
+    prompt: withPersonsPrompt(
+      handoffPrompt(locale, { used, window: policy.window, cutCalls }),
+      request,
+      locale,
+    ),
     // Called once, and once more when a section came back weak (the follow-up turn).
     write: async (prompt) => {
       if (turns++ === 0) {
@@ -140,7 +155,8 @@ export async function handOff(
   // Whatever the model wrote (or the degraded path assembled), the cut calls and the plan at the
   // switch (the latest TodoWrite, handoff/plan.ts) reach the successor.
   const withCalls = withCutCalls(written.handoff, cutCalls, locale);
-  const produced = { ...written, handoff: withPlan(withCalls, ledger.plan, locale) };
+  const withWords = withPersonsWords(withCalls, request, locale);
+  const produced = { ...written, handoff: withPlan(withWords, ledger.plan, locale) };
   const freezing = { notesDir: context.notesDir, step, locale, workspace, now: context.now() };
   let frozen: FrozenForSuccessor;
   try {

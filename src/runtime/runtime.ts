@@ -23,6 +23,12 @@ import {
 import { openBackingStore, type BackingStore } from "../storage/backing-store.js";
 import { deleteStepSessions } from "../storage/retention.js";
 import { recordedStep } from "../records/recorded-step.js";
+import {
+  recordsTarget,
+  requestHandoff,
+  type HandoffAsked,
+  type RequestHandoffOptions,
+} from "./request-handoff.js";
 import type { RunRecords } from "../records/run-records.js";
 import type { StepRecord, StepResult, StepSettings, WorkflowMembership } from "../records/step-record.js";
 import { recordedSettings } from "./step-settings.js";
@@ -173,6 +179,14 @@ export class Runtime {
   async deleteSessions(step: string): Promise<number> {
     if (this.#running.has(step)) throw new ConfigurationError("step", step, "a step that is not running");
     return deleteStepSessions(this.records, this.store, step);
+  }
+
+  /**
+   * `flower handoff` from code: asks the step's live driver (this process, another, or another machine on
+   * a shared store) to hand off at its next message boundary, `next` first in the handoff's next step.
+   */
+  requestHandoff(step: string, options: RequestHandoffOptions = {}): Promise<HandoffAsked> {
+    return requestHandoff(recordsTarget(this.records), step, options);
   }
 
   /** Stops the running steps at the next message boundary; their records stay continuable. */

@@ -44,6 +44,8 @@ export interface SessionRunInput {
   query: QueryFunction;
   /** The child's stderr as its spawner delivers it (the same tail the options were built with). */
   stderr?: StderrTail;
+  /** Whether a person asked for a handoff (`flower handoff`, handoff-request.ts): due like a crossed line. */
+  requested?: () => boolean;
 }
 
 export async function runSession(input: SessionRunInput): Promise<SessionOutcome> {
@@ -81,13 +83,15 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
       at: policy.enabled ? policy.at : null,
       generation: input.generation,
     });
-    const due = handoffDue({
-      enabled: policy.enabled,
-      writing,
-      context,
-      at: policy.at,
-      sessionId: translator.reading.sessionId,
-    });
+    const due =
+      handoffDue({
+        enabled: policy.enabled,
+        writing,
+        context,
+        at: policy.at,
+        sessionId: translator.reading.sessionId,
+      }) ||
+      (!writing && !!translator.reading.sessionId && input.requested?.() === true);
     // A response that ends the turn needs no interrupt: the work is finishing on its own.
     if (handoffRequested || stopReason !== "tool_use") return;
     // The boundary after the calls the switch waited for: their results are in, hand off now (this

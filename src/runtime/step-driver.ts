@@ -297,6 +297,7 @@ export class StepDriver {
       emit: (event) => bus.emit(event),
       query: o.internal.query,
       now: o.internal.now,
+      handoffRequests: lease.requests,
     };
   }
 }

@@ -8,6 +8,7 @@ import { LeaseHeldError } from "../errors.js";
 import { holderOf, killLeftoverChildren, ownerGone, type LeaseTiming } from "../records/lease.js";
 import { currentProcess, type ProcessIdentity } from "../records/process-identity.js";
 import type { RunRecords } from "../records/run-records.js";
+import { HandoffRequestWatch } from "./handoff-request.js";
 
 export interface LeaseOptions {
   records: RunRecords;
@@ -29,12 +30,15 @@ export class StepLease {
   readonly #timer: NodeJS.Timeout;
   readonly #now: () => Date;
   #released = false;
+  /** Requests of `flower handoff` addressed to this lease (handoff-request.ts). */
+  readonly requests: HandoffRequestWatch;
 
   private constructor(options: LeaseOptions, token: string) {
     this.step = options.step;
     this.token = token;
     this.#records = options.records;
     this.#now = options.now;
+    this.requests = new HandoffRequestWatch(options.records.requests, options.step, token);
     this.#timer = setInterval(() => this.#beat(), options.timing.heartbeatMs);
     // The heartbeat must not keep a finished process alive.
     this.#timer.unref();
@@ -102,6 +106,7 @@ export class StepLease {
     if (this.#released) return;
     this.#released = true;
     clearInterval(this.#timer);
+    this.requests.stop();
     await this.#records.release(this.step, this.token);
   }
 }

@@ -277,6 +277,12 @@ export class StepLedger {
     this.save();
   }
 
+  /** A person asked for this handoff (`flower handoff`): recorded with the generation it ends. */
+  personAsked(request: { by: string; at: string; next: string | null }): void {
+    const asked = { by: request.by, at: request.at, next: request.next, generation: this.generationNumber };
+    (this.#record.handoffRequests ??= []).push(asked);
+  }
+
   /** The generation handed off: what was written or why it degraded, where it froze, which session burned. */
   handedOff(
     burned: string | null,

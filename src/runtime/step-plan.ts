@@ -3,6 +3,7 @@
  * (what the runtime around it wires in: persistence, session options, the bus). StepRun (step-run.ts)
  * runs the step from these; the step driver (step-driver.ts) and the step harness build them.
  */
+import type { HandoffRequestSource } from "./handoff-request.js";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
 import type { StderrSink } from "../agents/spawn-claude.js";
 import type { DocumentSpec } from "../documents/spec.js";
@@ -46,6 +47,8 @@ export interface StepEnvironment {
   reviewerOptions?(): Options;
   query: QueryFunction;
   now(): Date;
+  /** Requests of `flower handoff` addressed to this driver (the lease's); absent: nobody can ask. */
+  handoffRequests?: HandoffRequestSource;
 }
 
 export interface StepPlan {

@@ -75,6 +75,7 @@ export class StepRun {
       ledger: this.#ledger,
       emit: (event) => env.emit(event),
       now: () => env.now(),
+      ...(env.handoffRequests ? { handoffRequests: env.handoffRequests } : {}),
     };
     if (plan.goal)
       this.#ledger.guard.start(
@@ -116,6 +117,9 @@ export class StepRun {
         },
         stopSignal: writing ? NEVER : plan.stopSignal,
         query: env.query,
+        ...(env.handoffRequests && !writing
+          ? { requested: () => env.handoffRequests!.pending() !== null }
+          : {}),
       });
     } finally {
       unwatch();

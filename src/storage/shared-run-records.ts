@@ -24,6 +24,7 @@ import type { PostgresRunRecords } from "./postgres/run-records.js";
 import type { AcquireOptions, AcquireResult, RunRecords } from "../records/run-records.js";
 import type { SqliteRunRecords } from "./sqlite/run-records.js";
 import type { StepRecord } from "../records/step-record.js";
+import type { HandoffRequests } from "../records/handoff-requests.js";
 
 export class SharedRunRecords implements RunRecords {
   readonly location: string;
@@ -38,6 +39,11 @@ export class SharedRunRecords implements RunRecords {
     this.local = local;
     this.remote = remote;
     this.location = remote.location;
+  }
+
+  /** `flower handoff` asks from any machine: the channel lives in the store. */
+  get requests(): HandoffRequests {
+    return this.remote.requests;
   }
 
   get(step: string): StepRecord | undefined {

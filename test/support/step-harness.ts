@@ -37,6 +37,8 @@ export function stepHarness(
   sessions: ScriptedSession[],
   plan: PlanOverrides = {},
   prefix = "flower-step-run-",
+  /** Environment fields to add or replace (e.g. `handoffRequests`). */
+  extra: Partial<StepEnvironment> = {},
 ): StepHarness {
   const scripted = scriptedQuery(sessions);
   const saves: StepRecord[] = [];
@@ -60,6 +62,7 @@ export function stepHarness(
     emit: (event) => events.push(event),
     query: scripted.query,
     now: () => new Date(Date.UTC(2026, 10, 30, 12, 0, tick++)),
+    ...extra,
   };
   const run = new StepRun(
     {

@@ -81,4 +81,19 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       )`,
     ],
   },
+  {
+    version: 3,
+    description: "handoff requests (flower handoff asks a step's live driver to hand off)",
+    statements: (schema) => [
+      // One row per step, addressed to the lease it was made for (records/handoff-requests.ts).
+      `CREATE TABLE ${schema}.flower_handoff_requests (
+        step TEXT PRIMARY KEY,
+        id TEXT NOT NULL,
+        lease TEXT NOT NULL,
+        next TEXT,
+        by_whom TEXT NOT NULL,
+        at TEXT NOT NULL
+      )`,
+    ],
+  },
 ];

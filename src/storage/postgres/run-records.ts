@@ -27,6 +27,7 @@ import { LeaseLostError, StoreError } from "../../errors.js";
 import type { LeaseRow } from "../../records/lease.js";
 import type { AcquireOptions, AcquireResult } from "../../records/run-records.js";
 import type { StepRecord } from "../../records/step-record.js";
+import { PostgresHandoffRequests } from "./handoff-requests.js";
 
 interface LeaseColumns extends QueryResultRow {
   step: string;
@@ -65,12 +66,15 @@ export class PostgresRunRecords {
   readonly #pool: () => Promise<Pool>;
   readonly #steps: string;
   readonly #leases: string;
+  /** `flower handoff`'s channel to the live driver (handoff-requests.ts). */
+  readonly requests: PostgresHandoffRequests;
 
   /** `pool` resolves once the schema is migrated; `schema` is already quoted. */
   constructor(pool: () => Promise<Pool>, schema: string, location: string) {
     this.#pool = pool;
     this.#steps = `${schema}.flower_steps`;
     this.#leases = `${schema}.flower_leases`;
+    this.requests = new PostgresHandoffRequests(pool, schema, location);
     this.location = location;
   }
 
@@ -143,6 +147,7 @@ export class PostgresRunRecords {
   /** In the caller's transaction: deletes the steps' leases and records; returns how many records went. */
   async deleteSteps(client: ClientBase, steps: readonly string[]): Promise<number> {
     await client.query(`DELETE FROM ${this.#leases} WHERE step = ANY($1)`, [steps]);
+    await this.requests.deleteSteps(client, steps);
     const { rowCount } = await client.query(`DELETE FROM ${this.#steps} WHERE step = ANY($1)`, [steps]);
     return rowCount ?? 0;
   }

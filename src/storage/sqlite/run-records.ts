@@ -14,6 +14,7 @@ import type { LeaseRow } from "../../records/lease.js";
 import { manifestPath, readManifestFile, writeManifestFile } from "../../records/manifest-file.js";
 import type { AcquireOptions, AcquireResult, RunRecords } from "../../records/run-records.js";
 import type { StepRecord } from "../../records/step-record.js";
+import { SqliteHandoffRequests } from "./handoff-requests.js";
 
 const SCHEMA_VERSION = 1;
 
@@ -45,6 +46,8 @@ export class SqliteRunRecords implements RunRecords {
   readonly location: string;
   readonly manifestPath: string;
   readonly #db: Database.Database;
+  /** `flower handoff`'s channel to the live driver (handoff-requests.ts). */
+  readonly requests: SqliteHandoffRequests;
 
   constructor(runDir: string, options: { busyTimeoutMs?: number } = {}) {
     makePrivateDirectory(runDir);
@@ -60,6 +63,7 @@ export class SqliteRunRecords implements RunRecords {
       this.#db.pragma("journal_mode = WAL");
       this.#db.pragma("synchronous = NORMAL");
       this.#migrate();
+      this.requests = new SqliteHandoffRequests(this.#db);
     } catch (error) {
       throw new StoreError(`Cannot open the run records at ${this.location}: ${String(error)}`, {
         cause: error,
@@ -165,6 +169,7 @@ export class SqliteRunRecords implements RunRecords {
       .transaction(() => {
         deleted = this.#db.prepare("DELETE FROM steps WHERE step = ?").run(step).changes > 0;
         this.#db.prepare("DELETE FROM leases WHERE step = ?").run(step);
+        this.requests.deleteStep(step);
         this.#mirror();
       })
       .immediate();

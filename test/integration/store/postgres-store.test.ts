@@ -62,6 +62,7 @@ describe("PostgresSessionStore schema", () => {
       "flower_blobs",
       "flower_entries",
       "flower_files",
+      "flower_handoff_requests",
       "flower_leases",
       "flower_schema_version",
       "flower_steps",
@@ -79,7 +80,7 @@ describe("PostgresSessionStore schema", () => {
     await store(schema).ready();
     await query(`INSERT INTO ${schema}.flower_schema_version (version, description) VALUES (99, 'future')`);
     const late = store(schema);
-    await expect(late.load(main)).rejects.toThrow(/version 99, newer than this flower knows \(2\)/);
+    await expect(late.load(main)).rejects.toThrow(/version 99, newer than this flower knows \(3\)/);
   });
 });
 

@@ -507,3 +507,22 @@ describe("Display: a setting a continued step does not keep", () => {
     ]);
   });
 });
+
+describe("a handoff a person asked for (flower handoff)", () => {
+  const asked: FlowerEvent = {
+    type: "handoff-request",
+    step: "work",
+    by: "ann@desk",
+    next: "Sum data/b first",
+  };
+  it.each([
+    ["en", ">> work: ann@desk asked for a handoff (flower handoff); next: Sum data/b first"],
+    ["zh", ">> work:ann@desk 用 flower handoff 要求交接,下一步:Sum data/b first"],
+  ] as const)("is a line of its own in the driver's live view (%s)", (locale, line) => {
+    expect(render([asked], { tty: false, locale }).split("\n")).toContain(line);
+  });
+  it("without words says only who asked", () => {
+    const plain = render([{ ...asked, next: null }], { tty: false, locale: "en" });
+    expect(plain).toContain(">> work: ann@desk asked for a handoff (flower handoff)\n");
+  });
+});
