@@ -102,7 +102,7 @@ export class Display {
         this.#printed.delete(event.step);
         this.#at.delete(event.step);
         this.#setStatus(null);
-        const details = [t.turns(event.numTurns), `$${event.costUsd.toFixed(2)}`];
+        const details = [t.turns(event.turns), `$${event.costUsd.toFixed(2)}`];
         if (event.generations > 1) details.push(t.generations(event.generations));
         const lines = [t.stepEnd(oneLine(event.step), event.status, details)];
         // The same error from each attempt is said once, with how often it came.

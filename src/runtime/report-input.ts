@@ -5,6 +5,7 @@
  */
 import { HandoffPolicy } from "../handoff/policy.js";
 import type { StepRecord } from "../records/step-record.js";
+import { generationTurns } from "../records/turns.js";
 import type { ReportStep, ReportTurn } from "../report/report-input.js";
 
 export function reportStep(record: StepRecord, status?: string): ReportStep {
@@ -27,8 +28,7 @@ export function reportStep(record: StepRecord, status?: string): ReportStep {
     generations: record.history.map((generation) => ({
       generation: generation.generation,
       costUsd: generation.costUsd,
-      // Main-thread round trips: the points drawn for it (the record's numTurns counts worker turns too).
-      numTurns: generation.turns?.length ?? generation.numTurns,
+      numTurns: generationTurns(generation),
       ...(generation.handoff
         ? {
             handoff: {

@@ -32,6 +32,7 @@ import { sessionSpend } from "./accounting.js";
 import type { FlowerEvent } from "./events.js";
 import type { GoalChange } from "./frozen-goal.js";
 import type { SessionOutcome } from "./session-outcome.js";
+import { stepTurns } from "../records/turns.js";
 
 export interface LedgerOptions {
   step: string;
@@ -501,6 +502,7 @@ export class StepLedger {
       sessionId: record.sessionId,
       costUsd: record.costUsd,
       numTurns: record.numTurns,
+      turns: stepTurns(record),
       generations: record.generations,
       errors: [...record.errors],
     });
