@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates docs/report-demo-{1400,800}.png and docs/report-goal-not-met-{1400,800}.png: the run report
+# Regenerates docs/report.png (the demo's run at 1400 px, the README's picture), docs/report-demo-800.png and
+# docs/report-goal-not-met-{1400,800}.png: the run report
 # browser test records the demo's run and a goal-not-met run with the built CLI, opens `flower report <run>`
 # in the system's headless Chromium at both widths and, with FLOWER_REPORT_SCREENSHOTS set, saves the pages.
 #
@@ -14,6 +15,8 @@ trap 'rm -rf "$out"' EXIT
 FLOWER_REPORT_SCREENSHOTS="$out" npx vitest run test/e2e/cli/run-report-browser.test.ts
 for file in "$out"/*.png; do
   if command -v pngquant >/dev/null; then pngquant --force --quality 60-90 --output "$file" "$file"; fi
-  cp "$file" docs/
-  echo "docs/$(basename "$file") $(($(stat -c %s "$file") / 1024)) KB"
+  name="$(basename "$file")"
+  [ "$name" = report-demo-1400.png ] && name=report.png
+  cp "$file" "docs/$name"
+  echo "docs/$name $(($(stat -c %s "$file") / 1024)) KB"
 done

@@ -73,8 +73,7 @@ export function labelWidth(label: string): number {
 /** A round number at or just above `value` (1, 2, 2.5, 5 × 10^k), for a zoomed scale's top. */
 export function roundUp(value: number): number {
   const magnitude = 10 ** Math.floor(Math.log10(Math.max(1, value)));
-  return ([1, 2, 2.5, 5, 10].map((factor) => factor * magnitude).find((top) => top >= value) ??
-    value);
+  return [1, 2, 2.5, 5, 10].map((factor) => factor * magnitude).find((top) => top >= value) ?? value;
 }
 
 /**

@@ -116,7 +116,7 @@ function guardTable(step: ReportStep, text: ReportText): string {
     .map(
       (round) =>
         `<tr class="${round.passed ? "passed" : "failed"}" data-round="${round.round}" data-passed="${round.passed}">` +
-        `<td>${round.round}</td><td>${escapeHtml(round.verdict)}</td>` +
+        `<td>${escapeHtml(text.checkRun(round.round))}</td><td>${escapeHtml(round.verdict)}</td>` +
         `<td>${round.time ? escapeHtml(formatTime(round.time)) : ""}</td>` +
         `<td>${round.checks && round.checks.length > 0 ? checkList(round.checks, text) : ""}</td></tr>`,
     )

@@ -8,6 +8,7 @@ import type { StepRecord } from "../records/step-record.js";
 import { generationTurns } from "../records/turns.js";
 import type { ReportGuardRound, ReportStep, ReportTurn } from "../report/report-input.js";
 import { describeCheckFailure } from "../goal/check-failure.js";
+import { REPORT_TEXT } from "../report/report-text.js";
 import type { Locale } from "../locale/locale.js";
 
 export interface ReportStepOptions {
@@ -25,7 +26,7 @@ function guardRounds(record: StepRecord, options: ReportStepOptions): ReportGuar
   const link = options.link ?? ((path: string) => path);
   return guard.checkRuns.map((run) => ({
     round: run.round,
-    verdict: run.passed ? "passed" : "failed",
+    verdict: run.passed ? REPORT_TEXT[locale].passed : REPORT_TEXT[locale].failed,
     passed: run.passed,
     time: run.at,
     checks: run.results.map((result) => {
