@@ -267,7 +267,7 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
     out: {
       type: "string",
       value: "FILE",
-      default: { en: "<run-dir>/report-<step>.html", zh: "<run-dir>/report-<step>.html" },
+      default: { en: "<run-dir>/report-<run or step>.html", zh: "<run-dir>/report-<运行或步骤>.html" },
       help: { en: "Where to write the HTML file.", zh: "HTML 文件写到哪里。" },
     },
     ...CARRIED_WORKSPACE,

@@ -44,7 +44,7 @@ export function eventLines(event: FlowerEvent, view: LineContext): ViewLine[] {
       return [t.stepStart(oneLine(event.step), details)];
     }
     case "step-end": {
-      const details = [t.turns(event.numTurns), `$${event.costUsd.toFixed(2)}`];
+      const details = [t.turns(event.turns), `$${event.costUsd.toFixed(2)}`];
       if (event.generations > 1) details.push(t.generations(event.generations));
       const lines = [t.stepEnd(oneLine(event.step), event.status, details)];
       // The same error from each attempt is said once, with how often it came.

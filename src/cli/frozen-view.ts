@@ -47,6 +47,45 @@ export function frozenDocumentLines(
   return [header, ...documentSummary(sectionsOf(spec, text, run, locale), locale)];
 }
 
+/** A frozen document for the report (issue 23): its sections as frozen, and what changed since. */
+export interface FrozenDocumentView {
+  title: string;
+  /** Degraded, changed on disk after the freeze, or changed after a later step began and not used. */
+  notes: string[];
+  sections: SummarySection[];
+}
+
+/**
+ * The document as frozen: for a built-in kind its text is rendered again from the step's answer
+ * (freezing is deterministic), in the language of the file when it is one of them; another kind is
+ * read from the file. Null when the file is gone and the text cannot be rendered again.
+ */
+export function frozenDocumentView(
+  frozen: FrozenDocumentRecord,
+  run: string,
+  answer: string | null,
+  locale: Locale,
+  inUse: InUse | null = null,
+): FrozenDocumentView | null {
+  const t = CLI_TEXT[locale].show;
+  const spec = Object.hasOwn(BUILT_IN_DOCUMENTS, frozen.kind) ? BUILT_IN_DOCUMENTS[frozen.kind] : undefined;
+  const title = spec ? spec.title[locale] : frozen.kind;
+  const notes: string[] = [];
+  if (frozen.degraded) notes.push(t.degraded(frozen.why ?? ""));
+  const present = existsSync(frozen.path);
+  if (!present) notes.push(t.missingFile);
+  if (inUse) notes.push(CHANGED_TEXT[locale].changed(inUse.since, false));
+  else if (present && editedAfterFreeze(frozen, spec, run, answer)) notes.push(t.editedAfterFreeze);
+  if (!spec) {
+    if (!present) return null;
+    return { title, notes, sections: sectionsOf(undefined, readFileSync(frozen.path, "utf8"), run, locale) };
+  }
+  const produced = produceDocument(spec, answer, { run, error: frozen.why }).document;
+  const onDisk = present ? readFileSync(frozen.path, "utf8") : null;
+  const language = LOCALES.find((candidate) => produced.toMarkdown(candidate) === onDisk) ?? locale;
+  return { title, notes, sections: sectionsOf(spec, produced.toMarkdown(language), run, locale) };
+}
+
 /**
  * Whether the file differs from what was frozen. For a known kind, the frozen text is rendered again
  * from the step's answer (freezing is deterministic) in either language; for another kind, only the

@@ -43,10 +43,10 @@ const USAGE: Record<CommandName, { usage: string; summary: Localized }> = {
     },
   },
   report: {
-    usage: "flower report [step...] [options]",
+    usage: "flower report [<run>|<step>...] [options]",
     summary: {
-      en: "Write one self-contained HTML picture of steps (default: the last): context per turn, handoffs, cost.",
-      zh: "把步骤(默认最后一步)画成一个自带一切的 HTML 文件:每轮上下文、换代、花费。",
+      en: "Write one self-contained HTML page of a run (default: the last) or of steps: context per turn, handoffs, cost, checks.",
+      zh: "把一次运行(默认最后一次)或几步画成一个自带一切的 HTML 文件:每轮上下文、换代、花费、检查。",
     },
   },
   forget: {
@@ -83,6 +83,7 @@ const WORDS: Record<
     footer: string[];
     continueNote: string;
     demoNote: string;
+    reportNote: string;
   }
 > = {
   en: {
@@ -99,6 +100,8 @@ const WORDS: Record<
     ],
     continueNote:
       "A run goes on at the step where it stopped (a frozen step is never redone; a document edited before the next step begins is read as it is then; once a step has begun with it, a later edit is reported and not used, --reread-goal takes the goal file as it is now); a step is continued with the default coordinator and workers, in --workspace (default: the current directory). It runs with the settings the step (or run) was started with — --model, --window, --no-handoff, --max-budget-usd, --review, --lang; a flag given here overrides one and says so.",
+    reportNote:
+      "A name a step record has draws that step; otherwise a run id draws the whole run: its task as typed, its steps in order, each frozen document as frozen, the goal's checks run by run with their logs, then each step's chart. No name: the last step's run (a step run on its own: that step). The file goes next to the records (--out to choose).",
     demoNote:
       "Shows the workflow (requirements, a pause with an edited line, goal, work), delegation, a glance, a denied Bash, a spill and two handoffs live, in well under a minute.",
   },
@@ -113,6 +116,8 @@ const WORDS: Record<
       "还没有密钥?`flower demo` 离线演示一整段运行。",
       "`flower <命令> --help` 列出每个命令的选项。退出码:0 成功,1 步骤失败,2 用法或配置错误,130 被 Ctrl-C 停下,143 被 SIGTERM 停下。",
     ],
+    reportNote:
+      "名字是某一步的记录名时画那一步;否则按运行 id 画整次运行:原样的任务、按顺序的各步、冻结时的各份文书、目标检查的逐次结果和日志,然后是每一步的图。不给名字:最后一步所在的运行(单独跑的一步就画那一步)。文件放在记录旁边(--out 另选)。",
     continueNote:
       "运行从停下的那一步接着走(冻结过的步不重做;下一步开始前改过的文书按那时的样子读;某一步已经用它开始后,再改只报告、不采用,--reread-goal 按现在的目标文件来);单独的一步用默认的协调者和工人接着做,在 --workspace 里(默认当前目录)。沿用这一步(或这次运行)启动时的设置 —— --model、--window、--no-handoff、--max-budget-usd、--review、--lang;这里给的选项会覆盖对应的一项,并说明。",
     demoNote:
@@ -153,6 +158,7 @@ export function helpText(
   ];
   if (command === "continue") lines.push("", ...prose(words.continueNote));
   if (command === "demo") lines.push("", ...prose(words.demoNote));
+  if (command === "report") lines.push("", ...prose(words.reportNote));
   return `${lines.join("\n")}\n`;
 }
 

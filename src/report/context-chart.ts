@@ -57,22 +57,78 @@ function formatTime(iso: string | undefined): string | undefined {
   return new Date(iso).toISOString().replace("T", " ").slice(0, 19);
 }
 
+/** Space one label line takes, in viewBox units, so two labels never touch. */
+const LABEL_GAP = 15;
+
+/**
+ * Rough width of a label in viewBox units at the chart's 12px font: CJK characters are about a font
+ * size wide, others about 0.6 of it. Only used to keep labels apart, so it errs wide.
+ */
+export function labelWidth(label: string): number {
+  let width = 0;
+  for (const char of label) width += char.codePointAt(0)! >= 0x2e80 ? 12.5 : 7.5;
+  return width;
+}
+
+/** A round number at or just above `value` (1, 2, 2.5, 5 × 10^k), for a zoomed scale's top. */
+export function roundUp(value: number): number {
+  const magnitude = 10 ** Math.floor(Math.log10(Math.max(1, value)));
+  return [1, 2, 2.5, 5, 10].map((factor) => factor * magnitude).find((top) => top >= value) ?? value;
+}
+
+/**
+ * The scale's top: the window, unless the data stays far below the lines (under half the warning
+ * line): then the scale zooms to the data, and the lines above it are named at the top edge instead.
+ */
+export function contextScale(step: ReportStep): { top: number; zoomed: boolean } {
+  const peak = Math.max(0, ...step.turns.map((turn) => turn.context));
+  const full = Math.max(step.window, peak, step.at, step.warnAt);
+  if (peak === 0 || peak * 2 > Math.min(step.warnAt, step.at)) return { top: full, zoomed: false };
+  return { top: roundUp(peak * 1.25), zoomed: true };
+}
+
+/**
+ * Moves labels at the same x apart: each keeps its wanted y unless it would come closer than a line to
+ * the one above it; the stack then moves up as a whole if it runs past `bottom`.
+ */
+export function spreadLabels(wanted: readonly number[], top: number, bottom: number): number[] {
+  const order = wanted.map((y, index) => ({ y, index })).sort((a, b) => a.y - b.y || a.index - b.index);
+  let previous = -Infinity;
+  for (const label of order) {
+    label.y = Math.max(label.y, top, previous + LABEL_GAP);
+    previous = label.y;
+  }
+  const over = (order.at(-1)?.y ?? bottom) - bottom;
+  if (over > 0) for (const label of order) label.y -= over;
+  const placed: number[] = [];
+  for (const label of order) placed[label.index] = label.y;
+  return placed;
+}
+
 export function contextChart(step: ReportStep, text: ReportText): string {
   const n = step.turns.length;
-  const peak = Math.max(0, ...step.turns.map((turn) => turn.context));
-  const top = Math.max(step.window, peak, step.at, step.warnAt);
+  const { top, zoomed } = contextScale(step);
   const bottomY = CHART.height - CHART.bottom;
   const y = (tokens: number) => bottomY - (tokens / top) * (bottomY - CHART.top);
   const right = CHART.width - CHART.right;
   const parts: string[] = [];
 
-  // Generation bands, so a generation reads as one stretch even where its points are sparse.
+  // Generation bands, so a generation reads as one stretch even where its points are sparse. A label
+  // that would touch the one before it is left out (the band and the table still say which it is).
+  let labelEnd = -Infinity;
   for (const span of generationSpans(step)) {
     const x0 = span.first === 0 ? CHART.left : boundaryX(span.first - 1, n);
     const x1 = boundaryX(span.last, n);
     parts.push(
       `<rect class="generation-band ${span.generation % 2 === 0 ? "even" : "odd"}" data-generation="${span.generation}" x="${round(x0)}" y="${CHART.top}" width="${round(x1 - x0)}" height="${bottomY - CHART.top}"/>`,
-      `<text class="generation-label" x="${round((x0 + x1) / 2)}" y="${CHART.top - 8}" text-anchor="middle">${escapeHtml(text.generationBand(span.generation))}</text>`,
+    );
+    const label = text.generationBand(span.generation);
+    const half = labelWidth(label) / 2;
+    const centre = Math.min(right - half, Math.max(CHART.left + half, (x0 + x1) / 2));
+    if (centre - half < labelEnd + 6) continue;
+    labelEnd = centre + half;
+    parts.push(
+      `<text class="generation-label" x="${round(centre)}" y="${CHART.top - 8}" text-anchor="middle">${escapeHtml(label)}</text>`,
     );
   }
 
@@ -96,17 +152,30 @@ export function contextChart(step: ReportStep, text: ReportText): string {
     `<text class="axis-title" x="${right}" y="${bottomY + 34}" text-anchor="end">${escapeHtml(text.turnAxis)}</text>`,
   );
 
-  // The two thresholds, labelled at the right edge.
-  for (const [name, tokens, label, klass] of [
-    ["warnAt", step.warnAt, text.warnLine(formatTokensShort(step.warnAt)), "warn-line"],
+  // The two thresholds, labelled at the right edge; a line above a zoomed scale is only named, at the
+  // top edge with an arrow. Labels that would sit on each other are moved apart.
+  const thresholds = [
     ["at", step.at, text.atLine(formatTokensShort(step.at)), "at-line"],
-  ] as const) {
-    const ly = round(y(tokens));
-    parts.push(
-      `<line class="threshold ${klass}" data-line="${name}" data-value="${tokens}" x1="${CHART.left}" x2="${right}" y1="${ly}" y2="${ly}"/>`,
-      `<text class="threshold-label ${klass}" data-label="${name}" x="${right + 6}" y="${ly}" dominant-baseline="middle">${escapeHtml(label)}</text>`,
+    ["warnAt", step.warnAt, text.warnLine(formatTokensShort(step.warnAt)), "warn-line"],
+  ] as const;
+  const wanted = thresholds.map(([, tokens]) => (tokens > top ? CHART.top : y(tokens)));
+  const placed = spreadLabels(wanted, CHART.top, bottomY);
+  const lines: string[] = [];
+  const labels: string[] = [];
+  thresholds.forEach(([name, tokens, label, klass], index) => {
+    const above = tokens > top;
+    if (!above) {
+      const ly = round(y(tokens));
+      lines.push(
+        `<line class="threshold ${klass}" data-line="${name}" data-value="${tokens}" x1="${CHART.left}" x2="${right}" y1="${ly}" y2="${ly}"/>`,
+      );
+    }
+    labels.push(
+      `<text class="threshold-label ${klass}" data-label="${name}"${above ? ' data-above="true"' : ""} x="${right + 6}" y="${round(placed[index]!)}" dominant-baseline="middle">${escapeHtml(above ? `↑ ${label}` : label)}</text>`,
     );
-  }
+  });
+  // The warning line first, as before: it is drawn under the handoff line.
+  parts.push(...lines.reverse(), ...labels.reverse());
 
   // One polyline per generation: a handoff starts the context over, so the line must not join them.
   for (const span of generationSpans(step)) {
@@ -119,6 +188,7 @@ export function contextChart(step: ReportStep, text: ReportText): string {
 
   // Handoff markers after the last turn of each generation that handed off.
   const handoffs = step.generations.filter((generation) => generation.handoff);
+  let markerText = -Infinity;
   for (const generation of handoffs) {
     let last = -1;
     step.turns.forEach((turn, index) => {
@@ -126,10 +196,15 @@ export function contextChart(step: ReportStep, text: ReportText): string {
     });
     const mx = round(last < 0 ? CHART.left : boundaryX(last, n));
     const degraded = generation.handoff!.degraded;
+    // A marker right after another one keeps its line and tooltip but not its rotated label.
+    const labelled = Number(mx) - markerText >= LABEL_GAP;
+    if (labelled) markerText = Number(mx);
     parts.push(
       `<g class="handoff${degraded ? " degraded" : ""}" data-handoff="${generation.generation}" data-degraded="${degraded}">` +
         `<line x1="${mx}" x2="${mx}" y1="${CHART.top}" y2="${bottomY}"/>` +
-        `<text x="${mx}" y="${bottomY - 6}" transform="rotate(-90 ${mx} ${bottomY - 6})" dx="4" dy="-4">${escapeHtml(text.handoffMarker(generation.generation, degraded))}</text>` +
+        (labelled
+          ? `<text x="${mx}" y="${bottomY - 6}" transform="rotate(-90 ${mx} ${bottomY - 6})" dx="4" dy="-4">${escapeHtml(text.handoffMarker(generation.generation, degraded))}</text>`
+          : "") +
         `<title>${escapeHtml(generation.handoff!.path ?? text.handoffMarker(generation.generation, degraded))}</title>` +
         `</g>`,
     );
@@ -150,7 +225,7 @@ export function contextChart(step: ReportStep, text: ReportText): string {
   });
 
   return (
-    `<svg class="context-chart" role="img" aria-label="${escapeHtml(text.contextTitle)}" viewBox="0 0 ${CHART.width} ${CHART.height}" data-turns="${n}" data-handoffs="${handoffs.length}">` +
+    `<svg class="context-chart" role="img" aria-label="${escapeHtml(text.contextTitle)}" viewBox="0 0 ${CHART.width} ${CHART.height}" data-turns="${n}" data-handoffs="${handoffs.length}" data-top="${top}" data-zoomed="${zoomed}">` +
     parts.join("") +
     `</svg>`
   );

@@ -6,21 +6,19 @@
 import { formatTokensShort } from "../handoff/text.js";
 import type { Locale } from "../locale/locale.js";
 import { activityChart } from "./activity-chart.js";
-import { contextChart } from "./context-chart.js";
+import { contextChart, contextScale } from "./context-chart.js";
 import { escapeHtml } from "./escape.js";
 import { validateReportInput, type ReportCheck, type ReportInput, type ReportStep } from "./report-input.js";
 import { REPORT_TEXT, type ReportText } from "./report-text.js";
 import { REPORT_STYLE } from "./report-style.js";
+import { formatCost, runOverview, statusBadge, typedText, verdictBox } from "./run-overview.js";
 
 export interface HtmlReportOptions {
   /** Language of the labels. @default "en" */
   locale?: Locale;
 }
 
-/** Dollars with enough digits for a cheap run: $0.0123, $1.23. */
-export function formatCost(usd: number): string {
-  return usd < 1 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
-}
+export { formatCost };
 
 function stepCost(step: ReportStep): number {
   return step.generations.reduce((sum, generation) => sum + generation.costUsd, 0);
@@ -118,7 +116,7 @@ function guardTable(step: ReportStep, text: ReportText): string {
     .map(
       (round) =>
         `<tr class="${round.passed ? "passed" : "failed"}" data-round="${round.round}" data-passed="${round.passed}">` +
-        `<td>${round.round}</td><td>${escapeHtml(round.verdict)}</td>` +
+        `<td>${escapeHtml(text.checkRun(round.round))}</td><td>${escapeHtml(round.verdict)}</td>` +
         `<td>${round.time ? escapeHtml(formatTime(round.time)) : ""}</td>` +
         `<td>${round.checks && round.checks.length > 0 ? checkList(round.checks, text) : ""}</td></tr>`,
     )
@@ -130,19 +128,28 @@ function guardTable(step: ReportStep, text: ReportText): string {
   );
 }
 
-function stepSection(step: ReportStep, index: number, text: ReportText): string {
+function caption(step: ReportStep, text: ReportText): string {
+  const { top, zoomed } = contextScale(step);
+  const window = formatTokensShort(step.window);
+  return zoomed ? text.contextCaptionZoomed(formatTokensShort(top), window) : text.contextCaption(window);
+}
+
+function stepSection(step: ReportStep, index: number, text: ReportText, inRun: boolean): string {
   const times = step.turns.map((turn) => turn.time).filter((time): time is string => time !== undefined);
   const span =
     times.length >= 2 ? ` ${text.timeSpan(formatTime(times[0]!), formatTime(times.at(-1)!))}.` : "";
   const activity = activityChart(step, text);
   return (
     `<section class="step" id="step-${index + 1}" data-step="${escapeHtml(step.step)}">` +
-    `<h2>${escapeHtml(step.step)}${step.status ? ` <span class="status status-${escapeHtml(step.status.replace(/[^a-z-]/gi, ""))}">${escapeHtml(step.status)}</span>` : ""}</h2>` +
-    (step.task
-      ? `<p class="task"><span class="label">${escapeHtml(text.task)}</span> ${escapeHtml(step.task)}</p>`
+    `<h2>${escapeHtml(step.step)}${step.status ? ` ${statusBadge(step.status)}` : ""}</h2>` +
+    (step.task ? typedText(text.task, step.task, "task") : "") +
+    (step.prompt
+      ? `<details class="prompt"><summary>${escapeHtml(text.prompt)}</summary><div class="typed">${escapeHtml(step.prompt)}</div></details>`
       : "") +
+    // On a run's page the verdict is at the top, with the run's steps.
+    (inRun ? "" : verdictBox(step, text)) +
     totals(step, text) +
-    `<figure><figcaption><strong>${escapeHtml(text.contextTitle)}</strong> ${escapeHtml(text.contextCaption(formatTokensShort(step.window)) + span)}</figcaption>` +
+    `<figure><figcaption><strong>${escapeHtml(text.contextTitle)}</strong> ${escapeHtml(caption(step, text) + span)}</figcaption>` +
     (step.turns.length > 0 ? contextChart(step, text) : `<p class="empty">${escapeHtml(text.noTurns)}</p>`) +
     `</figure>` +
     generationTable(step, text) +
@@ -178,7 +185,8 @@ export function renderHtmlReport(input: ReportInput, options: HtmlReportOptions 
     "<body>",
     `<header><h1>${escapeHtml(input.title)}</h1><p class="summary">${escapeHtml(text.summary(input.steps.length, turns, formatCost(cost), handoffs))}</p></header>`,
     "<main>",
-    ...input.steps.map((step, index) => stepSection(step, index, text)),
+    runOverview(input, text, (step) => step.turns.length),
+    ...input.steps.map((step, index) => stepSection(step, index, text, input.run !== undefined)),
     "</main>",
     `<footer>${escapeHtml(text.footer(input.generatedAt ? formatTime(input.generatedAt) : undefined))}</footer>`,
     "</body>",

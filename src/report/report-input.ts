@@ -45,10 +45,15 @@ export interface ReportCheck {
   passed: boolean;
   /** A line of detail (exit code, the failing assertion). */
   detail?: string;
+  /** The last lines of the check's output, shown under a failing check. */
+  tail?: string;
+  /** Where the check's log lies, as a link from the report file (relative, or a file: URL). */
+  log?: string;
 }
 
 /** One round of the goal guard: did the step's answer meet the goal? */
 export interface ReportGuardRound {
+  /** Guard rounds started before this run of the checks: 0 is the run after the first session. */
   round: number;
   /** The guard's verdict, e.g. "met" or "not met". */
   verdict: string;
@@ -60,8 +65,15 @@ export interface ReportGuardRound {
 export interface ReportStep {
   /** The step's name in the run. */
   step: string;
-  /** The step's task, as given. */
+  /** The step's task as the person typed it (a step run on its own). */
   task?: string;
+  /**
+   * The prompt flower wrote for a workflow step (from the run's task and the earlier documents): shown
+   * folded, apart from the task, so the task reads as typed.
+   */
+  prompt?: string;
+  /** Why the step ended goal-not-met, in one line; the failing checks come from the last guard round. */
+  why?: string;
   /** "done", "failed", "stopped", ... */
   status?: string;
   /** The main thread's context window, in tokens. */
@@ -78,9 +90,31 @@ export interface ReportStep {
   checks?: ReportCheck[];
 }
 
+/** A document a workflow step froze, with its sections as frozen. */
+export interface ReportDocument {
+  /** The document's title ("Requirements", "Goal") and the step that froze it. */
+  title: string;
+  step: string;
+  path: string;
+  /** What a reader must know: degraded, the file changed after it was frozen, the change is not used. */
+  notes: string[];
+  sections: Array<{ label: string; text: string }>;
+}
+
+/** The workflow run the steps belong to, when the report draws a run. */
+export interface ReportRun {
+  id: string;
+  /** The run's task as the person typed it. */
+  task: string;
+  status: string;
+  documents: ReportDocument[];
+}
+
 export interface ReportInput {
   /** Title of the page: the run's name or directory. */
   title: string;
+  /** Set when the page draws a whole workflow run: its task, steps in order and documents come first. */
+  run?: ReportRun;
   steps: ReportStep[];
   /** When the report was made (ISO 8601); shown in the footer. */
   generatedAt?: string;
@@ -122,6 +156,8 @@ function checks(path: string, value: unknown): void {
     text(`${at}.name`, name, false);
     if (typeof passed !== "boolean") fail(`${at}.passed`, passed, "a boolean");
     text(`${at}.detail`, detail, true);
+    text(`${at}.tail`, (check as Record<string, unknown>).tail, true);
+    text(`${at}.log`, (check as Record<string, unknown>).log, true);
   });
 }
 
@@ -134,11 +170,35 @@ export function validateReportInput(input: ReportInput): ReportInput {
   text("title", input.title, false);
   time("generatedAt", input.generatedAt);
   if (!Array.isArray(input.steps)) fail("steps", input.steps, "an array of steps");
+  if (input.run !== undefined) {
+    const run = input.run;
+    if (typeof run !== "object" || run === null) fail("run", run, "{ id, task, status, documents }");
+    text("run.id", run.id, false);
+    text("run.task", run.task, false);
+    text("run.status", run.status, false);
+    if (!Array.isArray(run.documents)) fail("run.documents", run.documents, "an array of documents");
+    run.documents.forEach((document, index) => {
+      const d = `run.documents[${index}]`;
+      if (typeof document !== "object" || document === null) fail(d, document, "a document");
+      text(`${d}.title`, document.title, false);
+      text(`${d}.step`, document.step, false);
+      text(`${d}.path`, document.path, false);
+      if (!Array.isArray(document.notes)) fail(`${d}.notes`, document.notes, "an array of strings");
+      document.notes.forEach((note, n) => text(`${d}.notes[${n}]`, note, false));
+      if (!Array.isArray(document.sections)) fail(`${d}.sections`, document.sections, "an array of sections");
+      document.sections.forEach((section, n) => {
+        text(`${d}.sections[${n}].label`, section?.label, false);
+        text(`${d}.sections[${n}].text`, section?.text, false);
+      });
+    });
+  }
   input.steps.forEach((step, stepIndex) => {
     const s = `steps[${stepIndex}]`;
     if (typeof step !== "object" || step === null) fail(s, step, "a step");
     text(`${s}.step`, step.step, false);
     text(`${s}.task`, step.task, true);
+    text(`${s}.prompt`, step.prompt, true);
+    text(`${s}.why`, step.why, true);
     text(`${s}.status`, step.status, true);
     count(`${s}.window`, step.window, 1);
     count(`${s}.at`, step.at, 1);
@@ -180,7 +240,7 @@ export function validateReportInput(input: ReportInput): ReportInput {
       step.guard.forEach((round, index) => {
         const r = `${s}.guard[${index}]`;
         if (typeof round !== "object" || round === null) fail(r, round, "{ round, verdict, passed }");
-        integer(`${r}.round`, round.round, 1);
+        integer(`${r}.round`, round.round, 0);
         text(`${r}.verdict`, round.verdict, false);
         if (typeof round.passed !== "boolean") fail(`${r}.passed`, round.passed, "a boolean");
         time(`${r}.time`, round.time);

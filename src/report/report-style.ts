@@ -23,6 +23,29 @@ header h1 { margin: 0 0 4px; font-size: 22px; }
    A dashed outline tells it apart without relying on the hue. */
 .status-goal-not-met { color: var(--goal-not-met); border: 1px dashed var(--goal-not-met); background: #fff1e5; }
 .task { margin: 0 0 12px; max-width: 960px; }
+/* The task and the documents as written: line breaks kept, long words wrap instead of widening the page. */
+.typed { white-space: pre-wrap; overflow-wrap: anywhere; }
+.task .typed { border-left: 3px solid var(--rule); padding: 2px 0 2px 10px; margin-top: 2px; }
+details.prompt { margin: 0 0 12px; max-width: 960px; color: var(--muted); }
+details.prompt .typed { font-size: 13px; color: var(--ink); padding: 6px 10px; background: var(--band); }
+.muted, .path { color: var(--muted); font-size: 12px; }
+.run h2 { font-size: 18px; margin: 16px 0 6px; }
+ol.run-steps { margin: 0 0 12px; padding-left: 24px; } ol.run-steps li { margin: 2px 0; }
+.document { max-width: 1100px; } .document h3 { margin-bottom: 0; } .document .path { margin: 0 0 4px; overflow-wrap: anywhere; }
+.note { color: var(--goal-not-met); font-weight: 600; margin: 2px 0; }
+dl.sections { margin: 4px 0 12px; } dl.sections dt { font-weight: 600; font-size: 13px; }
+dl.sections dd { margin: 0 0 6px 12px; }
+.verdict-box { border: 1px dashed var(--goal-not-met); background: #fff1e5; padding: 8px 12px; margin: 8px 0 16px;
+  max-width: 1100px; }
+.verdict-box p { margin: 2px 0; } .verdict-box strong { color: var(--goal-not-met); }
+.verdict-box .reason { font-weight: 600; }
+pre.tail { margin: 4px 0 6px 18px; padding: 6px 8px; background: var(--paper); border: 1px solid var(--rule);
+  font-size: 12px; white-space: pre-wrap; overflow-wrap: anywhere; }
+table.goal-checks td { text-align: center; font-weight: 600; }
+table.goal-checks td.passed, table.goal-checks td.passed a { color: var(--ok); }
+table.goal-checks td.failed, table.goal-checks td.failed a { color: var(--at); }
+table.goal-checks th[scope="row"] { font-weight: normal; color: var(--ink); font-size: 13px; }
+code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 12px; overflow-wrap: anywhere; }
 .label { color: var(--muted); margin-right: 6px; }
 .totals { display: flex; flex-wrap: wrap; gap: 8px 28px; margin: 0 0 12px; }
 .totals div { min-width: 80px; }
@@ -49,12 +72,12 @@ circle.turn.over-at { stroke: var(--at); fill: #ffebe9; }
 .handoff.degraded text { fill: var(--at); }
 .bar.spill { fill: var(--spill); } .bar.denial { fill: var(--denial); }
 .legend-label { fill: var(--ink); }
-table { border-collapse: collapse; margin: 8px 0 16px; font-variant-numeric: tabular-nums; }
+table { max-width: 100%; border-collapse: collapse; margin: 8px 0 16px; font-variant-numeric: tabular-nums; }
 caption { text-align: left; font-weight: 600; margin-bottom: 4px; }
 th, td { border-bottom: 1px solid var(--rule); padding: 4px 12px 4px 0; text-align: left; vertical-align: top; }
 th { color: var(--muted); font-weight: 600; font-size: 12px; }
 td.number { text-align: right; }
-td.path { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 12px; color: var(--muted); }
+td.path { overflow-wrap: anywhere; font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 12px; color: var(--muted); }
 tr.degraded td, tr.failed td:nth-child(2) { color: var(--at); }
 tr.passed td:nth-child(2) { color: var(--ok); }
 ul.checks { list-style: none; margin: 0; padding: 0; }

@@ -17,6 +17,17 @@ export interface ReportText {
   peak: string;
   contextTitle: string;
   contextCaption: (window: string) => string;
+  contextCaptionZoomed: (top: string, window: string) => string;
+  stepsTitle: string;
+  documentsTitle: string;
+  documentFrozenBy: (step: string) => string;
+  goalChecksTitle: string;
+  checkColumn: string;
+  checkRun: (round: number) => string;
+  log: string;
+  goalNotMet: string;
+  failingChecks: (failed: number, total: number) => string;
+  prompt: string;
   atLine: (tokens: string) => string;
   warnLine: (tokens: string) => string;
   handoffMarker: (generation: number, degraded: boolean) => string;
@@ -69,6 +80,19 @@ export const REPORT_TEXT: Readonly<Record<Locale, ReportText>> = {
     contextTitle: "Main-thread context per turn",
     contextCaption: (window) =>
       `Each point is one request of the main thread; the scale's top is the ${window} window. Vertical lines mark handoffs to a new generation.`,
+    contextCaptionZoomed: (top, window) =>
+      `Each point is one request of the main thread. The scale is zoomed to the data (top ${top}); the ${window} window and its lines are above it. Vertical lines mark handoffs to a new generation.`,
+    stepsTitle: "Steps",
+    documentsTitle: "Documents, as frozen",
+    documentFrozenBy: (step) => `frozen by ${step}`,
+    goalChecksTitle: "The goal's checks, run by run",
+    checkColumn: "Check",
+    checkRun: (round) => (round === 0 ? "after the first session" : `after round ${round}`),
+    log: "log",
+    goalNotMet: "Goal not met",
+    failingChecks: (failed, total) =>
+      `${failed} of ${total} ${total === 1 ? "check" : "checks"} failed in the last run:`,
+    prompt: "The prompt flower wrote for this step",
     atLine: (tokens) => `handoff at ${tokens}`,
     warnLine: (tokens) => `warn at ${tokens}`,
     handoffMarker: (generation, degraded) => `handoff ${generation}${degraded ? " (degraded)" : ""}`,
@@ -95,7 +119,7 @@ export const REPORT_TEXT: Readonly<Record<Locale, ReportText>> = {
     noActivity: "No spills and no denials in this step.",
     barTitle: (kind, turn, count) => `turn ${turn} · ${count} ${kind === "spill" ? "spilled" : "denied"}`,
     guardTitle: "Goal guard rounds",
-    guardRound: "Round",
+    guardRound: "When",
     guardVerdict: "Verdict",
     guardTime: "Time",
     guardChecks: "Checks",
@@ -119,6 +143,18 @@ export const REPORT_TEXT: Readonly<Record<Locale, ReportText>> = {
     peak: "上下文峰值",
     contextTitle: "主线程每轮的上下文",
     contextCaption: (window) => `每个点是主线程的一次请求;纵轴顶端是 ${window} 窗口。竖线标出换代。`,
+    contextCaptionZoomed: (top, window) =>
+      `每个点是主线程的一次请求。纵轴放大到数据(顶端 ${top});${window} 窗口和两条线在它上方。竖线标出换代。`,
+    stepsTitle: "步骤",
+    documentsTitle: "冻结时的文档",
+    documentFrozenBy: (step) => `由 ${step} 冻结`,
+    goalChecksTitle: "目标的检查,逐次运行",
+    checkColumn: "检查",
+    checkRun: (round) => (round === 0 ? "第一个会话结束后" : `第 ${round} 轮之后`),
+    log: "日志",
+    goalNotMet: "目标未达成",
+    failingChecks: (failed, total) => `最后一次运行中 ${total} 项检查有 ${failed} 项未通过:`,
+    prompt: "flower 为这一步写的提示",
     atLine: (tokens) => `换代线 ${tokens}`,
     warnLine: (tokens) => `预警线 ${tokens}`,
     handoffMarker: (generation, degraded) => `换代 ${generation}${degraded ? "(降级)" : ""}`,
@@ -144,7 +180,7 @@ export const REPORT_TEXT: Readonly<Record<Locale, ReportText>> = {
     noActivity: "这一步没有落盘,也没有拒绝。",
     barTitle: (kind, turn, count) => `第 ${turn} 轮 · ${kind === "spill" ? "落盘" : "拒绝"} ${count} 次`,
     guardTitle: "目标守卫的轮次",
-    guardRound: "轮次",
+    guardRound: "何时",
     guardVerdict: "结论",
     guardTime: "时间",
     guardChecks: "检查",

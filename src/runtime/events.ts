@@ -49,7 +49,10 @@ export interface StepEndEvent {
   status: "done" | "failed" | "stopped" | "goal-not-met";
   sessionId: string | null;
   costUsd: number;
+  /** Model requests as the SDK counts them (`num_turns`), workers' requests included. */
   numTurns: number;
+  /** Turns: requests of the main thread (records/turns.ts), what `flower` shows as turns. */
+  turns: number;
   generations: number;
   errors: string[];
 }

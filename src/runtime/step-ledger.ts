@@ -29,6 +29,7 @@ import { GuardBooks } from "./guard-books.js";
 import { bookHandoff } from "./handoff-booking.js";
 import { TurnSeries } from "./turn-series.js";
 import type { SessionOutcome } from "./session-outcome.js";
+import { stepTurns } from "../records/turns.js";
 
 export interface LedgerOptions {
   step: string;
@@ -315,6 +316,7 @@ export class StepLedger {
       sessionId: record.sessionId,
       costUsd: record.costUsd,
       numTurns: record.numTurns,
+      turns: stepTurns(record),
       generations: record.generations,
       errors: [...record.errors],
     });

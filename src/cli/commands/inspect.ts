@@ -12,6 +12,7 @@ import { openStoreView, statusInStore } from "../../storage/store-view.js";
 import type { StoreSpec } from "../../storage/store-spec.js";
 import type { LeaseHolder } from "../../errors.js";
 import type { StepRecord } from "../../records/step-record.js";
+import { stepTurns } from "../../records/turns.js";
 import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
 import { makeOutput, type Output } from "../live-run.js";
 import { runStatus } from "../run-status.js";
@@ -77,7 +78,7 @@ function printRuns(
       text.status[statusOf(record)],
       String(record.generations),
       `$${record.costUsd.toFixed(4)}`,
-      String(record.numTurns),
+      String(stepTurns(record)),
       localTime(record.updatedAt),
       holder ? `pid ${holder.pid}@${holder.host}` : "-",
     ];
@@ -98,7 +99,7 @@ function printRuns(
       text.status[state.status],
       "",
       `$${sum(state.steps, (record) => record.costUsd).toFixed(4)}`,
-      String(sum(state.steps, (record) => record.numTurns)),
+      String(sum(state.steps, stepTurns)),
       localTime(
         state.steps
           .map((record) => record.updatedAt)
@@ -157,7 +158,7 @@ function summaryOf(
     status: statusOf(record),
     generations: record.generations,
     costUsd: record.costUsd,
-    numTurns: record.numTurns,
+    numTurns: stepTurns(record),
     updatedAt: record.updatedAt,
     sessionId: record.sessionId,
     run: record.run ?? null,

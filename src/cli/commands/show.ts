@@ -11,6 +11,7 @@ import { formatTokens } from "../../handoff/text.js";
 import { BUILT_IN_DOCUMENTS } from "../../documents/builtin/index.js";
 import { resolveLocale, type Locale } from "../../locale/locale.js";
 import type { StepRecord } from "../../records/step-record.js";
+import { generationTurns, stepTurns } from "../../records/turns.js";
 import { sparkline } from "../../report/sparkline.js";
 import { reportStep } from "../../runtime/report-input.js";
 import { parseLang, type ParsedCommand } from "../args.js";
@@ -83,7 +84,7 @@ function showStep(record: StepRecord, source: StepSource, output: Output): void 
   say(`${label(t.agent)}${record.agent}`);
   say(`${label(t.task)}${cut(record.prompt.replace(/\s+/g, " ").trim(), 160)}`);
   say(
-    `${label(t.totals)}${t.cost} $${record.costUsd.toFixed(4)} · ${t.turns} ${record.numTurns} · ${t.generations} ${record.generations}` +
+    `${label(t.totals)}${t.cost} $${record.costUsd.toFixed(4)} · ${t.turns} ${stepTurns(record)} · ${t.generations} ${record.generations}` +
       ` · ${t.failedAttempts} ${record.attempts} · ${t.context} ${formatTokens(record.context)}` +
       ` · ${t.spills} ${record.spills} · ${t.denials} ${record.denials}`,
   );
@@ -101,7 +102,7 @@ function showStep(record: StepRecord, source: StepSource, output: Output): void 
     const parts = [
       `${String(generation.generation).padStart(3)}  ${generation.sessionId ?? "-"}`,
       `$${generation.costUsd.toFixed(4)}`,
-      `${generation.numTurns} ${t.turns}`,
+      `${generationTurns(generation)} ${t.turns}`,
       `${t.context} ${formatTokens(generation.context)}`,
     ];
     if (isCurrent) parts.push(t.current);
@@ -234,7 +235,7 @@ function showRun(run: string, records: StepRecord[], source: StepSource, output:
   if (statusHint) say(`${label("")}${statusHint}`);
   say(`${label(t.task)}${cut((first.workflow?.task ?? first.prompt).replace(/\s+/g, " ").trim(), 160)}`);
   say(
-    `${label(t.totals)}${t.cost} $${sum(state.steps, (record) => record.costUsd).toFixed(4)} · ${t.turns} ${sum(state.steps, (record) => record.numTurns)}`,
+    `${label(t.totals)}${t.cost} $${sum(state.steps, (record) => record.costUsd).toFixed(4)} · ${t.turns} ${sum(state.steps, stepTurns)}`,
   );
   say("");
   say(`${t.steps}:`);
@@ -244,7 +245,7 @@ function showRun(run: string, records: StepRecord[], source: StepSource, output:
     const parts = [
       text.status[source.statusOf(record)],
       `$${record.costUsd.toFixed(4)}`,
-      `${record.numTurns} ${t.turns}`,
+      `${stepTurns(record)} ${t.turns}`,
       `${t.generations} ${record.generations}`,
     ];
     say(`  ${index + 1}  ${name}${" ".repeat(width - columnsOf(name))}  ${parts.join(" · ")}`);

@@ -71,6 +71,7 @@ const events: FlowerEvent[] = [
     sessionId: "s",
     costUsd: 0.5,
     numTurns: 9,
+    turns: 9,
     generations: 1,
     errors: [],
   },

@@ -1,0 +1,82 @@
+/**
+ * Two recorded workflow runs for the run report (issue 23), made the way a user makes them: `flower demo`
+ * (the offline kit against the real `claude` binary), and a `--yes` run whose goal check never passes
+ * (goal-not-met) against a scripted model, at the CLI's default window. The browser test and
+ * scripts/report-screenshots.sh both draw them.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { startFakeModel, text, type FakeModel } from "../../src/testing/index.js";
+import { cleanEnv, runFlower } from "../e2e/cli/helpers.js";
+import { isDocumentStep, isGoalStep, requirementsAnswer } from "../e2e/cli/workflow-answers.js";
+
+/** The goal-not-met run's task, as a person types it: two lines, kept as two lines on the page. */
+export const GNM_TASK = "Write out.txt\nwith one line: hello";
+export const GNM_CHECK = "test -f out.txt";
+
+export interface RecordedRun {
+  run: string;
+  runDir: string;
+  workspace: string;
+}
+
+/** `flower demo --workspace <root>/demo`, kept. */
+export async function recordDemo(root: string): Promise<RecordedRun> {
+  const workspace = join(root, "demo");
+  const done = await runFlower(["demo", "--workspace", workspace], { env: cleanEnv(), timeoutMs: 120_000 });
+  if (done.code !== 0) throw new Error(`flower demo failed (${done.code}): ${done.stdout}\n${done.stderr}`);
+  return { run: "demo", runDir: join(workspace, "runs"), workspace };
+}
+
+/** A workflow run named `gnm` whose check `test -f out.txt` fails every round: nothing writes the file. */
+export async function recordGoalNotMet(root: string): Promise<RecordedRun> {
+  mkdirSync(root, { recursive: true });
+  let model: FakeModel | undefined;
+  try {
+    model = await startFakeModel({
+      policy: (request) => {
+        if (request.kind === "title" || request.kind === "compact") return undefined;
+        if (isGoalStep(request))
+          return text(
+            [
+              "## Goal",
+              "out.txt exists.",
+              "",
+              "## Checks",
+              `- \`${GNM_CHECK}\` exits 0`,
+              "",
+              "## Constraints",
+              "- (none)",
+              "",
+              "## Non-goals",
+              "- (empty)",
+            ].join("\n"),
+          );
+        if (isDocumentStep(request)) return text(requirementsAnswer());
+        if (request.isSubagent) return text("unused");
+        return text("Done: wrote out.txt.");
+      },
+    });
+    const done = await runFlower(["--yes", "--step", "gnm", GNM_TASK], {
+      env: cleanEnv(model.env()),
+      cwd: root,
+      timeoutMs: 150_000,
+    });
+    if (done.code !== 1) throw new Error(`the gnm run ended ${done.code}: ${done.stdout}\n${done.stderr}`);
+    model.assertNoErrors();
+    return { run: "gnm", runDir: join(root, "runs"), workspace: root };
+  } finally {
+    await model?.close();
+  }
+}
+
+/** `flower report <run>` in a language; returns the file it wrote. */
+export async function reportOf(recorded: RecordedRun, lang: string): Promise<string> {
+  const out = join(recorded.runDir, `report-${recorded.run}.${lang}.html`);
+  const done = await runFlower(
+    ["report", recorded.run, "--run-dir", recorded.runDir, "--lang", lang, "--out", out],
+    { env: cleanEnv(), cwd: recorded.workspace, timeoutMs: 30_000 },
+  );
+  if (done.code !== 0) throw new Error(`flower report failed (${done.code}): ${done.stderr}`);
+  return done.stdout.trim();
+}
