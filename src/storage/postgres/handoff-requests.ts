@@ -5,16 +5,15 @@
  */
 import type { ClientBase, Pool, QueryResultRow } from "pg";
 import { StoreError } from "../../errors.js";
-import { toRequest, type HandoffRequest, type HandoffRequests } from "../../records/handoff-requests.js";
+import {
+  toRequest,
+  type HandoffRequest,
+  type HandoffRequests,
+  type RequestColumns,
+} from "../../records/handoff-requests.js";
 
-interface RequestColumns extends QueryResultRow {
-  id: string;
-  step: string;
-  lease: string;
-  next: string | null;
-  by_whom: string;
-  at: string;
-}
+/** A row as pg returns it: the columns of the SQLite table, named alike. */
+type RequestRow = RequestColumns & QueryResultRow;
 
 export class PostgresHandoffRequests implements HandoffRequests {
   readonly #pool: () => Promise<Pool>;
@@ -61,7 +60,7 @@ export class PostgresHandoffRequests implements HandoffRequests {
   async #query(operation: string, text: string, values: unknown[]): Promise<RequestColumns[]> {
     try {
       const pool = await this.#pool();
-      return (await pool.query<RequestColumns>(text, values)).rows;
+      return (await pool.query<RequestRow>(text, values)).rows;
     } catch (error) {
       if (error instanceof StoreError) throw error;
       throw new StoreError(
