@@ -38,8 +38,11 @@ function writeBigFiles(workspace: string): void {
   }
 }
 
-/** The scripted model: Bash, then a worker, then reads until the handoff; the successor finishes. */
-function reply(request: ModelRequest) {
+/**
+ * The scripted model: Bash, then a worker, then reads until the handoff; the successor finishes. The
+ * Bash command sleeps only where the kill lands while it runs (`slowBash`); elsewhere it would only wait.
+ */
+function reply(request: ModelRequest, slowBash: boolean) {
   if (request.isHandoffTurn) return text(HANDOFF);
   if (request.isSubagent) {
     return request.countToolResults("Bash") === 0
@@ -48,7 +51,7 @@ function reply(request: ModelRequest) {
   }
   if (request.firstUserText().includes("GEN-1")) return text("finished in generation 2");
   const done = request.countToolResults();
-  if (done === 0) return toolUse("Bash", { command: "sleep 3; echo slept" });
+  if (done === 0) return toolUse("Bash", { command: slowBash ? "sleep 3; echo slept" : "echo slept" });
   if (done === 1)
     return toolUse("Agent", { subagent_type: "helper", description: "check", prompt: "Run echo." });
   return toolUse("Read", { file_path: `big-${(done - 2) % 6}.txt` });
@@ -141,7 +144,7 @@ describe("a driver killed with SIGKILL", () => {
             kill();
             return text("never delivered", { delayMs: 3_000 });
           }
-          const answer = reply(request);
+          const answer = reply(request, point === "bash-running" && killedAt === null);
           if (
             killedAt === null &&
             point === "bash-running" &&
