@@ -16,31 +16,17 @@
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { StepRecord } from "../../../src/index.js";
-import {
-  startFakeModel,
-  text,
-  toolUse,
-  toolUses,
-  type FakeModel,
-  type ModelRequest,
-} from "../../../src/testing/index.js";
+import { text, toolUse, toolUses, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
 import { handoffMarkdown } from "../../support/handoff-fixture.js";
 import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
-import { useTempDirs } from "../../support/temp-dir.js";
 import { localTranscripts } from "../../support/transcripts.js";
-import { cleanEnv, killAll, killGroup, runFlower, spawnFlower } from "./helpers.js";
+import { cleanEnv, killGroup, runFlower, spawnFlower, useCliTest } from "./helpers.js";
 
-const temp = useTempDirs();
+const { temp, startModel } = useCliTest();
 const server = usePostgresServer();
 let model: FakeModel | undefined;
-
-afterEach(async () => {
-  killAll();
-  await model?.close();
-  model = undefined;
-});
 
 const STEP = "notes";
 /** Reads the successor makes before A dies: two transcript entries each, and more around them. */
@@ -130,7 +116,7 @@ describe("a machine that dies mid-generation on a shared store", () => {
   it("B's continue resumes the successor's very session with every entry A wrote, none twice", async () => {
     /** The request A is waiting on when it dies. */
     let dying: ModelRequest | undefined;
-    model = await startFakeModel({
+    model = await startModel({
       policy: (request: ModelRequest) => {
         if (request.isSubagent) return text("unused");
         if (request.isHandoffTurn) return text(HANDOFF);
