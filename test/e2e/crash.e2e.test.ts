@@ -88,8 +88,6 @@ let drivers: ChildProcess[] = [];
 afterEach(async () => {
   for (const driver of drivers) if (driver.exitCode === null) driver.kill("SIGKILL");
   drivers = [];
-  await current?.dispose();
-  current = undefined;
 });
 
 function startDriver(mode: "run" | "continue"): {

@@ -7,17 +7,13 @@
  */
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HandoffPolicy, coordinator, worker, type AgentSpec } from "../../src/index.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { handoffMarkdown } from "../support/handoff-fixture.js";
 import { rig, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
-afterEach(async () => {
-  await current?.dispose();
-  current = undefined;
-});
 
 /** Big files the main thread reads to grow its context: ~40k chars (~10k tokens) each. */
 function writeBigFiles(workspace: string, count = 6): void {
