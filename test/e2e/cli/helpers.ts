@@ -4,7 +4,7 @@
  * Ctrl-C does not reach them) end when their stdin closes with it: no test leaves a process behind.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach } from "vitest";
@@ -148,4 +148,15 @@ export function useCliTest(): CliTest {
       return model;
     },
   };
+}
+
+/** Sixty notes of 30 lines (`note-1.md` …): a project whose reads fill a main thread's context. */
+export function writeNotes(root: string): void {
+  for (let n = 1; n <= 60; n++) {
+    const body = Array.from(
+      { length: 30 },
+      (_, i) => `Note ${n} line ${i}: ${"the quick brown fox jumps over the lazy dog ".repeat(2)}`,
+    );
+    writeFileSync(join(root, `note-${n}.md`), `# NOTE-${n}\n${body.join("\n")}\n`);
+  }
 }

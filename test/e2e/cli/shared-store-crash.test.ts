@@ -13,16 +13,16 @@
  * Without the eager flush (session-options.ts) the successor's entries would still be in A's memory
  * batch when it died: the store would hold none of them, and B would start the generation afresh.
  */
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import type { StepRecord } from "../../../src/index.js";
 import { text, toolUse, toolUses, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
 import { handoffMarkdown } from "../../support/handoff-fixture.js";
-import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
+import { freshSchema, usePostgresServer, queryOnce } from "../../support/postgres-server.js";
 import { localTranscripts } from "../../support/transcripts.js";
-import { cleanEnv, killGroup, runFlower, spawnFlower, useCliTest } from "./helpers.js";
+import { cleanEnv, killGroup, runFlower, spawnFlower, useCliTest, writeNotes } from "./helpers.js";
 
 const { temp, startModel } = useCliTest();
 const server = usePostgresServer();
@@ -39,13 +39,7 @@ const HANDOFF = handoffMarkdown({
 const CONTINUE = "Continue the task.";
 
 function project(root: string): void {
-  for (let n = 1; n <= 60; n++) {
-    const body = Array.from(
-      { length: 30 },
-      (_, i) => `Note ${n} line ${i}: ${"the quick brown fox jumps over the lazy dog ".repeat(2)}`,
-    );
-    writeFileSync(join(root, `note-${n}.md`), `# NOTE-${n}\n${body.join("\n")}\n`);
-  }
+  writeNotes(root);
 }
 
 interface Machine {
@@ -62,14 +56,8 @@ function machine(name: string, origin: string): Machine {
   return { workspace, configDir, env: cleanEnv(model!.env({ CLAUDE_CONFIG_DIR: configDir })) };
 }
 
-async function query<T extends pg.QueryResultRow>(sql: string, values: unknown[]): Promise<T[]> {
-  const client = new pg.Client({ connectionString: server().url });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql, values)).rows;
-  } finally {
-    await client.end();
-  }
+function query<Row extends pg.QueryResultRow>(sql: string, values: unknown[] = []): Promise<Row[]> {
+  return queryOnce<Row>(server().url, sql, values);
 }
 
 async function storedRecord(schema: string): Promise<StepRecord> {

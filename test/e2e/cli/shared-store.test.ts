@@ -18,7 +18,15 @@ import type { StepRecord } from "../../../src/index.js";
 import { text, toolUse, toolUses, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
 import { handoffMarkdown } from "../../support/handoff-fixture.js";
 import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
-import { cleanEnv, killGroup, runFlower, spawnFlower, type Spawned, useCliTest } from "./helpers.js";
+import {
+  cleanEnv,
+  killGroup,
+  runFlower,
+  spawnFlower,
+  type Spawned,
+  useCliTest,
+  writeNotes,
+} from "./helpers.js";
 
 const { temp, startModel } = useCliTest();
 const server = usePostgresServer();
@@ -26,13 +34,7 @@ let model: FakeModel | undefined;
 
 /** The project as it is checked out: notes to read and one big file whose Read gets spilled. */
 function project(root: string): void {
-  for (let n = 1; n <= 60; n++) {
-    const body = Array.from(
-      { length: 30 },
-      (_, i) => `Note ${n} line ${i}: ${"the quick brown fox jumps over the lazy dog ".repeat(2)}`,
-    );
-    writeFileSync(join(root, `note-${n}.md`), `# NOTE-${n}\n${body.join("\n")}\n`);
-  }
+  writeNotes(root);
   const big = Array.from(
     { length: 300 },
     (_, i) => `BIG-LINE-${i} ${"lorem ipsum dolor sit amet ".repeat(2)}`,
