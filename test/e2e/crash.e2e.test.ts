@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { StepRecord } from "../../src/index.js";
 import { pidExists } from "../../src/records/process-identity.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
-import { rig, type Rig } from "./runtime-helpers.js";
+import { fixtureEnv, rig, type Rig } from "./runtime-helpers.js";
 
 type KillPoint =
   "main-streaming" | "bash-running" | "in-worker" | "writing-handoff" | "successor-start" | "after-append";
@@ -95,12 +95,7 @@ function startDriver(mode: "run" | "continue"): {
   done: Promise<{ code: number | null; out: string; err: string }>;
 } {
   const child = spawn(process.execPath, [join(import.meta.dirname, "fixtures", "crash-driver.mjs"), mode], {
-    env: {
-      ...process.env,
-      ...current!.model.env(),
-      FLOWER_TEST_WORKSPACE: current!.workspace,
-      FLOWER_TEST_RUN_DIR: current!.runDir,
-    },
+    env: fixtureEnv(current!),
     stdio: ["ignore", "pipe", "pipe"],
   });
   drivers.push(child);

@@ -73,3 +73,13 @@ export function writeBigFiles(workspace: string): void {
     writeFileSync(join(workspace, `big-${f}.txt`), lines.join("\n"));
   }
 }
+
+/** The environment of a fixture process that drives `rig`'s runtime (fixtures/*.mjs read these). */
+export function fixtureEnv(rig: Rig): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    ...rig.model.env(),
+    FLOWER_TEST_WORKSPACE: rig.workspace,
+    FLOWER_TEST_RUN_DIR: rig.runDir,
+  };
+}

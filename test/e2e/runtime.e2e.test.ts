@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { COORDINATOR_RULES, StepFailedError, coordinator, worker } from "../../src/index.js";
 import { fault, script, text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { claudeChildren } from "../support/claude-children.js";
-import { rig, type Rig } from "./runtime-helpers.js";
+import { fixtureEnv, rig, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
 
@@ -153,12 +153,7 @@ describe("Runtime through the real binary", () => {
           process.execPath,
           [join(import.meta.dirname, "fixtures", "continuity-child.mjs"), mode],
           {
-            env: {
-              ...process.env,
-              ...current!.model.env(),
-              FLOWER_TEST_WORKSPACE: current!.workspace,
-              FLOWER_TEST_RUN_DIR: current!.runDir,
-            },
+            env: fixtureEnv(current!),
             stdio: ["ignore", "pipe", "pipe"],
           },
         );

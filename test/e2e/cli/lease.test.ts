@@ -34,19 +34,25 @@ async function started(model: FakeModel): Promise<void> {
   while (model.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
 }
 
+/** A first `flower --direct --step held` driving the step, its answer held back until released. */
+async function holderDriving() {
+  const held = heldFirstAnswer();
+  const model = await startModel({ policy: held.policy });
+  const root = temp.make("flower-lease-");
+  const args = ["--workspace", root, "--run-dir", join(root, "runs")];
+  const env = cleanEnv(model.env());
+  const first = spawnFlower([...args, "--direct", "--step", "held", "Do the held work."], {
+    env,
+    cwd: root,
+    timeoutMs: 90_000,
+  });
+  await started(model);
+  return { held, root, args, env, first };
+}
+
 describe("flower continue on a step another process drives", () => {
   it("is refused in one line that names the holder's pid and host, exit 2", async () => {
-    const held = heldFirstAnswer();
-    const model = await startModel({ policy: held.policy });
-    const root = temp.make("flower-lease-");
-    const args = ["--workspace", root, "--run-dir", join(root, "runs")];
-    const env = cleanEnv(model.env());
-    const first = spawnFlower([...args, "--direct", "--step", "held", "Do the held work."], {
-      env,
-      cwd: root,
-      timeoutMs: 90_000,
-    });
-    await started(model);
+    const { held, root, args, env, first } = await holderDriving();
     const second = await runFlower(["continue", "held", ...args], { env, cwd: root, timeoutMs: 60_000 });
     held.release();
     expect(second.code).toBe(2);
@@ -59,17 +65,7 @@ describe("flower continue on a step another process drives", () => {
   }, 150_000);
 
   it("with --wait waits for the holder, then continues the step", async () => {
-    const held = heldFirstAnswer();
-    const model = await startModel({ policy: held.policy });
-    const root = temp.make("flower-lease-");
-    const args = ["--workspace", root, "--run-dir", join(root, "runs")];
-    const env = cleanEnv(model.env());
-    const first = spawnFlower([...args, "--direct", "--step", "held", "Do the held work."], {
-      env,
-      cwd: root,
-      timeoutMs: 90_000,
-    });
-    await started(model);
+    const { held, root, args, env, first } = await holderDriving();
     const waiting = spawnFlower(["continue", "held", "--wait", ...args], {
       env,
       cwd: root,
