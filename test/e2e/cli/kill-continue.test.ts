@@ -24,6 +24,11 @@ let model: FakeModel | undefined;
 
 const CONTINUED = "Finished after the kill.";
 
+/** `flower --direct --step <step> <task>` in the test's workspace and run directory. */
+function directArgs(paths: { root: string; runDir: string }, step: string, task: string): string[] {
+  return ["--workspace", paths.root, "--run-dir", paths.runDir, "--direct", "--step", step, task];
+}
+
 function setUp() {
   const root = temp.make("flower-kill-");
   return { root, runDir: join(root, "runs"), marker: join(root, "paused") };
@@ -93,16 +98,7 @@ describe("flower killed with SIGKILL, then flower continue", () => {
         return text("Read it.");
       },
     });
-    const args = [
-      "--workspace",
-      paths.root,
-      "--run-dir",
-      paths.runDir,
-      "--direct",
-      "--step",
-      "spill",
-      "Read big.txt",
-    ];
+    const args = directArgs(paths, "spill", "Read big.txt");
     await killAt(args, "spill-write", paths);
 
     // The spill's bytes are in a hidden temporary; no visible spill file is partial.
@@ -140,16 +136,7 @@ describe("flower killed with SIGKILL, then flower continue", () => {
         return text("The engineer wrote the script.");
       },
     });
-    const args = [
-      "--workspace",
-      paths.root,
-      "--run-dir",
-      paths.runDir,
-      "--direct",
-      "--step",
-      "index",
-      "Write a script",
-    ];
+    const args = directArgs(paths, "index", "Write a script");
     // The first index write is the refresh before the session; the second follows the engineer's Write.
     await killAt(args, "index-write:2", paths);
 
