@@ -12,6 +12,7 @@ import { HandoffPolicy, coordinator, worker, type AgentSpec } from "../../src/in
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { handoffMarkdown } from "../support/handoff-fixture.js";
 import { rig, type Rig } from "./runtime-helpers.js";
+import { delegateOnce } from "../support/delegate.js";
 
 let current: Rig | undefined;
 
@@ -142,14 +143,11 @@ describe("handoff generations through the real binary", () => {
             ? toolUse("Read", { file_path: `big-${reads}.txt` })
             : text("Worker read everything: 6 files.");
         }
-        if (request.countToolResults("Agent") === 0) {
-          return toolUse("Agent", {
-            description: "read files",
-            prompt: "Read big-0..5.",
-            subagent_type: "reader",
-          });
-        }
-        return text("Coordinator done.");
+        return delegateOnce(
+          request,
+          { subagent_type: "reader", description: "read files", prompt: "Read big-0..5." },
+          "Coordinator done.",
+        );
       },
     });
     writeBigFiles(current.workspace);

@@ -18,6 +18,7 @@ import { text, toolUse, type FakeModel, type ModelRequest } from "../../../src/t
 import { handoffMarkdown } from "../../support/handoff-fixture.js";
 import { localTranscripts, missingFromStore, storedTranscripts } from "../../support/transcripts.js";
 import { cleanEnv, runFlower, spawnFlower, type Finished, useCliTest } from "./helpers.js";
+import { delegateOnce } from "../../support/delegate.js";
 
 const { temp, startModel } = useCliTest();
 let model: FakeModel | undefined;
@@ -126,14 +127,15 @@ describe("flower killed with SIGKILL, then flower continue", () => {
             : text("Wrote .flower/scripts/count.sh.");
         }
         if (request.lastUserText().includes("Continue the task.")) return text(CONTINUED);
-        if (request.countToolResults("Agent") === 0) {
-          return toolUse("Agent", {
+        return delegateOnce(
+          request,
+          {
             subagent_type: "engineer",
             description: "Write the script",
             prompt: "Write .flower/scripts/count.sh.",
-          });
-        }
-        return text("The engineer wrote the script.");
+          },
+          "The engineer wrote the script.",
+        );
       },
     });
     const args = directArgs(paths, "index", "Write a script");
