@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterEach } from "vitest";
+import { afterEach, expect } from "vitest";
 import { startFakeModel, type FakeModel, type FakeModelOptions } from "../../../src/testing/index.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 
@@ -114,6 +114,17 @@ export function runFlower(
   options: Parameters<typeof spawnFlower>[1] = {},
 ): Promise<Finished> {
   return spawnFlower(args, options).done;
+}
+
+/** Runs flower and expects a clean success, as a user sees one: exit 0 and nothing on stderr. */
+export async function runFlowerOk(
+  args: string[],
+  options: Parameters<typeof spawnFlower>[1] = {},
+): Promise<Finished> {
+  const run = await runFlower(args, options);
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  return run;
 }
 
 /** Kills every child still running: call in afterEach. */
