@@ -11,7 +11,7 @@ import { formatTokensShort } from "../handoff/text.js";
 import { resolveLocale, type Locale } from "../locale/locale.js";
 import { isDefaultRunDirectory, runDirectory } from "../storage/files.js";
 import type { StepSettings } from "../records/step-record.js";
-import { Runtime } from "../runtime/runtime.js";
+import type { Runtime } from "../runtime/runtime.js";
 import {
   parseBudget,
   parseLang,
@@ -150,7 +150,12 @@ export function requireCredentials(settings: LiveSettings): void {
   say(text.workspace(settings.workspace));
 }
 
-export function makeRuntime(settings: LiveSettings, onEvent: Runtime["options"]["onEvent"]): Runtime {
+/** Imported here, not at the top: a usage error found before this point should not load the SDK. */
+export async function makeRuntime(
+  settings: LiveSettings,
+  onEvent: Runtime["options"]["onEvent"],
+): Promise<Runtime> {
+  const { Runtime } = await import("../runtime/runtime.js");
   return new Runtime({
     workspace: settings.workspace,
     runDir: settings.runDir,

@@ -7,28 +7,24 @@ import { EXIT, EXIT_CODES, FlowerError } from "../errors.js";
 import { localeOfTag, resolveLocale, unknownLanguageSetting, type Locale } from "../locale/locale.js";
 import { parseCommandLine, type ParsedCommand } from "./args.js";
 import { COMMANDS, type CommandName } from "./command-options.js";
-import { demoCommand } from "./commands/demo.js";
-import { forgetCommand } from "./commands/forget.js";
-import { handoffCommand } from "./commands/handoff.js";
-import { runsCommand } from "./commands/inspect.js";
-import { continueCommandRun } from "./commands/continue.js";
-import { runCommand } from "./commands/run.js";
-import { reportCommand } from "./commands/report.js";
-import { showCommand } from "./commands/show.js";
 import { helpText } from "./help.js";
 import { detectInvocation, setInvocation } from "./invocation.js";
 import { packageVersion } from "./package-version.js";
 import { USAGE_TEXT } from "./usage-text.js";
 
-const HANDLERS: Record<CommandName, (parsed: ParsedCommand) => number | Promise<number>> = {
-  run: runCommand,
-  continue: continueCommandRun,
-  runs: runsCommand,
-  show: showCommand,
-  report: reportCommand,
-  forget: forgetCommand,
-  handoff: handoffCommand,
-  demo: demoCommand,
+/**
+ * Each command's module is imported when the command runs: the runtime, the SDK and the database drivers
+ * cost a third of a second to load, which `--help`, `--version` and a mistyped flag should not pay.
+ */
+const HANDLERS: Record<CommandName, (parsed: ParsedCommand) => Promise<number>> = {
+  run: async (parsed) => (await import("./commands/run.js")).runCommand(parsed),
+  continue: async (parsed) => (await import("./commands/continue.js")).continueCommandRun(parsed),
+  runs: async (parsed) => (await import("./commands/inspect.js")).runsCommand(parsed),
+  show: async (parsed) => (await import("./commands/show.js")).showCommand(parsed),
+  report: async (parsed) => (await import("./commands/report.js")).reportCommand(parsed),
+  forget: async (parsed) => (await import("./commands/forget.js")).forgetCommand(parsed),
+  handoff: async (parsed) => (await import("./commands/handoff.js")).handoffCommand(parsed),
+  demo: async (parsed) => (await import("./commands/demo.js")).demoCommand(parsed),
 };
 
 export async function main(argv: string[]): Promise<number> {

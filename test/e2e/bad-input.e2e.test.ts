@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HandoffPolicy, StepFailedError, type AgentSpec, type StepRecord } from "../../src/index.js";
 import { text, toolUse, type ModelRequest, type Policy } from "../../src/testing/index.js";
 import { handoffMarkdown } from "../support/handoff-fixture.js";
@@ -14,10 +14,6 @@ import { storedTranscripts } from "../support/transcripts.js";
 import { rig, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
-afterEach(async () => {
-  await current?.dispose();
-  current = undefined;
-});
 
 const agent: AgentSpec = { name: "probe", instructions: "Do the task.", tools: ["Bash", "Read"] };
 const HANDOFF_POLICY = new HandoffPolicy({ window: 100_000 });

@@ -2,16 +2,13 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { coordinator, worker, type AgentSpec } from "../../src/index.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { rig, type Rig } from "./runtime-helpers.js";
+import { delegateOnce } from "../support/delegate.js";
 
 let current: Rig | undefined;
-afterEach(async () => {
-  await current?.dispose();
-  current = undefined;
-});
 
 const engineer = worker("Runs commands, tests and edits files.", "Do what the brief says.", {
   tools: ["Bash", "Read", "Write", "Edit"],
@@ -132,9 +129,11 @@ describe("layers 1-3 through the real binary", () => {
           if (n === 2) return toolUse("Read", { file_path: join(current!.workspace, "picture.png") });
           return text("worker done");
         }
-        return request.countToolResults("Agent") === 0
-          ? toolUse("Agent", { description: "count", prompt: "Count to 20000.", subagent_type: "engineer" })
-          : text("lead done");
+        return delegateOnce(
+          request,
+          { subagent_type: "engineer", description: "count", prompt: "Count to 20000." },
+          "lead done",
+        );
       },
     });
     writeFileSync(join(current.workspace, "picture.png"), png());
@@ -179,13 +178,11 @@ describe("layers 1-3 through the real binary", () => {
             : text("wrote .flower/scripts/count.sh");
         }
         if (request.systemText.includes("count.sh")) return text("index lists count.sh");
-        return request.countToolResults("Agent") === 0
-          ? toolUse("Agent", {
-              description: "write script",
-              prompt: "Write count.sh.",
-              subagent_type: "engineer",
-            })
-          : text("script written");
+        return delegateOnce(
+          request,
+          { subagent_type: "engineer", description: "write script", prompt: "Write count.sh." },
+          "script written",
+        );
       },
     });
     const rt = current.runtime({ workbench: true });
@@ -207,13 +204,11 @@ describe("layers 1-3 through the real binary", () => {
       policy: (request: ModelRequest) => {
         if (request.firstUserText().includes("PLAIN")) return work(request);
         if (request.isSubagent) return work(request);
-        return request.countToolResults("Agent") === 0
-          ? toolUse("Agent", {
-              description: "run all",
-              prompt: "Run the 12 commands.",
-              subagent_type: "engineer",
-            })
-          : text("delegated and done");
+        return delegateOnce(
+          request,
+          { subagent_type: "engineer", description: "run all", prompt: "Run the 12 commands." },
+          "delegated and done",
+        );
       },
     });
     const plain: AgentSpec = { name: "plain", instructions: "", tools: ["Bash", "Read"] };

@@ -3,7 +3,7 @@
  * later process knows nothing of the first one's options, and the recorded settings decide. An option
  * named explicitly on the continuing Runtime overrides one and is a `setting-override` event.
  */
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { HandoffPolicy, coordinator, worker, type Runtime } from "../../src/index.js";
 import type { FlowerEvent } from "../../src/runtime/events.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
@@ -14,10 +14,6 @@ const SONNET = "claude-sonnet-4-5-20250929";
 const HAIKU = "claude-haiku-4-5";
 
 let r: Rig | undefined;
-afterEach(async () => {
-  await r?.dispose();
-  r = undefined;
-});
 
 const lead = () =>
   coordinator(

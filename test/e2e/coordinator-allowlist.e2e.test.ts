@@ -5,16 +5,12 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { coordinator, worker } from "../../src/index.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { rig, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
-afterEach(async () => {
-  await current?.dispose();
-  current = undefined;
-});
 
 const researcher = worker("Searches the code and the web.", "Do what the brief says.", {
   tools: ["Read", "Grep", "Glob", "WebFetch"],

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { StepRecord } from "../../src/index.js";
 import { pidExists } from "../../src/records/process-identity.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
-import { rig, type Rig } from "./runtime-helpers.js";
+import { fixtureEnv, rig, type Rig } from "./runtime-helpers.js";
 
 type KillPoint =
   "main-streaming" | "bash-running" | "in-worker" | "writing-handoff" | "successor-start" | "after-append";
@@ -38,8 +38,11 @@ function writeBigFiles(workspace: string): void {
   }
 }
 
-/** The scripted model: Bash, then a worker, then reads until the handoff; the successor finishes. */
-function reply(request: ModelRequest) {
+/**
+ * The scripted model: Bash, then a worker, then reads until the handoff; the successor finishes. The
+ * Bash command sleeps only where the kill lands while it runs (`slowBash`); elsewhere it would only wait.
+ */
+function reply(request: ModelRequest, slowBash: boolean) {
   if (request.isHandoffTurn) return text(HANDOFF);
   if (request.isSubagent) {
     return request.countToolResults("Bash") === 0
@@ -48,7 +51,7 @@ function reply(request: ModelRequest) {
   }
   if (request.firstUserText().includes("GEN-1")) return text("finished in generation 2");
   const done = request.countToolResults();
-  if (done === 0) return toolUse("Bash", { command: "sleep 3; echo slept" });
+  if (done === 0) return toolUse("Bash", { command: slowBash ? "sleep 3; echo slept" : "echo slept" });
   if (done === 1)
     return toolUse("Agent", { subagent_type: "helper", description: "check", prompt: "Run echo." });
   return toolUse("Read", { file_path: `big-${(done - 2) % 6}.txt` });
@@ -85,8 +88,6 @@ let drivers: ChildProcess[] = [];
 afterEach(async () => {
   for (const driver of drivers) if (driver.exitCode === null) driver.kill("SIGKILL");
   drivers = [];
-  await current?.dispose();
-  current = undefined;
 });
 
 function startDriver(mode: "run" | "continue"): {
@@ -94,12 +95,7 @@ function startDriver(mode: "run" | "continue"): {
   done: Promise<{ code: number | null; out: string; err: string }>;
 } {
   const child = spawn(process.execPath, [join(import.meta.dirname, "fixtures", "crash-driver.mjs"), mode], {
-    env: {
-      ...process.env,
-      ...current!.model.env(),
-      FLOWER_TEST_WORKSPACE: current!.workspace,
-      FLOWER_TEST_RUN_DIR: current!.runDir,
-    },
+    env: fixtureEnv(current!),
     stdio: ["ignore", "pipe", "pipe"],
   });
   drivers.push(child);
@@ -141,7 +137,7 @@ describe("a driver killed with SIGKILL", () => {
             kill();
             return text("never delivered", { delayMs: 3_000 });
           }
-          const answer = reply(request);
+          const answer = reply(request, point === "bash-running" && killedAt === null);
           if (
             killedAt === null &&
             point === "bash-running" &&

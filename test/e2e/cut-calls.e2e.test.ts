@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HandoffPolicy, coordinator, worker } from "../../src/index.js";
 import { DEFAULTS } from "../../src/defaults.js";
 import { parseHandoff } from "../../src/handoff/parse.js";
@@ -16,10 +16,6 @@ import { handoffMarkdown } from "../support/handoff-fixture.js";
 import { rig, writeBigFiles, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
-afterEach(async () => {
-  await current?.dispose();
-  current = undefined;
-});
 
 const POLICY = new HandoffPolicy({ window: 80_000, headroom: 30_000 });
 const DELEGATED = "DELEGATED-7f3: summarise big-0.txt to big-5.txt into summary.md, one line per file.";

@@ -1,19 +1,15 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { fault, startFakeModel, text, toolUse, type FakeModel } from "../../src/testing/index.js";
+import { describe, expect, it } from "vitest";
+import { fault, text, toolUse, type FakeModel } from "../../src/testing/index.js";
 import { useTempDirs } from "../support/temp-dir.js";
-import { runQuery } from "./sdk-session.js";
+import { runQuery, useModels } from "./sdk-session.js";
 
 const temp = useTempDirs();
+const startModel = useModels();
 let model: FakeModel | undefined;
-
-afterEach(async () => {
-  await model?.close();
-  model = undefined;
-});
 
 describe("offline model kit through the real claude binary", () => {
   it("answers a plain text turn and reports usage measured from the request", async () => {
-    model = await startFakeModel({ policy: () => text("Hello from the offline kit.") });
+    model = await startModel({ policy: () => text("Hello from the offline kit.") });
     const dir = temp.make();
     const run = await runQuery(model, "Say hello.", dir);
     expect(run.thrown).toBeUndefined();
@@ -34,7 +30,7 @@ describe("offline model kit through the real claude binary", () => {
   });
 
   it("runs a real Bash tool call and shows its real output in the next request, mostly from cache", async () => {
-    model = await startFakeModel({
+    model = await startModel({
       policy: (request) =>
         request.countToolResults("Bash") === 0
           ? toolUse("Bash", { command: "echo kit-$((6*7))", description: "probe" }, { text: "Running it." })
@@ -51,7 +47,7 @@ describe("offline model kit through the real claude binary", () => {
   });
 
   it("drives a subagent started with the Agent tool, and tells it apart from the main thread", async () => {
-    model = await startFakeModel({
+    model = await startModel({
       policy: (request) => {
         if (request.isSubagent) return text("SUBAGENT-REPORT: 3 files");
         if (request.countToolResults("Agent") === 0) {
@@ -75,7 +71,7 @@ describe("offline model kit through the real claude binary", () => {
   });
 
   it("retries a 529 by the CLI itself and then succeeds", async () => {
-    model = await startFakeModel({
+    model = await startModel({
       policy: (request) => (request.index === 0 ? fault("overloaded") : text("recovered")),
     });
     const dir = temp.make();
@@ -86,7 +82,7 @@ describe("offline model kit through the real claude binary", () => {
   });
 
   it("cuts a stream mid-way; the CLI retries the whole request", async () => {
-    model = await startFakeModel({
+    model = await startModel({
       policy: (request) => (request.index === 0 ? fault("cut-stream") : text("whole answer")),
     });
     const dir = temp.make();
@@ -98,7 +94,7 @@ describe("offline model kit through the real claude binary", () => {
   });
 
   it("answers prompt-is-too-long with the real API's 400 shape", async () => {
-    model = await startFakeModel({ policy: () => fault("prompt-too-long") });
+    model = await startModel({ policy: () => fault("prompt-too-long") });
     const dir = temp.make();
     const run = await runQuery(model, "Hi.", dir, {
       env: {
@@ -114,7 +110,7 @@ describe("offline model kit through the real claude binary", () => {
   });
 
   it("turns a throwing policy into a clear error, not a hang", async () => {
-    model = await startFakeModel({
+    model = await startModel({
       policy: () => {
         throw new Error("script ran out of steps");
       },
@@ -128,7 +124,7 @@ describe("offline model kit through the real claude binary", () => {
   });
 
   it("rejects an unknown block type in a reply with a message that names it", async () => {
-    model = await startFakeModel({ policy: () => ({ content: [{ type: "image", source: {} }] }) as never });
+    model = await startModel({ policy: () => ({ content: [{ type: "image", source: {} }] }) as never });
     const dir = temp.make();
     await runQuery(model, "Hi.", dir);
     expect(() => model!.assertNoErrors()).toThrow(/unknown block type "image"/);
@@ -137,7 +133,7 @@ describe("offline model kit through the real claude binary", () => {
 
 describe("the kit's validation of what the CLI sends", () => {
   it("rejects a real CLI request whose tool_result was removed, with the API's 400 error shape", async () => {
-    model = await startFakeModel({
+    model = await startModel({
       policy: (request) =>
         request.countToolResults() === 0 ? toolUse("Bash", { command: "echo pair" }) : text("done"),
     });
@@ -174,7 +170,7 @@ describe("the kit's validation of what the CLI sends", () => {
   });
 
   it("answers side requests, token counts and slow replies over plain HTTP", async () => {
-    model = await startFakeModel({
+    model = await startModel({
       policy: (request) => (request.kind === "title" ? undefined : text("slow hello", { delayMs: 300 })),
     });
     const post = (path: string, body: unknown) =>

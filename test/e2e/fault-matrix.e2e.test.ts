@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   HandoffPolicy,
   StepFailedError,
@@ -22,10 +22,6 @@ import { handoffMarkdown } from "../support/handoff-fixture.js";
 import { rig, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
-afterEach(async () => {
-  await current?.dispose();
-  current = undefined;
-});
 
 const analyst = worker("Analyses files.", "Use the command line; never estimate by hand.", {
   tools: ["Bash", "Read"],

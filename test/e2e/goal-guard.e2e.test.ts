@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 /** Several sessions and check runs each: generous on a loaded 2-core machine. */
 const TIMEOUT = 150_000;
@@ -16,10 +16,6 @@ import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { rig, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
-afterEach(async () => {
-  await current?.dispose();
-  current = undefined;
-});
 
 const fixer = worker("Changes files in the workspace.", "Make the change asked for, then report it.", {
   tools: ["Write", "Read", "Bash"],

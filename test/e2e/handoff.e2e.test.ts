@@ -7,17 +7,14 @@
  */
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HandoffPolicy, coordinator, worker, type AgentSpec } from "../../src/index.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { handoffMarkdown } from "../support/handoff-fixture.js";
 import { rig, type Rig } from "./runtime-helpers.js";
+import { delegateOnce } from "../support/delegate.js";
 
 let current: Rig | undefined;
-afterEach(async () => {
-  await current?.dispose();
-  current = undefined;
-});
 
 /** Big files the main thread reads to grow its context: ~40k chars (~10k tokens) each. */
 function writeBigFiles(workspace: string, count = 6): void {
@@ -146,14 +143,11 @@ describe("handoff generations through the real binary", () => {
             ? toolUse("Read", { file_path: `big-${reads}.txt` })
             : text("Worker read everything: 6 files.");
         }
-        if (request.countToolResults("Agent") === 0) {
-          return toolUse("Agent", {
-            description: "read files",
-            prompt: "Read big-0..5.",
-            subagent_type: "reader",
-          });
-        }
-        return text("Coordinator done.");
+        return delegateOnce(
+          request,
+          { subagent_type: "reader", description: "read files", prompt: "Read big-0..5." },
+          "Coordinator done.",
+        );
       },
     });
     writeBigFiles(current.workspace);

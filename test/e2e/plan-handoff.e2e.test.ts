@@ -6,17 +6,13 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HandoffPolicy, coordinator, worker } from "../../src/index.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { handoffMarkdown } from "../support/handoff-fixture.js";
 import { rig, writeBigFiles, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
-afterEach(async () => {
-  await current?.dispose();
-  current = undefined;
-});
 
 const POLICY = new HandoffPolicy({ window: 80_000, headroom: 30_000 });
 

@@ -1,16 +1,22 @@
 /**
  * Shared set-up for runtime e2e tests: a workspace, a run dir, an offline model, a runtime.
- * Importing this module registers the temporary directories' cleanup in the test file.
+ * Importing this module registers the cleanup in the test file: after each test every rig it made is
+ * disposed (its runtimes closed, its model stopped), after the file the temporary directories go.
  */
 import { writeFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { afterEach } from "vitest";
 import { Runtime, type RuntimeOptions } from "../../src/index.js";
 import type { FlowerEvent } from "../../src/runtime/events.js";
 import { startFakeModel, type FakeModel, type FakeModelOptions } from "../../src/testing/index.js";
 import { useTempDirs } from "../support/temp-dir.js";
 
 const temp = useTempDirs();
+const made: Rig[] = [];
+afterEach(async () => {
+  for (const one of made.splice(0)) await one.dispose();
+});
 
 export interface Rig {
   root: string;
@@ -30,7 +36,8 @@ export async function rig(modelOptions: FakeModelOptions): Promise<Rig> {
   const model = await startFakeModel(modelOptions);
   const events: FlowerEvent[] = [];
   const runtimes: Runtime[] = [];
-  return {
+  let disposed = false;
+  const madeRig: Rig = {
     root,
     workspace,
     runDir,
@@ -49,10 +56,14 @@ export async function rig(modelOptions: FakeModelOptions): Promise<Rig> {
       return rt;
     },
     async dispose() {
+      if (disposed) return;
+      disposed = true;
       for (const rt of runtimes) rt.close();
       await model.close();
     },
   };
+  made.push(madeRig);
+  return madeRig;
 }
 
 /** Six files of ~10k tokens each in the workspace: a few Reads bring the main thread over a handoff line. */
@@ -61,4 +72,14 @@ export function writeBigFiles(workspace: string): void {
     const lines = Array.from({ length: 400 }, (_, n) => `FILE-${f}-LINE-${n} ${"lorem ipsum ".repeat(6)}`);
     writeFileSync(join(workspace, `big-${f}.txt`), lines.join("\n"));
   }
+}
+
+/** The environment of a fixture process that drives `rig`'s runtime (fixtures/*.mjs read these). */
+export function fixtureEnv(rig: Rig): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    ...rig.model.env(),
+    FLOWER_TEST_WORKSPACE: rig.workspace,
+    FLOWER_TEST_RUN_DIR: rig.runDir,
+  };
 }

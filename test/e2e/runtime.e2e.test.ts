@@ -1,17 +1,13 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { COORDINATOR_RULES, StepFailedError, coordinator, worker } from "../../src/index.js";
 import { fault, script, text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { claudeChildren } from "../support/claude-children.js";
-import { rig, type Rig } from "./runtime-helpers.js";
+import { fixtureEnv, rig, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
-afterEach(async () => {
-  await current?.dispose();
-  current = undefined;
-});
 
 const analyst = worker(
   "Analyses files: counts, searches, compares.",
@@ -157,12 +153,7 @@ describe("Runtime through the real binary", () => {
           process.execPath,
           [join(import.meta.dirname, "fixtures", "continuity-child.mjs"), mode],
           {
-            env: {
-              ...process.env,
-              ...current!.model.env(),
-              FLOWER_TEST_WORKSPACE: current!.workspace,
-              FLOWER_TEST_RUN_DIR: current!.runDir,
-            },
+            env: fixtureEnv(current!),
             stdio: ["ignore", "pipe", "pipe"],
           },
         );

@@ -1,15 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { on, script, startFakeModel, text, toolUse, type FakeModel } from "../../src/testing/index.js";
+import { describe, expect, it } from "vitest";
+import { on, script, text, toolUse, type FakeModel } from "../../src/testing/index.js";
 import { useTempDirs } from "../support/temp-dir.js";
-import { runQuery } from "./sdk-session.js";
+import { runQuery, useModels } from "./sdk-session.js";
 
 const temp = useTempDirs();
+const startModel = useModels();
 let model: FakeModel | undefined;
-
-afterEach(async () => {
-  await model?.close();
-  model = undefined;
-});
 
 describe("a scripted model through the real claude binary", () => {
   it("plays a conversation with a subagent in order and is used up exactly", async () => {
@@ -26,7 +22,7 @@ describe("a scripted model through the real claude binary", () => {
       on("subagent", (request) => text(`probe said ${request.lastToolResult()?.text.trim()}`)),
       (request) => text(`lead heard: ${request.lastToolResult()?.text.trim()}`),
     ]);
-    model = await startFakeModel({ policy });
+    model = await startModel({ policy });
     // A subagent turn is slow in this CLI (its first report comes after a 30 s heartbeat on a busy machine).
     const run = await runQuery(model, "Delegate the probe.", temp.make(), {}, 80_000);
     expect(run.thrown).toBeUndefined();
@@ -40,7 +36,7 @@ describe("a scripted model through the real claude binary", () => {
 
   it("fails the run when the model is called past the script, naming the request", async () => {
     const policy = script([toolUse("Bash", { command: "echo one" })]);
-    model = await startFakeModel({ policy });
+    model = await startModel({ policy });
     const run = await runQuery(model, "Run one command.", temp.make());
     expect(run.results.at(-1)?.is_error).toBe(true);
     expect(() => model!.assertNoErrors()).toThrow(
@@ -54,7 +50,7 @@ describe("a scripted model through the real claude binary", () => {
 
   it("assertComplete names the replies a run left unused", async () => {
     const policy = script([text("short answer"), text("an answer nobody asked for")]);
-    model = await startFakeModel({ policy });
+    model = await startModel({ policy });
     const run = await runQuery(model, "Answer briefly.", temp.make());
     expect(run.thrown).toBeUndefined();
     model.assertNoErrors();

@@ -3,7 +3,8 @@
  * process always closed.
  */
 import { query, type Options, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
-import type { FakeModel } from "../../src/testing/index.js";
+import { afterEach } from "vitest";
+import { startFakeModel, type FakeModel, type FakeModelOptions } from "../../src/testing/index.js";
 
 export interface Collected {
   messages: SDKMessage[];
@@ -48,4 +49,17 @@ export async function runQuery(
     q.close();
   }
   return collected;
+}
+
+/** Starts the offline model kit for a test; every model started is closed after the test. Call at the top. */
+export function useModels(): (options: FakeModelOptions) => Promise<FakeModel> {
+  const started: FakeModel[] = [];
+  afterEach(async () => {
+    for (const model of started.splice(0)) await model.close();
+  });
+  return async (options) => {
+    const model = await startFakeModel(options);
+    started.push(model);
+    return model;
+  };
 }

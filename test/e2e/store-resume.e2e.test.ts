@@ -1,16 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TrimPolicy, coordinator, worker, type AgentSpec } from "../../src/index.js";
 import { fault, on, script, text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { rig, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
-afterEach(async () => {
-  await current?.dispose();
-  current = undefined;
-});
 
 const EXPIRED = /的结果已过期\(第 \d+ 轮前\),当前状态可能已变。需要请重新执行\]/;
 const DENIED = "主线程不亲自动手";

@@ -4,16 +4,12 @@
  * tool call in the same turn; the call is denied, the step is stopped and continued, and the denial pass
  * removes the old call and its result on load.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { coordinator, worker } from "../../src/index.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { rig, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
-afterEach(async () => {
-  await current?.dispose();
-  current = undefined;
-});
 
 describe("a strict provider on resume, through the real binary", () => {
   it("text + a denied call, stopped and continued: the resumed request alternates roles", async () => {

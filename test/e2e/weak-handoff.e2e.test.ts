@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HandoffPolicy, coordinator, worker, type AgentSpec } from "../../src/index.js";
 import { WRITING_DENIAL } from "../../src/guards/text.js";
 import { MECHANICAL } from "../../src/handoff/mechanical.js";
@@ -16,10 +16,6 @@ import { handoffMarkdown } from "../support/handoff-fixture.js";
 import { rig, writeBigFiles, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
-afterEach(async () => {
-  await current?.dispose();
-  current = undefined;
-});
 
 const POLICY = new HandoffPolicy({ window: 80_000, headroom: 30_000 });
 

@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   continueWorkflow,
   coordinator,
@@ -22,10 +22,6 @@ import { READ_ONLY_DENIAL } from "../../src/guards/text.js";
 import { rig, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
-afterEach(async () => {
-  await current?.dispose();
-  current = undefined;
-});
 
 const TASK = "Add a --json flag to the report command.";
 

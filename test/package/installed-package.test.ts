@@ -12,7 +12,6 @@
  *   binding from source here (no prebuild is reachable), minutes on a loaded machine; the clone's own
  *   binding of the same version and Node takes its place.
  */
-import { spawn } from "node:child_process";
 import {
   copyFileSync,
   existsSync,
@@ -28,6 +27,7 @@ import { startFakeModel, text, toolUse, type FakeModel } from "../../src/testing
 import { cleanEnv } from "../e2e/cli/helpers.js";
 import { goalAnswer, requirementsAnswer } from "../e2e/cli/workflow-answers.js";
 import { useTempDirs } from "../support/temp-dir.js";
+import { runProcess } from "../support/run-node.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };
@@ -56,39 +56,9 @@ function example(file: string, marker: string): string {
   return found!;
 }
 
-interface ShellRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs one line as a shell would, in its own process group so a timeout takes its children along. */
+/** Runs one line as a shell would (in its own process group, so a timeout takes its children along). */
 function sh(line: string, options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }) {
-  return new Promise<ShellRun>((done, fail) => {
-    const child = spawn("sh", ["-c", line], {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid!, "SIGKILL");
-      } catch {
-        // already gone
-      }
-      fail(new Error(`"${line}" timed out after ${options.timeoutMs} ms; stderr: ${stderr.slice(-2000)}`));
-    }, options.timeoutMs);
-    child.on("error", fail);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
-  });
+  return runProcess("sh", ["-c", line], options, `"${line}"`);
 }
 
 const temp = useTempDirs();

@@ -79,3 +79,18 @@ async function admin(url: string, sql: string): Promise<void> {
     await client.end();
   }
 }
+
+/** One query on a connection of its own (opened and closed around it): what a test checks in a store. */
+export async function queryOnce<Row extends pg.QueryResultRow>(
+  url: string,
+  sql: string,
+  values: unknown[] = [],
+): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<Row>(sql, values)).rows;
+  } finally {
+    await client.end();
+  }
+}

@@ -8,7 +8,7 @@ import type { Locale } from "../../locale/locale.js";
 import { RunDirectory } from "../../storage/run-directory.js";
 import { recordedSettings } from "../../runtime/step-settings.js";
 import type { StepRecord } from "../../records/step-record.js";
-import { Runtime } from "../../runtime/runtime.js";
+import type { Runtime } from "../../runtime/runtime.js";
 import { parseNonEmpty, type ParsedCommand } from "../args.js";
 import { defaultTeam } from "../../agents/default-team.js";
 import { eventSink, runLive } from "../live-run.js";
@@ -51,7 +51,7 @@ export async function continueCommandRun(parsed: ParsedCommand): Promise<number>
     requireCredentials(settings);
     const sink = eventSink(settings.output, settings.verbose);
     return goOnWithRun(
-      makeRuntime(settings, (event) => sink.handle(event)),
+      await makeRuntime(settings, (event) => sink.handle(event)),
       sink,
       settings,
       parsed,
@@ -61,7 +61,7 @@ export async function continueCommandRun(parsed: ParsedCommand): Promise<number>
   refuseRereadGoal(parsed, target.step);
   requireCredentials(settings);
   const sink = eventSink(settings.output, settings.verbose);
-  const rt = makeRuntime(settings, (event) => sink.handle(event));
+  const rt = await makeRuntime(settings, (event) => sink.handle(event));
   return goOnWithStep(rt, sink, settings, parsed, target.step, prompt);
 }
 
@@ -152,7 +152,7 @@ async function continueFromStore(
   prompt: string | undefined,
 ): Promise<number> {
   let sink = eventSink(settings.output, settings.verbose);
-  const rt = makeRuntime(settings, (event) => sink.handle(event));
+  const rt = await makeRuntime(settings, (event) => sink.handle(event));
   await joinSharedStore(rt, settings);
   const where = rt.records.location;
   const name = parsed.positionals[0] ?? rt.records.list().at(-1)?.step;

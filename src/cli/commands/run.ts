@@ -7,7 +7,7 @@ import { createInterface } from "node:readline/promises";
 import { EXIT, UsageError } from "../../errors.js";
 import { type Locale } from "../../locale/locale.js";
 import { effectiveStatus, RunDirectory } from "../../storage/run-directory.js";
-import { Runtime } from "../../runtime/runtime.js";
+import type { Runtime } from "../../runtime/runtime.js";
 import { parseNonEmpty, type ParsedCommand } from "../args.js";
 import { commandLike } from "../command-like.js";
 import { defaultTeam } from "../../agents/default-team.js";
@@ -83,7 +83,7 @@ export async function runCommand(parsed: ParsedCommand): Promise<number> {
   const explicitStep = parseNonEmpty("--step", parsed.values.step, settings.locale);
   if (!credentialsChecked) requireCredentials(settings);
   const sink = eventSink(settings.output, settings.verbose);
-  const rt = makeRuntime(settings, (event) => sink.handle(event));
+  const rt = await makeRuntime(settings, (event) => sink.handle(event));
   await joinSharedStore(rt, settings);
   if (parsed.values.direct !== true) {
     // The default run: requirements → goal → work. --step names the run (its steps are <run>/<name>).

@@ -7,19 +7,12 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ManifestFile, StepRecord } from "../../../src/index.js";
 import { REVIEW_SIGNATURE } from "../../../src/goal/index.js";
-import {
-  startFakeModel,
-  text,
-  toolUse,
-  type FakeModel,
-  type ModelRequest,
-} from "../../../src/testing/index.js";
+import { text, toolUse, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
 import { handoffMarkdown } from "../../support/handoff-fixture.js";
-import { useTempDirs } from "../../support/temp-dir.js";
-import { cleanEnv, killAll, runFlower, spawnFlower, type Finished, type Spawned } from "./helpers.js";
+import { cleanEnv, runFlower, spawnFlower, type Finished, type Spawned, useCliTest } from "./helpers.js";
 import { goalAnswer, isGoalStep, requirementsAnswer } from "./workflow-answers.js";
 
 /** Two or three runs of the binary each, some with a handoff and a reviewer: generous on a loaded machine. */
@@ -27,13 +20,8 @@ const TIMEOUT = 150_000;
 const SONNET = "claude-sonnet-4-5-20250929";
 const HAIKU = "claude-haiku-4-5";
 
-const temp = useTempDirs();
+const { temp, startModel } = useCliTest();
 let model: FakeModel | undefined;
-afterEach(async () => {
-  killAll();
-  await model?.close();
-  model = undefined;
-});
 
 function workspace(): string {
   const root = temp.make("flower-continue-settings-");
@@ -137,7 +125,7 @@ describe("flower continue <step> with no flags runs the step as it was started",
           return text("读完了。");
         },
       );
-      model = await startFakeModel({ policy });
+      model = await startModel({ policy });
       const stopped = await run();
       const before = record(root, "s");
       expect(before.status).toBe("stopped");
@@ -195,7 +183,7 @@ describe("flower continue <step> with no flags runs the step as it was started",
           return text("Read it.");
         },
       );
-      model = await startFakeModel({ policy });
+      model = await startModel({ policy });
       const stopped = await run();
       const { resumed, requests } = await continueAsPrinted(stopped, "n", root);
       expect(resumed.code, resumed.stdout).toBe(0);
@@ -219,7 +207,7 @@ describe("flower continue <step> with no flags runs the step as it was started",
       const root = workspace();
       // Every main turn reads: only the budget ends the step before the third read. A resumed turn reads
       // the cache and costs a few tenths of a cent: the budget is below that.
-      model = await startFakeModel({
+      model = await startModel({
         policy: (request) =>
           request.kind === "main" && request.countToolResults("Read") < 3
             ? READ
@@ -248,7 +236,7 @@ describe("flower continue <step> with no flags runs the step as it was started",
     "a workflow run: the steps `flower continue <run>` starts run with the run's model, window and reviewer",
     async () => {
       const root = workspace();
-      model = await startFakeModel({
+      model = await startModel({
         policy: (request) => {
           if (isReviewer(request)) return text(VERDICT);
           if (isGoalStep(request)) return text(goalAnswer(request));
@@ -290,7 +278,7 @@ describe("a flag given to flower continue overrides one setting and says so", ()
         2,
         (request) => (isReviewer(request) ? text(VERDICT) : text("Done.")),
       );
-      model = await startFakeModel({ policy });
+      model = await startModel({ policy });
       const stopped = await run();
       const flags = [
         "--lang",

@@ -10,25 +10,13 @@
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ManifestFile, StepRecord } from "../../../src/index.js";
-import {
-  fault,
-  startFakeModel,
-  text,
-  type FakeModel,
-  type ModelRequest,
-} from "../../../src/testing/index.js";
-import { useTempDirs } from "../../support/temp-dir.js";
-import { cleanEnv, killAll, runFlower, spawnFlower, type Spawned } from "./helpers.js";
+import { fault, text, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
+import { cleanEnv, runFlower, spawnFlower, type Spawned, useCliTest } from "./helpers.js";
 
-const temp = useTempDirs();
+const { temp, startModel } = useCliTest();
 let model: FakeModel | undefined;
-afterEach(async () => {
-  killAll();
-  await model?.close();
-  model = undefined;
-});
 
 function setUp() {
   const root = temp.make("flower-fail-");
@@ -61,7 +49,7 @@ async function closedPort(): Promise<number> {
 
 describe("a failure says why, once", () => {
   it("a 401: one request reaches the provider, the API's message and a hint, exit 1", async () => {
-    model = await startFakeModel({ policy: () => fault("unauthorized") });
+    model = await startModel({ policy: () => fault("unauthorized") });
     const paths = setUp();
     const run = await runFlower(direct(paths, "auth", "Say hello."), {
       env: cleanEnv(model.env()),
@@ -80,7 +68,7 @@ describe("a failure says why, once", () => {
   it("a binary that refuses to start (root with IS_SANDBOX=0): its own line, not started again", async () => {
     if (process.getuid?.() !== 0)
       throw new Error("this test needs root: as root the binary refuses to start with IS_SANDBOX=0");
-    model = await startFakeModel({ policy: () => text("never asked") });
+    model = await startModel({ policy: () => text("never asked") });
     const paths = setUp();
     const run = await runFlower(direct(paths, "sandbox", "Say hello."), {
       env: cleanEnv(model.env({ IS_SANDBOX: "0" })),
@@ -98,7 +86,7 @@ describe("a failure says why, once", () => {
   });
 
   it("a refused connection is retried, then its reason is said", async () => {
-    model = await startFakeModel({ policy: () => text("unused") });
+    model = await startModel({ policy: () => text("unused") });
     const paths = setUp();
     const port = await closedPort();
     const run = await runFlower(direct(paths, "offline", "Say hello."), {
@@ -119,7 +107,7 @@ describe("SIGTERM is a stop request", () => {
   it("during a streaming turn: exit 143, the continue line, which resumes the same session", async () => {
     const first: { spawned?: Spawned } = {};
     let terminated = false;
-    model = await startFakeModel({
+    model = await startModel({
       policy: (request: ModelRequest) => {
         if (!request.isMainThread) return undefined;
         if (request.lastUserText().includes("Continue the task.")) return text("Finished after SIGTERM.");

@@ -9,22 +9,16 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { columnsOf } from "../../../src/cli/terminal-text.js";
 import { SqliteRunRecords } from "../../../src/storage/sqlite/run-records.js";
 import { newStepRecord } from "../../../src/records/step-record.js";
-import { startFakeModel, text, type FakeModel } from "../../../src/testing/index.js";
-import { useTempDirs } from "../../support/temp-dir.js";
-import { BIN, cleanEnv, killAll, runFlower } from "./helpers.js";
+import { text, type FakeModel } from "../../../src/testing/index.js";
+import { BIN, cleanEnv, runFlower, useCliTest } from "./helpers.js";
 import { isDocumentStep, isGoalStep, requirementsAnswer } from "./workflow-answers.js";
 
-const temp = useTempDirs();
+const { temp, startModel } = useCliTest();
 let model: FakeModel | undefined;
-afterEach(async () => {
-  killAll();
-  await model?.close();
-  model = undefined;
-});
 
 /** A key, and an endpoint nothing listens on: should a run start after all, it reaches no one. */
 const KEY = { ANTHROPIC_API_KEY: "sk-ant-abcdef123", ANTHROPIC_BASE_URL: "http://127.0.0.1:9" };
@@ -43,7 +37,7 @@ describe("a one-word task that is close to a command is a usage error, not a pai
     ["shwo", "flower show"],
     ["contine", "flower continue"],
   ])("flower %s: did you mean %s; nothing written, no request made", async (word, meant) => {
-    model = await startFakeModel({ policy: () => text("this must not be asked") });
+    model = await startModel({ policy: () => text("this must not be asked") });
     const cwd = temp.make("flower-typo-");
     const run = await runFlower([word], { env: cleanEnv(model.env(KEY)), cwd, timeoutMs: 15_000 });
     expect(run.code).toBe(2);
@@ -361,7 +355,7 @@ describe("the options a user carries from one command to the next", () => {
 
 describe(".flower/ and runs/ keep themselves out of git", () => {
   it("a run creates both with a .gitignore of its own; git status shows only the person's files", async () => {
-    model = await startFakeModel({ policy: () => text("Looked around; nothing to change.") });
+    model = await startModel({ policy: () => text("Looked around; nothing to change.") });
     const root = temp.make("flower-git-");
     execFileSync("git", ["init", "-q"], { cwd: root });
     writeFileSync(join(root, "app.js"), "console.log(1);\n");
@@ -383,7 +377,7 @@ describe(".flower/ and runs/ keep themselves out of git", () => {
 
 describe("goal-not-met: the verdict and the failing checks are the last lines, not the agent's claim", () => {
   it("a workflow whose check never passes ends with the check, its reason and its log", async () => {
-    model = await startFakeModel({
+    model = await startModel({
       policy: (request) => {
         if (request.kind === "title" || request.kind === "compact") return undefined;
         if (isGoalStep(request))

@@ -8,26 +8,14 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ManifestFile, StepRecord } from "../../../src/index.js";
-import {
-  startFakeModel,
-  text,
-  toolUse,
-  type FakeModel,
-  type ModelRequest,
-} from "../../../src/testing/index.js";
-import { useTempDirs } from "../../support/temp-dir.js";
-import { cleanEnv, killAll, runFlower } from "./helpers.js";
+import { text, toolUse, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
+import { cleanEnv, runFlower, runFlowerOk, useCliTest } from "./helpers.js";
 import { isDocumentStep, isGoalStep, requirementsAnswer } from "./workflow-answers.js";
 
-const temp = useTempDirs();
+const { temp, startModel } = useCliTest();
 let model: FakeModel | undefined;
-afterEach(async () => {
-  killAll();
-  await model?.close();
-  model = undefined;
-});
 
 /** The check the goal step writes: the file the work must make (nobody makes it). */
 const CHECK = "test -f result.txt";
@@ -106,7 +94,7 @@ describe("a worker rewrites the frozen goal's check during the work", () => {
     const workspace = join(root, "ws");
     const runDir = join(root, "runs");
     mkdirSync(workspace);
-    model = await startFakeModel({ policy: (request) => tamperPolicy(workspace)(request) });
+    model = await startModel({ policy: (request) => tamperPolicy(workspace)(request) });
     const env = cleanEnv(model.env());
     const options = { env, cwd: root, timeoutMs: 240_000 };
 
@@ -157,9 +145,7 @@ describe("a worker rewrites the frozen goal's check during the work", () => {
 
     // A person who wants the edited goal says so.
     const before = Date.now();
-    const reread = await runFlower([...tryAgainArgs(first.stdout), "--reread-goal"], options);
-    expect(reread.stderr).toBe("");
-    expect(reread.code).toBe(0);
+    const reread = await runFlowerOk([...tryAgainArgs(first.stdout), "--reread-goal"], options);
     expect(reread.stdout).toContain(
       `<- Goal: changed on disk after the work began — used, as asked (--reread-goal)\n   ${file}\n`,
     );

@@ -4,10 +4,10 @@
  * Ctrl-C does not reach them) end when their stdin closes with it: no test leaves a process behind.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterEach } from "vitest";
+import { afterEach, expect } from "vitest";
 import { startFakeModel, type FakeModel, type FakeModelOptions } from "../../../src/testing/index.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 
@@ -116,6 +116,17 @@ export function runFlower(
   return spawnFlower(args, options).done;
 }
 
+/** Runs flower and expects a clean success, as a user sees one: exit 0 and nothing on stderr. */
+export async function runFlowerOk(
+  args: string[],
+  options: Parameters<typeof spawnFlower>[1] = {},
+): Promise<Finished> {
+  const run = await runFlower(args, options);
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  return run;
+}
+
 /** Kills every child still running: call in afterEach. */
 export function killAll(): void {
   for (const child of live) killGroup(child);
@@ -148,4 +159,15 @@ export function useCliTest(): CliTest {
       return model;
     },
   };
+}
+
+/** Sixty notes of 30 lines (`note-1.md` …): a project whose reads fill a main thread's context. */
+export function writeNotes(root: string): void {
+  for (let n = 1; n <= 60; n++) {
+    const body = Array.from(
+      { length: 30 },
+      (_, i) => `Note ${n} line ${i}: ${"the quick brown fox jumps over the lazy dog ".repeat(2)}`,
+    );
+    writeFileSync(join(root, `note-${n}.md`), `# NOTE-${n}\n${body.join("\n")}\n`);
+  }
 }

@@ -18,11 +18,17 @@ import { text, toolUse, type FakeModel, type ModelRequest } from "../../../src/t
 import { handoffMarkdown } from "../../support/handoff-fixture.js";
 import { localTranscripts, missingFromStore, storedTranscripts } from "../../support/transcripts.js";
 import { cleanEnv, runFlower, spawnFlower, type Finished, useCliTest } from "./helpers.js";
+import { delegateOnce } from "../../support/delegate.js";
 
 const { temp, startModel } = useCliTest();
 let model: FakeModel | undefined;
 
 const CONTINUED = "Finished after the kill.";
+
+/** `flower --direct --step <step> <task>` in the test's workspace and run directory. */
+function directArgs(paths: { root: string; runDir: string }, step: string, task: string): string[] {
+  return ["--workspace", paths.root, "--run-dir", paths.runDir, "--direct", "--step", step, task];
+}
 
 function setUp() {
   const root = temp.make("flower-kill-");
@@ -93,16 +99,7 @@ describe("flower killed with SIGKILL, then flower continue", () => {
         return text("Read it.");
       },
     });
-    const args = [
-      "--workspace",
-      paths.root,
-      "--run-dir",
-      paths.runDir,
-      "--direct",
-      "--step",
-      "spill",
-      "Read big.txt",
-    ];
+    const args = directArgs(paths, "spill", "Read big.txt");
     await killAt(args, "spill-write", paths);
 
     // The spill's bytes are in a hidden temporary; no visible spill file is partial.
@@ -130,26 +127,18 @@ describe("flower killed with SIGKILL, then flower continue", () => {
             : text("Wrote .flower/scripts/count.sh.");
         }
         if (request.lastUserText().includes("Continue the task.")) return text(CONTINUED);
-        if (request.countToolResults("Agent") === 0) {
-          return toolUse("Agent", {
+        return delegateOnce(
+          request,
+          {
             subagent_type: "engineer",
             description: "Write the script",
             prompt: "Write .flower/scripts/count.sh.",
-          });
-        }
-        return text("The engineer wrote the script.");
+          },
+          "The engineer wrote the script.",
+        );
       },
     });
-    const args = [
-      "--workspace",
-      paths.root,
-      "--run-dir",
-      paths.runDir,
-      "--direct",
-      "--step",
-      "index",
-      "Write a script",
-    ];
+    const args = directArgs(paths, "index", "Write a script");
     // The first index write is the refresh before the session; the second follows the engineer's Write.
     await killAt(args, "index-write:2", paths);
 

@@ -10,12 +10,23 @@ import { cleanEnv, runFlower, spawnFlower, useCliTest } from "./helpers.js";
 
 const { temp, startModel } = useCliTest();
 
-/** The first process's answer comes slowly, so the step stays held while the second one starts. */
-function slowFirstAnswer(delayMs: number) {
-  return (request: { lastUserText(): string }) =>
-    request.lastUserText().includes("Continue the task.")
-      ? text("continued after the holder finished")
-      : text("first process done", { delayMs });
+/**
+ * The first process's answer waits until the test releases it, so the step stays held for exactly as
+ * long as the second process needs (at most `limitMs`, so a test that never releases fails, not hangs).
+ */
+function heldFirstAnswer(limitMs = 60_000) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+    setTimeout(resolve, limitMs).unref();
+  });
+  const policy = async (request: { lastUserText(): string }) => {
+    if (request.lastUserText().includes("Continue the task."))
+      return text("continued after the holder finished");
+    await released;
+    return text("first process done");
+  };
+  return { policy, release };
 }
 
 async function started(model: FakeModel): Promise<void> {
@@ -23,19 +34,27 @@ async function started(model: FakeModel): Promise<void> {
   while (model.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
 }
 
+/** A first `flower --direct --step held` driving the step, its answer held back until released. */
+async function holderDriving() {
+  const held = heldFirstAnswer();
+  const model = await startModel({ policy: held.policy });
+  const root = temp.make("flower-lease-");
+  const args = ["--workspace", root, "--run-dir", join(root, "runs")];
+  const env = cleanEnv(model.env());
+  const first = spawnFlower([...args, "--direct", "--step", "held", "Do the held work."], {
+    env,
+    cwd: root,
+    timeoutMs: 90_000,
+  });
+  await started(model);
+  return { held, root, args, env, first };
+}
+
 describe("flower continue on a step another process drives", () => {
   it("is refused in one line that names the holder's pid and host, exit 2", async () => {
-    const model = await startModel({ policy: slowFirstAnswer(15_000) });
-    const root = temp.make("flower-lease-");
-    const args = ["--workspace", root, "--run-dir", join(root, "runs")];
-    const env = cleanEnv(model.env());
-    const first = spawnFlower([...args, "--direct", "--step", "held", "Do the held work."], {
-      env,
-      cwd: root,
-      timeoutMs: 90_000,
-    });
-    await started(model);
+    const { held, root, args, env, first } = await holderDriving();
     const second = await runFlower(["continue", "held", ...args], { env, cwd: root, timeoutMs: 60_000 });
+    held.release();
     expect(second.code).toBe(2);
     const lines = second.stderr.trim().split("\n");
     expect(lines).toHaveLength(1);
@@ -46,21 +65,19 @@ describe("flower continue on a step another process drives", () => {
   }, 150_000);
 
   it("with --wait waits for the holder, then continues the step", async () => {
-    const model = await startModel({ policy: slowFirstAnswer(6_000) });
-    const root = temp.make("flower-lease-");
-    const args = ["--workspace", root, "--run-dir", join(root, "runs")];
-    const env = cleanEnv(model.env());
-    const first = spawnFlower([...args, "--direct", "--step", "held", "Do the held work."], {
-      env,
-      cwd: root,
-      timeoutMs: 90_000,
-    });
-    await started(model);
-    const second = await runFlower(["continue", "held", "--wait", ...args], {
+    const { held, root, args, env, first } = await holderDriving();
+    const waiting = spawnFlower(["continue", "held", "--wait", ...args], {
       env,
       cwd: root,
       timeoutMs: 120_000,
     });
+    // The holder finishes only once the second process says it is waiting for it.
+    let said = "";
+    waiting.child.stdout!.on("data", (chunk: Buffer) => {
+      said += chunk.toString();
+      if (said.includes("waiting for it to finish")) held.release();
+    });
+    const second = await waiting.done;
     expect((await first.done).code).toBe(0);
     expect(second.stderr).toBe("");
     expect(second.code).toBe(0);

@@ -5,6 +5,7 @@ import type { ManifestFile, StepRecord } from "../../../src/index.js";
 import { on, script, text, toolUse, toolUses, type ModelRequest } from "../../../src/testing/index.js";
 import { cleanEnv, spawnFlower, runFlower, type Spawned, useCliTest } from "./helpers.js";
 import { handoffMarkdown } from "../../support/handoff-fixture.js";
+import { delegateOnce } from "../../support/delegate.js";
 
 const { temp, startModel } = useCliTest();
 
@@ -16,14 +17,11 @@ function delegating(request: ModelRequest) {
     if (request.countToolResults("Bash") === 0) return toolUse("Bash", { command: "echo analyst-was-here" });
     return text(`Analyst: ${request.lastToolResult()?.text.trim()}`);
   }
-  if (request.countToolResults("Agent") === 0) {
-    return toolUse("Agent", {
-      description: "Check the workspace",
-      prompt: "Run one command and report.",
-      subagent_type: "analyst",
-    });
-  }
-  return text("All done: the analyst checked the workspace.");
+  return delegateOnce(
+    request,
+    { subagent_type: "analyst", description: "Check the workspace", prompt: "Run one command and report." },
+    "All done: the analyst checked the workspace.",
+  );
 }
 
 function setUp() {

@@ -17,7 +17,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { text, toolUse, toolUses, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
 import { handoffMarkdown } from "../../support/handoff-fixture.js";
-import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
+import { freshSchema, usePostgresServer, queryOnce } from "../../support/postgres-server.js";
 import { cleanEnv, killGroup, runFlower, spawnFlower, useCliTest } from "./helpers.js";
 import { ASSUMPTION, goalAnswer, isGoalStep, requirementsAnswer } from "./workflow-answers.js";
 
@@ -71,14 +71,8 @@ function shellWords(line: string): string[] {
   );
 }
 
-async function query<Row extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: server().url });
-  await client.connect();
-  try {
-    return (await client.query<Row>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
+function query<Row extends pg.QueryResultRow>(sql: string, values: unknown[] = []): Promise<Row[]> {
+  return queryOnce<Row>(server().url, sql, values);
 }
 
 describe("a workflow run continued anywhere", () => {

@@ -18,7 +18,15 @@ import type { StepRecord } from "../../../src/index.js";
 import { text, toolUse, toolUses, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
 import { handoffMarkdown } from "../../support/handoff-fixture.js";
 import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
-import { cleanEnv, killGroup, runFlower, spawnFlower, type Spawned, useCliTest } from "./helpers.js";
+import {
+  cleanEnv,
+  killGroup,
+  runFlower,
+  spawnFlower,
+  type Spawned,
+  useCliTest,
+  writeNotes,
+} from "./helpers.js";
 
 const { temp, startModel } = useCliTest();
 const server = usePostgresServer();
@@ -26,13 +34,7 @@ let model: FakeModel | undefined;
 
 /** The project as it is checked out: notes to read and one big file whose Read gets spilled. */
 function project(root: string): void {
-  for (let n = 1; n <= 60; n++) {
-    const body = Array.from(
-      { length: 30 },
-      (_, i) => `Note ${n} line ${i}: ${"the quick brown fox jumps over the lazy dog ".repeat(2)}`,
-    );
-    writeFileSync(join(root, `note-${n}.md`), `# NOTE-${n}\n${body.join("\n")}\n`);
-  }
+  writeNotes(root);
   const big = Array.from(
     { length: 300 },
     (_, i) => `BIG-LINE-${i} ${"lorem ipsum dolor sit amet ".repeat(2)}`,
@@ -227,12 +229,18 @@ describe("continue anywhere", () => {
 
 describe("one driver per step across machines", () => {
   it("lets exactly one of two racing machines drive, lists the holder, and survives a SIGKILLed driver", async () => {
-    let answerMs = 0;
+    // A continued step's answer waits for `gate`: the race's winner keeps the step until the test has
+    // seen the loser refused; the doomed driver's answer never comes.
+    let gate: Promise<unknown> = Promise.resolve();
+    let label = "at once";
     model = await startModel({
-      policy: (request: ModelRequest) => {
+      policy: async (request: ModelRequest) => {
         if (request.isSubagent) return text("unused");
-        if (request.lastUserText().includes("Continue the task."))
-          return { ...text(`continued after ${answerMs} ms`), delayMs: answerMs };
+        if (request.lastUserText().includes("Continue the task.")) {
+          const said = `continued ${label}`;
+          await gate;
+          return text(said);
+        }
         return text("first answer");
       },
     });
@@ -247,7 +255,9 @@ describe("one driver per step across machines", () => {
     expect((await on(a, ["--direct", "--step", "race", "Start the race."]).done).code).toBe(0);
 
     // Two machines continue the same step at once: one drives, the other is refused.
-    answerMs = 8_000;
+    let release!: () => void;
+    gate = new Promise<void>((resolve) => (release = resolve));
+    label = "while the loser was refused";
     const requestsBefore = model.requests.length;
     const racers = [on(b, ["continue", "race"]), on(c, ["continue", "race"])];
     await until(() => model!.requests.length > requestsBefore, "the winner's first request");
@@ -265,26 +275,33 @@ describe("one driver per step across machines", () => {
     expect(table.stdout).toMatch(new RegExp(`race\\s+running\\s+1\\s.*pid ${holderPid}@`));
     expect(existsSync(join(d.workspace, "runs"))).toBe(false);
 
+    // The loser ends on its own (refused); only then may the winner's answer come.
+    await Promise.race(racers.map((racer) => racer.done));
+    release();
     const finished = await Promise.all(racers.map((racer) => racer.done));
     expect(finished.map((result) => result.code).sort()).toEqual([0, 2]);
     const loser = finished.find((result) => result.code === 2)!;
     expect(loser.stderr.trim().split("\n")).toHaveLength(1);
     expect(loser.stderr).toContain(`Step "race" is being driven by pid ${holderPid}`);
-    expect(finished.find((result) => result.code === 0)!.stdout).toContain("continued after 8000 ms");
+    expect(finished.find((result) => result.code === 0)!.stdout).toContain(
+      "continued while the loser was refused",
+    );
 
     // A driver killed with SIGKILL mid-answer: the next machine takes the step over and finishes it.
-    answerMs = 120_000;
+    gate = new Promise(() => {});
+    label = "by the doomed driver";
     const killedBefore = model.requests.length;
     const doomed = on(b, ["continue", "race"], 150_000);
     await until(() => model!.requests.length > killedBefore, "the doomed driver's request");
     killGroup(doomed.child, "SIGKILL");
     await doomed.done;
-    answerMs = 0;
+    gate = Promise.resolve();
+    label = "at once";
     const started = Date.now();
     const takeover = await on(c, ["continue", "race"]).done;
     expect(takeover.stderr).toBe("");
     expect(takeover.code).toBe(0);
-    expect(takeover.stdout).toContain("continued after 0 ms");
+    expect(takeover.stdout).toContain("continued at once");
     // Within the heartbeat window (30 s), here at once: the holder's pid is gone on this kernel.
     expect(Date.now() - started).toBeLessThan(30_000);
     const after = await runFlower(["runs", "--json"], { env: d.env, cwd: d.workspace });

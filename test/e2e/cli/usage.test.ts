@@ -10,7 +10,7 @@ import { SqliteRunRecords } from "../../../src/storage/sqlite/run-records.js";
 import { newStepRecord } from "../../../src/records/step-record.js";
 import { startFakeModel, text } from "../../../src/testing/index.js";
 import { useTempDirs } from "../../support/temp-dir.js";
-import { BIN, cleanEnv, killAll, runFlower } from "./helpers.js";
+import { BIN, cleanEnv, killAll, runFlower, runFlowerOk } from "./helpers.js";
 
 const temp = useTempDirs();
 afterEach(() => {
@@ -201,9 +201,7 @@ describe("flower runs / show on an empty run directory", () => {
       sessionId: "s1",
     });
     records.close();
-    const run = await runFlower(["--run-dir", runDir], { cwd: workspace, timeoutMs: 15_000 });
-    expect(run.stderr).toBe("");
-    expect(run.code).toBe(0);
+    const run = await runFlowerOk(["--run-dir", runDir], { cwd: workspace, timeoutMs: 15_000 });
     expect(run.stdout).toContain('The last step here, "fix build", is stopped.');
     expect(run.stdout).toContain("Continue it with: flower continue 'fix build'\n");
   });

@@ -10,7 +10,7 @@ import { ConfigurationError, StoreError } from "../../../src/errors.js";
 import { blobAddress } from "../../../src/store/blob-store.js";
 import { POSTGRES_MIGRATIONS } from "../../../src/storage/postgres/migrations.js";
 import { PostgresSessionStore, redact } from "../../../src/storage/postgres/session-store.js";
-import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
+import { freshSchema, usePostgresServer, queryOnce } from "../../support/postgres-server.js";
 import { TranscriptBuilder, bash, type Entry } from "../../unit/store/transcript-fixtures.js";
 
 const main = { projectKey: "-repo", sessionId: "s-1" };
@@ -23,14 +23,8 @@ function store(schema = freshSchema(), extra: { maxConnections?: number } = {}):
   return created;
 }
 
-async function query<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: postgres().url });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql, params)).rows;
-  } finally {
-    await client.end();
-  }
+function query<Row extends pg.QueryResultRow>(sql: string, values: unknown[] = []): Promise<Row[]> {
+  return queryOnce<Row>(postgres().url, sql, values);
 }
 
 function transcript(): Entry[] {

@@ -1,23 +1,12 @@
-import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { Display } from "../../../src/cli/display.js";
+import { displayOutput } from "./display-output.js";
 import { guardSummary } from "../../../src/cli/guard-summary.js";
 import type { Locale } from "../../../src/locale/locale.js";
 import { newGuardRecord } from "../../../src/records/guard-record.js";
 import type { FlowerEvent } from "../../../src/runtime/events.js";
 
 function render(events: FlowerEvent[], locale: Locale): string[] {
-  const chunks: string[] = [];
-  const out = new Writable({
-    write(chunk: Buffer | string, _encoding, callback) {
-      chunks.push(chunk.toString());
-      callback();
-    },
-  });
-  const display = new Display({ out, tty: false, locale, home: "/home/u" });
-  for (const event of events) display.handle(event);
-  display.close();
-  return chunks.join("").split("\n").filter(Boolean);
+  return displayOutput(events, locale).split("\n").filter(Boolean);
 }
 
 const step = "fix";

@@ -1,6 +1,5 @@
-import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { Display } from "../../../src/cli/display.js";
+import { displayOutput } from "./display-output.js";
 import { documentSummary, sectionItems } from "../../../src/cli/document-summary.js";
 import { pauseLines } from "../../../src/cli/workflow-live.js";
 import type { Locale } from "../../../src/locale/locale.js";
@@ -8,17 +7,7 @@ import type { FlowerEvent } from "../../../src/runtime/events.js";
 import type { WorkflowResult } from "../../../src/workflow/run-workflow.js";
 
 function show(events: FlowerEvent[], locale: Locale): string {
-  const chunks: string[] = [];
-  const out = new Writable({
-    write(chunk: Buffer | string, _encoding, callback) {
-      chunks.push(chunk.toString());
-      callback();
-    },
-  });
-  const display = new Display({ out, tty: false, locale, home: "/home/u" });
-  for (const event of events) display.handle(event);
-  display.close();
-  return chunks.join("");
+  return displayOutput(events, locale);
 }
 
 const step = (phase: "start" | "skip" | "done" | "paused", index: number, name: string, resumed?: boolean) =>

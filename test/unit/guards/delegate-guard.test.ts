@@ -1,4 +1,4 @@
-import type { HookInput, HookJSONOutput, PreToolUseHookInput } from "@anthropic-ai/claude-agent-sdk";
+import type { HookInput, HookJSONOutput } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
 import {
   MAIN_THREAD_TOOLS,
@@ -8,19 +8,7 @@ import {
   type DelegateGuardOptions,
 } from "../../../src/guards/delegate-guard.js";
 import { ConfigurationError } from "../../../src/errors.js";
-
-function preToolUse(tool: string, toolInput: unknown, agentId?: string): PreToolUseHookInput {
-  return {
-    session_id: "s",
-    transcript_path: "/tmp/s.jsonl",
-    cwd: "/repo",
-    hook_event_name: "PreToolUse",
-    tool_name: tool,
-    tool_input: toolInput,
-    tool_use_id: "toolu_1",
-    ...(agentId === undefined ? {} : { agent_id: agentId, agent_type: "worker" }),
-  };
-}
+import { preToolUse } from "./hook-input.js";
 
 async function run(options: DelegateGuardOptions, input: HookInput): Promise<HookJSONOutput> {
   const hook = delegateGuard(options).hooks[0]!;

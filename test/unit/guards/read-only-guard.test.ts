@@ -1,30 +1,11 @@
 /** The document-writing agents' guard: they may look (Read, Glob, Grep, glances), never change. */
-import type { HookJSONOutput, PreToolUseHookInput } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
+import { denialOf } from "./hook-input.js";
 import { readOnlyGuard } from "../../../src/guards/read-only-guard.js";
 import { READ_ONLY_DENIAL } from "../../../src/guards/text.js";
 
-function preToolUse(tool: string, toolInput: unknown): PreToolUseHookInput {
-  return {
-    session_id: "s",
-    transcript_path: "/tmp/s.jsonl",
-    cwd: "/repo",
-    hook_event_name: "PreToolUse",
-    tool_name: tool,
-    tool_input: toolInput,
-    tool_use_id: "toolu_1",
-  };
-}
-
 async function decision(tool: string, input: unknown): Promise<string | null> {
-  const output: HookJSONOutput = await readOnlyGuard("en").hooks[0]!(preToolUse(tool, input), "toolu_1", {
-    signal: new AbortController().signal,
-  });
-  if (!("hookSpecificOutput" in output) || output.hookSpecificOutput?.hookEventName !== "PreToolUse")
-    return null;
-  return output.hookSpecificOutput.permissionDecision === "deny"
-    ? (output.hookSpecificOutput.permissionDecisionReason ?? "")
-    : null;
+  return denialOf(readOnlyGuard("en"), tool, input);
 }
 
 describe("readOnlyGuard", () => {

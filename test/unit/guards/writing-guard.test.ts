@@ -1,30 +1,11 @@
 /** The writing turn's guard: a call that could carry the handoff elsewhere is turned back with one line. */
-import type { HookJSONOutput, PreToolUseHookInput } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
+import { denialOf } from "./hook-input.js";
 import { WRITING_DENIAL } from "../../../src/guards/text.js";
 import { writingGuard } from "../../../src/guards/writing-guard.js";
 
-function preToolUse(tool: string, toolInput: unknown): PreToolUseHookInput {
-  return {
-    session_id: "s",
-    transcript_path: "/tmp/s.jsonl",
-    cwd: "/repo",
-    hook_event_name: "PreToolUse",
-    tool_name: tool,
-    tool_input: toolInput,
-    tool_use_id: "toolu_1",
-  };
-}
-
 async function decision(tool: string, input: unknown, locale: "en" | "zh" = "en"): Promise<string | null> {
-  const output: HookJSONOutput = await writingGuard(locale).hooks[0]!(preToolUse(tool, input), "toolu_1", {
-    signal: new AbortController().signal,
-  });
-  if (!("hookSpecificOutput" in output) || output.hookSpecificOutput?.hookEventName !== "PreToolUse")
-    return null;
-  return output.hookSpecificOutput.permissionDecision === "deny"
-    ? (output.hookSpecificOutput.permissionDecisionReason ?? "")
-    : null;
+  return denialOf(writingGuard(locale), tool, input);
 }
 
 describe("writingGuard", () => {
