@@ -190,7 +190,7 @@ describe("Ctrl-C and flower continue", () => {
     const stopped = await first.spawned.done;
     expect(stopped.timedOut).toBe(false);
     expect(stopped.code).toBe(130);
-    expect(stopped.stdout).toContain("<- new session takes over");
+    expect(stopped.stdout).toContain("<- new session starts from the handoff");
     expect(stopped.stdout).toContain("flower continue 'long job'");
     policy.assertComplete();
 
