@@ -28,6 +28,9 @@ leg=$(mktemp -d "${TMPDIR:-/tmp}/flower-ci-leg-XXXXXX")
 trap 'rm -rf "$leg"' EXIT
 git ls-files -z | xargs -0 cp --parents -t "$leg"
 cp -al node_modules "$leg/node_modules"
+# The build and lint caches (node_modules/.cache/flower) are this checkout's: a leg starts cold rather than
+# writing through shared inodes into them.
+rm -rf "$leg/node_modules/.cache"
 rm -rf "$leg/node_modules/better-sqlite3"
 cp -r node_modules/better-sqlite3 "$leg/node_modules/better-sqlite3"
 
