@@ -2,6 +2,7 @@
  * The provider detection's words, per locale: the `-v` lines and the errors. The list of ways in is
  * the same in both languages and names every variable exactly, so it can be copied into a shell.
  */
+import { invocation } from "./invocation.js";
 import type { Locale } from "../locale/locale.js";
 
 interface ShownCredential {
@@ -89,7 +90,7 @@ export const PROVIDER_TEXT: Readonly<Record<Locale, ProviderText>> = {
               "CLAUDE_CODE_OAUTH_TOKEN (a claude.ai subscription login) is not used: products built on the Agent SDK use an API key or a cloud provider.",
             ]
           : []),
-        "Or see it all run offline first, with no key: flower demo",
+        `Or see it all run offline first, with no key: ${invocation()} demo`,
       ].join("\n"),
     incomplete: (label, missing) => `flower: ${label} is chosen but ${missing.join(" or ")} is not set.`,
     providerLine: (label) => `provider  ${label}`,
@@ -111,7 +112,7 @@ export const PROVIDER_TEXT: Readonly<Record<Locale, ProviderText>> = {
               "不使用 CLAUDE_CODE_OAUTH_TOKEN(claude.ai 订阅登录):基于 Agent SDK 的产品用 API key 或云服务商。",
             ]
           : []),
-        "或者先不用 key 离线看一遍完整过程: flower demo",
+        `或者先不用 key 离线看一遍完整过程: ${invocation()} demo`,
       ].join("\n"),
     incomplete: (label, missing) => `flower: 选了 ${label},但没有设置 ${missing.join(" 或 ")}。`,
     providerLine: (label) => `服务商  ${label}`,

@@ -6,7 +6,6 @@ import type { Locale } from "../locale/locale.js";
 import { invocation } from "./invocation.js";
 
 export interface CliText {
-  noCredentials: string[];
   endpoint: (value: string) => string;
   model: (value: string) => string;
   token: (variable: string | null, masked: string) => string;
@@ -99,10 +98,6 @@ export interface CliText {
 
 export const CLI_TEXT: Record<Locale, CliText> = {
   en: {
-    noCredentials: [
-      "flower: no API credentials. Set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN, with ANTHROPIC_BASE_URL for a gateway),",
-      "        or see it all run offline first, with no key: flower demo",
-    ],
     endpoint: (value) => `endpoint  ${value}`,
     model: (value) => `model     ${value}`,
     token: (variable, masked) => `token     ${masked}${variable ? ` (${variable})` : ""}`,
@@ -201,10 +196,6 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     },
   },
   zh: {
-    noCredentials: [
-      "flower: 没有 API 凭证。请设置 ANTHROPIC_API_KEY(或 ANTHROPIC_AUTH_TOKEN,走网关时再加 ANTHROPIC_BASE_URL),",
-      "        或者先不用 key 离线看一遍完整过程: flower demo",
-    ],
     endpoint: (value) => `端点    ${value}`,
     model: (value) => `模型    ${value}`,
     token: (variable, masked) => `token   ${masked}${variable ? ` (${variable})` : ""}`,

@@ -82,7 +82,8 @@ function showStep(record: StepRecord, source: StepSource, output: Output): void 
   if (status !== "goal-not-met" && status in text.statusHint)
     say(`${label("")}${text.statusHint[status as keyof CliText["statusHint"]]}`);
   say(`${label(t.agent)}${record.agent}`);
-  say(`${label(t.task)}${cut(record.prompt.replace(/\s+/g, " ").trim(), 160)}`);
+  // A workflow step's prompt is generated; its task is what the person typed (the report shows both).
+  say(`${label(t.task)}${cut((record.workflow?.task ?? record.prompt).replace(/\s+/g, " ").trim(), 160)}`);
   say(
     `${label(t.totals)}${t.cost} $${record.costUsd.toFixed(4)} · ${t.turns} ${stepTurns(record)} · ${t.generations} ${record.generations}` +
       ` · ${t.failedAttempts} ${record.attempts} · ${t.context} ${formatTokens(record.context)}` +

@@ -72,6 +72,9 @@ describe.each([
     const step = await runFlower(["show", "r1/work", "--run-dir", runDir, "--lang", lang], options);
     expect(step.code).toBe(0);
     expect(step.stdout).toContain(`${word} 18`);
+    // The task as the person typed it, not the prompt flower generated for the step.
+    expect(step.stdout).toContain("Write the summary");
+    expect(step.stdout).not.toContain("generated prompt");
     expect(step.stdout).toContain(`8 ${word}`);
     expect(step.stdout).toContain(`10 ${word}`);
     // Next to the word, not anywhere: the record's update time (now) may well read 01:46:48.
