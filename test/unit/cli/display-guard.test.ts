@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { checkResult } from "../../support/check-result.js";
 import { displayOutput } from "./display-output.js";
 import { guardSummary } from "../../../src/cli/guard-summary.js";
 import type { Locale } from "../../../src/locale/locale.js";
@@ -207,24 +208,10 @@ describe("flower show's goal guard section", () => {
   });
 
   it("lists each run's own log, and an old record's single log and English reason as they were", () => {
-    const result = (run: number, passed: boolean) => ({
-      index: 1,
-      command: "grep -q fixed status.txt",
-      description: null,
-      passed,
-      exitCode: passed ? 0 : 1,
-      signal: null,
-      timedOut: false,
-      notFound: false,
-      expectedExitCode: 0,
-      pattern: null,
-      timeoutMs: 120_000,
-      durationMs: 3,
-      logPath: `/w/.flower/artifacts/goal-check-1.run-${run}.log`,
-      tail: "",
-      reason: passed ? null : "exit code 1, expected 0",
-      failure: passed ? null : { kind: "exit-code" as const, exitCode: 1, expected: 0 },
-    });
+    const result = (run: number, passed: boolean) =>
+      checkResult(1, "grep -q fixed status.txt", passed, {
+        logPath: `/w/.flower/artifacts/goal-check-1.run-${run}.log`,
+      });
     const guard = newGuardRecord(3);
     guard.rounds = 1;
     guard.outcome = "passed";

@@ -3,6 +3,7 @@
  * language tag is read, the window numbers, the parser's handling of `-3` and `--`, the help's wrapping,
  * the goal-not-met verdict lines, and the `.gitignore` of the folders flower creates.
  */
+import { checkResult } from "../../support/check-result.js";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -184,24 +185,12 @@ describe("help wraps to the terminal at word boundaries", () => {
 });
 
 describe("verdictLines: after goal-not-met the verdict and the failing checks come last", () => {
-  const failing = (index: number, command: string, passed: boolean): CheckResultRecord => ({
-    index,
-    command,
-    description: null,
-    passed,
-    exitCode: passed ? 0 : 1,
-    signal: null,
-    timedOut: false,
-    notFound: false,
-    expectedExitCode: 0,
-    pattern: null,
-    timeoutMs: 60_000,
-    durationMs: 12,
-    logPath: `/p/.flower/artifacts/goal-check-${index}.run-3.log`,
-    tail: "",
-    reason: passed ? null : "exit code 1, expected 0",
-    failure: passed ? null : { kind: "exit-code", exitCode: 1, expected: 0 },
-  });
+  const failing = (index: number, command: string, passed: boolean): CheckResultRecord =>
+    checkResult(index, command, passed, {
+      timeoutMs: 60_000,
+      durationMs: 12,
+      logPath: `/p/.flower/artifacts/goal-check-${index}.run-3.log`,
+    });
   const record = {
     ...newStepRecord("run/work", "lead", "Write out.txt."),
     status: "goal-not-met" as const,

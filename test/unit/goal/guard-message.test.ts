@@ -6,24 +6,17 @@ import {
   type CheckOutcome,
 } from "../../../src/goal/guard-message.js";
 import { ConfigurationError } from "../../../src/errors.js";
+import { checkResult } from "../../support/check-result.js";
 
 const logDir = "/work/app/.flower/artifacts";
 
 function outcome(index: number, overrides: Partial<CheckOutcome> = {}): CheckOutcome {
+  // A failing `npm test` (the shared fixture; a message reads only the CheckOutcome fields of it).
   return {
-    index,
-    command: "npm test",
-    passed: false,
-    exitCode: 1,
-    signal: null,
-    timedOut: false,
-    notFound: false,
-    expectedExitCode: 0,
-    pattern: null,
-    timeoutMs: 120_000,
-    logPath: `${logDir}/goal-check-${index}.log`,
-    tail: "FAIL src/cart.test.ts > totals > applies the coupon\nAssertionError: expected 90 to be 81\nTests  1 failed | 41 passed (42)",
-    reason: "exit code 1, expected 0",
+    ...checkResult(index, "npm test", false, {
+      logPath: `${logDir}/goal-check-${index}.log`,
+      tail: "FAIL src/cart.test.ts > totals > applies the coupon\nAssertionError: expected 90 to be 81\nTests  1 failed | 41 passed (42)",
+    }),
     ...overrides,
   };
 }

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { REQUIREMENTS, Runtime, type FlowerEvent } from "../../../src/index.js";
-import { newStepRecord } from "../../../src/records/step-record.js";
+import { newStepRecord, type StepRecord } from "../../../src/records/step-record.js";
 import { init, response, result, scriptedQuery, type ScriptedSession } from "../../support/scripted-query.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 import { documentAgent } from "../../../src/workflow/document-agent.js";
@@ -36,6 +36,36 @@ function setUp(sessions: ScriptedSession[], workbench: boolean) {
     _internal: { query: scripted.query, now: () => new Date("2026-11-30T12:00:00.000Z") },
   });
   return { rt: runtime, workspace, scripted, events };
+}
+
+/** Run r1's requirements step as an interrupted driver left it: one open generation of session s0. */
+function interruptedRequirements(left: {
+  prompt: string;
+  status: "stopped" | "running";
+  numTurns: number;
+  pid?: number;
+}): StepRecord {
+  return {
+    ...newStepRecord("r1/requirements", "requirements", left.prompt),
+    status: left.status,
+    ...(left.pid === undefined ? {} : { pid: left.pid }),
+    sessionId: "s0",
+    generations: 1,
+    history: [
+      {
+        generation: 1,
+        sessionId: "s0",
+        startedAt: "x",
+        endedAt: null,
+        costUsd: 0,
+        numTurns: left.numTurns,
+        context: 0,
+        handoff: null,
+      },
+    ],
+    run: "r1",
+    workflow: { run: "r1", name: "requirements", task: "Add a flag.", document: "requirements" },
+  };
 }
 
 describe("a step with freeze", () => {
@@ -79,26 +109,7 @@ describe("a step with freeze", () => {
       true,
     );
     // The record a killed driver left: running, with a session, part of run r1, a requirements step.
-    rt.records.put({
-      ...newStepRecord("r1/requirements", "requirements", "Add a flag."),
-      status: "stopped",
-      sessionId: "s0",
-      generations: 1,
-      history: [
-        {
-          generation: 1,
-          sessionId: "s0",
-          startedAt: "x",
-          endedAt: null,
-          costUsd: 0,
-          numTurns: 1,
-          context: 0,
-          handoff: null,
-        },
-      ],
-      run: "r1",
-      workflow: { run: "r1", name: "requirements", task: "Add a flag.", document: "requirements" },
-    });
+    rt.records.put(interruptedRequirements({ prompt: "Add a flag.", status: "stopped", numTurns: 1 }));
     const step = await rt.continue("r1/requirements", documentAgent(REQUIREMENTS, "en"));
     expect(scripted.calls[0]!.options!.resume).toBe("s0");
     const path = join(workspace, ".flower", "notes", "requirements-r1.md");
@@ -126,27 +137,14 @@ describe("continue of a step whose session never reached the store", () => {
       ],
       true,
     );
-    rt.records.put({
-      ...newStepRecord("r1/requirements", "requirements", "THE-STEP-PROMPT"),
-      status: "running",
-      pid: 999_999_999,
-      sessionId: "s0",
-      generations: 1,
-      history: [
-        {
-          generation: 1,
-          sessionId: "s0",
-          startedAt: "x",
-          endedAt: null,
-          costUsd: 0,
-          numTurns: 0,
-          context: 0,
-          handoff: null,
-        },
-      ],
-      run: "r1",
-      workflow: { run: "r1", name: "requirements", task: "Add a flag.", document: "requirements" },
-    });
+    rt.records.put(
+      interruptedRequirements({
+        prompt: "THE-STEP-PROMPT",
+        status: "running",
+        numTurns: 0,
+        pid: 999_999_999,
+      }),
+    );
     const step = await rt.continue("r1/requirements", documentAgent(REQUIREMENTS, "en"));
     expect(scripted.calls[0]!.options!.resume).toBe("s0");
     expect(scripted.calls[1]!.options!.resume).toBeUndefined();
