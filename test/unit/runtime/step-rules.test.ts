@@ -166,3 +166,39 @@ describe("a successor whose first attempt fails", () => {
     h.assertComplete();
   });
 });
+
+describe("an overflow at the switch", () => {
+  // Moved from test/e2e/fault-matrix.e2e.test.ts: the binary's overflow reaches StepRun as the message
+  // `overflow()` plays (session-outcome.test.ts); what StepRun does with it is the loop's rule.
+  it("while the handoff is written: a degraded handoff, the successor finishes", async () => {
+    const h = harness([
+      over("s1"),
+      session("s1", overflow("s1")),
+      session("s2", result("s2", { text: "the successor finished" })),
+    ]);
+    const step = await h.run.run();
+    expect(step).toMatchObject({ result: "the successor finished", generations: 2, degraded: 1 });
+    const record = h.saves.at(-1)!;
+    expect(record.status).toBe("done");
+    expect(record.result).toBe("the successor finished");
+    expect(record.history[0]!.handoff?.degraded).toBe(true);
+    expect(record.errors.join("\n")).toMatch(/交接降级/);
+    expect(writingCalls(h.calls)).toHaveLength(1);
+    h.assertComplete();
+  });
+
+  it("in the successor's first turn: one clear error, bounded, no endless handoffs", async () => {
+    const h = harness([over("s1"), writes("s1"), session("s2", overflow("s2"))], { maxAttempts: 2 });
+    const error = await h.run.run().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StepFailedError);
+    const message = (error as Error).message;
+    expect(message).toMatch(/successor's first request is already over the context window.*too long/i);
+    expect(message).not.toMatch(/\n\s+at /);
+    const record = h.saves.at(-1)!;
+    expect(record).toMatchObject({ status: "failed", generations: 2 });
+    expect(record.errors.some((e) => /successor's first request/.test(e))).toBe(true);
+    // No further session: neither another handoff nor a retry of a successor that cannot fit.
+    expect(h.calls).toHaveLength(3);
+    h.assertComplete();
+  });
+});
