@@ -4,7 +4,7 @@
  * What only the binary can show (the writing turn in the burned session, a stop at a boundary and the
  * files a person edits, a subagent's context) stays in test/e2e/handoff.e2e.test.ts.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { StepFailedError } from "../../../src/errors.js";
@@ -145,6 +145,52 @@ describe("a stop at the handoff", () => {
     expect(second.calls[0]!.prompt).toContain("Sum the per-file counts.");
     second.assertComplete();
   });
+});
+
+describe("a frozen handoff a person broke before continue", () => {
+  // Moved from test/e2e/bad-input.e2e.test.ts: reading the file on continue is StepRun's. The binary's
+  // part (a person's edit reaching the successor) stays in test/e2e/handoff.e2e.test.ts, the 10 MB file
+  // the successor cannot fit in test/e2e/bad-input.e2e.test.ts.
+  for (const [kind, content, why] of [
+    ["empty", "", /is empty/],
+    ["binary", Buffer.from([0x00, 0xff, 0xfe, 0x89, 0x50, 0x4e, 0x47, 0x00, 0x1b, 0x5b]), /not UTF-8 text/],
+  ] as const) {
+    it(`${kind}: the successor starts from the degraded handoff with the task, and the record says why`, async () => {
+      const stop = new AbortController();
+      const first = harness(
+        [
+          over("s1"),
+          () => {
+            stop.abort();
+            return writes("s1")({ prompt: "", options: undefined });
+          },
+        ],
+        { stopSignal: stop.signal },
+      );
+      await first.run.run();
+      const stopped = first.saves.at(-1)!;
+      expect(stopped.pendingHandoff).toBeTruthy();
+      const path = stopped.pendingHandoff!;
+      writeFileSync(path, content);
+
+      const second = harness([session("s2", result("s2", { text: "successor started" }))], {
+        workspace: first.workspace,
+        notesDir: join(first.workspace, ".flower", "notes"),
+        continuation: { record: stopped, prompt: "Continue the task." },
+      });
+      const step = await second.run.run();
+      expect(step.result).toBe("successor started");
+      expect(second.calls[0]!.options?.resume).toBeUndefined();
+      expect(second.calls[0]!.prompt).toContain("Degraded handoff");
+      expect(second.calls[0]!.prompt).toContain("Count the lines in data/.");
+      const record = second.saves.at(-1)!;
+      expect(record.status).toBe("done");
+      expect(record.errors.some((error) => /^handoff degraded/.test(error) && why.test(error))).toBe(true);
+      // The person's file is left as they left it.
+      expect(readFileSync(path)).toEqual(Buffer.from(content));
+      second.assertComplete();
+    });
+  }
 });
 
 describe("a successor whose first attempt fails", () => {
