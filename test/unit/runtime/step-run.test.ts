@@ -261,6 +261,28 @@ describe("StepRun over a scripted query", () => {
     expect(h.saves.at(-1)?.status).toBe("failed");
   });
 
+  it("does not retry a step that hit its budget: retrying would only spend more", async () => {
+    // Moved from test/e2e/runtime.e2e.test.ts; the binary ending a step at its budget, twice without a
+    // retry, is test/e2e/cli/continue-settings.test.ts's --max-budget-usd case.
+    const h = harness(
+      [
+        session(
+          "a",
+          response("a", 8_000, "tool_use"),
+          result("a", { subtype: "error_max_budget_usd", isError: true }),
+        ),
+      ],
+      { maxAttempts: 3 },
+    );
+    const error = await h.run.run().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StepFailedError);
+    expect((error as Error).message).toMatch(/a limit was reached, not retried: error_max_budget_usd/);
+    expect(h.saves.at(-1)).toMatchObject({ status: "failed", attempts: 1 });
+    expect(h.calls).toHaveLength(1);
+    expect(h.events.some((e) => e.type === "retry")).toBe(false);
+    h.assertComplete();
+  });
+
   it("a request that cannot pass ends the step after one attempt, with the API's words and a hint", async () => {
     const retry = (status: number, error: string) =>
       ({
