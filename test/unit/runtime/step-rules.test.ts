@@ -1,6 +1,7 @@
 /**
  * The step loop's rules for the switch between generations, over the harness (StepRun and a scripted
- * query): degraded handoffs, maxGenerations, handoff off, a stop at the handoff, a successor's retry.
+ * query): degraded handoffs, maxGenerations, handoff off, a stop at the handoff, a frozen handoff a person
+ * broke, an overflow at the switch, a successor's retry.
  * What only the binary can show (the writing turn in the burned session, a stop at a boundary and the
  * files a person edits, a subagent's context) stays in test/e2e/handoff.e2e.test.ts.
  */
