@@ -2,7 +2,8 @@
  * A handoff must not silently lose the tool calls it cut. The response that crosses the handoff line
  * delegates work (an `Agent` call); the switch stops the session at that message boundary, so the call
  * never runs. The scripted model writes a handoff that forgets the delegation, as a real model may: the
- * successor must still learn of it, from the line flower puts into the frozen file's next step.
+ * successor must still learn of it, from the line flower puts into the frozen file's next step. That a
+ * degraded handoff carries the line too is the step loop's rule: test/unit/runtime/step-run.test.ts.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -152,24 +153,5 @@ describe("tool calls cut by the handoff switch", () => {
     const manifest = JSON.parse(readFileSync(join(current.runDir, "manifest.json"), "utf8"));
     expect(manifest.steps.delegate.history[0].handoff).toMatchObject({ cutCalls: 1, finishedCalls: 1 });
     current.model.assertNoErrors();
-  });
-
-  it("a degraded handoff (zh) carries the cut call too", async () => {
-    current = await rig({ policy: policy("抱歉,现在写不了。", ROOM_UNTIL + 2_000) });
-    writeBigFiles(current.workspace);
-    const rt = current.runtime({ workbench: true, spillThreshold: null, handoff: POLICY, locale: "zh" });
-    const result = await rt.run("delegate", team(), "Summarise the big files.");
-
-    expect(result.result).toBe("Successor done.");
-    expect(result.degraded).toBe(1);
-    const frozen = parseHandoff(
-      readFileSync(join(current.workspace, ".flower", "notes", "交接-delegate.md"), "utf8"),
-    );
-    expect(frozen.degraded).toBe(true);
-    expect(frozen.next).toContain(
-      `- 被交接切断(已发出,未执行):Agent(reader)「summarise the files」 —— ${DELEGATED}`,
-    );
-    const successor = current.model.exchanges.find((e) => e.kind === "main" && isSuccessor(e.request))!;
-    expect(successor.request.firstUserText()).toContain(DELEGATED);
   });
 });

@@ -197,15 +197,4 @@ describe("Runtime through the real binary", () => {
     expect(result.errors).toEqual(["Claude Code process terminated by signal SIGKILL"]);
     expect(current.events.filter((e) => e.type === "retry")).toHaveLength(1);
   });
-
-  it("does not retry a step that hit its budget: retrying would only spend more", async () => {
-    current = await rig({ policy: () => toolUse("Bash", { command: "echo again" }) });
-    const rt = current.runtime({ maxBudgetUsd: 0.0001, maxAttempts: 3 });
-    const plain = { name: "plain", instructions: "", tools: ["Bash"] };
-    const error = await rt.run("budget", plain, "Loop.").catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StepFailedError);
-    expect((error as Error).message).toMatch(/a limit was reached, not retried: error_max_budget_usd/);
-    expect(rt.records.get("budget")?.attempts).toBe(1);
-    expect(current.events.some((e) => e.type === "retry")).toBe(false);
-  });
 });

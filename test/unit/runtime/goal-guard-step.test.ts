@@ -152,4 +152,67 @@ describe("the goal guard in the step loop", () => {
     expect(step.guard!.reviews.map((review) => review.outcome)).toEqual(["not-met", "met"]);
     h.assertComplete();
   });
+
+  describe("a reviewer's verdict (moved from test/e2e/goal-guard.e2e.test.ts; the binary's part, a fresh read-only session, stays there)", () => {
+    const review: GoalOption = {
+      checks: [{ command: "grep -q fixed status.txt", description: "the status file says fixed" }],
+      requirementsText:
+        "# Requirements\n\n## Acceptance\n- status.txt says fixed\n- README mentions the fix\n",
+      goalText: "# Goal\n\n## Checks\n- `grep -q fixed status.txt` exits 0\n",
+      review: true,
+    };
+    const claimed = (id: string, context: number) =>
+      session(id, response(id, context), result(id, { text: "All done." }));
+
+    it("not met: starts a guard round with the reviewer's evidence; met the second time, the step is done", async () => {
+      const h = harness(
+        [
+          claimed("s1", 10_000),
+          session(
+            "r1",
+            result("r1", {
+              text: "| criterion | verdict | evidence |\n|---|---|---|\n| status.txt says fixed | met | read it |\n| README mentions the fix | not met | README.md has no word about it |",
+            }),
+          ),
+          claimed("s1", 11_000),
+          session(
+            "r2",
+            result("r2", {
+              text: "1. status.txt says fixed: met\n2. README mentions the fix: met — evidence: README.md line 3",
+            }),
+          ),
+        ],
+        review,
+      );
+      writeFileSync(join(h.workspace, "status.txt"), "fixed\n");
+      const step = await h.run.run();
+      expect(step.status).toBe("done");
+      expect(step.guard!.rounds).toBe(1);
+      expect(step.guard!.reviews.map((r) => r.outcome)).toEqual(["not-met", "met"]);
+      const sentBack = h.calls[2]!;
+      expect(sentBack.prompt).toContain("found 1 of 2 acceptance criteria not met");
+      expect(sentBack.prompt).toContain("README mentions the fix — evidence: README.md has no word about it");
+      expect(sentBack.options?.resume).toBe(step.sessionId);
+      const round = h.events.find((e) => e.type === "guard-round");
+      expect(round).toMatchObject({ round: 1, cause: "review", notMet: 1, failing: 0 });
+      h.assertComplete();
+    });
+
+    it("unparseable: a degraded verdict ends the step goal-not-met, never a silent pass", async () => {
+      const h = harness(
+        [
+          claimed("s1", 10_000),
+          session("r1", result("r1", { text: "Looks pretty good to me overall, nice work." })),
+        ],
+        review,
+      );
+      writeFileSync(join(h.workspace, "status.txt"), "fixed\n");
+      const step = await h.run.run();
+      expect(step.status).toBe("goal-not-met");
+      expect(step.guard!.reviews[0]).toMatchObject({ outcome: "degraded", criteria: [] });
+      expect(step.guard!.why).toContain("the reviewer's verdict could not be read");
+      expect(step.guard!.rounds).toBe(0);
+      h.assertComplete();
+    });
+  });
 });

@@ -1,10 +1,11 @@
 /**
  * The step loop's rules for the switch between generations, over the harness (StepRun and a scripted
- * query): degraded handoffs, maxGenerations, handoff off, a stop at the handoff, a successor's retry.
+ * query): degraded handoffs, maxGenerations, handoff off, a stop at the handoff, a frozen handoff a person
+ * broke, an overflow at the switch, a successor's retry.
  * What only the binary can show (the writing turn in the burned session, a stop at a boundary and the
  * files a person edits, a subagent's context) stays in test/e2e/handoff.e2e.test.ts.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { StepFailedError } from "../../../src/errors.js";
@@ -147,6 +148,52 @@ describe("a stop at the handoff", () => {
   });
 });
 
+describe("a frozen handoff a person broke before continue", () => {
+  // Moved from test/e2e/bad-input.e2e.test.ts: reading the file on continue is StepRun's. The binary's
+  // part (a person's edit reaching the successor) stays in test/e2e/handoff.e2e.test.ts, the 10 MB file
+  // the successor cannot fit in test/e2e/bad-input.e2e.test.ts.
+  for (const [kind, content, why] of [
+    ["empty", "", /is empty/],
+    ["binary", Buffer.from([0x00, 0xff, 0xfe, 0x89, 0x50, 0x4e, 0x47, 0x00, 0x1b, 0x5b]), /not UTF-8 text/],
+  ] as const) {
+    it(`${kind}: the successor starts from the degraded handoff with the task, and the record says why`, async () => {
+      const stop = new AbortController();
+      const first = harness(
+        [
+          over("s1"),
+          () => {
+            stop.abort();
+            return writes("s1")({ prompt: "", options: undefined });
+          },
+        ],
+        { stopSignal: stop.signal },
+      );
+      await first.run.run();
+      const stopped = first.saves.at(-1)!;
+      expect(stopped.pendingHandoff).toBeTruthy();
+      const path = stopped.pendingHandoff!;
+      writeFileSync(path, content);
+
+      const second = harness([session("s2", result("s2", { text: "successor started" }))], {
+        workspace: first.workspace,
+        notesDir: join(first.workspace, ".flower", "notes"),
+        continuation: { record: stopped, prompt: "Continue the task." },
+      });
+      const step = await second.run.run();
+      expect(step.result).toBe("successor started");
+      expect(second.calls[0]!.options?.resume).toBeUndefined();
+      expect(second.calls[0]!.prompt).toContain("Degraded handoff");
+      expect(second.calls[0]!.prompt).toContain("Count the lines in data/.");
+      const record = second.saves.at(-1)!;
+      expect(record.status).toBe("done");
+      expect(record.errors.some((error) => /^handoff degraded/.test(error) && why.test(error))).toBe(true);
+      // The person's file is left as they left it.
+      expect(readFileSync(path)).toEqual(Buffer.from(content));
+      second.assertComplete();
+    });
+  }
+});
+
 describe("a successor whose first attempt fails", () => {
   it("is retried from the handoff, not from the original task", async () => {
     const failedAtStart = session("s2", result("s2", { subtype: "error_during_execution", isError: true }));
@@ -163,6 +210,42 @@ describe("a successor whose first attempt fails", () => {
     expect(h.calls[3]!.prompt).toBe(h.calls[2]!.prompt);
     expect(h.calls[3]!.prompt).toContain("You are taking over");
     expect(h.calls.slice(1).some((call) => call.prompt.includes("Count the lines in data/."))).toBe(false);
+    h.assertComplete();
+  });
+});
+
+describe("an overflow at the switch", () => {
+  // Moved from test/e2e/fault-matrix.e2e.test.ts: the binary's overflow reaches StepRun as the message
+  // `overflow()` plays (session-outcome.test.ts); what StepRun does with it is the loop's rule.
+  it("while the handoff is written: a degraded handoff, the successor finishes", async () => {
+    const h = harness([
+      over("s1"),
+      session("s1", overflow("s1")),
+      session("s2", result("s2", { text: "the successor finished" })),
+    ]);
+    const step = await h.run.run();
+    expect(step).toMatchObject({ result: "the successor finished", generations: 2, degraded: 1 });
+    const record = h.saves.at(-1)!;
+    expect(record.status).toBe("done");
+    expect(record.result).toBe("the successor finished");
+    expect(record.history[0]!.handoff?.degraded).toBe(true);
+    expect(record.errors.join("\n")).toMatch(/交接降级/);
+    expect(writingCalls(h.calls)).toHaveLength(1);
+    h.assertComplete();
+  });
+
+  it("in the successor's first turn: one clear error, bounded, no endless handoffs", async () => {
+    const h = harness([over("s1"), writes("s1"), session("s2", overflow("s2"))], { maxAttempts: 2 });
+    const error = await h.run.run().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StepFailedError);
+    const message = (error as Error).message;
+    expect(message).toMatch(/successor's first request is already over the context window.*too long/i);
+    expect(message).not.toMatch(/\n\s+at /);
+    const record = h.saves.at(-1)!;
+    expect(record).toMatchObject({ status: "failed", generations: 2 });
+    expect(record.errors.some((e) => /successor's first request/.test(e))).toBe(true);
+    // No further session: neither another handoff nor a retry of a successor that cannot fit.
+    expect(h.calls).toHaveLength(3);
     h.assertComplete();
   });
 });

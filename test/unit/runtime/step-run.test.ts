@@ -3,10 +3,12 @@
  * environment. End to end, the same paths run through the real binary in test/e2e/.
  */
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
 import { StepFailedError } from "../../../src/errors.js";
 import { MECHANICAL } from "../../../src/handoff/mechanical.js";
+import { parseHandoff } from "../../../src/handoff/parse.js";
 import { HandoffPolicy } from "../../../src/handoff/policy.js";
 import { init, overflow, response, result, type ScriptedSession } from "../../support/scripted-query.js";
 import { HANDOFF_ANSWER, session, useStepHarness } from "../../support/step-harness.js";
@@ -97,6 +99,52 @@ describe("StepRun over a scripted query", () => {
     expect(h.calls[2]!.prompt).toContain(line);
     expect(h.saves.at(-1)!.history[0]!.handoff).toMatchObject({ cutCalls: 1, degraded: false });
     expect(h.events.find((e) => e.type === "handoff" && e.phase === "done")).toMatchObject({ cutCalls: 1 });
+    h.assertComplete();
+  });
+
+  it("a degraded handoff (zh) carries the cut call too", async () => {
+    // Moved from test/e2e/cut-calls.e2e.test.ts, which keeps the binary's part: the cut call itself.
+    const delegation = {
+      type: "assistant",
+      parent_tool_use_id: null,
+      session_id: "s1",
+      message: {
+        content: [
+          {
+            type: "tool_use",
+            id: "toolu_7",
+            name: "Agent",
+            input: {
+              subagent_type: "counter",
+              description: "count",
+              prompt: "DELEGATED-7f3: count data/b/.",
+            },
+          },
+        ],
+      },
+    } as unknown as SDKMessage;
+    const [start, delta] = response("s1", 80_000, "tool_use");
+    const sorry = () => session("s1", response("s1", 56_000), result("s1", { text: "抱歉,现在写不了。" }));
+    const h = harness(
+      [
+        session("s1", response("s1", 35_000, "tool_use"), [start!, delegation, delta!]),
+        sorry(),
+        sorry(),
+        session("s2", response("s2", 9_000), result("s2", { text: "Successor done." })),
+      ],
+      { locale: "zh" },
+    );
+    const step = await h.run.run();
+    expect(step.result).toBe("Successor done.");
+    expect(step.degraded).toBe(1);
+    const frozen = parseHandoff(
+      readFileSync(join(h.workspace, ".flower", "notes", "交接-survey.md"), "utf8"),
+    );
+    expect(frozen.degraded).toBe(true);
+    expect(frozen.next).toContain(
+      "- 被交接切断(已发出,未执行):Agent(counter)「count」 —— DELEGATED-7f3: count data/b/.",
+    );
+    expect(h.calls.at(-1)!.prompt).toContain("DELEGATED-7f3: count data/b/.");
     h.assertComplete();
   });
 
@@ -211,6 +259,28 @@ describe("StepRun over a scripted query", () => {
     expect(error).toBeInstanceOf(StepFailedError);
     expect((error as StepFailedError).message).toMatch(/2 of 2 attempts failed/);
     expect(h.saves.at(-1)?.status).toBe("failed");
+  });
+
+  it("does not retry a step that hit its budget: retrying would only spend more", async () => {
+    // Moved from test/e2e/runtime.e2e.test.ts; the binary ending a step at its budget, twice without a
+    // retry, is test/e2e/cli/continue-settings.test.ts's --max-budget-usd case.
+    const h = harness(
+      [
+        session(
+          "a",
+          response("a", 8_000, "tool_use"),
+          result("a", { subtype: "error_max_budget_usd", isError: true }),
+        ),
+      ],
+      { maxAttempts: 3 },
+    );
+    const error = await h.run.run().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StepFailedError);
+    expect((error as Error).message).toMatch(/a limit was reached, not retried: error_max_budget_usd/);
+    expect(h.saves.at(-1)).toMatchObject({ status: "failed", attempts: 1 });
+    expect(h.calls).toHaveLength(1);
+    expect(h.events.some((e) => e.type === "retry")).toBe(false);
+    h.assertComplete();
   });
 
   it("a request that cannot pass ends the step after one attempt, with the API's words and a hint", async () => {
