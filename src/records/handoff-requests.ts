@@ -10,6 +10,8 @@
  * lease that is gone (the driver ended between the check and the write) is never acted on by a later
  * driver: its token is not theirs.
  */
+import type { LeaseRow } from "./lease.js";
+import type { StepRecord } from "./step-record.js";
 export interface HandoffRequest {
   /** Random per request: the driver deletes exactly the row it acted on, not a newer one. */
   id: string;
@@ -44,4 +46,12 @@ export interface RequestColumns {
 
 export function toRequest(row: RequestColumns): HandoffRequest {
   return { id: row.id, step: row.step, lease: row.lease, next: row.next, by: row.by_whom, at: row.at };
+}
+
+/** What a handoff request needs of a store: the step, its lease, the channel. */
+export interface RequestTarget {
+  step(name: string): Promise<StepRecord | undefined>;
+  steps(): Promise<StepRecord[]>;
+  lease(name: string): Promise<LeaseRow | undefined>;
+  requests: HandoffRequests;
 }

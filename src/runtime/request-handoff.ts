@@ -7,19 +7,13 @@
 import { randomUUID } from "node:crypto";
 import { hostname, userInfo } from "node:os";
 import type { LeaseHolder } from "../errors.js";
-import type { HandoffRequest, HandoffRequests } from "../records/handoff-requests.js";
-import { DEFAULT_LEASE_TIMING, holderOf, ownerGone, type LeaseRow } from "../records/lease.js";
+import type { HandoffRequest, RequestTarget } from "../records/handoff-requests.js";
+import { DEFAULT_LEASE_TIMING, holderOf, ownerGone } from "../records/lease.js";
 import { currentProcess } from "../records/process-identity.js";
 import type { RunRecords } from "../records/run-records.js";
 import type { StepRecord } from "../records/step-record.js";
 
-/** What the request needs of a store: the step, its lease, the channel. */
-export interface RequestTarget {
-  step(name: string): Promise<StepRecord | undefined>;
-  steps(): Promise<StepRecord[]>;
-  lease(name: string): Promise<LeaseRow | undefined>;
-  requests: HandoffRequests;
-}
+export type { RequestTarget };
 
 export type HandoffAsked =
   /** The request waits for the driver's next message boundary. */
