@@ -6,7 +6,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { startFakeModel, text, type FakeModel } from "../../src/testing/index.js";
+import { startFakeModel, text, type FakeModel, type Policy } from "../../src/testing/index.js";
 import { cleanEnv, runFlower } from "../e2e/cli/helpers.js";
 import { isDocumentStep, isGoalStep, requirementsAnswer } from "../e2e/cli/workflow-answers.js";
 
@@ -28,34 +28,42 @@ export async function recordDemo(root: string): Promise<RecordedRun> {
   return { run: "demo", runDir: join(workspace, "runs"), workspace };
 }
 
+/**
+ * The model of a run whose goal is `out.txt exists` (checked by `test -f out.txt`) and whose work
+ * step claims "Done: wrote out.txt." without writing it: the checks contradict the claim every round.
+ */
+export function goalNotMetPolicy(): Policy {
+  return (request) => {
+    if (request.kind === "title" || request.kind === "compact") return undefined;
+    if (isGoalStep(request))
+      return text(
+        [
+          "## Goal",
+          "out.txt exists.",
+          "",
+          "## Checks",
+          `- \`${GNM_CHECK}\` exits 0`,
+          "",
+          "## Constraints",
+          "- (none)",
+          "",
+          "## Non-goals",
+          "- (empty)",
+        ].join("\n"),
+      );
+    if (isDocumentStep(request)) return text(requirementsAnswer());
+    if (request.isSubagent) return text("unused");
+    return text("Done: wrote out.txt.");
+  };
+}
+
 /** A workflow run named `gnm` whose check `test -f out.txt` fails every round: nothing writes the file. */
 export async function recordGoalNotMet(root: string): Promise<RecordedRun> {
   mkdirSync(root, { recursive: true });
   let model: FakeModel | undefined;
   try {
     model = await startFakeModel({
-      policy: (request) => {
-        if (request.kind === "title" || request.kind === "compact") return undefined;
-        if (isGoalStep(request))
-          return text(
-            [
-              "## Goal",
-              "out.txt exists.",
-              "",
-              "## Checks",
-              `- \`${GNM_CHECK}\` exits 0`,
-              "",
-              "## Constraints",
-              "- (none)",
-              "",
-              "## Non-goals",
-              "- (empty)",
-            ].join("\n"),
-          );
-        if (isDocumentStep(request)) return text(requirementsAnswer());
-        if (request.isSubagent) return text("unused");
-        return text("Done: wrote out.txt.");
-      },
+      policy: goalNotMetPolicy(),
     });
     const done = await runFlower(["--yes", "--step", "gnm", GNM_TASK], {
       env: cleanEnv(model.env()),

@@ -15,7 +15,7 @@ import { SqliteRunRecords } from "../../../src/storage/sqlite/run-records.js";
 import { newStepRecord } from "../../../src/records/step-record.js";
 import { text, type FakeModel } from "../../../src/testing/index.js";
 import { BIN, cleanEnv, runFlower, useCliTest } from "./helpers.js";
-import { isDocumentStep, isGoalStep, requirementsAnswer } from "./workflow-answers.js";
+import { goalNotMetPolicy } from "../../support/run-reports.js";
 
 const { temp, startModel } = useCliTest();
 let model: FakeModel | undefined;
@@ -378,29 +378,8 @@ describe(".flower/ and runs/ keep themselves out of git", () => {
 describe("goal-not-met: the verdict and the failing checks are the last lines, not the agent's claim", () => {
   it("a workflow whose check never passes ends with the check, its reason and its log", async () => {
     model = await startModel({
-      policy: (request) => {
-        if (request.kind === "title" || request.kind === "compact") return undefined;
-        if (isGoalStep(request))
-          return text(
-            [
-              "## Goal",
-              "out.txt exists.",
-              "",
-              "## Checks",
-              "- `test -f out.txt` exits 0",
-              "",
-              "## Constraints",
-              "- (none)",
-              "",
-              "## Non-goals",
-              "- (empty)",
-            ].join("\n"),
-          );
-        if (isDocumentStep(request)) return text(requirementsAnswer());
-        if (request.isSubagent) return text("unused");
-        // The claim the checks contradict: nothing is written.
-        return text("Done: wrote out.txt.");
-      },
+      // The claim the checks contradict: nothing writes out.txt.
+      policy: goalNotMetPolicy(),
     });
     const root = temp.make("flower-gnm-");
     const run = await runFlower(["--yes", "--step", "gnm", "Write out.txt"], {

@@ -15,6 +15,25 @@ import { HANDOFF_ANSWER, session, useStepHarness } from "../../support/step-harn
 
 const harness = useStepHarness();
 
+/** The main thread's Agent call to the counter (id toolu_7) in session s1, as the SDK streams it. */
+function delegationTo(prompt: string): SDKMessage {
+  return {
+    type: "assistant",
+    parent_tool_use_id: null,
+    session_id: "s1",
+    message: {
+      content: [
+        {
+          type: "tool_use",
+          id: "toolu_7",
+          name: "Agent",
+          input: { subagent_type: "counter", description: "count", prompt },
+        },
+      ],
+    },
+  } as unknown as SDKMessage;
+}
+
 describe("StepRun over a scripted query", () => {
   it("runs a step to its answer and books cost, turns and context", async () => {
     const h = harness([
@@ -70,21 +89,7 @@ describe("StepRun over a scripted query", () => {
   });
 
   it("names the calls the switch cut in the writing prompt, the frozen file and the record", async () => {
-    const delegation = {
-      type: "assistant",
-      parent_tool_use_id: null,
-      session_id: "s1",
-      message: {
-        content: [
-          {
-            type: "tool_use",
-            id: "toolu_7",
-            name: "Agent",
-            input: { subagent_type: "counter", description: "count", prompt: "Count data/b/." },
-          },
-        ],
-      },
-    } as unknown as SDKMessage;
+    const delegation = delegationTo("Count data/b/.");
     // At 80k of 100k there is no room to let the call finish (window − inflightMargin): it is cut.
     const [start, delta] = response("s1", 80_000, "tool_use");
     const h = harness([
@@ -104,25 +109,7 @@ describe("StepRun over a scripted query", () => {
 
   it("a degraded handoff (zh) carries the cut call too", async () => {
     // Moved from test/e2e/cut-calls.e2e.test.ts, which keeps the binary's part: the cut call itself.
-    const delegation = {
-      type: "assistant",
-      parent_tool_use_id: null,
-      session_id: "s1",
-      message: {
-        content: [
-          {
-            type: "tool_use",
-            id: "toolu_7",
-            name: "Agent",
-            input: {
-              subagent_type: "counter",
-              description: "count",
-              prompt: "DELEGATED-7f3: count data/b/.",
-            },
-          },
-        ],
-      },
-    } as unknown as SDKMessage;
+    const delegation = delegationTo("DELEGATED-7f3: count data/b/.");
     const [start, delta] = response("s1", 80_000, "tool_use");
     const sorry = () => session("s1", response("s1", 56_000), result("s1", { text: "抱歉,现在写不了。" }));
     const h = harness(
