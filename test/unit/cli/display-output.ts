@@ -17,3 +17,27 @@ export function displayOutput(events: FlowerEvent[], locale: Locale): string {
   display.close();
   return chunks.join("");
 }
+
+/**
+ * The seed's handoff on a 200K window with the line at 150K: context at 130K (near), 152K, the writing
+ * turn, and the handoff frozen at `path` with `sections` (generation 2 next).
+ */
+export function seedHandoff(step: string, path: string, sections: Record<string, string>): FlowerEvent[] {
+  return [
+    { type: "context", step, context: 130_000, window: 200_000, at: 150_000, generation: 1 },
+    { type: "handoff", step, phase: "near", generation: 1, context: 130_000, window: 200_000 },
+    { type: "context", step, context: 152_000, window: 200_000, at: 150_000, generation: 1 },
+    { type: "handoff", step, phase: "writing", generation: 1, context: 152_000, window: 200_000 },
+    {
+      type: "handoff",
+      step,
+      phase: "done",
+      generation: 2,
+      context: 152_000,
+      window: 200_000,
+      degraded: false,
+      path,
+      sections,
+    },
+  ];
+}

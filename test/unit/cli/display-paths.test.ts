@@ -6,6 +6,7 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { Display } from "../../../src/cli/display.js";
+import { seedHandoff } from "./display-output.js";
 import { columnsOf } from "../../../src/cli/terminal-text.js";
 import type { Locale } from "../../../src/locale/locale.js";
 import type { FlowerEvent } from "../../../src/runtime/events.js";
@@ -19,23 +20,14 @@ const FROZEN = `${WORKSPACE}/.flower/notes/requirements-2026-12-02-r1.md`;
 
 function events(): FlowerEvent[] {
   const step = "work";
+  const [first, ...handoff] = seedHandoff(step, HANDOFF, {
+    doing: "fixing the build",
+    next: "run the tests",
+  });
   return [
-    { type: "context", step, context: 130_000, window: 200_000, at: 150_000, generation: 1 },
+    first!,
     { type: "spill", step, tool: "Bash", path: SPILL, chars: 108_900 },
-    { type: "handoff", step, phase: "near", generation: 1, context: 130_000, window: 200_000 },
-    { type: "context", step, context: 152_000, window: 200_000, at: 150_000, generation: 1 },
-    { type: "handoff", step, phase: "writing", generation: 1, context: 152_000, window: 200_000 },
-    {
-      type: "handoff",
-      step,
-      phase: "done",
-      generation: 2,
-      context: 152_000,
-      window: 200_000,
-      degraded: false,
-      path: HANDOFF,
-      sections: { doing: "fixing the build", next: "run the tests" },
-    },
+    ...handoff,
     { type: "context", step, context: 36_800, window: 200_000, at: 150_000, generation: 2 },
     {
       type: "document-frozen",

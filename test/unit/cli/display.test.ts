@@ -5,6 +5,7 @@ import { Display, formatTokens, formatTokensShort } from "../../../src/cli/displ
 import { handoffSummary } from "../../../src/cli/handoff-summary.js";
 import type { Locale } from "../../../src/locale/locale.js";
 import type { FlowerEvent } from "../../../src/runtime/events.js";
+import { seedHandoff } from "./display-output.js";
 
 /** The seed's "what a real handoff looks like" block, byte for byte. */
 const SEED_EXAMPLE = `# 上下文 130.0K/200K · 还有约 20K 到换代
@@ -41,24 +42,7 @@ function capture(): { out: Writable; text: () => string } {
 
 /** The seed's run: 150K line on a 200K window, near at 130K, handoff at 152K. */
 function seedEvents(): FlowerEvent[] {
-  const step = "干活";
-  return [
-    { type: "context", step, context: 130_000, window: 200_000, at: 150_000, generation: 1 },
-    { type: "handoff", step, phase: "near", generation: 1, context: 130_000, window: 200_000 },
-    { type: "context", step, context: 152_000, window: 200_000, at: 150_000, generation: 1 },
-    { type: "handoff", step, phase: "writing", generation: 1, context: 152_000, window: 200_000 },
-    {
-      type: "handoff",
-      step,
-      phase: "done",
-      generation: 2,
-      context: 152_000,
-      window: 200_000,
-      degraded: false,
-      path: "/home/u/proj/.flower/notes/交接-干活.md",
-      sections: SECTIONS,
-    },
-  ];
+  return seedHandoff("干活", "/home/u/proj/.flower/notes/交接-干活.md", SECTIONS);
 }
 
 function render(
