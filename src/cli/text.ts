@@ -64,6 +64,8 @@ export interface CliText {
     generationsTitle: string;
     current: string;
     handedOff: string;
+    /** A `flower handoff` request the driver acted on in this generation: who, when, their words. */
+    askedBy: (by: string, at: string, next: string | null) => string;
     degraded: (why: string) => string;
     noFile: string;
     errors: string;
@@ -161,6 +163,8 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       generationsTitle: "generations",
       current: "current",
       handedOff: "handed off",
+      askedBy: (by, at, next) =>
+        `asked by ${by} (flower handoff) at ${at}${next === null ? "" : `: ${next}`}`,
       degraded: (why) => `DEGRADED${why ? ` (${why})` : ""}`,
       noFile: "(no workbench: not written to disk)",
       errors: "errors",
@@ -257,6 +261,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       generationsTitle: "各代",
       current: "当前",
       handedOff: "换代",
+      askedBy: (by, at, next) => `${by} 于 ${at} 要求交接(flower handoff)${next === null ? "" : `:${next}`}`,
       degraded: (why) => `降级${why ? `(${why})` : ""}`,
       noFile: "(没有工作台,没落盘)",
       errors: "错误",

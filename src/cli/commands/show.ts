@@ -24,7 +24,7 @@ import { displayPath, makeOutput, shellQuote, type Output } from "../live-run.js
 import { runStatus } from "../run-status.js";
 import { openStepSource, type StepSource } from "../step-source.js";
 import { storeHint } from "../store-hint.js";
-import { columnsOf, cut } from "../terminal-text.js";
+import { columnsOf, cut, oneLine } from "../terminal-text.js";
 import { CLI_TEXT, type CliText } from "../text.js";
 import { USAGE_TEXT } from "../usage-text.js";
 import { localTime, sum } from "./inspect.js";
@@ -113,6 +113,12 @@ function showStep(record: StepRecord, source: StepSource, output: Output): void 
       const state = handoff.degraded ? t.degraded(handoff.why ?? "") : "ok";
       say(`       -> ${t.handedOff}: ${handoff.path ?? t.noFile} · ${state}`);
     }
+    // A person's `flower handoff` rode on this generation's handoff: who asked, and what they wrote.
+    for (const asked of record.handoffRequests ?? [])
+      if (asked.generation === generation.generation)
+        say(
+          `       <- ${t.askedBy(asked.by, localTime(asked.at), asked.next === null ? null : cut(oneLine(asked.next), 160))}`,
+        );
   }
   const changed = changedDocuments(record, source, locale);
   if (changed.length > 0) {

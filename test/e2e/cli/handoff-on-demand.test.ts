@@ -125,6 +125,17 @@ describe("flower handoff", () => {
     expect(next).toContain("Go on counting.");
     model.assertNoErrors();
 
+    // flower show names the request under the generation it ended, in both languages.
+    const shown = await runFlower(["show", "busy", "--run-dir", runDir], { env, cwd: root });
+    expect(shown.stdout).toMatch(
+      new RegExp(`^ {7}<- asked by ${BY} \\(flower handoff\\) at .+: ${WORDS}$`, "m"),
+    );
+    const shownZh = await runFlower(["show", "busy", "--run-dir", runDir, "--lang", "zh"], {
+      env,
+      cwd: root,
+    });
+    expect(shownZh.stdout).toContain(`要求交接(flower handoff):${WORDS}`);
+
     // The step is done now: nobody is driving it.
     const late = await runFlower(["handoff", "busy", "--run-dir", runDir], { env, cwd: root });
     expect(late.code).toBe(1);
