@@ -6,6 +6,7 @@
  *
  * Everything here reads, except `forgetStep`, which deletes a step's sessions (retention).
  */
+import { pidExists } from "../records/process-identity.js";
 import { existsSync, readdirSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { LeaseHolder } from "../errors.js";
@@ -155,15 +156,5 @@ export class RunDirectory {
 export function effectiveStatus(record: StepRecord): StepRecord["status"] | "interrupted" {
   if (record.status !== "running" || record.pid === undefined || record.pid === process.pid)
     return record.status;
-  return isProcessAlive(record.pid) ? "running" : "interrupted";
-}
-
-/** Whether a process with this id exists (one owned by another user counts: EPERM means it is there). */
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
+  return pidExists(record.pid) ? "running" : "interrupted";
 }

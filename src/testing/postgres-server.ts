@@ -26,6 +26,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { pidExists } from "../records/process-identity.js";
 
 export const INSTALL_HINT =
   "PostgreSQL server binaries not found. The Postgres store tests start their own server from " +
@@ -237,22 +238,13 @@ function logTail(dir: string): string {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Fast shutdown (SIGINT), then SIGKILL after 10 s; waits for the spawned child (runuser or postgres) too. */
 async function shutDown(pid: number | undefined, child: ChildProcess | undefined): Promise<void> {
-  if (pid !== undefined && alive(pid)) {
+  if (pid !== undefined && pidExists(pid)) {
     process.kill(pid, "SIGINT");
     const deadline = Date.now() + 10_000;
-    while (alive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    if (alive(pid)) process.kill(pid, "SIGKILL");
+    while (pidExists(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    if (pidExists(pid)) process.kill(pid, "SIGKILL");
   }
   if (child && child.exitCode === null && child.signalCode === null) {
     const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -268,7 +260,7 @@ function installExitHandler(): void {
   process.on("exit", () => {
     for (const entry of live) {
       const pid = entry.pid();
-      if (pid !== undefined && alive(pid)) process.kill(pid, "SIGQUIT");
+      if (pid !== undefined && pidExists(pid)) process.kill(pid, "SIGQUIT");
       rmSync(entry.dir, { recursive: true, force: true });
     }
   });

@@ -3,16 +3,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import pg from "pg";
+import { pidExists } from "../../../src/records/process-identity.js";
 import { INSTALL_HINT, startPostgresServer } from "../../support/postgres-server.js";
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe("startPostgresServer", () => {
   it("serves a real database on loopback, then stops and removes every trace", async () => {
@@ -26,11 +18,11 @@ describe("startPostgresServer", () => {
     const postmaster = Number(
       readFileSync(join(server.dir, "data", "postmaster.pid"), "utf8").split("\n")[0],
     );
-    expect(alive(postmaster)).toBe(true);
+    expect(pidExists(postmaster)).toBe(true);
     await server.stop();
     await server.stop();
     expect(existsSync(server.dir)).toBe(false);
-    expect(alive(postmaster)).toBe(false);
+    expect(pidExists(postmaster)).toBe(false);
   });
 
   it("fails with the install command when pg_config is not on PATH", async () => {
