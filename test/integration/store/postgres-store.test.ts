@@ -11,7 +11,12 @@ import { blobAddress } from "../../../src/store/blob-store.js";
 import { POSTGRES_MIGRATIONS } from "../../../src/storage/postgres/migrations.js";
 import { PostgresSessionStore, redact } from "../../../src/storage/postgres/session-store.js";
 import { freshSchema, usePostgresServer, queryOnce } from "../../support/postgres-server.js";
-import { TranscriptBuilder, bash, type Entry } from "../../unit/store/transcript-fixtures.js";
+import {
+  TranscriptBuilder,
+  bash,
+  repeatedMarkers,
+  type Entry,
+} from "../../unit/store/transcript-fixtures.js";
 
 const main = { projectKey: "-repo", sessionId: "s-1" };
 const postgres = usePostgresServer();
@@ -119,17 +124,7 @@ describe("PostgresSessionStore", () => {
     await created.append(main, entries);
     await created.append(main, entries.slice(2, 5));
     expect(await created.load(main)).toEqual(entries);
-    const mode = (value: string): Entry => ({ type: "mode", mode: value });
-    const user = (uuid: string): Entry => ({ type: "user", uuid, message: { role: "user", content: "x" } });
-    const batch = [
-      user("u1"),
-      mode("plan"),
-      user("u2"),
-      mode("default"),
-      user("u3"),
-      mode("plan"),
-      mode("plan"),
-    ];
+    const batch = repeatedMarkers();
     const key = { ...main, sessionId: "s-markers" };
     await created.append(key, batch);
     await created.append(key, batch);

@@ -6,7 +6,12 @@ import ts from "typescript";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigurationError, StoreError } from "../../../src/errors.js";
 import { SqliteSessionStore, dedupKeys } from "../../../src/storage/sqlite/session-store.js";
-import { TranscriptBuilder, bash, type Entry } from "../../unit/store/transcript-fixtures.js";
+import {
+  TranscriptBuilder,
+  bash,
+  repeatedMarkers,
+  type Entry,
+} from "../../unit/store/transcript-fixtures.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
@@ -66,17 +71,7 @@ describe("SqliteSessionStore", () => {
   });
 
   it("keeps a uuid-less marker repeated after new conversation, and repeats inside one batch", async () => {
-    const mode = (value: string): Entry => ({ type: "mode", mode: value });
-    const user = (uuid: string): Entry => ({ type: "user", uuid, message: { role: "user", content: "x" } });
-    const batch = [
-      user("u1"),
-      mode("plan"),
-      user("u2"),
-      mode("default"),
-      user("u3"),
-      mode("plan"),
-      mode("plan"),
-    ];
+    const batch = repeatedMarkers();
     await store.append(main, batch);
     await store.append(main, batch);
     expect(await store.load(main)).toEqual(batch);

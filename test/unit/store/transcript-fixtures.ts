@@ -357,3 +357,13 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/**
+ * One batch with uuid-less markers (`mode`) repeated after new conversation and twice in a row: a store's
+ * idempotency must keep every one of them, and still add nothing when the batch is appended again.
+ */
+export function repeatedMarkers(): Entry[] {
+  const mode = (value: string): Entry => ({ type: "mode", mode: value });
+  const user = (uuid: string): Entry => ({ type: "user", uuid, message: { role: "user", content: "x" } });
+  return [user("u1"), mode("plan"), user("u2"), mode("default"), user("u3"), mode("plan"), mode("plan")];
+}
