@@ -3,14 +3,15 @@
  * next; it ran out of breath on the last section, not out of knowledge. So before anything is filled in
  * mechanically the same session (it still has the context) gets one short turn naming the weak sections,
  * if the window has room for it. What it answers replaces only those sections, and only where the answer
- * is not weak itself; the sections it wrote the first time are kept as they were.
+ * is not weak itself (and fills a section left empty the first time, when the answer has it); the sections
+ * it wrote the first time are kept as they were.
  */
 import type { Locale } from "../locale/locale.js";
 import { Handoff } from "./document.js";
 import { parseSections } from "./parse.js";
 import { HANDOFF_SIGNATURE } from "./prompt.js";
 import { isHollow } from "./quality.js";
-import type { HandoffSectionName } from "../handoff-sections.js";
+import { HANDOFF_SECTIONS, type HandoffSectionName } from "../handoff-sections.js";
 import { SECTION_HEADINGS } from "./text.js";
 
 /** What each section must say, as the writing prompt asks it. */
@@ -55,6 +56,13 @@ export function takeFollowUp(handoff: Handoff, answer: string, weak: readonly Ha
   for (const name of weak) {
     const written = parsed.sections[name] ?? (name === weak[0] ? bare : "");
     if (written && !isHollow(written)) sections[name] = written;
+  }
+  // A first answer with no sections at all ("Done.") is often followed by the whole handoff: a section the
+  // session left empty the first time and writes now is kept too. What it wrote the first time stays.
+  for (const name of HANDOFF_SECTIONS) {
+    const written = parsed.sections[name];
+    if (!weak.includes(name) && isHollow(sections[name]) && written && !isHollow(written))
+      sections[name] = written;
   }
   return new Handoff({ ...sections, step: handoff.step, notes: handoff.notes });
 }

@@ -217,4 +217,22 @@ describe("what the successor is told", () => {
     expect(taken.decided).toBe(`- ${DECIDED}`);
     expect(taken.next).toBe("Do X now.");
   });
+
+  it("takeFollowUp keeps a section the first answer left empty when the follow-up writes it", () => {
+    // A model that answers the writing turn with "Done listing." and the whole handoff only when asked again.
+    const written = parseHandoff("Done listing.");
+    const answer = [
+      "## What I am doing",
+      "Listing the folder.",
+      "## Already decided",
+      "- ls is enough",
+      "## Next step",
+      "Keep listing.",
+    ].join("\n");
+    const taken = takeFollowUp(written, answer, ["doing", "next"]);
+    expect(taken.doing).toBe("Listing the folder.");
+    expect(taken.decided).toBe("- ls is enough");
+    expect(taken.next).toBe("Keep listing.");
+    expect(taken.notes).toContain("Done listing.");
+  });
 });
