@@ -7,7 +7,7 @@
  */
 import { existsSync } from "node:fs";
 import { createPrivateFile, makePrivateDirectory } from "../../fs/private-files.js";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { LeaseLostError, ManifestError, StoreError } from "../../errors.js";
 import { RECORDS_FILE, recordsPath } from "../files.js";
 import type { LeaseRow } from "../../records/lease.js";
@@ -15,6 +15,7 @@ import { manifestPath, readManifestFile, writeManifestFile } from "../../records
 import type { AcquireOptions, AcquireResult, RunRecords } from "../../records/run-records.js";
 import type { StepRecord } from "../../records/step-record.js";
 import { SqliteHandoffRequests } from "./handoff-requests.js";
+import { openWal } from "./open-wal.js";
 
 const SCHEMA_VERSION = 1;
 
@@ -59,9 +60,7 @@ export class SqliteRunRecords implements RunRecords {
     const fresh = !existsSync(this.location);
     try {
       createPrivateFile(this.location);
-      this.#db = new Database(this.location, { timeout: options.busyTimeoutMs ?? 10_000 });
-      this.#db.pragma("journal_mode = WAL");
-      this.#db.pragma("synchronous = NORMAL");
+      this.#db = openWal(this.location, options.busyTimeoutMs ?? 10_000);
       this.#migrate();
       this.requests = new SqliteHandoffRequests(this.#db);
     } catch (error) {

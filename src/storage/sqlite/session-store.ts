@@ -17,9 +17,10 @@
 import { createHash } from "node:crypto";
 import { createPrivateFile, makePrivateDirectory } from "../../fs/private-files.js";
 import { dirname, resolve } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import type { SessionKey, SessionStore, SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
 import { ConfigurationError, StoreError } from "../../errors.js";
+import { openWal } from "./open-wal.js";
 import { checkSessionKey, MAIN_SUBPATH, subpathOf } from "../../store/session-key.js";
 
 export interface SqliteSessionStoreOptions {
@@ -82,10 +83,8 @@ export class SqliteSessionStore implements SessionStore {
     try {
       makePrivateDirectory(dirname(this.path));
       createPrivateFile(this.path);
-      this.#db = new Database(this.path, { timeout: busyTimeoutMs });
-      this.#db.pragma("journal_mode = WAL");
-      // NORMAL is durable against process crashes in WAL mode; the CLI's own JSONL is the primary copy.
-      this.#db.pragma("synchronous = NORMAL");
+      // WAL with synchronous NORMAL: durable against process crashes; the CLI's own JSONL is the primary copy.
+      this.#db = openWal(this.path, busyTimeoutMs);
       this.#db.exec(SCHEMA);
     } catch (error) {
       throw new StoreError(`Cannot open session store ${this.path}: ${(error as Error).message}`, {

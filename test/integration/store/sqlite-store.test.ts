@@ -157,6 +157,7 @@ describe("SqliteSessionStore across processes", () => {
     build = mkdtempSync(join(ROOT, "node_modules", ".flower-store-test-"));
     for (const file of [
       "storage/sqlite/session-store.ts",
+      "storage/sqlite/open-wal.ts",
       "store/session-key.ts",
       "errors.ts",
       "fs/private-files.ts",
