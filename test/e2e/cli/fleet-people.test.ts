@@ -36,7 +36,7 @@ async function model(): Promise<FakeModel> {
       if (request.isSubagent) return text("unused");
       if (request.firstUserText().includes(SLOW)) {
         const read = request.countToolResults("Read");
-        return toolUse("Read", { file_path: `note-${(read % 60) + 1}.md` }, { delayMs: TURN_MS });
+        return { ...toolUse("Read", { file_path: `note-${(read % 60) + 1}.md` }), delayMs: TURN_MS };
       }
       return text("WORK-DONE: the flaky test is fixed.");
     },
