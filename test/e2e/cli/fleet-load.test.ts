@@ -184,11 +184,16 @@ describe("a fleet of 3 workers under load", () => {
 
     // Every run ends; when each of the victims' runs ends is noted.
     const endedAt = new Map<string, number>();
+    const requeuedAt = new Map<string, number>();
+    const victimPid = workers.get(victim.name)!.child.pid;
     await until(
       async () => {
-        for (const row of await fleetRows(server().url, schema))
+        for (const row of await fleetRows(server().url, schema)) {
+          if (victims.includes(row.run) && row.pid !== victimPid && !requeuedAt.has(row.run))
+            requeuedAt.set(row.run, Date.now());
           if (!["queued", "running"].includes(row.status) && !endedAt.has(row.run))
             endedAt.set(row.run, Date.now());
+        }
         return endedAt.size === RUNS;
       },
       "all 12 runs to end",
@@ -245,7 +250,7 @@ describe("a fleet of 3 workers under load", () => {
       const takeover = first.at - victim.at;
       expect(takeover, run).toBeLessThan(DEFAULT_LEASE_TIMING.staleAfterMs + 10 * TURN_MS);
       timings.push(
-        `${run}: continued on ${first.worker} ${takeover} ms after the kill, done ${endedAt.get(run)! - victim.at} ms after it`,
+        `${run}: back in the queue ${requeuedAt.get(run)! - victim.at} ms after the kill, continued on ${first.worker} after ${takeover} ms (when a slot was free), done after ${endedAt.get(run)! - victim.at} ms`,
       );
     }
 
