@@ -115,7 +115,7 @@ describe("people in the fleet's loop", () => {
     const ended = await worker.done;
     expect(ended.code).toBe(0);
     expect(ended.stdout).toContain(
-      `${paused}: paused after its requirements; go on with: flower approve ${paused} --store ${url}`,
+      `${paused}: paused after its requirements; go on with: flower approve ${paused} --store '${url}'`,
     );
     expect(ended.stdout).toContain(`${slow}: cancelled`);
     expect(ended.stdout).toContain(`${paused}: done`);
