@@ -15,7 +15,9 @@ import type { FlowerEvent } from "../runtime/events.js";
 import type { RuntimeOptions } from "../runtime/options.js";
 import { Runtime } from "../runtime/runtime.js";
 import { defaultWorkflow } from "../workflow/default-workflow.js";
+import { workflowPosition } from "../workflow/position.js";
 import { continueWorkflow, runWorkflow } from "../workflow/run-workflow.js";
+import type { Workflow } from "../workflow/workflow.js";
 
 /** The options of each run's Runtime, but the store (the fleet's) and the window (the run's). */
 export type RunRuntimeOptions = Omit<RuntimeOptions, "store" | "onEvent">;
@@ -75,6 +77,8 @@ async function workflow(rt: Runtime, run: FleetRun): Promise<DriveOutcome> {
     ...(run.options.yes || run.approved ? { pauseAfter: false as const } : {}),
   };
   const started = rt.records.list().some((record) => record.run === run.run);
+  if (started && !run.options.yes && !run.approved && atPause(rt, steps, run.run))
+    return { status: "paused", error: null };
   const result = started
     ? await continueWorkflow(rt, steps, run.run, options)
     : await runWorkflow(rt, steps, run.task, { ...options, run: run.run });
@@ -84,6 +88,17 @@ async function workflow(rt: Runtime, run: FleetRun): Promise<DriveOutcome> {
   if (result.status === "done")
     return { status: status === "goal-not-met" ? "goal-not-met" : "done", error: null };
   return ended(status, last?.result.errors);
+}
+
+/**
+ * The run stands right after a step that pauses, the next one not begun: a worker died (or was stopped)
+ * between the step's end and the pause being written. Going on would skip the person's approval (the
+ * workflow pauses only after a step it ran itself), so the run pauses here instead.
+ */
+function atPause(rt: Runtime, workflow: Workflow, run: string): boolean {
+  const next = workflowPosition(rt, workflow, run).next;
+  if (next === null || next.index === 0 || next.status !== null) return false;
+  return workflow.steps[next.index - 1]?.pause === true;
 }
 
 async function direct(rt: Runtime, run: FleetRun): Promise<DriveOutcome> {

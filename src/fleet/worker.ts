@@ -144,12 +144,16 @@ export class Worker {
       if (run.status !== "running" || holder === null || holder.token === this.#token) continue;
       const lease = { step: run.run, children: [], startedAt: holder.heartbeatAt, ...holder };
       if (!ownerGone(lease, this.#self, now, DEFAULT_LEASE_TIMING)) continue;
-      if (!(await fleet.runs.reclaim(run.run, holder.token))) continue;
-      await this.#requeue(fleet, run, `worker pid ${holder.pid}@${holder.host} is gone`);
+      const status = await fleet.runs.reclaim(run.run, holder.token);
+      if (status === null) continue;
+      // Cancelled while its worker was dead: nobody was left to stop it, so it ends here.
+      if (status === "cancelled") {
+        if (run.job !== null) await fleet.queue.complete(run.job);
+      } else await this.#requeue(fleet, run, `worker pid ${holder.pid}@${holder.host} is gone`);
       this.events.emit({
         type: "run-status",
         run: run.run,
-        status: "queued",
+        status,
         why: "worker-gone",
         by: holder,
       });

@@ -97,6 +97,8 @@ function lineOf(
   }
   if (event.status === "running") return text.taken(event.run);
   if (event.status === "lost") return text.lost(event.run);
+  if (event.status === "cancelled" && event.why === "worker-gone")
+    return text.ended(event.run, text.status.cancelled);
   if (event.status === "queued")
     return event.why === "worker-gone" && event.by
       ? text.takenBack(event.run, `pid ${event.by.pid}@${event.by.host}`)

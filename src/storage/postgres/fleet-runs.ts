@@ -172,15 +172,20 @@ export class PostgresFleetRuns {
     return rows.length > 0;
   }
 
-  /** A dead holder's run goes back to the queue; false when somebody else changed it first. */
-  async reclaim(run: string, deadToken: string): Promise<boolean> {
+  /**
+   * A dead holder's run goes back to the queue, or ends `cancelled` when a cancel was asked of it (nobody
+   * is left to act on it). The new status; null when somebody else changed the run first.
+   */
+  async reclaim(run: string, deadToken: string): Promise<"queued" | "cancelled" | null> {
     const rows = await this.#query(
       "take back a dead worker's run",
-      `UPDATE ${this.#table} SET status = 'queued', ${NO_HOLDER}, updated_at = now()
-       WHERE run = $1 AND token = $2 AND status = 'running' RETURNING run`,
+      `UPDATE ${this.#table}
+         SET status = CASE WHEN cancel_requested THEN 'cancelled' ELSE 'queued' END, ${NO_HOLDER},
+           job = CASE WHEN cancel_requested THEN NULL ELSE job END, updated_at = now()
+       WHERE run = $1 AND token = $2 AND status = 'running' RETURNING status`,
       [run, deadToken],
     );
-    return rows.length > 0;
+    return (rows[0]?.status as "queued" | "cancelled" | undefined) ?? null;
   }
 
   /** `from` → `to` for a run nobody holds (approve: paused → queued; cancel: queued/paused → cancelled). */

@@ -79,9 +79,39 @@ describe("the fleet's runs", () => {
       expect((await listFleetRuns(fleet))[0]!.status).toBe("paused");
 
       const approved = await approveRun(fleet, run);
+      expect(await fleet.runs.reclaim(run, token)).toBeNull();
       expect(approved).toMatchObject({ run, status: "queued", approved: true });
       const jobs = await fleet.queue.fetch(5);
       expect(jobs.map((job) => job.run)).toEqual([run]);
+    } finally {
+      await fleet.close();
+    }
+  });
+
+  it("a dead worker's run goes back to the queue, or ends cancelled when a cancel was asked of it", async () => {
+    const { url } = storeUrl();
+    const fleet = openFleet(url);
+    try {
+      const ghost = { pid: 4242, host: "runner-b", startTicks: 1, machine: "other/pid:[1]" };
+      const kept = await submit(fleet, "Keep me");
+      const dropped = await submit(fleet, "Drop me");
+      for (const { run } of [kept, dropped])
+        expect(await fleet.runs.claim(run, `ghost-${run}`, ghost)).not.toBeNull();
+      const asked = await cancelRun(fleet, dropped.run);
+      expect(asked).toMatchObject({
+        status: "running",
+        cancelRequested: true,
+        machine: "runner-b",
+        pid: 4242,
+      });
+      expect(await fleet.runs.reclaim(kept.run, `ghost-${kept.run}`)).toBe("queued");
+      expect(await fleet.runs.reclaim(dropped.run, `ghost-${dropped.run}`)).toBe("cancelled");
+      expect(await fleet.runs.reclaim(kept.run, `ghost-${kept.run}`)).toBeNull();
+      const views = await listFleetRuns(fleet);
+      expect(views.map((view) => [view.run, view.status, view.cancelRequested])).toEqual([
+        [kept.run, "queued", false],
+        [dropped.run, "cancelled", false],
+      ]);
     } finally {
       await fleet.close();
     }
