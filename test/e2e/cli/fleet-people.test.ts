@@ -59,6 +59,8 @@ describe("people in the fleet's loop", () => {
     const workspace = fleetProject(temp);
     const paused = await submitRun(url, FAST);
     expect(paused).toBe("fix-the-flaky-test");
+    // Submitted, no step begun: only the fleet knows it, on a line of its own.
+    expect(await runs(url)).toMatch(/^fix-the-flaky-test\s+queued\s+0\s+\$0\.0000\s+0\s.*-$/m);
     const worker = startWorker(kit, temp, { name: "w1", url, workspace, concurrency: 2 });
 
     await until(async () => (await fleetRows(server().url, schema))[0]?.status === "paused", "the pause");
