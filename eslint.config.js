@@ -5,7 +5,7 @@ import tseslint from "typescript-eslint";
 /*
  * The direction of imports inside src/, enforced: an upward import fails the lint.
  *
- *   cli → workflow → runtime → storage → middle (agents, documents, handoff, guards, store, records,
+ *   cli → fleet → workflow → runtime → storage → middle (agents, documents, handoff, guards, store, records,
  *   workbench, goal, report) → leaves
  *   storage (the one owner of the storage stack: its SQLite and PostgreSQL backends, the only code that
  *   opens a database or deletes from one; it builds the stack from the store spec, names its files,
@@ -13,6 +13,8 @@ import tseslint from "typescript-eslint";
  *   layers over any session store: nothing below storage can open a database behind its back.
  *   leaves: fs, glance, locale, errors.ts, defaults.ts, handoff-sections.ts (they import only each other;
  *   glance may use them)
+ *   fleet (the queue of runs on a shared store and its workers) drives runs through workflow and runtime;
+ *   only the CLI and the library's entry point import it.
  *   testing (the offline kit, `flower-agent/testing`) never imports runtime or cli.
  *
  * Folders of one layer may import each other; scripts/check-layers.mjs (part of `npm run lint`) makes
@@ -31,7 +33,7 @@ const MIDDLE = [
 ];
 const LEAF_FOLDERS = ["fs", "glance", "locale"];
 const LEAF_FILES = ["errors", "defaults", "handoff-sections"];
-const ABOVE_LEAVES = ["cli", "workflow", "runtime", "storage", "testing", ...MIDDLE];
+const ABOVE_LEAVES = ["cli", "fleet", "workflow", "runtime", "storage", "testing", ...MIDDLE];
 
 /** A relative import that climbs out into `target` (a folder of src/ or one of its top files). */
 function into(target) {
@@ -55,25 +57,30 @@ function layer(folders, targets, why) {
 
 const layers = [
   layer(["index"], ["cli", "testing"], "the library's entry point exports neither the CLI nor the kit."),
-  layer(["workflow"], ["cli", "testing"], "workflows sit below the CLI and never need the offline kit."),
+  layer(["fleet"], ["cli", "testing"], "the fleet sits below the CLI and never needs the offline kit."),
+  layer(
+    ["workflow"],
+    ["cli", "fleet", "testing"],
+    "workflows sit below the fleet and the CLI and never need the offline kit.",
+  ),
   layer(
     ["runtime"],
-    ["cli", "workflow", "testing"],
+    ["cli", "fleet", "workflow", "testing"],
     "the runtime sits below workflows and the CLI and never needs the offline kit.",
   ),
   layer(
     ["storage"],
-    ["cli", "workflow", "runtime", "testing"],
+    ["cli", "fleet", "workflow", "runtime", "testing"],
     "storage sits below the runtime; the runtime and the CLI call it.",
   ),
   layer(
     MIDDLE,
-    ["cli", "workflow", "runtime", "storage", "testing"],
+    ["cli", "fleet", "workflow", "runtime", "storage", "testing"],
     "the middle layer sits below the runtime and storage; pass values down.",
   ),
   layer(
     ["testing"],
-    ["cli", "workflow", "runtime", "storage"],
+    ["cli", "fleet", "workflow", "runtime", "storage"],
     "the offline kit stays independent of the runtime and the CLI.",
   ),
   layer(
