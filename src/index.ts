@@ -155,3 +155,14 @@ export {
 export type { FlowerErrorCode, LeaseHolder } from "./errors.js";
 export type { Locale } from "./locale/locale.js";
 export { DEFAULTS } from "./defaults.js";
+
+export { serveRuns, SERVE_DEFAULTS } from "./serve/index.js";
+export type {
+  ServedRuns,
+  ServeOptions,
+  RunActions,
+  RunGauge,
+  RunRow,
+  RunSource,
+  RunsSnapshot,
+} from "./serve/index.js";

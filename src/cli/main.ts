@@ -25,6 +25,7 @@ const HANDLERS: Record<CommandName, (parsed: ParsedCommand) => Promise<number>> 
   forget: async (parsed) => (await import("./commands/forget.js")).forgetCommand(parsed),
   handoff: async (parsed) => (await import("./commands/handoff.js")).handoffCommand(parsed),
   demo: async (parsed) => (await import("./commands/demo.js")).demoCommand(parsed),
+  serve: async (parsed) => (await import("./commands/serve.js")).serveCommand(parsed),
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -1,0 +1,66 @@
+/**
+ * The live page's source for `flower serve`: the run directory's records, or with `--store` the shared
+ * store's (every machine's runs). The store is read through one view kept open while the page runs (a
+ * read per second must not open a connection pool each time); a report is drawn like `flower report`
+ * draws it (commands/report.ts), from a step source opened for that one request.
+ */
+import type { Locale } from "../locale/locale.js";
+import { renderHtmlReport } from "../report/html-report.js";
+import { runDirectory as runDirectoryPath } from "../storage/files.js";
+import { effectiveStatus, RunDirectory } from "../storage/run-directory.js";
+import { openStoreView, statusInStore } from "../storage/store-view.js";
+import type { RunRow, RunSource } from "../serve/run-source.js";
+import { parseNonEmpty, type ParsedCommand } from "./args.js";
+import { reportInput, wantedRecords } from "./commands/report.js";
+import { runRows } from "./serve-rows.js";
+import { openStepSource } from "./step-source.js";
+import { storeOption } from "./store-option.js";
+
+export function openServeSource(values: ParsedCommand["values"], locale: Locale): RunSource {
+  const store = storeOption(values);
+  const report = (name: string) => drawReport(values, locale, name);
+  if (store.spec.kind === "postgres") {
+    const view = openStoreView(store.spec);
+    return {
+      where: view.location,
+      runs: async () => {
+        const steps = await view.steps();
+        const holders = await view.holders();
+        return runRows({
+          steps,
+          holders,
+          statusOf: (record) => statusInStore(record, holders.get(record.step)),
+        });
+      },
+      report,
+      close: () => view.close(),
+    };
+  }
+  const directory = new RunDirectory(runDirectoryPath(parseNonEmpty("--run-dir", values["run-dir"])));
+  return {
+    where: directory.recordsPath,
+    runs: async (): Promise<RunRow[]> => {
+      const steps = directory.steps();
+      return runRows({ steps, holders: directory.holders(), statusOf: effectiveStatus });
+    },
+    report,
+    close: async () => undefined,
+  };
+}
+
+/** `flower report <name>` as a page; null when no run or step has that name. */
+async function drawReport(
+  values: ParsedCommand["values"],
+  locale: Locale,
+  name: string,
+): Promise<string | null> {
+  const source = await openStepSource(values, locale);
+  try {
+    if (!source.steps.some((record) => record.run === name || record.step === name)) return null;
+    const wanted = wantedRecords(source, [name], locale);
+    await source.prepareFiles(wanted.records);
+    return renderHtmlReport(reportInput(wanted, source, locale, source.runDirectory.path), { locale });
+  } finally {
+    await source.close();
+  }
+}
