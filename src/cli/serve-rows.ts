@@ -66,9 +66,13 @@ function rowOf(
   };
 }
 
-/** A step that has not had a turn yet has no gauge to show. */
+/**
+ * The live generation's last turn: `context` is only written when a session ends, the per-turn series
+ * at every response, so a running step's gauge moves with it. A step with no turn yet has no gauge.
+ */
 function gaugeOf(record: StepRecord): RunGauge | null {
-  if (record.generations === 0 && record.context === 0) return null;
+  const context = record.history.at(-1)?.turns?.at(-1)?.[0] ?? record.context;
+  if (record.history.length === 0 && context === 0) return null;
   const { window, at, warnAt } = record.policy ?? new HandoffPolicy();
-  return { context: record.context, window, at, warnAt };
+  return { context, window, at, warnAt };
 }
