@@ -68,6 +68,8 @@ export async function serveRuns(options: ServeOptions): Promise<ServedRuns> {
     if (path === "/") return reply(response, 200, "text/html", page, PAGE_CSP);
     if (path === "/page.js") return reply(response, 200, "text/javascript", PAGE_SCRIPT);
     if (path === "/page.css") return reply(response, 200, "text/css", PAGE_STYLE);
+    // The browser asks for an icon by itself: none, rather than a 404 in its console.
+    if (path === "/favicon.ico") return reply(response, 204, "image/x-icon", "");
     if (path === "/events") return feed.attach(response);
     if (path === "/api/runs") return reply(response, 200, "application/json", await feed.snapshot());
     if (runRoute?.[2] === "report") {
