@@ -156,6 +156,32 @@ export type { FlowerErrorCode, LeaseHolder } from "./errors.js";
 export type { Locale } from "./locale/locale.js";
 export { DEFAULTS } from "./defaults.js";
 
+export {
+  submit,
+  Worker,
+  openFleet,
+  listFleetRuns,
+  approveRun,
+  cancelRun,
+  FleetEvents,
+  watchFleet,
+  FLEET_STATUSES,
+} from "./fleet/index.js";
+export type {
+  SubmitOptions,
+  Submitted,
+  FleetWorkerOptions,
+  RunRuntimeOptions,
+  FleetRunView,
+  FleetStoreOption,
+  FleetEvent,
+  FleetChange,
+  WatchFleetOptions,
+  FleetStatus,
+  FleetRunOptions,
+  FleetStore,
+} from "./fleet/index.js";
+
 export { serveRuns, SERVE_DEFAULTS } from "./serve/index.js";
 export type {
   ServedRuns,

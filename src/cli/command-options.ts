@@ -7,7 +7,19 @@ import { DEFAULTS } from "../defaults.js";
 import type { Locale } from "../locale/locale.js";
 
 export type CommandName =
-  "run" | "continue" | "runs" | "show" | "report" | "forget" | "handoff" | "demo" | "serve";
+  | "run"
+  | "continue"
+  | "runs"
+  | "show"
+  | "report"
+  | "forget"
+  | "handoff"
+  | "demo"
+  | "submit"
+  | "worker"
+  | "approve"
+  | "cancel"
+  | "serve";
 
 export const COMMANDS: readonly CommandName[] = [
   "run",
@@ -18,6 +30,10 @@ export const COMMANDS: readonly CommandName[] = [
   "forget",
   "handoff",
   "demo",
+  "submit",
+  "worker",
+  "approve",
+  "cancel",
   "serve",
 ];
 
@@ -212,21 +228,29 @@ const YES: Record<string, OptionSpec> = {
   },
 };
 
+/** `--direct` of a new run (`flower "<task>"`, `flower submit`). */
+const DIRECT: Record<string, OptionSpec> = {
+  direct: {
+    type: "boolean",
+    default: {
+      en: "off (requirements → goal → work)",
+      zh: "关(需求 → 目标 → 干活)",
+    },
+    help: {
+      en: "Only the work step: the coordinator starts on the task as typed, with no requirements or goal document.",
+      zh: "只跑干活这一步:协调者直接按原话做任务,不写需求确认书和目标。",
+    },
+  },
+};
+
+/** The fleet's commands that only change a run's row (`approve`, `cancel`). */
+const FLEET_ACTION: Record<string, OptionSpec> = { ...STORE, ...JSON_OUT, ...LANG, ...HELP };
+
 export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = {
   run: {
     ...LIVE,
     ...YES,
-    direct: {
-      type: "boolean",
-      default: {
-        en: "off (requirements → goal → work)",
-        zh: "关(需求 → 目标 → 干活)",
-      },
-      help: {
-        en: "Only the work step: the coordinator starts on the task as typed, with no requirements or goal document.",
-        zh: "只跑干活这一步:协调者直接按原话做任务,不写需求确认书和目标。",
-      },
-    },
+    ...DIRECT,
     step: {
       type: "string",
       value: "NAME",
@@ -295,6 +319,25 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
     ...LANG,
     ...HELP,
   },
+  submit: { ...YES, ...DIRECT, window: LIVE.window!, ...STORE, ...JSON_OUT, ...LANG, ...HELP },
+  worker: {
+    concurrency: {
+      type: "string",
+      numeric: true,
+      value: "N",
+      default: { en: "1", zh: "1" },
+      help: { en: "Runs this worker drives at once.", zh: "这个 worker 同时驱动几个运行。" },
+    },
+    workspace: LIVE.workspace!,
+    ...RUN_DIR,
+    ...STORE,
+    model: LIVE.model!,
+    "max-budget-usd": LIVE["max-budget-usd"]!,
+    ...LANG,
+    ...HELP,
+  },
+  approve: FLEET_ACTION,
+  cancel: FLEET_ACTION,
   demo: {
     workspace: {
       type: "string",

@@ -63,6 +63,34 @@ const USAGE: Record<CommandName, { usage: string; summary: Localized }> = {
       zh: "请这一步正在跑的驱动(本机,或共用存储的任一台机器)在下一个消息边界交接。",
     },
   },
+  submit: {
+    usage: 'flower submit "<task>" --store URL [options]',
+    summary: {
+      en: "Put a run in the fleet's queue (a PostgreSQL store) and print its name; a worker on any machine takes it.",
+      zh: "把一次运行放进车队的队列(PostgreSQL 存储)并打印它的名字;任一台机器上的 worker 会接手。",
+    },
+  },
+  worker: {
+    usage: "flower worker --store URL [--concurrency N] [options]",
+    summary: {
+      en: "Take runs off the fleet's queue and drive them; a dead worker's runs are continued by another. Ctrl-C gives its runs back.",
+      zh: "从车队的队列里取运行来驱动;死掉的 worker 的运行由别的 worker 接着做。Ctrl-C 把手上的运行交回队列。",
+    },
+  },
+  approve: {
+    usage: "flower approve <run> --store URL",
+    summary: {
+      en: "Let a run paused after its requirements go on (a worker takes it); edit the frozen file first if you wish.",
+      zh: "让停在需求之后的运行继续(由 worker 接手);想改冻结的文件就先改。",
+    },
+  },
+  cancel: {
+    usage: "flower cancel <run> --store URL",
+    summary: {
+      en: "Cancel a run: a queued or paused one at once, a running one at its next message boundary, wherever it runs.",
+      zh: "取消一次运行:排队或暂停的立即取消,正在跑的在下一个消息边界停下,不管在哪台机器上。",
+    },
+  },
   demo: {
     usage: "flower demo [options]",
     summary: {

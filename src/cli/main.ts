@@ -25,6 +25,10 @@ const HANDLERS: Record<CommandName, (parsed: ParsedCommand) => Promise<number>> 
   forget: async (parsed) => (await import("./commands/forget.js")).forgetCommand(parsed),
   handoff: async (parsed) => (await import("./commands/handoff.js")).handoffCommand(parsed),
   demo: async (parsed) => (await import("./commands/demo.js")).demoCommand(parsed),
+  submit: async (parsed) => (await import("./commands/fleet.js")).submitCommand(parsed),
+  worker: async (parsed) => (await import("./commands/worker.js")).workerCommand(parsed),
+  approve: async (parsed) => (await import("./commands/fleet.js")).approveCommand(parsed),
+  cancel: async (parsed) => (await import("./commands/fleet.js")).cancelCommand(parsed),
   serve: async (parsed) => (await import("./commands/serve.js")).serveCommand(parsed),
 };
 

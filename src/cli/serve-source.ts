@@ -1,6 +1,6 @@
 /**
  * The live page's source for `flower serve`: the run directory's records, or with `--store` the shared
- * store's (every machine's runs). The store is read through one view kept open while the page runs (a
+ * store's (every machine's runs) with the fleet's queue laid over them (serve-fleet.ts). The store is read through one view kept open while the page runs (a
  * read per second must not open a connection pool each time); a report is drawn like `flower report`
  * draws it (commands/report.ts), from a step source opened for that one request.
  */
@@ -9,43 +9,61 @@ import { renderHtmlReport } from "../report/html-report.js";
 import { runDirectory as runDirectoryPath } from "../storage/files.js";
 import { effectiveStatus, RunDirectory } from "../storage/run-directory.js";
 import { openStoreView, statusInStore } from "../storage/store-view.js";
-import type { RunRow, RunSource } from "../serve/run-source.js";
+import type { RunActions, RunRow, RunSource } from "../serve/run-source.js";
 import { parseNonEmpty, type ParsedCommand } from "./args.js";
 import { reportInput, wantedRecords } from "./commands/report.js";
+import { NO_FLEET, openFleetSeam } from "./serve-fleet.js";
 import { runRows } from "./serve-rows.js";
 import { openStepSource } from "./step-source.js";
 import { storeOption } from "./store-option.js";
 
-export function openServeSource(values: ParsedCommand["values"], locale: Locale): RunSource {
+export interface ServeSource {
+  source: RunSource;
+  /** The fleet's approve and cancel on a shared store; on a run directory, refusals saying why. */
+  actions: RunActions;
+}
+
+export function openServeSource(values: ParsedCommand["values"], locale: Locale): ServeSource {
   const store = storeOption(values);
   const report = (name: string) => drawReport(values, locale, name);
   if (store.spec.kind === "postgres") {
     const view = openStoreView(store.spec);
-    return {
+    const fleet = openFleetSeam(store.given!);
+    const source: RunSource = {
       where: view.location,
       runs: async () => {
         const steps = await view.steps();
         const holders = await view.holders();
-        return runRows({
+        const rows = runRows({
           steps,
           holders,
           statusOf: (record) => statusInStore(record, holders.get(record.step)),
         });
+        return fleet.rows(rows);
       },
       report,
-      close: () => view.close(),
+      close: async () => {
+        await fleet.close();
+        await view.close();
+      },
     };
+    return { source, actions: fleet.actions };
   }
   const directory = new RunDirectory(runDirectoryPath(parseNonEmpty("--run-dir", values["run-dir"])));
-  return {
+  const source: RunSource = {
     where: directory.recordsPath,
     runs: async (): Promise<RunRow[]> => {
       const steps = directory.steps();
-      return runRows({ steps, holders: directory.holders(), statusOf: effectiveStatus });
+      // No fleet in a run directory: nothing to approve or cancel.
+      return runRows({ steps, holders: directory.holders(), statusOf: effectiveStatus }).map((row) => ({
+        ...row,
+        can: { approve: false, cancel: false },
+      }));
     },
     report,
     close: async () => undefined,
   };
+  return { source, actions: NO_FLEET };
 }
 
 /** `flower report <name>` as a page; null when no run or step has that name. */

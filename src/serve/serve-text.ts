@@ -68,6 +68,7 @@ export const SERVE_TEXT: Record<Locale, ServeText> = {
       paused: "paused",
       queued: "queued",
       cancelled: "cancelled",
+      cancelling: "cancelling",
     },
   },
   zh: {
@@ -105,6 +106,7 @@ export const SERVE_TEXT: Record<Locale, ServeText> = {
       paused: "暂停",
       queued: "排队中",
       cancelled: "已取消",
+      cancelling: "正在取消",
     },
   },
 };

@@ -20,6 +20,8 @@ import { storeOption } from "../store-option.js";
 import { columnsOf } from "../terminal-text.js";
 import { USAGE_TEXT } from "../usage-text.js";
 import { CLI_TEXT } from "../text.js";
+import { FLEET_TEXT } from "../fleet-text.js";
+import type { FleetRunView } from "../../fleet/fleet-runs.js";
 
 function openRunDirectory(values: ParsedCommand["values"]): RunDirectory {
   return new RunDirectory(runDirectory(parseNonEmpty("--run-dir", values["run-dir"])));
@@ -31,7 +33,7 @@ export function runsCommand(parsed: ParsedCommand): number | Promise<number> {
     throw new UsageError(USAGE_TEXT[locale].unexpected("runs", parsed.positionals[0]!));
   const output = makeOutput(parsed.values.json === true, locale);
   const store = storeOption(parsed.values);
-  if (store.spec.kind === "postgres") return runsInStore(store.spec, output);
+  if (store.spec.kind === "postgres") return runsInStore(store.spec, store.given!, output);
   const runDirectory = openRunDirectory(parsed.values);
   const steps = runDirectory.steps();
   // The holders are read only when there is something to show them for.
@@ -39,14 +41,29 @@ export function runsCommand(parsed: ParsedCommand): number | Promise<number> {
   return printRuns(output, runDirectory.recordsPath, steps, holders, effectiveStatus);
 }
 
-/** `flower runs --store postgres://…`: every step of every machine that shares the store. */
-async function runsInStore(spec: Extract<StoreSpec, { kind: "postgres" }>, output: Output): Promise<number> {
+/**
+ * `flower runs --store postgres://…`: every step of every machine that shares the store; a run of the
+ * fleet (`flower submit`) with the fleet's status (queued, running on which machine, paused, cancelled…),
+ * one submitted but not yet begun on a line of its own.
+ */
+async function runsInStore(
+  spec: Extract<StoreSpec, { kind: "postgres" }>,
+  given: string,
+  output: Output,
+): Promise<number> {
   const view = openStoreView(spec);
   try {
     const steps = await view.steps();
     const holders = await view.holders();
-    return printRuns(output, view.location, steps, holders, (record) =>
-      statusInStore(record, holders.get(record.step)),
+    const { listFleetRuns } = await import("../../fleet/fleet-runs.js");
+    const fleet = new Map((await listFleetRuns(given)).map((run) => [run.run, run]));
+    return printRuns(
+      output,
+      view.location,
+      steps,
+      holders,
+      (record) => statusInStore(record, holders.get(record.step)),
+      fleet,
     );
   } finally {
     await view.close();
@@ -59,28 +76,51 @@ function printRuns(
   steps: StepRecord[],
   holders: Map<string, LeaseHolder>,
   statusOf: (record: StepRecord) => StepRecord["status"] | "interrupted",
+  fleet: ReadonlyMap<string, FleetRunView> = new Map(),
 ): number {
+  // Submitted runs no step of which has begun yet: only the fleet knows them.
+  const waiting = [...fleet.values()].filter((run) => run.steps.length === 0);
   if (output.json) {
-    for (const record of steps)
-      process.stdout.write(`${JSON.stringify(summaryOf(record, holders.get(record.step), statusOf))}\n`);
+    for (const record of steps) {
+      const run = fleet.get(record.run ?? record.step);
+      process.stdout.write(
+        `${JSON.stringify({ ...summaryOf(record, holders.get(record.step), statusOf), ...(run ? { fleet: run } : {}) })}\n`,
+      );
+    }
+    for (const run of waiting) process.stdout.write(`${JSON.stringify({ run: run.run, fleet: run })}\n`);
     return EXIT.ok;
   }
   const text = CLI_TEXT[output.locale];
-  if (steps.length === 0) {
+  const fleetText = FLEET_TEXT[output.locale];
+  /** The fleet's status word and holder of a run it knows, else the records' own. */
+  const fleetCells = (name: string, status: string, holder: string): [string, string] => {
+    const run = fleet.get(name);
+    if (!run) return [status, holder];
+    return [fleetText.status[run.status], run.machine ? `pid ${run.pid}@${run.machine}` : "-"];
+  };
+  if (steps.length === 0 && waiting.length === 0) {
     output.say(text.noSteps(where));
     return EXIT.ok;
   }
   const stepRow = (record: StepRecord, label: string): string[] => {
     const holder = holders.get(record.step);
     shown.add(statusOf(record));
+    const [status, held] =
+      record.run === undefined
+        ? fleetCells(
+            record.step,
+            text.status[statusOf(record)],
+            holder ? `pid ${holder.pid}@${holder.host}` : "-",
+          )
+        : [text.status[statusOf(record)], holder ? `pid ${holder.pid}@${holder.host}` : "-"];
     return [
       label,
-      text.status[statusOf(record)],
+      status,
       String(record.generations),
       `$${record.costUsd.toFixed(4)}`,
       String(stepTurns(record)),
       localTime(record.updatedAt),
-      holder ? `pid ${holder.pid}@${holder.host}` : "-",
+      held,
     ];
   };
   const rows: string[][] = [];
@@ -94,9 +134,14 @@ function printRuns(
     const state = runStatus(entry.records);
     const holder = state.steps.map((record) => holders.get(record.step)).find(Boolean);
     shown.add(state.status);
-    rows.push([
+    const [status, held] = fleetCells(
       entry.run,
       text.status[state.status],
+      holder ? `pid ${holder.pid}@${holder.host}` : "-",
+    );
+    rows.push([
+      entry.run,
+      status,
       "",
       `$${sum(state.steps, (record) => record.costUsd).toFixed(4)}`,
       String(sum(state.steps, stepTurns)),
@@ -106,10 +151,12 @@ function printRuns(
           .sort()
           .at(-1) ?? "",
       ),
-      holder ? `pid ${holder.pid}@${holder.host}` : "-",
+      held,
     ]);
     for (const record of state.steps) rows.push(stepRow(record, `  ${record.workflow?.name ?? record.step}`));
   }
+  for (const run of waiting)
+    rows.push([run.run, fleetText.status[run.status], "0", "$0.0000", "0", localTime(run.updatedAt), "-"]);
   for (const line of table([[...text.runsHeader], ...rows], [false, false, true, true, true, false, false]))
     output.say(line);
   // The table says the status in a word; what to do about it is a line below, not a wider column.

@@ -18,6 +18,7 @@ import { runStatus } from "../run-status.js";
 import { runWorkflowLive } from "../workflow-live.js";
 import { runWorkflow } from "../../workflow/run-workflow.js";
 import { defaultWorkflow } from "../../workflow/default-workflow.js";
+import { stepNameFor } from "../../workflow/run-name.js";
 import {
   continueCommand,
   supervised,
@@ -28,21 +29,7 @@ import {
   reviewGoal,
 } from "../live-settings.js";
 
-/** A step name from the task's first words: readable in `flower runs`, unique in the manifest. */
-export function stepNameFor(task: string, taken: (name: string) => boolean): string {
-  const words = task
-    .normalize("NFC")
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s-]+/gu, " ")
-    .split(/\s+/u)
-    .filter(Boolean)
-    .slice(0, 5);
-  let base = Array.from(words.join("-")).slice(0, 40).join("").replace(/-+$/u, "");
-  if (base === "") base = "task";
-  let name = base;
-  for (let n = 2; taken(name); n++) name = `${base}-${n}`;
-  return name;
-}
+export { stepNameFor };
 
 export async function runCommand(parsed: ParsedCommand): Promise<number> {
   const settings = liveSettings(parsed.values);

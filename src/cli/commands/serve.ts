@@ -7,10 +7,8 @@ import { EXIT, UsageError } from "../../errors.js";
 import { resolveLocale } from "../../locale/locale.js";
 import { serveRuns } from "../../serve/server.js";
 import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
-import { fleetActions } from "../serve-fleet.js";
 import { openServeSource } from "../serve-source.js";
 import { SERVE_LINES } from "../serve-text.js";
-import { storeOption } from "../store-option.js";
 import { USAGE_TEXT } from "../usage-text.js";
 
 export async function serveCommand(parsed: ParsedCommand): Promise<number> {
@@ -21,13 +19,12 @@ export async function serveCommand(parsed: ParsedCommand): Promise<number> {
   const port = parsePort(parsed.values.port, lines.port);
   const host = parseNonEmpty("--host", parsed.values.host, locale);
   const allowActions = parsed.values["allow-actions"] === true;
-  const store = storeOption(parsed.values);
-  const source = openServeSource(parsed.values, locale);
+  const { source, actions } = openServeSource(parsed.values, locale);
   let served;
   try {
     served = await serveRuns({
       source,
-      ...(allowActions ? { actions: fleetActions(store) } : {}),
+      actions,
       ...(port !== undefined ? { port } : {}),
       ...(host !== undefined ? { host } : {}),
       allowActions,

@@ -1,7 +1,7 @@
 /**
  * flower's Postgres schema as an ordered list of migrations. Each runs once per schema, inside the
  * migration transaction (migrate.ts), and its version is recorded in `flower_schema_version`. Never edit
- * or reorder a released migration: add the next version instead (version 2 added run records, leases and workspace files).
+ * or reorder a released migration: add the next version instead (version 2 added run records, leases and workspace files; 4 the fleet's runs).
  *
  * Tables carry a `flower_` prefix so they can share a schema (default `public`) with an application's own.
  */
@@ -93,6 +93,33 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         next TEXT,
         by_whom TEXT NOT NULL,
         at TEXT NOT NULL
+      )`,
+    ],
+  },
+  {
+    version: 4,
+    description: "fleet runs (flower submit queues a run, flower worker takes it)",
+    statements: (schema) => [
+      // One row per submitted run (records/fleet-run.ts): its status and the worker holding it, with a
+      // heartbeat on the server's clock like a lease. The queue itself is pg-boss's (storage/postgres/run-queue.ts).
+      `CREATE TABLE ${schema}.flower_fleet_runs (
+        run TEXT PRIMARY KEY,
+        task TEXT NOT NULL,
+        options TEXT NOT NULL,
+        status TEXT NOT NULL,
+        step TEXT,
+        job TEXT,
+        approved BOOLEAN NOT NULL DEFAULT false,
+        cancel_requested BOOLEAN NOT NULL DEFAULT false,
+        error TEXT,
+        token TEXT,
+        pid INTEGER,
+        host TEXT,
+        machine TEXT,
+        start_ticks BIGINT,
+        heartbeat_at TIMESTAMPTZ,
+        submitted_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
       )`,
     ],
   },

@@ -138,7 +138,7 @@ describe("serveRuns", () => {
   it("is read-only by default: an action is refused with 403 whatever token it carries", async () => {
     const { source } = memorySource([row("a", 1000)]);
     const served = await serve({ source });
-    for (const headers of [{}, { "x-flower-token": "x".repeat(32) }]) {
+    for (const headers of [{}, { "x-flower-token": "x".repeat(32) }] as Array<Record<string, string>>) {
       const refused = await call(`${served.url}runs/a/cancel`, { method: "POST", headers });
       expect(refused.status).toBe(403);
       expect(refused.body).toContain("--allow-actions");

@@ -1,0 +1,101 @@
+/**
+ * `flower worker --store postgres://… [--concurrency N]`: a fleet worker in the foreground, one line per
+ * thing it does with a run. It drives each run as `flower "<task>"` / `flower continue` would (the
+ * library's Worker, src/fleet/worker.ts), in --workspace with --run-dir, --model and --max-budget-usd.
+ *
+ * Ctrl-C or SIGTERM: every run stops at its next message boundary and goes back to the queue, then the
+ * worker exits 0 (a stopped worker is its normal end). A second signal quits at once: the runs stay
+ * with this dead worker until another worker takes them back (at once on this machine, after the
+ * lease's staleness elsewhere).
+ */
+import { hostname } from "node:os";
+import { EXIT, UsageError } from "../../errors.js";
+import type { FleetEvent } from "../../fleet/fleet-events.js";
+import type { ParsedCommand } from "../args.js";
+import { FLEET_TEXT } from "../fleet-text.js";
+import { liveSettings, requireCredentials } from "../live-settings.js";
+import { approveCommandLine, fleetStore } from "./fleet.js";
+import { USAGE_TEXT } from "../usage-text.js";
+
+export async function workerCommand(parsed: ParsedCommand): Promise<number> {
+  const settings = liveSettings(parsed.values);
+  const locale = settings.locale;
+  const text = FLEET_TEXT[locale];
+  if (parsed.positionals.length > 0)
+    throw new UsageError(USAGE_TEXT[locale].unexpected("worker", parsed.positionals[0]!));
+  const concurrency = parseConcurrency(parsed.values.concurrency, locale);
+  const store = fleetStore("worker", parsed.values, locale);
+  requireCredentials(settings);
+  const { Worker } = await import("../../fleet/worker.js");
+  const worker = new Worker({
+    store: store.given,
+    concurrency,
+    runtime: {
+      workspace: settings.workspace,
+      runDir: settings.runDir,
+      workbench: true,
+      ...(settings.localeGiven ? { locale } : {}),
+      ...(settings.model ? { model: settings.model } : {}),
+      ...(settings.maxBudgetUsd !== undefined ? { maxBudgetUsd: settings.maxBudgetUsd } : {}),
+    },
+  });
+  const say = settings.output.say;
+  worker.events.on((event) => {
+    const line = lineOf(event, text, (run) => approveCommandLine(run, store, locale));
+    if (line !== null) say(line);
+  });
+  const who = `pid ${process.pid}@${hostname()}`;
+  let signals = 0;
+  const stopped = new Promise<void>((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      signals += 1;
+      if (signals > 1) process.exit(signal === "SIGINT" ? EXIT.interrupted : EXIT.terminated);
+      say(text.workerStopping);
+      worker.stop().then(resolve, resolve);
+    };
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+  });
+  try {
+    await worker.start();
+  } catch (error) {
+    await worker.stop();
+    throw error;
+  }
+  say(text.workerStarted(who, store.spec.kind === "postgres" ? store.spec.shown : "", concurrency));
+  // Resolves once the worker has stopped: its runs are back in the queue and its store is closed.
+  await stopped;
+  say(text.workerStopped(who));
+  return EXIT.ok;
+}
+
+function parseConcurrency(value: string | boolean | undefined, locale: "en" | "zh"): number {
+  if (value === undefined) return 1;
+  const text = String(value).trim();
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(FLEET_TEXT[locale].concurrency(text));
+  return n;
+}
+
+/** One line per thing a person watching the worker wants to know; null for the rest. */
+function lineOf(
+  event: FleetEvent,
+  text: (typeof FLEET_TEXT)["en"],
+  approve: (run: string) => string,
+): string | null {
+  if (event.type === "worker-error") return text.storeTrouble(event.message);
+  if (event.type === "run-event") {
+    const inner = event.event;
+    if (inner.type === "workflow-step" && inner.phase === "start")
+      return text.step(event.run, inner.name, inner.resumed === true);
+    return null;
+  }
+  if (event.status === "running") return text.taken(event.run);
+  if (event.status === "lost") return text.lost(event.run);
+  if (event.status === "queued")
+    return event.why === "worker-gone" && event.by
+      ? text.takenBack(event.run, `pid ${event.by.pid}@${event.by.host}`)
+      : text.released(event.run);
+  if (event.status === "paused") return text.paused(event.run, approve(event.run));
+  return text.ended(event.run, text.status[event.status], event.error);
+}

@@ -1,0 +1,93 @@
+/**
+ * The words of the fleet's commands (`flower submit|worker|approve|cancel`, and the fleet's statuses in
+ * `flower runs --store`), per locale. Apart from text.ts so the fleet's lines stay in one place.
+ */
+import type { Locale } from "../locale/locale.js";
+import type { FleetStatus } from "../records/fleet-run.js";
+
+export interface FleetText {
+  status: Record<FleetStatus, string>;
+  needsStore: (command: string) => string;
+  oneRun: (command: string) => string;
+  oneTask: (count: number) => string;
+  concurrency: (text: string) => string;
+  approved: (run: string) => string;
+  cancelled: (run: string) => string;
+  cancelAsked: (run: string, where: string) => string;
+  workerStarted: (who: string, where: string, concurrency: number) => string;
+  workerStopping: string;
+  workerStopped: (who: string) => string;
+  taken: (run: string) => string;
+  step: (run: string, step: string, resumed: boolean) => string;
+  ended: (run: string, status: string, error?: string) => string;
+  paused: (run: string, approve: string) => string;
+  released: (run: string) => string;
+  lost: (run: string) => string;
+  takenBack: (run: string, who: string) => string;
+  storeTrouble: (message: string) => string;
+}
+
+export const FLEET_TEXT: Record<Locale, FleetText> = {
+  en: {
+    status: {
+      queued: "queued",
+      running: "running",
+      paused: "paused",
+      done: "done",
+      "goal-not-met": "goal not met",
+      failed: "failed",
+      cancelled: "cancelled",
+    },
+    needsStore: (command) =>
+      `flower ${command}: a fleet needs a shared store: --store postgres://user:password@host:port/database (or FLOWER_STORE)`,
+    oneRun: (command) => `flower ${command}: name one run (see flower runs --store …)`,
+    oneTask: (count) => `flower submit: give the task as one quoted argument, got ${count} words`,
+    concurrency: (text) => `flower worker: --concurrency must be an integer >= 1, got "${text}"`,
+    approved: (run) => `approved ${run}: back in the queue, a worker goes on with it`,
+    cancelled: (run) => `cancelled ${run}`,
+    cancelAsked: (run, where) => `cancel asked: ${run} stops at its next message boundary (${where})`,
+    workerStarted: (who, where, concurrency) =>
+      `worker ${who} takes runs from ${where}, ${concurrency} at a time; Ctrl-C gives them back and stops`,
+    workerStopping: "stopping: each run stops at its next message boundary and goes back to the queue",
+    workerStopped: (who) => `worker ${who} stopped`,
+    taken: (run) => `${run}: taken`,
+    step: (run, step, resumed) => `${run}: ${step}${resumed ? " (continued)" : ""}`,
+    ended: (run, status, error) => `${run}: ${status}${error ? ` (${error})` : ""}`,
+    paused: (run, approve) => `${run}: paused after its requirements; go on with: ${approve}`,
+    released: (run) => `${run}: given back to the queue`,
+    lost: (run) => `${run}: taken from this worker (it was presumed dead); its new holder goes on`,
+    takenBack: (run, who) => `${run}: its worker ${who} is gone; back in the queue`,
+    storeTrouble: (message) => `flower worker: ${message} (trying again)`,
+  },
+  zh: {
+    status: {
+      queued: "排队中",
+      running: "运行中",
+      paused: "暂停",
+      done: "完成",
+      "goal-not-met": "未达目标",
+      failed: "失败",
+      cancelled: "已取消",
+    },
+    needsStore: (command) =>
+      `flower ${command}: 车队需要共用存储:--store postgres://用户:密码@主机:端口/数据库(或 FLOWER_STORE)`,
+    oneRun: (command) => `flower ${command}: 请给一个运行的名字(见 flower runs --store …)`,
+    oneTask: (count) => `flower submit: 任务请作为一个带引号的参数给出,收到 ${count} 个词`,
+    concurrency: (text) => `flower worker: --concurrency 必须是 >= 1 的整数,收到 "${text}"`,
+    approved: (run) => `已批准 ${run}:回到队列,由 worker 接着做`,
+    cancelled: (run) => `已取消 ${run}`,
+    cancelAsked: (run, where) => `已请求取消:${run} 在下一个消息边界停下(${where})`,
+    workerStarted: (who, where, concurrency) =>
+      `worker ${who} 从 ${where} 取运行,同时 ${concurrency} 个;Ctrl-C 交回并停下`,
+    workerStopping: "正在停下:每个运行在下一个消息边界停下并回到队列",
+    workerStopped: (who) => `worker ${who} 已停下`,
+    taken: (run) => `${run}:已接手`,
+    step: (run, step, resumed) => `${run}:${step}${resumed ? "(接着做)" : ""}`,
+    ended: (run, status, error) => `${run}:${status}${error ? `(${error})` : ""}`,
+    paused: (run, approve) => `${run}:需求之后暂停;继续请用:${approve}`,
+    released: (run) => `${run}:已交回队列`,
+    lost: (run) => `${run}:已被别的 worker 接走(本 worker 被认为已死);由新的持有者接着做`,
+    takenBack: (run, who) => `${run}:它的 worker ${who} 已不在;回到队列`,
+    storeTrouble: (message) => `flower worker: ${message}(重试中)`,
+  },
+};

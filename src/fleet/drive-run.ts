@@ -1,0 +1,111 @@
+/**
+ * One fleet run driven once by a worker, through the same path `flower "<task>"` and `flower continue`
+ * take: a Runtime on the shared store, then `runWorkflow` for a new run or `continueWorkflow` for one
+ * with records (after a pause, a stop, or a worker that died: the step is continued in its session or
+ * from its last handoff, never from scratch), or `rt.run`/`rt.continue` for a `--direct` run. Step
+ * leases, handoffs and the goal guard are the runtime's, untouched; this only says which call to make
+ * and reads where the run ended.
+ */
+import { defaultTeam } from "../agents/default-team.js";
+import { LeaseHeldError, StepFailedError } from "../errors.js";
+import { HandoffPolicy } from "../handoff/policy.js";
+import type { FleetRun, FleetStatus } from "../records/fleet-run.js";
+import { DEFAULT_LEASE_TIMING } from "../records/lease.js";
+import type { FlowerEvent } from "../runtime/events.js";
+import type { RuntimeOptions } from "../runtime/options.js";
+import { Runtime } from "../runtime/runtime.js";
+import { defaultWorkflow } from "../workflow/default-workflow.js";
+import { continueWorkflow, runWorkflow } from "../workflow/run-workflow.js";
+
+/** The options of each run's Runtime, but the store (the fleet's) and the window (the run's). */
+export type RunRuntimeOptions = Omit<RuntimeOptions, "store" | "onEvent">;
+
+export interface DriveRun {
+  store: string;
+  run: FleetRun;
+  runtime: RunRuntimeOptions;
+  /** Every event of the run's runtime. */
+  onEvent: (event: FlowerEvent) => void;
+  /** Set once the runtime exists: the worker stops the run through it (cancel, shutdown, lost row). */
+  onRuntime: (rt: Runtime) => void;
+}
+
+/**
+ * How a turn with the run ended: a final status, `paused`, or `stopped` (rt.stop(): the worker decides
+ * whether that was a cancel or a shutdown).
+ */
+export interface DriveOutcome {
+  status: Exclude<FleetStatus, "queued" | "running" | "cancelled"> | "stopped";
+  error: string | null;
+}
+
+/**
+ * A lease still held by a worker that died on another machine goes stale after this; the fleet takes
+ * the run back at about the same time, so the step waits up to twice that for the lease.
+ */
+const LEASE_WAIT_MS = 2 * DEFAULT_LEASE_TIMING.staleAfterMs;
+
+export async function driveRun(drive: DriveRun): Promise<DriveOutcome> {
+  const { run } = drive;
+  const window = run.options.window;
+  const rt = new Runtime({
+    ...drive.runtime,
+    store: drive.store,
+    onEvent: drive.onEvent,
+    ...(window !== undefined ? { handoff: new HandoffPolicy({ window }) } : {}),
+  });
+  drive.onRuntime(rt);
+  try {
+    await rt.ready();
+    await rt.records.pull?.();
+    return run.options.direct ? await direct(rt, run) : await workflow(rt, run);
+  } catch (error) {
+    if (error instanceof LeaseHeldError || error instanceof StepFailedError)
+      return { status: "failed", error: oneLine(error.message) };
+    throw error;
+  } finally {
+    rt.close();
+  }
+}
+
+async function workflow(rt: Runtime, run: FleetRun): Promise<DriveOutcome> {
+  const steps = defaultWorkflow();
+  const options = {
+    wait: LEASE_WAIT_MS,
+    ...(run.options.yes || run.approved ? { pauseAfter: false as const } : {}),
+  };
+  const started = rt.records.list().some((record) => record.run === run.run);
+  const result = started
+    ? await continueWorkflow(rt, steps, run.run, options)
+    : await runWorkflow(rt, steps, run.task, { ...options, run: run.run });
+  if (result.status === "paused") return { status: "paused", error: null };
+  const last = result.steps.at(-1);
+  const status = last ? rt.records.get(last.step)?.status : undefined;
+  if (result.status === "done")
+    return { status: status === "goal-not-met" ? "goal-not-met" : "done", error: null };
+  return ended(status, last?.result.errors);
+}
+
+async function direct(rt: Runtime, run: FleetRun): Promise<DriveOutcome> {
+  const team = defaultTeam(rt.options.locale);
+  const result = rt.records.get(run.run)
+    ? await rt.continue(run.run, team, { wait: LEASE_WAIT_MS })
+    : await rt.run(run.run, team, run.task, { wait: LEASE_WAIT_MS });
+  const status = rt.records.get(run.run)?.status;
+  if (status === "done") return { status: "done", error: null };
+  return ended(status, result.errors);
+}
+
+/** A step that did not finish: its verdict, the stop, or a failure with its last error. */
+function ended(status: string | undefined, errors: readonly string[] | undefined): DriveOutcome {
+  if (status === "goal-not-met") return { status: "goal-not-met", error: null };
+  if (status === "stopped" || status === "running") return { status: "stopped", error: null };
+  return {
+    status: "failed",
+    error: oneLine(errors?.at(-1) ?? `the step ended ${status ?? "without a record"}`),
+  };
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim().slice(0, 500);
+}

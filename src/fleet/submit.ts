@@ -1,0 +1,82 @@
+/**
+ * `submit`: a run goes into the fleet's queue, to be driven by whichever worker takes it
+ * (`flower submit "<task>" --store postgres://…`). Nothing runs here: the row and one job are written,
+ * and the run's name is returned for approve, cancel and `flower runs`.
+ */
+import { ConfigurationError } from "../errors.js";
+import { DEFAULTS } from "../defaults.js";
+import type { FleetRunOptions } from "../records/fleet-run.js";
+import { stepNameFor } from "../workflow/run-name.js";
+import { RUN_ID } from "../workflow/workflow.js";
+import { withStore, type FleetStoreOption } from "./fleet-runs.js";
+
+export interface SubmitOptions {
+  /** The work step alone, no requirements or goal (the CLI's `--direct`). @default false */
+  direct?: boolean;
+  /** No pause after the requirements (the CLI's `--yes`). @default false: the run waits as `paused` */
+  yes?: boolean;
+  /** The model's context window in tokens (the CLI's `--window`). @default the worker's */
+  window?: number;
+  /** The run's name. @default from the task's first words, unique in the store */
+  run?: string;
+  /** Higher goes first. @default 0 */
+  priority?: number;
+}
+
+export interface Submitted {
+  run: string;
+  /** The queue's job that delivers it. */
+  job: string;
+}
+
+export async function submit(
+  store: FleetStoreOption,
+  task: string,
+  options: SubmitOptions = {},
+): Promise<Submitted> {
+  if (typeof task !== "string" || task.trim() === "")
+    throw new ConfigurationError("task", task, "a non-empty task");
+  const runOptions = checkOptions(options);
+  const priority = options.priority ?? 0;
+  if (!Number.isInteger(priority)) throw new ConfigurationError("priority", priority, "an integer");
+  return withStore(store, async (fleet) => {
+    await fleet.ready();
+    const steps = await fleet.records.list();
+    const recorded = new Set(steps.flatMap((record) => [record.step, record.run ?? record.step]));
+    const queued = new Set((await fleet.runs.list()).map((entry) => entry.run));
+    const taken = (name: string) => recorded.has(name) || queued.has(name);
+    let run = options.run;
+    if (run !== undefined && taken(run))
+      throw new ConfigurationError("run", run, "a new run name (this one is taken in the store)");
+    // Two submits naming the same task at once: the second insert loses the key and takes the next name.
+    for (;;) {
+      run ??= stepNameFor(task, taken);
+      if (await fleet.runs.insert(run, task.trim(), runOptions)) break;
+      if (options.run !== undefined)
+        throw new ConfigurationError("run", run, "a new run name (this one was taken meanwhile)");
+      queued.add(run);
+      run = undefined;
+    }
+    const job = await fleet.queue.send(run, priority);
+    await fleet.runs.setJob(run, job);
+    return { run, job };
+  });
+}
+
+function checkOptions(options: SubmitOptions): FleetRunOptions {
+  for (const name of ["direct", "yes"] as const) {
+    if (options[name] !== undefined && typeof options[name] !== "boolean")
+      throw new ConfigurationError(name, options[name], "a boolean");
+  }
+  const window = options.window;
+  const MIN_WINDOW = DEFAULTS.minimumWindow;
+  if (window !== undefined && !(Number.isInteger(window) && window >= MIN_WINDOW))
+    throw new ConfigurationError("window", window, `an integer >= ${MIN_WINDOW}`);
+  if (options.run !== undefined && (typeof options.run !== "string" || !RUN_ID.test(options.run)))
+    throw new ConfigurationError("run", options.run, "a run name of letters, digits, . - or _ (at most 80)");
+  return {
+    direct: options.direct === true,
+    yes: options.yes === true,
+    ...(window !== undefined ? { window } : {}),
+  };
+}

@@ -1,0 +1,228 @@
+/**
+ * A fleet worker (`flower worker`, or `new Worker({ store })` in a team's own service): takes runs off
+ * the queue while it has a free slot and drives each through drive-run.ts.
+ *
+ * One tick a second does three things, in this order:
+ * - heartbeat: one UPDATE stamps every run this worker holds and answers which of them a person asked
+ *   to cancel, and which are no longer its own (taken back after it was presumed dead): both are stopped
+ *   at their next message boundary (rt.stop(), the path Ctrl-C takes);
+ * - watch: a run held by a worker that is gone (on this machine its pid is dead; elsewhere its heartbeat
+ *   is older than the lease's staleAfterMs) goes back to the queue through pg-boss's retry (`fail`), so
+ *   the next free worker continues it; its step's lease is taken over the same way by that worker;
+ * - fetch: as many jobs as there are free slots.
+ * `stop()` (SIGTERM, Ctrl-C) stops every run at its next boundary, gives each back to the queue with a
+ * new job, and closes.
+ */
+import { randomUUID } from "node:crypto";
+import type { FleetRun } from "../records/fleet-run.js";
+import { DEFAULT_LEASE_TIMING, ownerGone } from "../records/lease.js";
+import { currentProcess, type ProcessIdentity } from "../records/process-identity.js";
+import type { Runtime } from "../runtime/runtime.js";
+import { openFleetStore, type FleetStore } from "../storage/fleet-store.js";
+import { ConfigurationError } from "../errors.js";
+import { driveRun, type DriveOutcome, type RunRuntimeOptions } from "./drive-run.js";
+import { FleetEvents, type FleetEvent } from "./fleet-events.js";
+import { settle } from "./settle.js";
+
+export interface FleetWorkerOptions {
+  /** The shared store: `postgres://user:password@host:port/database` (optionally `?schema=name`). */
+  store: string;
+  /** Runs driven at once. @default 1 */
+  concurrency?: number;
+  /** Each run's Runtime: workspace (required), runDir, env, model, … (not the store, not onEvent). */
+  runtime: RunRuntimeOptions;
+  /** How often the worker beats, watches and fetches (ms). @default 1000 */
+  pollMs?: number;
+}
+
+/** A run this worker holds. */
+interface Slot {
+  run: FleetRun;
+  rt: Runtime | null;
+  /** Why it was stopped, if it was: a person's cancel, this worker's shutdown, or the row was taken. */
+  stop: "cancel" | "shutdown" | "lost" | null;
+  done: Promise<void>;
+}
+
+export class Worker {
+  readonly options: Required<Omit<FleetWorkerOptions, "runtime">> & Pick<FleetWorkerOptions, "runtime">;
+  /** Every change this worker makes to its runs, and each run's runtime events. */
+  readonly events = new FleetEvents();
+  readonly #self: ProcessIdentity = currentProcess();
+  /** This worker's claim token: the fleet rows it holds carry it. */
+  readonly #token = randomUUID();
+  readonly #slots = new Map<string, Slot>();
+  #fleet: FleetStore | null = null;
+  #timer: NodeJS.Timeout | null = null;
+  #ticking: Promise<void> | null = null;
+  #stopping: Promise<void> | null = null;
+
+  constructor(options: FleetWorkerOptions) {
+    const concurrency = options.concurrency ?? 1;
+    if (!Number.isInteger(concurrency) || concurrency < 1)
+      throw new ConfigurationError("concurrency", concurrency, "an integer >= 1");
+    const pollMs = options.pollMs ?? 1_000;
+    if (!(typeof pollMs === "number" && pollMs >= 50))
+      throw new ConfigurationError("pollMs", pollMs, "a number >= 50");
+    if (typeof options.runtime?.workspace !== "string")
+      throw new ConfigurationError(
+        "runtime.workspace",
+        options.runtime?.workspace,
+        "the workspace runs are driven in",
+      );
+    this.options = { store: options.store, concurrency, pollMs, runtime: options.runtime };
+    // Refuses a store that is not PostgreSQL now, before anything starts.
+    this.#fleet = openFleetStore(options.store, { supervise: true });
+  }
+
+  /** The runs this worker drives now. */
+  get runs(): string[] {
+    return [...this.#slots.keys()];
+  }
+
+  /** Connects (a StoreError naming the store when it cannot) and starts taking runs. */
+  async start(): Promise<void> {
+    const fleet = this.#fleet;
+    if (!fleet || this.#stopping)
+      throw new ConfigurationError("worker", "stopped", "a worker not stopped yet");
+    await fleet.ready();
+    this.#timer = setInterval(() => void this.#tick(), this.options.pollMs);
+    await this.#tick();
+  }
+
+  /** Stops every run at its next message boundary, gives them back to the queue, and closes. */
+  stop(): Promise<void> {
+    this.#stopping ??= (async () => {
+      if (this.#timer) clearInterval(this.#timer);
+      await this.#ticking;
+      for (const slot of this.#slots.values()) {
+        slot.stop ??= "shutdown";
+        slot.rt?.stop();
+      }
+      await Promise.all([...this.#slots.values()].map((slot) => slot.done));
+      await this.#fleet?.close();
+      this.#fleet = null;
+    })();
+    return this.#stopping;
+  }
+
+  #tick(): Promise<void> {
+    if (this.#ticking || this.#stopping) return this.#ticking ?? Promise.resolve();
+    this.#ticking = (async () => {
+      const fleet = this.#fleet!;
+      try {
+        await this.#beat(fleet);
+        await this.#watch(fleet);
+        if (!this.#stopping) await this.#fetch(fleet);
+      } catch (error) {
+        // The store is away for a moment: the next tick tries again; the runs' own writes say if it stays away.
+        this.events.emit({ type: "worker-error", message: (error as Error).message });
+      }
+    })().finally(() => {
+      this.#ticking = null;
+    });
+    return this.#ticking;
+  }
+
+  async #beat(fleet: FleetStore): Promise<void> {
+    if (this.#slots.size === 0) return;
+    const held = await fleet.runs.beat(this.#token);
+    for (const [run, slot] of this.#slots) {
+      const row = held.get(run);
+      // Not answered: it is not ours any more, unless it just ended (the slot goes in a moment).
+      if (!row) slot.stop ??= "lost";
+      else if (row.cancelRequested) slot.stop ??= "cancel";
+      if (slot.stop !== null && slot.stop !== "shutdown") slot.rt?.stop();
+    }
+  }
+
+  /** Runs whose worker is gone go back to the queue (pg-boss retries their job). */
+  async #watch(fleet: FleetStore): Promise<void> {
+    const now = new Date();
+    for (const run of await fleet.runs.list()) {
+      const holder = run.holder;
+      if (run.status !== "running" || holder === null || holder.token === this.#token) continue;
+      const lease = { step: run.run, children: [], startedAt: holder.heartbeatAt, ...holder };
+      if (!ownerGone(lease, this.#self, now, DEFAULT_LEASE_TIMING)) continue;
+      if (!(await fleet.runs.reclaim(run.run, holder.token))) continue;
+      await this.#requeue(fleet, run, `worker pid ${holder.pid}@${holder.host} is gone`);
+      this.events.emit({
+        type: "run-status",
+        run: run.run,
+        status: "queued",
+        why: "worker-gone",
+        by: holder,
+      });
+    }
+  }
+
+  /** A reclaimed run's job goes back through pg-boss's retry; a job out of retries fails the run. */
+  async #requeue(fleet: FleetStore, run: FleetRun, why: string): Promise<void> {
+    if (run.job !== null) {
+      await fleet.queue.fail(run.job, why);
+      const state = await fleet.queue.state(run.job);
+      if (state === "retry" || state === "created") return;
+      if (state === "failed") {
+        await fleet.runs.move(run.run, ["queued"], "failed", { job: null });
+        return;
+      }
+    }
+    // The job was completed meanwhile (expired and re-delivered, say): the run gets a new one.
+    await fleet.runs.setJob(run.run, await fleet.queue.send(run.run));
+  }
+
+  async #fetch(fleet: FleetStore): Promise<void> {
+    const free = this.options.concurrency - this.#slots.size;
+    if (free <= 0) return;
+    for (const job of await fleet.queue.fetch(free)) {
+      const claimed = await fleet.runs.claim(job.run, this.#token, this.#self);
+      if (!claimed) {
+        const row = await fleet.runs.get(job.run);
+        // Held by a live worker under this very job (an expired job delivered again): leave it to that worker.
+        if (row?.status === "running" && row.job === job.id) continue;
+        await fleet.queue.complete(job.id);
+        continue;
+      }
+      if (claimed.job !== job.id) await fleet.runs.setJob(job.run, job.id);
+      this.#drive({ ...claimed, job: job.id }, fleet);
+    }
+  }
+
+  #drive(run: FleetRun, fleet: FleetStore): void {
+    const slot: Slot = { run, rt: null, stop: null, done: Promise.resolve() };
+    this.#slots.set(run.run, slot);
+    this.events.emit({
+      type: "run-status",
+      run: run.run,
+      status: "running",
+      pid: this.#self.pid,
+      host: this.#self.host,
+    });
+    slot.done = driveRun({
+      store: this.options.store,
+      run,
+      runtime: this.options.runtime,
+      onRuntime: (rt) => {
+        slot.rt = rt;
+        if (slot.stop !== null) rt.stop();
+      },
+      onEvent: (event) => {
+        this.events.emit({ type: "run-event", run: run.run, event });
+        if (event.type === "workflow-step" && event.phase === "start")
+          fleet.runs.setStep(run.run, this.#token, event.name).catch(() => undefined);
+      },
+    })
+      .catch((error: unknown): DriveOutcome => ({ status: "failed", error: (error as Error).message }))
+      .then((outcome) =>
+        settle(fleet, { run, token: this.#token, stop: slot.stop, outcome, events: this.events }),
+      )
+      .catch((error: unknown) =>
+        this.events.emit({ type: "worker-error", message: (error as Error).message }),
+      )
+      .finally(() => {
+        this.#slots.delete(run.run);
+      });
+  }
+}
+
+export type { FleetEvent };

@@ -1,0 +1,63 @@
+/**
+ * A run of a fleet (`flower submit`, `flower worker`): one row per run in the shared store, next to its
+ * step records. The row says who has the run (the queue decides that); the step leases still say who
+ * drives a step (records/lease.ts), so a worker that lost its row also loses the next fenced write.
+ */
+
+/** Where a fleet run stands. `queued` includes a run given back by a stopped or dead worker. */
+export type FleetStatus = "queued" | "running" | "paused" | "done" | "goal-not-met" | "failed" | "cancelled";
+
+export const FLEET_STATUSES: readonly FleetStatus[] = [
+  "queued",
+  "running",
+  "paused",
+  "done",
+  "goal-not-met",
+  "failed",
+  "cancelled",
+];
+
+/** A run that will not move again: approve and cancel refuse it. */
+export const FINISHED: readonly FleetStatus[] = ["done", "goal-not-met", "failed", "cancelled"];
+
+/** How a run was submitted: the flags of `flower submit` that change how it runs. */
+export interface FleetRunOptions {
+  /** `--direct`: the work step alone (a step named like the run), no requirements or goal. */
+  direct: boolean;
+  /** `--yes`: no pause after the requirements. */
+  yes: boolean;
+  /** `--window`: the model's context window in tokens; absent: the worker's default. */
+  window?: number;
+}
+
+/** The worker that has a run: enough to tell from another machine whether it is still alive. */
+export interface FleetHolder {
+  /** Random per claim: a worker proves with it that the run is still its own. */
+  token: string;
+  pid: number;
+  host: string;
+  machine?: string;
+  startTicks: number | null;
+  heartbeatAt: string;
+}
+
+export interface FleetRun {
+  run: string;
+  task: string;
+  status: FleetStatus;
+  options: FleetRunOptions;
+  /** The workflow step the run is on (`requirements`, `goal`, `work`), or null before its first step. */
+  step: string | null;
+  /** The worker holding it while `running`; null otherwise. */
+  holder: FleetHolder | null;
+  /** The queue's job that delivers the run now (pg-boss id); null once finished. */
+  job: string | null;
+  /** A person approved it after its pause: it goes on without pausing again. */
+  approved: boolean;
+  /** `flower cancel` asked while it ran: the worker stops it at its next boundary. */
+  cancelRequested: boolean;
+  /** Why it failed (one line), or null. */
+  error: string | null;
+  submittedAt: string;
+  updatedAt: string;
+}

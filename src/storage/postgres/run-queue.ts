@@ -1,0 +1,149 @@
+/**
+ * The fleet's queue: pg-boss (10.x, the line that runs on Node 20) in the store's own PostgreSQL.
+ *
+ * Why pg-boss and not a table of our own or another engine: the fleet already shares one PostgreSQL, and
+ * pg-boss keeps its jobs there (its own schema next to flower's tables), so a fleet needs no broker, no
+ * Redis, no extra service to run or secure. It hands each job to exactly one fetcher (SELECT … FOR UPDATE
+ * SKIP LOCKED), and gives us retries with a limit (a run whose worker died goes back through `fail`, and
+ * one that kills worker after worker stops being retried), expiry, priorities and retention of finished
+ * jobs, all tested elsewhere. graphile-worker would do too, but it wants to own the worker loop; here a
+ * worker fetches only when it has a free slot and decides itself when a job is done.
+ *
+ * What the queue does not decide: who drives a step (the step leases do, records/lease.ts) and whether a
+ * run is still held (the fleet row does, fleet-runs.ts). A job is one delivery of a run to a worker.
+ */
+import PgBoss from "pg-boss";
+import { StoreError } from "../../errors.js";
+import type { StoreSpec } from "../store-spec.js";
+
+/** The one queue of a store's fleet. */
+const QUEUE = "flower-runs";
+
+/**
+ * How often a job goes back after a worker died with it; then the run fails instead of killing another
+ * worker (a task that exhausts memory, say).
+ */
+const RETRY_LIMIT = 10;
+
+/**
+ * pg-boss fails a job active longer than this (its maximum is under 24 hours). A run may take longer:
+ * the job then comes back while the run is still held, and the worker it reaches finds the fleet row
+ * held by a live worker and leaves it (fleet/worker.ts), so expiry never lets two workers drive a run.
+ */
+const EXPIRE_SECONDS = 23 * 60 * 60;
+
+export interface RunJob {
+  id: string;
+  run: string;
+}
+
+export class RunQueue {
+  readonly #boss: PgBoss;
+  readonly #location: string;
+  #started: Promise<void> | null = null;
+
+  /**
+   * `supervise`: run pg-boss's maintenance (expiry, retention) from this process; a worker does, a
+   * one-off command (submit, approve) does not.
+   */
+  constructor(spec: Extract<StoreSpec, { kind: "postgres" }>, location: string, supervise: boolean) {
+    this.#location = location;
+    this.#boss = new PgBoss({
+      connectionString: spec.url,
+      schema: queueSchema(spec.schema),
+      max: 2,
+      supervise,
+      schedule: false,
+      // Finished jobs are history the fleet row already keeps; a week is enough to look into one.
+      deleteAfterDays: 7,
+    });
+    // Unheard, an error event (a dropped idle connection) would crash the process; the next call fails instead.
+    this.#boss.on("error", () => undefined);
+  }
+
+  /** Starts pg-boss (creating its schema on first use) and the queue; once. */
+  start(): Promise<void> {
+    this.#started ??= this.#guard("start the queue", async () => {
+      await this.#boss.start();
+      if (!(await this.#boss.getQueue(QUEUE)))
+        await this.#boss
+          .createQueue(QUEUE, {
+            name: QUEUE,
+            policy: "standard",
+            retryLimit: RETRY_LIMIT,
+            retryDelay: 0,
+            expireInSeconds: EXPIRE_SECONDS,
+          })
+          // Two processes creating it at once: the loser's insert fails, the queue is there all the same.
+          .catch(async (error: unknown) => {
+            if (!(await this.#boss.getQueue(QUEUE))) throw error;
+          });
+    });
+    return this.#started;
+  }
+
+  /** Queues a delivery of `run`; `priority`: higher first. Returns the job's id. */
+  async send(run: string, priority = 0): Promise<string> {
+    await this.start();
+    const id = await this.#guard("queue a run", () => this.#boss.send(QUEUE, { run }, { priority }));
+    if (id === null) throw new StoreError(`Fleet: the queue in ${this.#location} refused run "${run}"`);
+    return id;
+  }
+
+  /** Up to `count` deliveries, each to this caller alone. */
+  async fetch(count: number): Promise<RunJob[]> {
+    await this.start();
+    const jobs = await this.#guard("fetch runs", () =>
+      this.#boss.fetch<{ run?: unknown }>(QUEUE, { batchSize: count, priority: true }),
+    );
+    return jobs.flatMap((job) =>
+      typeof job.data?.run === "string" ? [{ id: job.id, run: job.data.run }] : [],
+    );
+  }
+
+  /** The delivery is over (the run ended, paused, or was given back with a new job). */
+  async complete(id: string): Promise<void> {
+    await this.start();
+    await this.#guard("complete a job", () => this.#boss.complete(QUEUE, id));
+  }
+
+  /** The worker holding it died: pg-boss retries the job (another worker fetches it) until its limit. */
+  async fail(id: string, why: string): Promise<void> {
+    await this.start();
+    await this.#guard("give back a dead worker's job", () => this.#boss.fail(QUEUE, id, { why }));
+  }
+
+  /** A cancelled run's waiting job goes. */
+  async cancel(id: string): Promise<void> {
+    await this.start();
+    await this.#guard("cancel a job", () => this.#boss.cancel(QUEUE, id));
+  }
+
+  /** pg-boss's state of a job (`created`, `retry`, `active`, `completed`, `failed`, `cancelled`), or null. */
+  async state(id: string): Promise<string | null> {
+    await this.start();
+    const job = await this.#guard("read a job", () => this.#boss.getJobById(QUEUE, id));
+    return job?.state ?? null;
+  }
+
+  async stop(): Promise<void> {
+    if (this.#started === null) return;
+    await this.#started.catch(() => undefined);
+    await this.#boss.stop({ graceful: false, close: true, wait: true });
+  }
+
+  async #guard<T>(operation: string, action: () => Promise<T>): Promise<T> {
+    try {
+      return await action();
+    } catch (error) {
+      throw new StoreError(`Fleet: cannot ${operation} in ${this.#location}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+  }
+}
+
+/** pg-boss's schema beside flower's: `flower_queue` for `public`, else `<schema>_queue` (63 bytes at most). */
+export function queueSchema(schema: string): string {
+  return schema === "public" ? "flower_queue" : `${schema.slice(0, 57)}_queue`;
+}

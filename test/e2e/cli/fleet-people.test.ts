@@ -1,0 +1,152 @@
+/**
+ * People in the fleet's loop, through the built `flower`, the real `claude` binary, the offline kit and
+ * a real PostgreSQL server, each command as a user types it:
+ * - `flower submit` without --yes: the run pauses after its requirements and waits as `paused` (no
+ *   worker touches it) until `flower approve`; then a worker takes it through goal and work;
+ * - `flower cancel` of a run a worker drives: it stops at its next message boundary on that worker and
+ *   ends `cancelled`; the worker goes on taking runs;
+ * - a worker stopped with SIGTERM stops its run at a boundary, gives it back to the queue, releases the
+ *   step's lease and exits 0; the next worker continues the step in its very session.
+ */
+import { describe, expect, it } from "vitest";
+import { text, toolUse, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
+import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
+import { fleetProject, fleetRows, query, startWorker, submitRun, until, workerOf } from "./fleet-helpers.js";
+import { cleanEnv, runFlower, runFlowerOk, useCliTest } from "./helpers.js";
+import { goalAnswer, isDocumentStep, isGoalStep, requirementsAnswer } from "./workflow-answers.js";
+
+const { temp, startModel } = useCliTest();
+const server = usePostgresServer();
+
+const SLOW = "Read every note slowly";
+const FAST = "Fix the flaky test";
+/**
+ * A turn of the slow task: longer than the worker's poll of the store (1 s), so a cancel is seen during
+ * the turn it was asked in and acted on at the boundary that ends it.
+ */
+const TURN_MS = 1_500;
+
+/** Document steps answer at once; the slow task reads a note per turn until stopped; the rest finish. */
+async function model(): Promise<FakeModel> {
+  return startModel({
+    policy: (request: ModelRequest) => {
+      if (request.kind === "title" || request.kind === "compact") return undefined;
+      if (isGoalStep(request)) return text(goalAnswer(request));
+      if (isDocumentStep(request)) return text(requirementsAnswer());
+      if (request.isSubagent) return text("unused");
+      if (request.firstUserText().includes(SLOW)) {
+        const read = request.countToolResults("Read");
+        return toolUse("Read", { file_path: `note-${(read % 60) + 1}.md` }, { delayMs: TURN_MS });
+      }
+      return text("WORK-DONE: the flaky test is fixed.");
+    },
+  });
+}
+
+function store(): { url: string; schema: string } {
+  const schema = freshSchema("people");
+  return { url: `${server().url}?schema=${schema}`, schema };
+}
+
+async function runs(url: string): Promise<string> {
+  return (await runFlowerOk(["runs", "--store", url], { env: cleanEnv() })).stdout;
+}
+
+describe("people in the fleet's loop", () => {
+  it("a paused run waits until approve; a cancelled run stops at a boundary on the worker that holds it", async () => {
+    const kit = await model();
+    const { url, schema } = store();
+    const workspace = fleetProject(temp);
+    const paused = await submitRun(url, FAST);
+    expect(paused).toBe("fix-the-flaky-test");
+    const worker = startWorker(kit, temp, { name: "w1", url, workspace, concurrency: 2 });
+
+    await until(async () => (await fleetRows(server().url, schema))[0]?.status === "paused", "the pause");
+    const requestsAtPause = kit.requests.length;
+    expect(await runs(url)).toMatch(/^fix-the-flaky-test\s+paused\s/m);
+
+    // While it waits, the worker drives another run; the paused one is not touched.
+    const slow = await submitRun(url, SLOW, ["--direct"]);
+    await until(
+      () => kit.requests.filter((r) => r.firstUserText().includes(SLOW) && r.kind === "main").length >= 3,
+      "the slow run's third turn",
+    );
+    expect(kit.requests.slice(requestsAtPause).every((r) => !r.firstUserText().includes("flaky"))).toBe(true);
+    expect((await fleetRows(server().url, schema))[0]!.status).toBe("paused");
+    expect(await runs(url)).toMatch(new RegExp(`^${slow}\\s+running\\s.*pid ${worker.child.pid}@`, "m"));
+
+    // Cancel: asked on the command line, acted on by the worker at the next boundary.
+    const cancel = await runFlowerOk(["cancel", slow, "--store", url], { env: cleanEnv() });
+    expect(cancel.stdout).toMatch(
+      new RegExp(`^cancel asked: ${slow} stops at its next message boundary \\(pid ${worker.child.pid}@`),
+    );
+    const askedAt = kit.requests.length;
+    await until(async () => (await fleetRows(server().url, schema))[1]?.status === "cancelled", "the cancel");
+    // The turn running when it was asked ends at its boundary; at most one more began meanwhile.
+    const slowAfter = kit.requests
+      .slice(askedAt)
+      .filter((r) => r.kind === "main" && r.firstUserText().includes(SLOW));
+    expect(slowAfter.length).toBeLessThanOrEqual(1);
+    const [record] = await query<{ record: string }>(
+      server().url,
+      `SELECT record FROM ${schema}.flower_steps WHERE step = $1`,
+      [slow],
+    );
+    expect(JSON.parse(record!.record).status).toBe("stopped");
+    expect(await query(server().url, `SELECT * FROM ${schema}.flower_leases`)).toEqual([]);
+
+    // Approve: the paused run goes on (goal, work) on the worker and ends done.
+    const approved = await runFlowerOk(["approve", paused, "--store", url], { env: cleanEnv() });
+    expect(approved.stdout).toBe(`approved ${paused}: back in the queue, a worker goes on with it\n`);
+    await until(
+      async () => (await fleetRows(server().url, schema))[0]?.status === "done",
+      "the approved run",
+    );
+    const listed = await runs(url);
+    expect(listed).toMatch(/^fix-the-flaky-test\s+done\s/m);
+    expect(listed).toMatch(new RegExp(`^${slow}\\s+cancelled\\s`, "m"));
+    const again = await runFlower(["approve", paused, "--store", url], { env: cleanEnv() });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toBe(
+      `flower: Cannot approve run "${paused}": it is done, and only a paused run waits for approval\n`,
+    );
+
+    worker.child.kill("SIGTERM");
+    const ended = await worker.done;
+    expect(ended.code).toBe(0);
+    expect(ended.stdout).toContain(
+      `${paused}: paused after its requirements; go on with: flower approve ${paused} --store ${url}`,
+    );
+    expect(ended.stdout).toContain(`${slow}: cancelled`);
+    expect(ended.stdout).toContain(`${paused}: done`);
+    kit.assertNoErrors();
+  }, 300_000);
+
+  it("a SIGTERMed worker gives its run back at a boundary; the next worker continues the same session", async () => {
+    const kit = await model();
+    const { url, schema } = store();
+    const workspace = fleetProject(temp);
+    const run = await submitRun(url, SLOW, ["--direct"]);
+    const first = startWorker(kit, temp, { name: "w1", url, workspace });
+    const mine = () => kit.requests.filter((r) => r.kind === "main" && r.firstUserText().includes(SLOW));
+    await until(() => mine().length >= 2, "two turns on the first worker");
+    const session = mine()[0]!.sessionId;
+
+    first.child.kill("SIGTERM");
+    const ended = await first.done;
+    expect(ended.code).toBe(0);
+    expect(ended.stdout).toContain(`${run}: given back to the queue`);
+    expect((await fleetRows(server().url, schema))[0]).toMatchObject({ status: "queued", pid: null });
+    expect(await query(server().url, `SELECT * FROM ${schema}.flower_leases`)).toEqual([]);
+    const handedBack = mine().length;
+
+    const second = startWorker(kit, temp, { name: "w2", url, workspace });
+    await until(() => mine().length >= handedBack + 2, "two turns on the second worker");
+    const resumed = mine().slice(handedBack);
+    expect(resumed.every((r) => workerOf(r) === "w2" && r.sessionId === session)).toBe(true);
+    expect(resumed[0]!.countToolResults("Read")).toBeGreaterThanOrEqual(handedBack - 1);
+    second.child.kill("SIGTERM");
+    expect((await second.done).code).toBe(0);
+    kit.assertNoErrors();
+  }, 240_000);
+});
