@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates docs/serve.png (the live page of `flower serve` with the demo's run and a run in progress, its
-# context gauge mid-run) and docs/serve-fleet.png (a fleet's queue, one run cancelled from the page). The tests drive them through the built CLI and the offline kit, opens
-# the page in the system's headless Chromium and, with FLOWER_SERVE_SCREENSHOTS set, saves it.
+# context gauge mid-run) and docs/serve-fleet.png (a fleet's queue, one run cancelled from the page). The two
+# browser tests drive them through the built CLI (the offline kit, a throwaway PostgreSQL), open the page in
+# the system's headless Chromium and, with FLOWER_SERVE_SCREENSHOTS set, save it.
 #
 #   npm run build && bash scripts/serve-screenshots.sh
 #

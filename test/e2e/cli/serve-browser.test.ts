@@ -17,7 +17,7 @@ import { startFakeModel, text, toolUse, type FakeModel } from "../../../src/test
 import { CHROMIUM_ARGS, chromiumPath } from "../../support/chromium.js";
 import { recordDemo, type RecordedRun } from "../../support/run-reports.js";
 import { useTempDirs } from "../../support/temp-dir.js";
-import { cleanEnv, killAll, spawnFlower, writeNotes, type Spawned } from "./helpers.js";
+import { cleanEnv, killAll, killGroup, spawnFlower, writeNotes, type Spawned } from "./helpers.js";
 
 const temp = useTempDirs();
 const SCREENSHOTS = process.env.FLOWER_SERVE_SCREENSHOTS;
@@ -170,58 +170,65 @@ describe("flower serve in Chromium", () => {
   it("shows a running run and moves its gauge without a reload; an action without the token is refused", async () => {
     held = new HeldModel();
     const live = await startLiveRun(held);
-    await expect.poll(() => row("live").getAttribute("data-status"), { timeout: 30_000 }).toBe("running");
-    expect(await row("live").locator("td.machine").textContent()).toBe(`pid ${live.child.pid}@${hostname()}`);
-    const gauge = row("live").locator(".gauge");
-    expect(await gauge.getAttribute("data-window")).toBe("100000");
-    expect(await gauge.getAttribute("data-at")).toBe("50000");
-    expect(await row("live").locator(".gauge-text").textContent()).toMatch(
-      /^[\d.]+K \/ 100K, handoff at 50K$/,
-    );
+    try {
+      await expect.poll(() => row("live").getAttribute("data-status"), { timeout: 30_000 }).toBe("running");
+      expect(await row("live").locator("td.machine").textContent()).toBe(
+        `pid ${live.child.pid}@${hostname()}`,
+      );
+      const gauge = row("live").locator(".gauge");
+      expect(await gauge.getAttribute("data-window")).toBe("100000");
+      expect(await gauge.getAttribute("data-at")).toBe("50000");
 
-    // The gauge moves as the test lets turns through, in the same document: no reload.
-    const context = async () => Number(await gauge.getAttribute("data-context"));
-    await expect.poll(context, { timeout: 30_000 }).toBeGreaterThan(0);
-    const before = await context();
-    await page.evaluate(() => ((globalThis as unknown as { flowerMarker: number }).flowerMarker = 1));
-    const loads = () => requests.filter((request) => new URL(request).pathname === "/").length;
-    const loaded = loads();
-    held.release(3);
-    await expect.poll(context, { timeout: 60_000 }).toBeGreaterThan(before);
-    expect(await page.evaluate(() => (globalThis as unknown as { flowerMarker: number }).flowerMarker)).toBe(
-      1,
-    );
-    expect(loads()).toBe(loaded);
-    if (SCREENSHOTS) {
-      mkdirSync(resolve(SCREENSHOTS), { recursive: true });
-      await page.screenshot({ path: join(resolve(SCREENSHOTS), "serve.png"), fullPage: true });
+      // The gauge moves as the test lets turns through, in the same document: no reload.
+      const context = async () => Number(await gauge.getAttribute("data-context"));
+      await expect.poll(context, { timeout: 30_000 }).toBeGreaterThan(0);
+      expect(await row("live").locator(".gauge-text").textContent()).toMatch(
+        /^[\d.]+K \/ 100K, handoff at 50K$/,
+      );
+      const before = await context();
+      await page.evaluate(() => ((globalThis as unknown as { flowerMarker: number }).flowerMarker = 1));
+      const loads = () => requests.filter((request) => new URL(request).pathname === "/").length;
+      const loaded = loads();
+      held.release(3);
+      await expect.poll(context, { timeout: 60_000 }).toBeGreaterThan(before);
+      expect(
+        await page.evaluate(() => (globalThis as unknown as { flowerMarker: number }).flowerMarker),
+      ).toBe(1);
+      expect(loads()).toBe(loaded);
+      if (SCREENSHOTS) {
+        mkdirSync(resolve(SCREENSHOTS), { recursive: true });
+        await page.screenshot({ path: join(resolve(SCREENSHOTS), "serve.png"), fullPage: true });
+      }
+
+      // A run directory has no fleet: no buttons. An action posted by hand without the token, or with a
+      // wrong one, is refused before anything else is looked at, and the run goes on.
+      expect(await row("live").locator("button").count()).toBe(0);
+      const statuses = await page.evaluate(async (target) => {
+        const without = await fetch(target, { method: "POST" });
+        const wrong = await fetch(target, {
+          method: "POST",
+          headers: { "x-flower-token": "not-the-token-at-all" },
+        });
+        return [without.status, wrong.status, (await wrong.text()).trim()];
+      }, new URL("/runs/live/cancel", url).href);
+      expect(statuses).toEqual([403, 403, "missing or wrong token"]);
+      const served = held.served;
+      held.release(1);
+      await until(() => held!.served > served, "the live run's next turn after the refusals");
+      expect(live.child.exitCode).toBeNull();
+      expect(await row("live").getAttribute("data-status")).toBe("running");
+
+      // Let it finish: the page shows it done, still without a reload.
+      held.release(0, true);
+      const finished = await live.done;
+      expect(finished.code, finished.stderr).toBe(0);
+      await expect.poll(() => row("live").getAttribute("data-status"), { timeout: 30_000 }).toBe("done");
+      expect(loads()).toBe(loaded);
+      held.model.assertNoErrors();
+    } finally {
+      // A failure above must not leave the run (and its `claude`) going into the next test.
+      killGroup(live.child);
     }
-
-    // A run directory has no fleet: no buttons. An action posted by hand without the token, or with a
-    // wrong one, is refused before anything else is looked at, and the run goes on.
-    expect(await row("live").locator("button").count()).toBe(0);
-    const statuses = await page.evaluate(async (target) => {
-      const without = await fetch(target, { method: "POST" });
-      const wrong = await fetch(target, {
-        method: "POST",
-        headers: { "x-flower-token": "not-the-token-at-all" },
-      });
-      return [without.status, wrong.status, (await wrong.text()).trim()];
-    }, new URL("/runs/live/cancel", url).href);
-    expect(statuses).toEqual([403, 403, "missing or wrong token"]);
-    const served = held.served;
-    held.release(1);
-    await until(() => held!.served > served, "the live run's next turn after the refusals");
-    expect(live.child.exitCode).toBeNull();
-    expect(await row("live").getAttribute("data-status")).toBe("running");
-
-    // Let it finish: the page shows it done, still without a reload.
-    held.release(0, true);
-    const finished = await live.done;
-    expect(finished.code, finished.stderr).toBe(0);
-    await expect.poll(() => row("live").getAttribute("data-status"), { timeout: 30_000 }).toBe("done");
-    expect(loads()).toBe(loaded);
-    held.model.assertNoErrors();
   });
 
   it("made no request to another host, and logged no error", () => {
