@@ -71,7 +71,7 @@ const USAGE: Record<CommandName, { usage: string; summary: Localized }> = {
     },
   },
   worker: {
-    usage: "flower worker --store URL [--concurrency N] [options]",
+    usage: "flower worker --store URL [options]",
     summary: {
       en: "Take runs off the fleet's queue and drive them; a dead worker's runs are continued by another. Ctrl-C gives its runs back.",
       zh: "从车队的队列里取运行来驱动;死掉的 worker 的运行由别的 worker 接着做。Ctrl-C 把手上的运行交回队列。",

@@ -139,7 +139,7 @@ export class Worker {
   /** Runs whose worker is gone go back to the queue (pg-boss retries their job). */
   async #watch(fleet: FleetStore): Promise<void> {
     const now = new Date();
-    for (const run of await fleet.runs.list()) {
+    for (const run of await fleet.runs.list("running")) {
       const holder = run.holder;
       if (run.status !== "running" || holder === null || holder.token === this.#token) continue;
       const lease = { step: run.run, children: [], startedAt: holder.heartbeatAt, ...holder };
@@ -191,6 +191,8 @@ export class Worker {
   #drive(run: FleetRun, fleet: FleetStore): void {
     const slot: Slot = { run, rt: null, stop: null, done: Promise.resolve() };
     this.#slots.set(run.run, slot);
+    // A direct run is the work step alone: it has no workflow-step events to name its step.
+    if (run.options.direct) fleet.runs.setStep(run.run, this.#token, "work").catch(() => undefined);
     this.events.emit({
       type: "run-status",
       run: run.run,

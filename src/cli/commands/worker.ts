@@ -4,15 +4,16 @@
  * library's Worker, src/fleet/worker.ts), in --workspace with --run-dir, --model and --max-budget-usd.
  *
  * Ctrl-C or SIGTERM: every run stops at its next message boundary and goes back to the queue, then the
- * worker exits 0 (a stopped worker is its normal end). A second signal quits at once: the runs stay
- * with this dead worker until another worker takes them back (at once on this machine, after the
- * lease's staleness elsewhere).
+ * worker exits 0 (a stopped worker is its normal end). A second signal, or SIGTERM's grace period
+ * (TERM_GRACE_MS, as for `flower "<task>"`), quits at once: the runs stay with this dead worker until
+ * another worker takes them back (at once on this machine, after the lease's staleness elsewhere).
  */
 import { hostname } from "node:os";
 import { EXIT, UsageError } from "../../errors.js";
 import type { FleetEvent } from "../../fleet/fleet-events.js";
 import type { ParsedCommand } from "../args.js";
 import { FLEET_TEXT } from "../fleet-text.js";
+import { TERM_GRACE_MS } from "../live-run.js";
 import { liveSettings, requireCredentials } from "../live-settings.js";
 import { approveCommandLine, fleetStore } from "./fleet.js";
 import { USAGE_TEXT } from "../usage-text.js";
@@ -49,8 +50,12 @@ export async function workerCommand(parsed: ParsedCommand): Promise<number> {
   const stopped = new Promise<void>((resolve) => {
     const onSignal = (signal: NodeJS.Signals) => {
       signals += 1;
-      if (signals > 1) process.exit(signal === "SIGINT" ? EXIT.interrupted : EXIT.terminated);
+      const code = signal === "SIGINT" ? EXIT.interrupted : EXIT.terminated;
+      if (signals > 1) process.exit(code);
       say(text.workerStopping);
+      // Whoever sends SIGTERM sends SIGKILL later (docker after 10 s): a boundary that has not come by
+      // then is not waited for; the runs left are taken back by another worker as after a kill.
+      if (signal === "SIGTERM") setTimeout(() => process.exit(code), TERM_GRACE_MS).unref();
       worker.stop().then(resolve, resolve);
     };
     process.on("SIGINT", onSignal);

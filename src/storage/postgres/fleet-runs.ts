@@ -81,12 +81,12 @@ export class PostgresFleetRuns {
     this.location = location;
   }
 
-  /** Every run, oldest submission first. */
-  async list(): Promise<FleetRun[]> {
+  /** Every run (or those with `status`: a worker's watch reads only the running ones), oldest submission first. */
+  async list(status?: FleetStatus): Promise<FleetRun[]> {
     const rows = await this.#query(
       "list the fleet's runs",
-      `SELECT ${SELECT} FROM ${this.#table} ORDER BY submitted_at, run`,
-      [],
+      `SELECT ${SELECT} FROM ${this.#table} WHERE $1::text IS NULL OR status = $1 ORDER BY submitted_at, run`,
+      [status ?? null],
     );
     const readAt = Date.now();
     return rows.map((row) => toRun(row, readAt));

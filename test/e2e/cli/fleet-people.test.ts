@@ -36,7 +36,7 @@ async function model(): Promise<FakeModel> {
       if (request.isSubagent) return text("unused");
       if (request.firstUserText().includes(SLOW)) {
         const read = request.countToolResults("Read");
-        return toolUse("Read", { file_path: `note-${(read % 60) + 1}.md` }, { delayMs: TURN_MS });
+        return { ...toolUse("Read", { file_path: `note-${(read % 60) + 1}.md` }), delayMs: TURN_MS };
       }
       return text("WORK-DONE: the flaky test is fixed.");
     },
@@ -115,7 +115,7 @@ describe("people in the fleet's loop", () => {
     const ended = await worker.done;
     expect(ended.code).toBe(0);
     expect(ended.stdout).toContain(
-      `${paused}: paused after its requirements; go on with: flower approve ${paused} --store ${url}`,
+      `${paused}: paused after its requirements; go on with: flower approve ${paused} --store '${url}'`,
     );
     expect(ended.stdout).toContain(`${slow}: cancelled`);
     expect(ended.stdout).toContain(`${paused}: done`);
