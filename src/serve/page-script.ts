@@ -88,6 +88,8 @@ export const PAGE_SCRIPT = String.raw`"use strict";
     body.replaceChildren(...[...snapshot.runs].reverse().map((run) => row(run, snapshot.actions)));
     document.getElementById("empty").hidden = snapshot.runs.length > 0;
     document.getElementById("read-only").hidden = snapshot.actions;
+    // A read-only page has no actions column at all.
+    document.body.classList.toggle("read-only", !snapshot.actions);
     if (snapshot.error) {
       message.textContent = snapshot.error;
       message.className = "message refused";

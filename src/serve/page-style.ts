@@ -33,5 +33,6 @@ ul.checks li.passed .mark { color: var(--ok); } ul.checks li.failed .mark { colo
 ul.checks code { word-break: break-all; }
 button { font: inherit; padding: .1rem .6rem; margin: 0 .2rem .2rem 0; cursor: pointer; }
 .empty { color: var(--muted); }
+.read-only th[data-column="actions"], .read-only td.actions { display: none; }
 @media (max-width: 900px) { th[data-column="machine"], td.machine { display: none; } .gauge { width: 7rem; } }
 `;
