@@ -4,6 +4,7 @@
  * read per second must not open a connection pool each time); a report is drawn like `flower report`
  * draws it (commands/report.ts), from a step source opened for that one request.
  */
+import { readFileSync } from "node:fs";
 import type { Locale } from "../locale/locale.js";
 import { renderHtmlReport } from "../report/html-report.js";
 import { runDirectory as runDirectoryPath } from "../storage/files.js";
@@ -26,6 +27,7 @@ export interface ServeSource {
 export function openServeSource(values: ParsedCommand["values"], locale: Locale): ServeSource {
   const store = storeOption(values);
   const report = (name: string) => drawReport(values, locale, name);
+  const log = (name: string, path: string) => readLog(values, locale, name, path);
   if (store.spec.kind === "postgres") {
     const view = openStoreView(store.spec);
     const fleet = openFleetSeam(store.given!);
@@ -42,6 +44,7 @@ export function openServeSource(values: ParsedCommand["values"], locale: Locale)
         return fleet.rows(rows);
       },
       report,
+      log,
       close: async () => {
         await fleet.close();
         await view.close();
@@ -61,6 +64,7 @@ export function openServeSource(values: ParsedCommand["values"], locale: Locale)
       }));
     },
     report,
+    log,
     close: async () => undefined,
   };
   return { source, actions: NO_FLEET };
@@ -77,7 +81,30 @@ async function drawReport(
     if (!source.steps.some((record) => record.run === name || record.step === name)) return null;
     const wanted = wantedRecords(source, [name], locale);
     await source.prepareFiles(wanted.records);
-    return renderHtmlReport(reportInput(wanted, source, locale, source.runDirectory.path), { locale });
+    // Its check logs link to the page's log route, which serves only what these records name.
+    const link = (path: string) => `/runs/${encodeURIComponent(name)}/log?path=${encodeURIComponent(path)}`;
+    return renderHtmlReport(reportInput(wanted, source, locale, link), { locale });
+  } finally {
+    await source.close();
+  }
+}
+
+/** A check log the run's records name, read where this machine has it; null for any other path. */
+async function readLog(
+  values: ParsedCommand["values"],
+  locale: Locale,
+  name: string,
+  path: string,
+): Promise<string | null> {
+  const source = await openStepSource(values, locale);
+  try {
+    const named = source.steps
+      .filter((record) => record.run === name || record.step === name)
+      .some((record) =>
+        record.guard?.checkRuns.some((run) => run.results.some((result) => result.logPath === path)),
+      );
+    const file = named ? source.locate(path).file : null;
+    return file === null ? null : readFileSync(file, "utf8");
   } finally {
     await source.close();
   }

@@ -52,6 +52,11 @@ export interface RunSource {
   runs(): Promise<RunRow[]>;
   /** The run's whole report page (self-contained HTML); null when there is no such run. */
   report(name: string): Promise<string | null>;
+  /**
+   * A check's log the report links to (`/runs/<run>/log?path=…`), as text; null unless the run's records
+   * name that very file (the page serves no other file). Absent: the report's log links lead nowhere.
+   */
+  log?(name: string, path: string): Promise<string | null>;
   close(): Promise<void>;
 }
 

@@ -5,6 +5,7 @@
  *   GET  /events            server-sent events: a snapshot of the runs whenever it changes (live-feed.ts)
  *   GET  /api/runs          the same snapshot once, as JSON
  *   GET  /runs/<run>/report the run's whole report page (the one `flower report` writes)
+ *   GET  /runs/<run>/log?path=…  a check's log the report links to (only a file the run's records name)
  *   POST /runs/<run>/approve | /cancel   only with allowActions, and only with the token (access.ts)
  *
  * Read-only unless told otherwise, bound to 127.0.0.1 unless told otherwise.
@@ -44,10 +45,10 @@ export async function serveRuns(options: ServeOptions): Promise<ServedRuns> {
     const url = new URL(request.url ?? "/", "http://localhost");
     const path = url.pathname;
     const method = request.method ?? "GET";
-    const runRoute = /^\/runs\/([^/]+)\/(report|approve|cancel)$/.exec(path);
+    const runRoute = /^\/runs\/([^/]+)\/(report|log|approve|cancel)$/.exec(path);
     if (runRoute && method === "POST") {
-      const action = runRoute[2] as keyof RunActions | "report";
-      if (action === "report") return reply(response, 405, "text/plain", "GET only\n");
+      const action = runRoute[2] as keyof RunActions | "report" | "log";
+      if (action === "report" || action === "log") return reply(response, 405, "text/plain", "GET only\n");
       // Every check before anything is read or changed; each refusal changes nothing.
       if (!allowActions || !actions || token === null)
         return reply(response, 403, "text/plain", "actions are off (flower serve --allow-actions)\n");
@@ -76,6 +77,12 @@ export async function serveRuns(options: ServeOptions): Promise<ServedRuns> {
       const html = await source.report(decodeURIComponent(runRoute[1]!));
       if (html === null) return reply(response, 404, "text/plain", "no such run\n");
       return reply(response, 200, "text/html", html, REPORT_CSP);
+    }
+    if (runRoute?.[2] === "log") {
+      const file = url.searchParams.get("path");
+      const text = file && source.log ? await source.log(decodeURIComponent(runRoute[1]!), file) : null;
+      if (text === null) return reply(response, 404, "text/plain", "no such log\n");
+      return reply(response, 200, "text/plain", text);
     }
     return reply(response, 404, "text/plain", "not found\n");
   };

@@ -55,13 +55,17 @@ export function reportInput(
   wanted: Wanted,
   source: StepSource,
   locale: Locale,
-  directory: string,
+  directory: string | ((path: string) => string),
 ): ReportInput {
-  // A log is linked relative to the report, so the run directory can be moved with its report.
-  const link = (path: string) => {
-    const file = source.locate(path).file ?? path;
-    return encodeURI(relative(directory, file).split("\\").join("/"));
-  };
+  // A log is linked relative to the report, so the run directory can be moved with its report; the live
+  // page (cli/serve-source.ts) links its own route instead.
+  const link =
+    typeof directory === "function"
+      ? directory
+      : (path: string) => {
+          const file = source.locate(path).file ?? path;
+          return encodeURI(relative(directory, file).split("\\").join("/"));
+        };
   const steps = wanted.records.map((record) => reportStep(record, source.statusOf(record), { locale, link }));
   const title = wanted.run ?? wanted.records.map((record) => record.step).join(" · ");
   return {

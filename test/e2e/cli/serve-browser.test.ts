@@ -163,6 +163,13 @@ describe("flower serve in Chromium", () => {
     expect(await page.locator("section.run").count()).toBe(1);
     expect(await page.locator("section.document").count()).toBe(2);
     expect(await page.locator("section.step").count()).toBe(3);
+    // A check's log opens from the report, served by the page (only files the records name).
+    const logLink = page.locator("table.goal-checks td a").first();
+    expect(await logLink.getAttribute("href")).toMatch(/^\/runs\/demo\/log\?path=/);
+    await logLink.click();
+    await page.waitForURL(/\/runs\/demo\/log\?path=/);
+    expect((await page.locator("body").textContent())!.length).toBeGreaterThan(0);
+    await page.goBack();
     await page.goBack();
     await expect.poll(() => row("demo").count(), { timeout: 30_000 }).toBe(1);
   });

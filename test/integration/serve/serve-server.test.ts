@@ -38,6 +38,7 @@ function memorySource(rows: RunRow[]) {
     runs: async () => source.rows,
     report: async (name) =>
       source.rows.some((run) => run.name === name) ? `<p>report of ${name}</p>` : null,
+    log: async (name, path) => (name === "a" && path === "/logs/check-1.log" ? "exit 1\n" : null),
     close: async () => {
       source.closed = true;
     },
@@ -211,11 +212,13 @@ describe("serveRuns", () => {
     expect(once.runs[0]!.gauge?.context).toBe(2500);
   });
 
-  it("serves a run's report, 404 for an unknown run; close() ends streams and closes the source", async () => {
+  it("serves a run's report and the logs it names, 404 for anything else; close() ends streams and closes the source", async () => {
     const { source } = memorySource([row("a", 1000)]);
     const served = await serveRuns({ source, port: 0 });
     expect((await call(`${served.url}runs/a/report`)).body).toBe("<p>report of a</p>");
     expect((await call(`${served.url}runs/zz/report`)).status).toBe(404);
+    expect((await call(`${served.url}runs/a/log?path=%2Flogs%2Fcheck-1.log`)).body).toBe("exit 1\n");
+    expect((await call(`${served.url}runs/a/log?path=%2Fetc%2Fpasswd`)).status).toBe(404);
     let closed: Promise<void> | undefined;
     // Closed after the first snapshot: the stream ends there, with no second one.
     const seen = await events(served.url, 2, () => {
