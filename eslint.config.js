@@ -5,7 +5,7 @@ import tseslint from "typescript-eslint";
 /*
  * The direction of imports inside src/, enforced: an upward import fails the lint.
  *
- *   cli → fleet → workflow → runtime → storage → middle (agents, documents, handoff, guards, store, records,
+ *   cli → fleet, serve (the live page) → workflow → runtime → storage → middle (agents, documents, handoff, guards, store, records,
  *   workbench, goal, report) → leaves
  *   storage (the one owner of the storage stack: its SQLite and PostgreSQL backends, the only code that
  *   opens a database or deletes from one; it builds the stack from the store spec, names its files,
@@ -33,7 +33,7 @@ const MIDDLE = [
 ];
 const LEAF_FOLDERS = ["fs", "glance", "locale"];
 const LEAF_FILES = ["errors", "defaults", "handoff-sections"];
-const ABOVE_LEAVES = ["cli", "fleet", "workflow", "runtime", "storage", "testing", ...MIDDLE];
+const ABOVE_LEAVES = ["cli", "fleet", "serve", "workflow", "runtime", "storage", "testing", ...MIDDLE];
 
 /** A relative import that climbs out into `target` (a folder of src/ or one of its top files). */
 function into(target) {
@@ -59,28 +59,33 @@ const layers = [
   layer(["index"], ["cli", "testing"], "the library's entry point exports neither the CLI nor the kit."),
   layer(["fleet"], ["cli", "testing"], "the fleet sits below the CLI and never needs the offline kit."),
   layer(
-    ["workflow"],
+    ["serve"],
     ["cli", "fleet", "testing"],
+    "the live page sits below the CLI: its rows and actions (the fleet's) are passed in (cli/serve-source.ts).",
+  ),
+  layer(
+    ["workflow"],
+    ["cli", "fleet", "serve", "testing"],
     "workflows sit below the fleet and the CLI and never need the offline kit.",
   ),
   layer(
     ["runtime"],
-    ["cli", "fleet", "workflow", "testing"],
+    ["cli", "fleet", "serve", "workflow", "testing"],
     "the runtime sits below workflows and the CLI and never needs the offline kit.",
   ),
   layer(
     ["storage"],
-    ["cli", "fleet", "workflow", "runtime", "testing"],
+    ["cli", "fleet", "serve", "workflow", "runtime", "testing"],
     "storage sits below the runtime; the runtime and the CLI call it.",
   ),
   layer(
     MIDDLE,
-    ["cli", "fleet", "workflow", "runtime", "storage", "testing"],
+    ["cli", "fleet", "serve", "workflow", "runtime", "storage", "testing"],
     "the middle layer sits below the runtime and storage; pass values down.",
   ),
   layer(
     ["testing"],
-    ["cli", "fleet", "workflow", "runtime", "storage"],
+    ["cli", "fleet", "serve", "workflow", "runtime", "storage"],
     "the offline kit stays independent of the runtime and the CLI.",
   ),
   layer(

@@ -181,3 +181,14 @@ export type {
   FleetRunOptions,
   FleetStore,
 } from "./fleet/index.js";
+
+export { serveRuns, SERVE_DEFAULTS } from "./serve/index.js";
+export type {
+  ServedRuns,
+  ServeOptions,
+  RunActions,
+  RunGauge,
+  RunRow,
+  RunSource,
+  RunsSnapshot,
+} from "./serve/index.js";

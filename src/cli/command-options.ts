@@ -18,7 +18,8 @@ export type CommandName =
   | "submit"
   | "worker"
   | "approve"
-  | "cancel";
+  | "cancel"
+  | "serve";
 
 export const COMMANDS: readonly CommandName[] = [
   "run",
@@ -33,6 +34,7 @@ export const COMMANDS: readonly CommandName[] = [
   "worker",
   "approve",
   "cancel",
+  "serve",
 ];
 
 /** A help string in both display languages. */
@@ -361,6 +363,37 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
       help: { en: "Also show every tool call.", zh: "同时显示每次工具调用。" },
     },
     ...JSON_OUT,
+    ...LANG,
+    ...HELP,
+  },
+  serve: {
+    port: {
+      type: "string",
+      numeric: true,
+      value: "N",
+      default: { en: "7733 (0: any free port)", zh: "7733(0:任一空闲端口)" },
+      help: { en: "The port the page listens on.", zh: "页面监听的端口。" },
+    },
+    host: {
+      type: "string",
+      value: "ADDRESS",
+      default: { en: "127.0.0.1 (this machine only)", zh: "127.0.0.1(只有本机)" },
+      help: {
+        en: "The address to listen on; another address lets other machines see the page (actions still need the token).",
+        zh: "监听的地址;换成别的地址,别的机器也能看这个页面(操作仍要令牌)。",
+      },
+    },
+    "allow-actions": {
+      type: "boolean",
+      default: { en: "off (read-only)", zh: "关(只读)" },
+      help: {
+        en: "Show approve and cancel buttons; each request needs the random token printed at start.",
+        zh: "显示批准和取消按钮;每个请求都要带启动时打印的随机令牌。",
+      },
+    },
+    ...CARRIED_WORKSPACE,
+    ...RUN_DIR,
+    ...STORE,
     ...LANG,
     ...HELP,
   },

@@ -98,6 +98,13 @@ const USAGE: Record<CommandName, { usage: string; summary: Localized }> = {
       zh: "一段写好剧本的长程运行,用离线模型套件和真的 Claude Code 二进制:不要密钥,不花钱。",
     },
   },
+  serve: {
+    usage: "flower serve [options]",
+    summary: {
+      en: "A local page of every run (status, step, machine, context gauge, cost, checks), live; a run opens to its report. Read-only unless --allow-actions.",
+      zh: "一个本地页面列出所有运行(状态、步骤、机器、上下文表、花费、检查),实时更新;点开就是它的报告。默认只读,--allow-actions 才能操作。",
+    },
+  },
 };
 
 const WORDS: Record<

@@ -29,6 +29,7 @@ const HANDLERS: Record<CommandName, (parsed: ParsedCommand) => Promise<number>> 
   worker: async (parsed) => (await import("./commands/worker.js")).workerCommand(parsed),
   approve: async (parsed) => (await import("./commands/fleet.js")).approveCommand(parsed),
   cancel: async (parsed) => (await import("./commands/fleet.js")).cancelCommand(parsed),
+  serve: async (parsed) => (await import("./commands/serve.js")).serveCommand(parsed),
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -25,7 +25,7 @@ import { runStatus } from "../run-status.js";
 import { openStepSource, type StepSource } from "../step-source.js";
 import { CLI_TEXT } from "../text.js";
 
-interface Wanted {
+export interface Wanted {
   /** Set when the page draws one whole workflow run. */
   run?: string;
   records: StepRecord[];
@@ -51,12 +51,21 @@ export async function reportCommand(parsed: ParsedCommand): Promise<number> {
   return EXIT.ok;
 }
 
-function reportInput(wanted: Wanted, source: StepSource, locale: Locale, directory: string): ReportInput {
-  // A log is linked relative to the report, so the run directory can be moved with its report.
-  const link = (path: string) => {
-    const file = source.locate(path).file ?? path;
-    return encodeURI(relative(directory, file).split("\\").join("/"));
-  };
+export function reportInput(
+  wanted: Wanted,
+  source: StepSource,
+  locale: Locale,
+  directory: string | ((path: string) => string),
+): ReportInput {
+  // A log is linked relative to the report, so the run directory can be moved with its report; the live
+  // page (cli/serve-source.ts) links its own route instead.
+  const link =
+    typeof directory === "function"
+      ? directory
+      : (path: string) => {
+          const file = source.locate(path).file ?? path;
+          return encodeURI(relative(directory, file).split("\\").join("/"));
+        };
   const steps = wanted.records.map((record) => reportStep(record, source.statusOf(record), { locale, link }));
   const title = wanted.run ?? wanted.records.map((record) => record.step).join(" · ");
   return {
@@ -103,7 +112,7 @@ function reportRun(id: string, records: StepRecord[], source: StepSource, locale
  * A step record's name: that step. Otherwise a run id: every step of the run, in workflow order. No
  * name: the last step's run when it has one, else the last step.
  */
-function wantedRecords(source: StepSource, wanted: readonly string[], locale: Locale): Wanted {
+export function wantedRecords(source: StepSource, wanted: readonly string[], locale: Locale): Wanted {
   const text = CLI_TEXT[locale];
   const ofRun = (run: string) => runStatus(source.steps.filter((step) => step.run === run)).steps;
   if (wanted.length === 0) {

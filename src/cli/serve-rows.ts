@@ -1,0 +1,78 @@
+/**
+ * The live page's rows from step records: one row per workflow run (its steps folded in, like `flower
+ * runs` does), one per step run on its own. The gauge is the main thread's context of the step the run
+ * is on against that step's window and handoff line; the checks are the goal's last run of them.
+ */
+import type { LeaseHolder } from "../errors.js";
+import { HandoffPolicy } from "../handoff/policy.js";
+import type { StepRecord } from "../records/step-record.js";
+import type { RunGauge, RunRow } from "../serve/run-source.js";
+import { runStatus } from "./run-status.js";
+import type { ShownStatus } from "./step-source.js";
+
+export interface RowInput {
+  /** Every step, oldest update first. */
+  steps: readonly StepRecord[];
+  holders: ReadonlyMap<string, LeaseHolder>;
+  /** A step's status as this machine can tell (a dead driver's "running" is "interrupted"). */
+  statusOf: (record: StepRecord) => ShownStatus;
+}
+
+export function runRows({ steps, holders, statusOf }: RowInput): RunRow[] {
+  const groups = new Map<string, StepRecord[]>();
+  for (const record of steps) {
+    const name = record.run ?? record.step;
+    // Re-inserted at each update: the map's order is the runs' last updates, oldest first.
+    const group = groups.get(name) ?? [];
+    groups.delete(name);
+    groups.set(name, [...group, record]);
+  }
+  return [...groups].map(([name, records]) => rowOf(name, records, holders, statusOf));
+}
+
+function rowOf(
+  name: string,
+  records: StepRecord[],
+  holders: ReadonlyMap<string, LeaseHolder>,
+  statusOf: RowInput["statusOf"],
+): RunRow {
+  const inRun = records[0]!.run !== undefined;
+  const state = inRun ? runStatus(records) : null;
+  const ordered = state?.steps ?? records;
+  // The step the run is on: the first not done, else the last (a finished run shows where it ended).
+  const current = ordered.find((record) => record.status !== "done") ?? ordered.at(-1)!;
+  const unfinished = ordered.some((record) => record.status !== "done");
+  const status = unfinished ? statusOf(current) : (state?.status ?? statusOf(current));
+  const holder = ordered.map((record) => holders.get(record.step)).find(Boolean);
+  const checked = [...ordered].reverse().find((record) => (record.guard?.checkRuns.length ?? 0) > 0);
+  const last = checked?.guard?.checkRuns.at(-1);
+  return {
+    name,
+    status,
+    step: current.workflow?.name ?? (inRun ? current.step : null),
+    machine: holder ? `pid ${holder.pid}@${holder.host}` : null,
+    gauge: gaugeOf(current),
+    generations: ordered.reduce((sum, record) => sum + record.generations, 0),
+    costUsd: ordered.reduce((sum, record) => sum + record.costUsd, 0),
+    checks: last?.results.map((result) => ({ name: result.command, passed: result.passed })) ?? [],
+    documents: ordered.flatMap((record) => (record.frozen ? [record.frozen.kind] : [])),
+    task: ordered[0]!.workflow?.task ?? ordered[0]!.prompt,
+    updatedAt: ordered
+      .map((record) => record.updatedAt)
+      .sort()
+      .at(-1)!,
+    report: true,
+    can: { approve: status === "paused", cancel: ["running", "paused", "interrupted"].includes(status) },
+  };
+}
+
+/**
+ * The live generation's last turn: `context` is only written when a session ends, the per-turn series
+ * at every response, so a running step's gauge moves with it. A step with no turn yet has no gauge.
+ */
+function gaugeOf(record: StepRecord): RunGauge | null {
+  const context = record.history.at(-1)?.turns?.at(-1)?.[0] ?? record.context;
+  if (record.history.length === 0 && context === 0) return null;
+  const { window, at, warnAt } = record.policy ?? new HandoffPolicy();
+  return { context, window, at, warnAt };
+}

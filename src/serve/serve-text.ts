@@ -1,0 +1,123 @@
+/** The live page's words, en and zh (the page script gets them as JSON, so it holds no language). */
+import type { Locale } from "../locale/locale.js";
+
+export interface ServeText {
+  lang: string;
+  title: string;
+  /** Under the title: where the runs are read from. */
+  source: string;
+  live: string;
+  reconnecting: string;
+  noRuns: string;
+  columns: {
+    run: string;
+    status: string;
+    step: string;
+    machine: string;
+    context: string;
+    generations: string;
+    cost: string;
+    checks: string;
+    actions: string;
+  };
+  report: string;
+  approve: string;
+  cancel: string;
+  /** The gauge's words: `120k / 200k, handoff at 180k`. */
+  gauge: (context: string, window: string, at: string) => string;
+  /** An action's answer. */
+  done: (action: string, run: string) => string;
+  refused: (action: string, run: string, why: string) => string;
+  readOnly: string;
+  status: Record<string, string>;
+}
+
+export const SERVE_TEXT: Record<Locale, ServeText> = {
+  en: {
+    lang: "en",
+    title: "flower runs",
+    source: "Runs in",
+    live: "live",
+    reconnecting: "reconnecting…",
+    noRuns: "No runs yet.",
+    columns: {
+      run: "Run",
+      status: "Status",
+      step: "Step",
+      machine: "Machine",
+      context: "Context",
+      generations: "Gen.",
+      cost: "Cost",
+      checks: "Goal checks",
+      actions: "Actions",
+    },
+    report: "report",
+    approve: "Approve",
+    cancel: "Cancel",
+    gauge: (context, window, at) => `${context} / ${window}, handoff at ${at}`,
+    done: (action, run) => `${action}: ${run}: done.`,
+    refused: (action, run, why) => `${action}: ${run}: refused (${why}).`,
+    readOnly: "Read-only: start with --allow-actions to approve or cancel runs here.",
+    status: {
+      running: "running",
+      done: "done",
+      failed: "failed",
+      stopped: "stopped",
+      "goal-not-met": "goal not met",
+      interrupted: "interrupted",
+      paused: "paused",
+      queued: "queued",
+      cancelled: "cancelled",
+      cancelling: "cancelling",
+    },
+  },
+  zh: {
+    lang: "zh-CN",
+    title: "flower 运行",
+    source: "运行记录在",
+    live: "实时",
+    reconnecting: "正在重连…",
+    noRuns: "还没有运行。",
+    columns: {
+      run: "运行",
+      status: "状态",
+      step: "步骤",
+      machine: "机器",
+      context: "上下文",
+      generations: "代数",
+      cost: "花费",
+      checks: "目标检查",
+      actions: "操作",
+    },
+    report: "报告",
+    approve: "批准",
+    cancel: "取消",
+    gauge: (context, window, at) => `${context} / ${window},换代线 ${at}`,
+    done: (action, run) => `${action}:${run}:已完成。`,
+    refused: (action, run, why) => `${action}:${run}:被拒绝(${why})。`,
+    readOnly: "只读:用 --allow-actions 启动才能在这里批准或取消运行。",
+    status: {
+      running: "运行中",
+      done: "完成",
+      failed: "失败",
+      stopped: "已停",
+      "goal-not-met": "目标未达成",
+      interrupted: "中断",
+      paused: "暂停",
+      queued: "排队中",
+      cancelled: "已取消",
+      cancelling: "正在取消",
+    },
+  },
+};
+
+/** The words the script needs, as plain data (the gauge line is filled in by the script: {0} {1} {2}). */
+export function pageWords(locale: Locale): Record<string, unknown> {
+  const text = SERVE_TEXT[locale];
+  return {
+    ...text,
+    gauge: text.gauge("{0}", "{1}", "{2}"),
+    done: text.done("{0}", "{1}"),
+    refused: text.refused("{0}", "{1}", "{2}"),
+  };
+}
