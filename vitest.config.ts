@@ -9,6 +9,10 @@ import { defineConfig } from "vitest/config";
  * - e2e (test/e2e, test/package, test/readme): the real `claude` binary, through the library or the built
  *   CLI (`npm run build` first); one process per file, and a test that leaves a `claude` running fails.
  * integration and e2e share one PostgreSQL server per run (test/support/postgres-global-setup.ts).
+ * Their forks are reused from file to file (`isolate: false`): each file still runs in a child process,
+ * one file at a time, but `src/` and the test support are imported once per worker, not once per file —
+ * vitest counted 26.5 s of imports in a full run before. Tests keep no state in modules (each file makes its own
+ * temp dirs, kit, runtime), so a file does not see another's.
  */
 const POSTGRES = "./test/support/postgres-global-setup.ts";
 
@@ -30,6 +34,7 @@ export default defineConfig({
           name: "integration",
           include: ["test/integration/**/*.test.ts"],
           pool: "forks",
+          isolate: false,
           globalSetup: [POSTGRES],
         },
       },
@@ -39,6 +44,7 @@ export default defineConfig({
           name: "e2e",
           include: ["test/e2e/**/*.test.ts", "test/package/**/*.test.ts", "test/readme/**/*.test.ts"],
           pool: "forks",
+          isolate: false,
           globalSetup: [POSTGRES],
           // Fails an end-to-end test (test/e2e/) that leaves a `claude` process running.
           setupFiles: ["./test/support/no-claude-left.ts"],

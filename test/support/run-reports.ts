@@ -1,13 +1,13 @@
 /**
- * Two recorded workflow runs for the run report (issue 23), made the way a user makes them: `flower demo`
- * (the offline kit against the real `claude` binary), and a `--yes` run whose goal check never passes
- * (goal-not-met) against a scripted model, at the CLI's default window. The browser test and
- * scripts/report-screenshots.sh both draw them.
+ * Recorded workflow runs for the run report (issue 23), made the way a user makes them: a `--yes` run
+ * whose goal check never passes (goal-not-met) against a scripted model, at the CLI's default window
+ * (test/e2e/cli/goal-not-met.test.ts), and `flower report <run>` of it or of the demo's run
+ * (test/e2e/cli/demo.test.ts records that one itself).
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeModel, text, type FakeModel, type Policy } from "../../src/testing/index.js";
-import { cleanEnv, runFlower } from "../e2e/cli/helpers.js";
+import { cleanEnv, runFlower, type Finished } from "../e2e/cli/helpers.js";
 import { isDocumentStep, isGoalStep, requirementsAnswer } from "../e2e/cli/workflow-answers.js";
 
 /** The goal-not-met run's task, as a person types it: two lines, kept as two lines on the page. */
@@ -18,14 +18,6 @@ export interface RecordedRun {
   run: string;
   runDir: string;
   workspace: string;
-}
-
-/** `flower demo --workspace <root>/demo`, kept. */
-export async function recordDemo(root: string): Promise<RecordedRun> {
-  const workspace = join(root, "demo");
-  const done = await runFlower(["demo", "--workspace", workspace], { env: cleanEnv(), timeoutMs: 120_000 });
-  if (done.code !== 0) throw new Error(`flower demo failed (${done.code}): ${done.stdout}\n${done.stderr}`);
-  return { run: "demo", runDir: join(workspace, "runs"), workspace };
 }
 
 /**
@@ -57,8 +49,11 @@ export function goalNotMetPolicy(): Policy {
   };
 }
 
-/** A workflow run named `gnm` whose check `test -f out.txt` fails every round: nothing writes the file. */
-export async function recordGoalNotMet(root: string): Promise<RecordedRun> {
+/**
+ * A workflow run named `gnm` whose check `test -f out.txt` fails every round: nothing writes the file.
+ * `finished` is what the terminal showed.
+ */
+export async function recordGoalNotMet(root: string): Promise<RecordedRun & { finished: Finished }> {
   mkdirSync(root, { recursive: true });
   let model: FakeModel | undefined;
   try {
@@ -72,7 +67,7 @@ export async function recordGoalNotMet(root: string): Promise<RecordedRun> {
     });
     if (done.code !== 1) throw new Error(`the gnm run ended ${done.code}: ${done.stdout}\n${done.stderr}`);
     model.assertNoErrors();
-    return { run: "gnm", runDir: join(root, "runs"), workspace: root };
+    return { run: "gnm", runDir: join(root, "runs"), workspace: root, finished: done };
   } finally {
     await model?.close();
   }

@@ -1,8 +1,18 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { demoTask } from "../../../src/testing/scenarios/demo/index.js";
+import {
+  expectReadablePage,
+  screenshot,
+  useReportBrowser,
+  WIDTHS,
+  type ElementLike,
+} from "../../support/report-page.js";
+import { reportOf } from "../../support/run-reports.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 import { BIN, cleanEnv, killAll, runFlower, type Finished } from "./helpers.js";
 
@@ -29,6 +39,8 @@ interface DemoRun {
   show?: Finished;
   showRun?: Finished;
   report?: Finished;
+  /** `flower report demo` (the whole run's page), per language. */
+  runReports?: Record<string, string>;
   forget?: Finished;
   showAfterForget?: Finished;
   transcriptsAfterForget?: unknown;
@@ -68,6 +80,8 @@ describe("flower demo --keep, run once; each property its own test", () => {
     run.show = await runFlower(["show", "demo/work", "--run-dir", runDir], options);
     run.showRun = await runFlower(["show", "demo", "--run-dir", runDir], options);
     run.report = await runFlower(["report", "demo/work", "--run-dir", runDir], options);
+    const recorded = { run: "demo", runDir, workspace };
+    run.runReports = { en: await reportOf(recorded, "en"), zh: await reportOf(recorded, "zh") };
     // Retention: the sessions go, the record stays.
     run.forget = await runFlower(["forget", "demo/work", "--run-dir", runDir], options);
     const db = new Database(join(runDir, "sessions.db"), { readonly: true });
@@ -267,6 +281,56 @@ describe("flower demo --keep, run once; each property its own test", () => {
     expect(html.match(/data-handoff=/g)).toHaveLength(2);
     // Nothing to fetch and nothing to run: no script, no external resource.
     expect(html).not.toMatch(/<script|src="https?:|href="https?:/);
+  });
+
+  describe.each([
+    ["en", "Task", "done"],
+    ["zh", "任务", "done"],
+  ])("`flower report demo` in Chromium (%s)", (lang, taskLabel, done) => {
+    const browser = useReportBrowser();
+    afterAll(() => browser.close());
+
+    it.each(WIDTHS)(
+      "at %i px: task as typed, steps in order, documents, checks",
+      async (width) => {
+        const { page, problems } = await browser.open(run.runReports![lang]!, width);
+        try {
+          await expect(page.locator("section.run .task .label").textContent()).resolves.toBe(taskLabel);
+          expect(await page.locator("section.run .task .typed").textContent()).toBe(
+            // The demo ran in English: the task is as it was typed, whatever language the page speaks.
+            demoTask("en"),
+          );
+          const steps = await page
+            .locator("ol.run-steps li")
+            .evaluateAll((items: ElementLike[]) =>
+              items.map((item) => `${item.getAttribute("data-step")}:${item.getAttribute("data-status")}`),
+            );
+          expect(steps).toEqual([`demo/requirements:${done}`, `demo/goal:${done}`, `demo/work:${done}`]);
+          // Both documents, each with its sections; the demo's person edited the requirements file.
+          expect(await page.locator("section.document").count()).toBe(2);
+          expect(await page.locator("section.document").first().locator("dt").count()).toBeGreaterThan(2);
+          expect(await page.locator("section.document").first().locator("p.note").count()).toBe(1);
+          // The goal's checks, run by run: the demo's first run fails one check, the last passes all.
+          const cells = page.locator("table.goal-checks td[data-passed]");
+          expect(await cells.count()).toBeGreaterThan(3);
+          expect(await page.locator("table.goal-checks td.failed").count()).toBeGreaterThan(0);
+          for (const href of await page
+            .locator("table.goal-checks td a")
+            .evaluateAll((links: ElementLike[]) => links.map((link) => link.getAttribute("href")!))) {
+            const file = fileURLToPath(new URL(href, page.url()));
+            expect(existsSync(file), file).toBe(true);
+          }
+          // Then each step's chart: the work step's turns are the main thread's, as in `flower show`.
+          expect(await page.locator("section.step").count()).toBe(3);
+          await expectReadablePage(page, width);
+          if (lang === "en") await screenshot(page, `report-demo-${width}.png`);
+          expect(problems).toEqual([]);
+        } finally {
+          await page.close();
+        }
+      },
+      120_000,
+    );
   });
 
   it("`flower forget` deletes the step's sessions and keeps its record", () => {

@@ -2,7 +2,7 @@
  * The run on one page (issue 23, item 9), as HTML text: close labels moved apart and the scale zoomed at
  * the CLI's 1M default, a goal-not-met step's failing check with its reason, the task as typed (line breaks
  * kept) apart from the prompt flower wrote, and a run's steps in order with their status. The browser test
- * (test/e2e/cli/run-report-browser.test.ts) checks the same on rendered pages.
+ * (test/e2e/cli/demo.test.ts and goal-not-met.test.ts) checks the same on rendered pages.
  */
 import { describe, expect, it } from "vitest";
 import { contextScale, spreadLabels } from "../../../src/report/context-chart.js";
