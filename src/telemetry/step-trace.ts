@@ -141,6 +141,8 @@ export class StepTrace {
         return this.#handoffEvent(event, at);
       case "guard-round":
         this.#closeTurn(at);
+        // The round's first turn starts when flower sends the evidence, not when the checks began.
+        if (this.#generation) this.#generation.lastEnd = at;
         return this.#guard.round(event, this.#generationContext(), at);
       case "goal-checks":
         return this.#guard.checks(event, this.#generationContext(), at);

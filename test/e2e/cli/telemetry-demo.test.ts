@@ -3,12 +3,17 @@
  * pause, two handoffs and a guard round) with OTEL_EXPORTER_OTLP_ENDPOINT pointing at an OTLP/HTTP
  * receiver on 127.0.0.1 that decodes what the real exporters send. The trace is read as a person would
  * in Tempo or Honeycomb: its shape, the handoffs between the generations, the tokens against the
- * record, and no credential anywhere.
+ * record, and no credential anywhere. Then the trace is drawn as a waterfall in headless Chromium;
+ * FLOWER_TELEMETRY_SCREENSHOT=<file.png> saves it (scripts/telemetry-screenshot.sh writes
+ * docs/telemetry-trace.png this way).
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM_ARGS, chromiumPath } from "../../support/chromium.js";
 import { OtlpReceiver, type ReceivedSpan } from "../../support/otlp-receiver.js";
+import { waterfallHtml } from "../../support/trace-waterfall.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 import { cleanEnv, killAll, runFlower, type Finished } from "./helpers.js";
 import { noSecretOf } from "./secrets.js";
@@ -196,5 +201,37 @@ describe("flower demo with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
     const expectNoSecret = noSecretOf([PLANTED, KIT_KEY]);
     for (const [index, request] of receiver.requests.entries())
       expectNoSecret(`request ${index} to ${request.path}`, JSON.stringify(request.json));
+  });
+
+  it("draws as a waterfall: a row per span, each handoff's bar between its two generations' bars", async () => {
+    const page = join(temp.make("flower-waterfall-"), "trace.html");
+    writeFileSync(
+      page,
+      waterfallHtml(flower, "flower demo — one run's trace (run → step → generation → turn)"),
+    );
+    const browser = await chromium.launch({
+      executablePath: chromiumPath(),
+      args: CHROMIUM_ARGS,
+      headless: true,
+    });
+    try {
+      const tab = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      await tab.goto(`file://${page}`, { waitUntil: "load" });
+      expect(await tab.locator(".row").count()).toBe(flower.length);
+      // The work step's (the last in tree order: every step has a generation 1).
+      const box = async (name: string) =>
+        (await tab.locator(`.row[data-span="${name}"] .bar`).last().boundingBox())!;
+      const [first, handoff, second] = [
+        await box("generation 1"),
+        await box("handoff 1→2"),
+        await box("generation 2"),
+      ];
+      expect(handoff.x).toBeGreaterThanOrEqual(first.x + first.width - 1);
+      expect(second.x).toBeGreaterThanOrEqual(handoff.x + handoff.width - 1);
+      const file = process.env.FLOWER_TELEMETRY_SCREENSHOT;
+      if (file) await tab.screenshot({ path: file, fullPage: true });
+    } finally {
+      await browser.close();
+    }
   });
 });
