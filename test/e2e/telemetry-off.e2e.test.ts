@@ -2,7 +2,8 @@
  * Issue 27: telemetry off costs nothing. A step runs through the real binary in a process of its own
  * whose every ESM resolution is recorded (a loader hook) and whose CommonJS cache is listed at the end:
  * with no OTEL_* variable set, not one OpenTelemetry module may be among them. The same process with a
- * collector named is the control: there the SDK is loaded, so the check can fail.
+ * collector named is the control: there the SDK is loaded, so the check can fail. With
+ * FLOWER_OTEL_CONTENT=1 the task is exported, redacted.
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -43,7 +44,7 @@ async function loaded(extra: Record<string, string>): Promise<{ modules: string[
 const receiver = new OtlpReceiver();
 afterAll(() => receiver.close());
 
-describe("telemetry and the modules a run loads", () => {
+describe("telemetry in a process of its own: what it loads, what it exports", () => {
   it("off (no OTEL_* variable): no OpenTelemetry module is loaded, not even the API", async () => {
     const { modules, status } = await loaded({});
     expect(status).toBe("done");
@@ -62,5 +63,17 @@ describe("telemetry and the modules a run loads", () => {
     expect(receiver.spans.map((span) => span.name)).toEqual(
       expect.arrayContaining(["step hello", "generation 1", "turn 1"]),
     );
+  }, 120_000);
+
+  it("with FLOWER_OTEL_CONTENT=1 the task goes on the step's span, its credentials redacted", async () => {
+    const before = receiver.spans.length;
+    await loaded({
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      FLOWER_OTEL_CONTENT: "1",
+      FLOWER_TEST_TASK: "Say hello; the key is sk-fake-offline-kit.",
+    });
+    const step = receiver.spans.slice(before).find((span) => span.name === "step hello")!;
+    expect(step.attributes["flower.prompt"]).toBe("Say hello; the key is [redacted ANTHROPIC_API_KEY].");
+    expect(JSON.stringify(receiver.requests)).not.toContain("sk-fake-offline-kit");
   }, 120_000);
 });
