@@ -66,6 +66,8 @@ export class StepTrace {
   #burned: { generation: Generation; at: number } | null = null;
   readonly #guard: GuardSpans;
   readonly #workers: WorkerSpans;
+  /** The generation the open guard round began in. */
+  #guardGeneration: number | null = null;
   readonly #usage = noUsage();
 
   constructor(tracer: Tracer, parent: Context, start: EventOf<"step-start">, at: number, info: StepInfo) {
@@ -143,6 +145,7 @@ export class StepTrace {
         this.#closeTurn(at);
         // The round's first turn starts when flower sends the evidence, not when the checks began.
         if (this.#generation) this.#generation.lastEnd = at;
+        this.#guardGeneration = this.#generation?.number ?? null;
         return this.#guard.round(event, this.#generationContext(), at);
       case "goal-checks":
         return this.#guard.checks(event, this.#generationContext(), at);
@@ -225,7 +228,9 @@ export class StepTrace {
   #openTurn(at: number): Open {
     if (this.#turn) return this.#turn;
     const generation = this.#generation;
-    const parent = this.#guard.context ?? this.#generationContext();
+    // A round that outlived a handoff stays under the generation it began in; the successor's turns do not.
+    const round = this.#guardGeneration === generation?.number ? this.#guard.context : null;
+    const parent = round ?? this.#generationContext();
     const number = (generation?.turns ?? 0) + 1;
     const span = this.#tracer.startSpan(
       `turn ${number}`,

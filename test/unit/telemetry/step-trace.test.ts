@@ -111,6 +111,59 @@ describe("StepTrace: a step's events as spans", () => {
     expect(JSON.stringify(named("turn 1").events)).not.toContain("secret task words");
   });
 
+  it("keeps a guard round's turns under it, and a successor's turns under the successor", async () => {
+    const { parent, named } = await traced([
+      [{ type: "step-start", step, attempt: 1, generation: 1 }, 0],
+      [context(100), 10],
+      [
+        {
+          type: "goal-checks",
+          step,
+          round: 0,
+          passed: 0,
+          total: 1,
+          results: [{ command: "npm test", passed: false, exitCode: 1, durationMs: 4 }],
+        },
+        20,
+      ],
+      [
+        { type: "guard-round", step, round: 1, rounds: 3, failing: 1, total: 1, cause: "checks", notMet: 0 },
+        21,
+      ],
+      [context(200), 30],
+      [{ type: "handoff", step, phase: "writing", generation: 1, context: 200, window: 1000 }, 40],
+      [
+        { type: "handoff", step, phase: "done", generation: 1, context: 200, window: 1000, degraded: false },
+        50,
+      ],
+      [context(300, 2), 60],
+      [
+        {
+          type: "goal-checks",
+          step,
+          round: 1,
+          passed: 1,
+          total: 1,
+          results: [{ command: "npm test", passed: true, exitCode: 0, durationMs: 3 }],
+        },
+        70,
+      ],
+      [end("done"), 80],
+    ]);
+    expect(parent("turn 2")).toBe("guard round 1");
+    expect(named("turn 2").startTime).toEqual(named("guard round 1").startTime);
+    expect(parent("turn 1")).toBe("generation 1");
+    expect(named("guard round 1").attributes["flower.guard.outcome"]).toBe("passed");
+    const successor = named("generation 2");
+    expect(parent("goal check 1")).toBe("generation 1");
+    expect(successor.attributes["flower.turns"]).toBe(1);
+    // The successor's first turn, in the round that outlived the handoff, is the successor's.
+    const successorTurn = spans.find(
+      (span) => span.name === "turn 1" && span.attributes["flower.generation"] === 2,
+    )!;
+    expect(successorTurn.parentSpanContext?.spanId).toBe(successor.spanContext().spanId);
+  });
+
   it("sets an error status with the step's last error, as the CLI prints it", async () => {
     const { named } = await traced([
       [{ type: "step-start", step, attempt: 1, generation: 1 }, 0],
