@@ -112,7 +112,7 @@ describe("StepTrace: a step's events as spans", () => {
   });
 
   it("keeps a guard round's turns under it, and a successor's turns under the successor", async () => {
-    const { parent, named } = await traced([
+    const { parent, named, spans } = await traced([
       [{ type: "step-start", step, attempt: 1, generation: 1 }, 0],
       [context(100), 10],
       [
