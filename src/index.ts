@@ -6,6 +6,7 @@ export { Runtime } from "./runtime/runtime.js";
 export type { RunOptions, ContinueOptions } from "./runtime/runtime.js";
 export type { HandoffAsked, RequestHandoffOptions } from "./runtime/request-handoff.js";
 export type { RuntimeOptions } from "./runtime/options.js";
+export type { TelemetryOptions } from "./telemetry/settings.js";
 export type {
   StepResult,
   StepRecord,
@@ -44,6 +45,7 @@ export type {
   SettingOverrideEvent,
   GoalChangeEvent,
   DocumentChangedEvent,
+  LeaseTakeoverEvent,
 } from "./runtime/events.js";
 export type { StepStatus } from "./records/step-record.js";
 export type {

@@ -17,6 +17,7 @@ import type {
 } from "./guard-events.js";
 import type { RewriteReport } from "../store/passes/report.js";
 import type { SettingOverride } from "./step-settings.js";
+import type { ResponseUsage } from "./session-translator.js";
 
 export type {
   ClaimFlaggedEvent,
@@ -85,6 +86,8 @@ export interface ContextEvent {
   /** The handoff line; null when handoff is off. */
   at: number | null;
   generation: number;
+  /** How the response's tokens split (input, output, cache read and write) and the model that answered. */
+  usage?: ResponseUsage | undefined;
 }
 
 /** Who is working now: the coordinator, or a worker started through the Agent tool. */
@@ -180,6 +183,14 @@ export interface LeaseWaitEvent {
   holder: LeaseHolder;
 }
 
+/** The step's lease was held by a driver that is gone (dead pid, stale heartbeat): this one took it over. */
+export interface LeaseTakeoverEvent {
+  type: "lease-takeover";
+  step: string;
+  /** The driver that held it. */
+  holder: LeaseHolder;
+}
+
 /**
  * A workflow run moves between its steps: `start` (a step begins or is continued), `skip` (already
  * frozen/done: never redone), `done` (it ended), `paused` (the run stops after it for a person to read
@@ -262,6 +273,7 @@ export type FlowerEvent =
   | PlanEvent
   | StoreLoadEvent
   | LeaseWaitEvent
+  | LeaseTakeoverEvent
   | HandoffRequestEvent
   | GoalChecksEvent
   | GuardRoundEvent

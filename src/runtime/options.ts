@@ -16,6 +16,7 @@ import type { FlowerEvent } from "./events.js";
 import type { QueryFunction } from "./session-run.js";
 import type { LeaseTiming } from "../records/lease.js";
 import type { GivenSettings } from "./step-settings.js";
+import { resolveTelemetry, type TelemetryOptions, type TelemetrySettings } from "../telemetry/settings.js";
 
 export interface RuntimeOptions {
   /** The agent's working directory. Required; must exist. */
@@ -72,6 +73,14 @@ export interface RuntimeOptions {
    */
   store?: string;
   /**
+   * OpenTelemetry traces and metrics of runs, steps, generations, turns and handoffs (docs/telemetry.md).
+   * `true` or an object turns it on, `false` keeps it off whatever the environment says. The SDK is
+   * loaded only when it is on.
+   * @default on when the process's OTEL_* variables name a collector or an OTLP exporter
+   * (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_TRACES_EXPORTER=otlp, ...), else off
+   */
+  telemetry?: boolean | TelemetryOptions;
+  /**
    * Seams for tests, not a public API: `query` replaces the SDK's `query()` (the step loop's unit tests
    * script it in process), `now` the clock. Use the offline kit (`flower-agent/testing`) to test your
    * own workflows instead.
@@ -106,6 +115,8 @@ export interface ResolvedRuntimeOptions {
   maxBudgetUsd: number | undefined;
   env: Record<string, string>;
   store: StoreSpec;
+  /** null: telemetry is off (nothing subscribes, nothing is loaded). */
+  telemetry: TelemetrySettings | null;
   internal: Required<Omit<RuntimeInternals, "leaseTiming">> & Pick<RuntimeInternals, "leaseTiming">;
 }
 
@@ -127,6 +138,7 @@ const KNOWN = {
   maxBudgetUsd: true,
   env: true,
   store: true,
+  telemetry: true,
   _internal: true,
 } as const satisfies Record<keyof RuntimeOptions, true>;
 
@@ -259,6 +271,8 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     maxBudgetUsd: options.maxBudgetUsd,
     env,
     store: parseStoreSpec(options.store),
+    // The process's own environment, as every OpenTelemetry SDK reads it (`env` is the child's).
+    telemetry: resolveTelemetry(options.telemetry, process.env),
     internal: {
       query: internal.query ?? query,
       now: internal.now ?? (() => new Date()),

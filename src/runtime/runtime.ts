@@ -36,6 +36,8 @@ import { defineDocument } from "../documents/spec.js";
 import type { ContinueOptions, RunOptions } from "./run-options.js";
 import { StepDriver } from "./step-driver.js";
 import { WorkspaceSync } from "./workspace-sync.js";
+import { startTelemetry } from "./telemetry-wiring.js";
+import type { TelemetryHook } from "../telemetry/hook.js";
 
 export type { ContinueOptions, RunOptions } from "./run-options.js";
 
@@ -59,6 +61,8 @@ export class Runtime {
   readonly #sync: WorkspaceSync | null;
   /** Runs each step under its lease (step-driver.ts). */
   readonly #driver: StepDriver;
+  /** OpenTelemetry export; null when telemetry is off (the default). */
+  readonly #telemetry: TelemetryHook | null;
 
   constructor(options: RuntimeOptions) {
     this.options = resolveRuntimeOptions(options);
@@ -76,6 +80,7 @@ export class Runtime {
     );
     this.records = this.#backing.records;
     if (this.options.onEvent) this.#bus.on(this.options.onEvent);
+    this.#telemetry = startTelemetry(this.options, this.records, this.#redactor, this.#bus);
     this.workbench = this.options.workbench
       ? new Workbench({ workspace: this.options.workspace, locale: this.options.locale })
       : null;
@@ -102,6 +107,7 @@ export class Runtime {
       sync: this.#sync,
       shared: this.#backing.kind === "postgres",
       kill: this.#kill.signal,
+      telemetry: this.#telemetry,
     });
   }
 
@@ -194,9 +200,19 @@ export class Runtime {
     for (const stop of this.#stops) stop.abort();
   }
 
+  /**
+   * With telemetry on: waits until this runtime's spans and metrics reached the collector (close() starts
+   * sending them; a process about to exit awaits this). Resolves at once when telemetry is off.
+   */
+  async flushTelemetry(): Promise<void> {
+    await this.#telemetry?.flush();
+  }
+
   /** Kills whatever still runs and closes the session store. The runtime cannot be used afterwards. */
   close(): void {
     this.#kill.abort();
+    // What is still open ends now and goes out; the pending request keeps the process alive until sent.
+    if (this.#telemetry) void this.#telemetry.flush();
     // SQLite closes synchronously inside this call; a network store finishes in the background (each
     // step already waited for its writes to reach the store before it returned).
     this.store.close().catch((error: unknown) => {

@@ -33,6 +33,14 @@ export interface SessionWiring {
   keepSpill: (path: string, step: string) => void;
   /** The runtime's hard stop: close() kills every claude child through it. */
   kill: AbortSignal;
+  /** With telemetry on: the variables that tie the step's `claude` child to its run, step and generation. */
+  telemetryEnv?: (step: string) => Record<string, string>;
+}
+
+/** The child's extra environment: the runtime's `env`, and telemetry's variables when it is on. */
+function childEnvOf(wiring: SessionWiring, step: string): Record<string, string> {
+  const env = wiring.options.env;
+  return wiring.telemetryEnv ? { ...env, ...wiring.telemetryEnv(step) } : env;
 }
 
 export interface StepSession {
@@ -86,7 +94,7 @@ export function stepSessionOptions(wiring: SessionWiring, input: StepSession): O
   return buildOptions(spec, {
     workspace: o.workspace,
     locale,
-    env: o.env,
+    env: childEnvOf(wiring, step),
     handoffEnabled: policy.enabled,
     systemAppend: workbench && spec.role === "coordinator" ? [workbench.promptBlock()] : [],
     hooks,
@@ -122,7 +130,7 @@ export function reviewerSessionOptions(
   return buildOptions(reviewerSpec(spec, settings.locale), {
     workspace: o.workspace,
     locale: settings.locale,
-    env: o.env,
+    env: childEnvOf(wiring, lease.step),
     handoffEnabled: false,
     sessionStore: wiring.store,
     ...storeFlush(o),

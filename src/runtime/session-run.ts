@@ -19,7 +19,7 @@ import { PromptQueue } from "./prompt-queue.js";
 import { claudeProjectsDir } from "./recover-local-tail.js";
 import { classifySession, type SessionOutcome } from "./session-outcome.js";
 import type { StderrTail } from "./stderr-tail.js";
-import { SessionTranslator } from "./session-translator.js";
+import { SessionTranslator, type ResponseUsage } from "./session-translator.js";
 
 /** How long a dead child's stderr may take to arrive after its exit was reported. */
 const STDERR_SETTLE_MS = 500;
@@ -74,7 +74,7 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
   if (input.stopSignal.aborted) onStop();
   else input.stopSignal.addEventListener("abort", onStop, { once: true });
 
-  const afterMainResponse = (context: number, stopReason: string | null) => {
+  const afterMainResponse = (context: number, stopReason: string | null, usage: ResponseUsage) => {
     sink({
       type: "context",
       step,
@@ -82,6 +82,7 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
       window: policy.enabled ? policy.window : null,
       at: policy.enabled ? policy.at : null,
       generation: input.generation,
+      usage,
     });
     const due =
       handoffDue({
@@ -123,7 +124,7 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
             input.onSession(signal.sessionId);
             break;
           case "main-response":
-            afterMainResponse(signal.context, signal.stopReason);
+            afterMainResponse(signal.context, signal.stopReason, signal.usage);
             break;
           case "result":
             // Background work still running means the CLI will start another turn on its own.

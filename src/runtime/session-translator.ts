@@ -19,8 +19,8 @@ export type SessionSignal =
   | { kind: "event"; event: FlowerEvent }
   /** The session id is known now (first `system/init`, or a result without one). */
   | { kind: "session"; sessionId: string }
-  /** A main-thread API response ended: its prompt + output tokens, and why it stopped. */
-  | { kind: "main-response"; context: number; stopReason: string | null }
+  /** A main-thread API response ended: its prompt + output tokens, how they split, and why it stopped. */
+  | { kind: "main-response"; context: number; stopReason: string | null; usage: ResponseUsage }
   /** A result message arrived; `backgroundRunning` = the CLI will start another turn on its own. */
   | { kind: "result"; backgroundRunning: boolean }
   /** The binary is about to send a failed request again (`system/api_retry`): its status and error. */
@@ -58,6 +58,16 @@ export interface SessionReading extends SessionCounts {
   apiStatus: number | null;
   /** Its type: `authentication_error`, `rate_limit`, `cloud_credential_error`, ... */
   apiErrorType: string | null;
+}
+
+/** One main-thread response's tokens as the API reported them (telemetry's GenAI attributes). */
+export interface ResponseUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  /** The model that answered, when the response said. */
+  model?: string | undefined;
 }
 
 interface Usage {
@@ -116,6 +126,8 @@ export class SessionTranslator {
   readonly #calls = new ResponseCalls();
   /** Prompt tokens of the main-thread response being streamed. */
   #promptTokens = 0;
+  /** How those prompt tokens split, and the answering model (message_start says both). */
+  #prompt: Omit<ResponseUsage, "outputTokens"> = { inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
   /** Background tasks still running: while any is, a result does not end the session. */
   readonly #background = new Set<string>();
   /** Agent tool_use id → worker name, to tell who is working. */
@@ -177,20 +189,29 @@ export class SessionTranslator {
     if (message.parent_tool_use_id !== null) return [];
     const event = message.event as {
       type: string;
-      message?: { usage?: Usage };
+      message?: { usage?: Usage; model?: string };
       usage?: Usage;
       delta?: { stop_reason?: string | null };
     };
     if (event.type === "message_start") {
-      this.#promptTokens = promptSize(event.message?.usage ?? {});
+      const usage = event.message?.usage ?? {};
+      this.#promptTokens = promptSize(usage);
+      this.#prompt = {
+        inputTokens: usage.input_tokens ?? 0,
+        cacheReadTokens: usage.cache_read_input_tokens ?? 0,
+        cacheWriteTokens: usage.cache_creation_input_tokens ?? 0,
+        ...(typeof event.message?.model === "string" ? { model: event.message.model } : {}),
+      };
       this.#calls.start();
       this.reading.openCalls = [];
     }
     if (event.type !== "message_delta") return [];
-    const context = this.#promptTokens + (event.usage?.output_tokens ?? 0);
+    const outputTokens = event.usage?.output_tokens ?? 0;
+    const context = this.#promptTokens + outputTokens;
     this.reading.context = context;
     this.reading.mainResponses += 1;
-    return [{ kind: "main-response", context, stopReason: event.delta?.stop_reason ?? null }];
+    const usage = { ...this.#prompt, outputTokens };
+    return [{ kind: "main-response", context, stopReason: event.delta?.stop_reason ?? null, usage }];
   }
 
   #assistant(message: Extract<SDKMessage, { type: "assistant" }>): SessionSignal[] {

@@ -35,6 +35,7 @@ import { resolveStepSettings, runSettings, type GivenSettings } from "./step-set
 import { BUILT_IN_DOCUMENTS } from "../documents/builtin/index.js";
 import { CONTINUE_PROMPT } from "./text.js";
 import { relocatedRecord, type WorkspaceSync } from "./workspace-sync.js";
+import type { TelemetryHook } from "../telemetry/hook.js";
 
 /** The runtime's parts a step is driven with; built once by the runtime. */
 export interface RuntimeParts {
@@ -52,6 +53,8 @@ export interface RuntimeParts {
   shared: boolean;
   /** The runtime's hard abort (close()): kills any claude child still running. */
   kill: AbortSignal;
+  /** OpenTelemetry export, or null when off: the `claude` child gets its variables from it. */
+  telemetry?: TelemetryHook | null;
 }
 
 /** One step to drive, already checked by the runtime (runtime.ts validates what a caller gave). */
@@ -108,6 +111,7 @@ export class StepDriver {
         wait: options.wait ?? false,
         signal: stop.signal,
         onWait: (error) => bus.emit({ type: "lease-wait", step, holder: error.holder }),
+        onTakeover: (holder) => bus.emit({ type: "lease-takeover", step, holder }),
       });
       // Read under the lease: while we waited, the holder may have moved the step on (here or, with a
       // shared store, on another machine: its record and frozen documents come from the store).
@@ -256,7 +260,7 @@ export class StepDriver {
 
   /** What the session options are built from: this runtime's options, workbench, store and kill switch. */
   #wiring(): SessionWiring {
-    const { options, workbench, store, redactor, sync, kill } = this.#parts;
+    const { options, workbench, store, redactor, sync, kill, telemetry } = this.#parts;
     return {
       options,
       workbench,
@@ -264,6 +268,7 @@ export class StepDriver {
       redact: (text) => redactor.text(text),
       keepSpill: (path, step) => sync?.saveFile(path, step),
       kill,
+      ...(telemetry ? { telemetryEnv: (step: string) => telemetry.childEnv(step) } : {}),
     };
   }
 

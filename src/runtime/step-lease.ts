@@ -4,7 +4,7 @@
  * token, so a driver whose lease was taken over stops writing instead of corrupting the new driver's record.
  */
 import { randomUUID } from "node:crypto";
-import { LeaseHeldError } from "../errors.js";
+import { LeaseHeldError, type LeaseHolder } from "../errors.js";
 import { holderOf, killLeftoverChildren, ownerGone, type LeaseTiming } from "../records/lease.js";
 import { currentProcess, type ProcessIdentity } from "../records/process-identity.js";
 import type { RunRecords } from "../records/run-records.js";
@@ -19,6 +19,8 @@ export interface LeaseOptions {
   wait?: boolean | number;
   /** Told once when the step is held and we wait. */
   onWait?: (error: LeaseHeldError) => void;
+  /** Told when a dead owner's lease was taken over (telemetry counts takeovers). */
+  onTakeover?: (holder: LeaseHolder) => void;
   signal?: AbortSignal;
 }
 
@@ -61,8 +63,10 @@ export class StepLease {
         // Only once the dead owner's children are gone: a child left running would go on driving the session.
         const left = await killLeftoverChildren(current, self);
         if (left.length === 0) {
-          if (await options.records.takeOver(options.step, current.token, { self, now, token }))
+          if (await options.records.takeOver(options.step, current.token, { self, now, token })) {
+            options.onTakeover?.(holderOf(current));
             return new StepLease(options, token);
+          }
           // Another driver took the dead owner's lease first (two runtimes racing for it). The row read
           // before the takeover names the dead owner; the error must name the live winner, so read again.
           const after = await options.records.acquire(options.step, { self, now: options.now(), token });

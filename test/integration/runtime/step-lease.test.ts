@@ -118,9 +118,19 @@ describe("step leases", () => {
     });
     records.close();
     const rt = runtime(where, [quick("s0")]);
+    const takeovers: unknown[] = [];
+    rt.on((event) => event.type === "lease-takeover" && takeovers.push(event));
     const step = await rt.continue("build", spec);
     expect(step.result).toBe("done by s0");
     expect(rt.records.leases()).toEqual([]);
+    // Said once, naming the dead owner (telemetry counts takeovers from this event).
+    expect(takeovers).toEqual([
+      {
+        type: "lease-takeover",
+        step: "build",
+        holder: expect.objectContaining({ pid: deadPid, host: hostname() }),
+      },
+    ]);
   });
 
   it("two runtimes racing for a dead owner's step: the loser's error names the live winner", async () => {

@@ -1,0 +1,44 @@
+/**
+ * Workers the coordinator sent (the Agent tool), each a span under the turn that sent it. The stream
+ * names a worker by its type only, so parallel workers of one type are told apart by order: the first
+ * started is taken to be the first done (the span's length may be off for one of two such workers;
+ * which turn sent them never is).
+ */
+import type { Context, Span, Tracer } from "@opentelemetry/api";
+import { FLOWER, GEN_AI } from "./attributes.js";
+
+export class WorkerSpans {
+  readonly #tracer: Tracer;
+  readonly #running = new Map<string, Span[]>();
+
+  constructor(tracer: Tracer) {
+    this.#tracer = tracer;
+  }
+
+  /** `description`: the coordinator's words for the task (only with content on). */
+  start(agent: string, description: string | null, turn: Context, at: number): void {
+    const span = this.#tracer.startSpan(
+      `worker ${agent}`,
+      {
+        startTime: at,
+        attributes: {
+          [FLOWER.agent]: agent,
+          [GEN_AI.agentName]: agent,
+          [GEN_AI.operation]: "invoke_agent",
+          ...(description !== null ? { [FLOWER.content]: description } : {}),
+        },
+      },
+      turn,
+    );
+    this.#running.set(agent, [...(this.#running.get(agent) ?? []), span]);
+  }
+
+  end(agent: string, at: number): void {
+    this.#running.get(agent)?.shift()?.end(at);
+  }
+
+  endAll(at: number): void {
+    for (const spans of this.#running.values()) for (const span of spans) span.end(at);
+    this.#running.clear();
+  }
+}
