@@ -10,7 +10,7 @@
  */
 import type { Options, Query, SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import { DEFAULTS } from "../defaults.js";
-import { handoffDue, letCallsFinish } from "../handoff/trigger.js";
+import { costDue, handoffDue, letCallsFinish } from "../handoff/trigger.js";
 import type { HandoffPolicy } from "../handoff/policy.js";
 import type { FlowerEvent } from "./events.js";
 import { lastApiError } from "./api-error-detail.js";
@@ -74,7 +74,10 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
   if (input.stopSignal.aborted) onStop();
   else input.stopSignal.addEventListener("abort", onStop, { once: true });
 
+  /** The main thread's context after each response of this session: the cost rule weighs them. */
+  const contexts: number[] = [];
   const afterMainResponse = (context: number, stopReason: string | null) => {
+    contexts.push(context);
     sink({
       type: "context",
       step,
@@ -91,6 +94,11 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
         at: policy.at,
         sessionId: translator.reading.sessionId,
       }) ||
+      (policy.enabled &&
+        policy.rule === "cost" &&
+        !writing &&
+        !!translator.reading.sessionId &&
+        costDue({ contexts, handoffOutput: policy.handoffOutputTokens })) ||
       (!writing && !!translator.reading.sessionId && input.requested?.() === true);
     // A response that ends the turn needs no interrupt: the work is finishing on its own.
     if (handoffRequested || stopReason !== "tool_use") return;
