@@ -10,7 +10,7 @@
  * machine are noise.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -286,6 +286,9 @@ function logHorizon(result: HorizonModeResult): void {
 async function horizonRun(config: HorizonModeConfig): Promise<HorizonModeResult> {
   const result = await forkHorizonMode(config);
   logHorizon(result);
+  // Each mode as soon as it ends, so a run stopped part-way still leaves what it measured.
+  mkdirSync(join(here, "horizon-partial"), { recursive: true });
+  writeFileSync(join(here, "horizon-partial", `${config.label}.json`), `${JSON.stringify(result)}\n`);
   return result;
 }
 
@@ -295,7 +298,6 @@ async function horizonRun(config: HorizonModeConfig): Promise<HorizonModeResult>
  * all of them at the same time (token figures do not depend on it); (a) the plain agent at a tenth of
  * the size, for the price table only (its cost per sub-task is flat from its first compaction on).
  */
-let horizonSeeds: HorizonModeResult | undefined;
 async function horizonWorkload(): Promise<void> {
   console.log("horizon");
   const subtasks = argument("horizon-subtasks", 1000);
@@ -327,7 +329,6 @@ async function horizonWorkload(): Promise<void> {
       plain: runs[index * 3 + 2]!,
     })),
   };
-  horizonSeeds = results.horizon.windows.find((entry) => entry.window === linesWindow())?.flower;
 }
 
 function linesWindow(): number {
@@ -336,10 +337,10 @@ function linesWindow(): number {
 
 /**
  * Where to hand off: flower at one window (90k) with the seeds' line (window − 50k), lower lines
- * (− 60k, − 70k) and the cost rule, all at the same time. With the horizon workload in the same run,
- * its (c) at that window is the seeds' line.
+ * (− 60k, − 70k) and the cost rule, all at the same time. With the horizon workload in the same run
+ * (and that window among its windows), its (c) at that window is the seeds' line: `seeds` waits for it.
  */
-async function linesWorkload(): Promise<void> {
+async function linesWorkload(seeds?: Promise<HorizonModeResult | undefined>): Promise<void> {
   console.log("lines");
   const subtasks = argument("horizon-subtasks", 1000);
   const window = linesWindow();
@@ -352,15 +353,14 @@ async function linesWorkload(): Promise<void> {
     bucket,
     ...extra,
   });
-  const seeds =
-    horizonSeeds?.subtasks === subtasks ? Promise.resolve(horizonSeeds) : horizonRun(config("c-50k", {}));
   const runs = await Promise.all([
-    seeds,
+    seeds ?? horizonRun(config("c-50k", {})),
     horizonRun(config("c-60k", { headroom: 60_000 })),
     horizonRun(config("c-70k", { headroom: 70_000 })),
     horizonRun(config("c-cost", { rule: "cost" })),
   ]);
-  results.lines = { window, subtasks, runs };
+  const first = runs[0] ?? (await horizonRun(config("c-50k", {})));
+  results.lines = { window, subtasks, runs: [first, ...(runs.slice(1) as HorizonModeResult[])] };
 }
 
 function listArgument(name: string, fallback: number[]): number[] {
@@ -379,11 +379,16 @@ if (only.has("store")) chosen.push(storeWorkload);
 if (only.has("hooks")) chosen.push(hooksWorkload);
 if (only.has("economy")) chosen.push(economyWorkload);
 if (only.has("long")) chosen.push(longWorkload);
-// The two run one after the other even with --parallel: lines reuses horizon's (c) at its window.
+// The two run at the same time (every mode is a process of its own); lines reuses horizon's (c) at its
+// window when horizon measures that window.
 if (only.has("horizon") || only.has("lines"))
   chosen.push(async () => {
-    if (only.has("horizon")) await horizonWorkload();
-    if (only.has("lines")) await linesWorkload();
+    const horizon = only.has("horizon") ? horizonWorkload() : undefined;
+    const reuse =
+      horizon && listArgument("horizon-windows", [200_000, 90_000]).includes(linesWindow())
+        ? horizon.then(() => results.horizon?.windows.find((entry) => entry.window === linesWindow())?.flower)
+        : undefined;
+    await Promise.all([horizon, only.has("lines") ? linesWorkload(reuse) : undefined]);
   });
 // 20 runner processes × 60 s against Postgres, then SQLite; also written alone to bench/postgres-load.json.
 if (only.has("postgres"))
