@@ -269,9 +269,9 @@ function flowerOverSubagents(flower: ModeResult, subagents: ModeResult) {
   };
 }
 
-/** Sub-tasks per row of the per-100 table: a tenth of the run (100 at the 1,000). */
+/** Sub-tasks per row of the per-100 table: 100 from 200 sub-tasks on, else a tenth of the run. */
 function bucketOf(subtasks: number): number {
-  return Math.max(1, Math.round(subtasks / 10));
+  return subtasks >= 200 ? 100 : Math.max(1, Math.round(subtasks / 10));
 }
 
 function logHorizon(result: HorizonModeResult): void {
