@@ -227,6 +227,24 @@ function pricedRow(name: string, tokens: Tokens | null, count: number): Array<st
   ];
 }
 
+/**
+ * The kit caches per conversation, and a compaction request is a conversation of its own there, so its
+ * whole prompt is a cache write. The API caches by prefix: if the summary request repeats the main
+ * thread's prefix byte for byte, that part is a cache read. This is that other bound: the context the
+ * turn before had, read; the rest, written.
+ */
+function sharedPrefixSummary(summary: Tokens, before: Tokens | null): Tokens {
+  const read = Math.min(before?.input ?? 0, summary.input);
+  const write = summary.input - read;
+  return {
+    ...summary,
+    uncached: 0,
+    cacheRead: read,
+    cacheWrite: write,
+    costWeighted: Math.round(0.1 * read + 1.25 * write),
+  };
+}
+
 /** Cost-weighted input plus output at 5×: the dollars of the first price over its input price. */
 function weighted(tokens: Tokens | null): number {
   return tokens ? tokens.costWeighted + 5 * tokens.output : 0;
@@ -240,8 +258,11 @@ function weighted(tokens: Tokens | null): number {
 export function breakEven(entry: HorizonWindow): {
   handoff: number;
   compaction: number | null;
+  /** The compaction with its summary request's prefix read from the cache (the other bound). */
+  compactionShared: number | null;
   stayTurns: number | null;
   compactedTurns: number | null;
+  compactedTurnsShared: number | null;
 } | null {
   const { flower, subagents } = entry;
   if (flower.handoffs.length === 0) return null;
@@ -252,15 +273,39 @@ export function breakEven(entry: HorizonWindow): {
   const before = flower.handoffs.reduce((sum, h) => sum + h.contextBefore, 0) / flower.handoffs.length;
   const stayTurns = before > floor ? handoff / (0.1 * (before - floor)) : null;
   if (subagents.compactionCosts.length === 0)
-    return { handoff, compaction: null, stayTurns, compactedTurns: null };
+    return {
+      handoff,
+      compaction: null,
+      compactionShared: null,
+      stayTurns,
+      compactedTurns: null,
+      compactedTurnsShared: null,
+    };
   const compactions = subagents.compactionCosts;
   const compaction =
     compactions.reduce((sum, c) => sum + weighted(c.summary) + weighted(c.firstAfter), 0) /
     compactions.length;
+  const compactionShared =
+    compactions.reduce(
+      (sum, c) => sum + weighted(sharedPrefixSummary(c.summary, c.turnBefore)) + weighted(c.firstAfter),
+      0,
+    ) / compactions.length;
   const after = compactions.reduce((sum, c) => sum + (c.contextAfter ?? 0), 0) / compactions.length;
   const saving = 0.1 * (after - floor);
-  const compactedTurns = handoff <= compaction ? 0 : saving > 0 ? (handoff - compaction) / saving : null;
-  return { handoff, compaction, stayTurns, compactedTurns };
+  const turns = (cost: number) => (handoff <= cost ? 0 : saving > 0 ? (handoff - cost) / saving : null);
+  return {
+    handoff,
+    compaction,
+    compactionShared,
+    stayTurns,
+    compactedTurns: turns(compaction),
+    compactedTurnsShared: turns(compactionShared),
+  };
+}
+
+function turnsText(turns: number | null): string {
+  if (turns === null) return "never";
+  return turns === 0 ? "at once (the handoff is the cheaper event)" : `after ${number(turns, 1)} turns`;
 }
 
 function pricingSection(entry: HorizonWindow): string[] {
@@ -286,7 +331,16 @@ function pricingSection(entry: HorizonWindow): string[] {
         pricedRow("(c) handoff: the successor's start-up request", mean(hs.map((h) => h.startup)), hs.length),
         pricedRow("(c) handoff: the first turn back at work", mean(hs.map((h) => h.firstBack)), hs.length),
         pricedRow("(c) an ordinary turn just before", mean(hs.map((h) => h.turnBefore)), hs.length),
-        pricedRow("(b) compaction: the summary request", mean(cs.map((x) => x.summary)), cs.length),
+        pricedRow(
+          "(b) compaction: the summary request (as the kit prices it)",
+          mean(cs.map((x) => x.summary)),
+          cs.length,
+        ),
+        pricedRow(
+          "(b) compaction: the summary request, prefix read from the cache (estimate)",
+          mean(cs.map((x) => sharedPrefixSummary(x.summary, x.turnBefore))),
+          cs.length,
+        ),
         pricedRow("(b) compaction: the first turn after it", mean(cs.map((x) => x.firstAfter)), cs.length),
         pricedRow("(b) an ordinary turn just before", mean(cs.map((x) => x.turnBefore)), cs.length),
       ],
@@ -305,14 +359,12 @@ function pricingSection(entry: HorizonWindow): string[] {
     lines.push(
       `A handoff costs ${number(even.handoff)} input-token equivalents (writing turn + start-up request, output at 5×)` +
         (even.compaction !== null
-          ? `, a compaction ${number(even.compaction)} (summary + first turn after).`
+          ? `, a compaction ${number(even.compaction)} as the kit prices it and ${number(even.compactionShared)} with the summary request's prefix read from the cache (summary request + first turn after).`
           : ".") +
         ` Break-even: against staying in the session, after ${number(even.stayTurns, 1)} turns;` +
         (even.compaction === null
           ? " (b) did not compact at this window."
-          : even.compactedTurns === 0
-            ? " against the compacted session at once (the handoff is the cheaper event, and every turn after it re-reads less)."
-            : ` against the compacted session, after ${number(even.compactedTurns, 1)} turns.`) +
+          : ` against the compacted session ${turnsText(even.compactedTurns)} (kit's pricing), ${turnsText(even.compactedTurnsShared)} (prefix read).`) +
         " The same for both models (their price ratios are equal).",
     );
   return lines;
@@ -381,7 +433,7 @@ export function horizonSection(
   if (horizon) {
     out.push(
       "",
-      `### Workload 5: a thousand sub-tasks (${number(horizon.subtasks)}), windows ${horizon.windows.map((w) => number(w.window)).join(" and ")}`,
+      `### Workload 5: ${number(horizon.subtasks)} sub-tasks, windows ${horizon.windows.map((w) => number(w.window)).join(" and ")}`,
       "",
       measured(runs.horizon),
       "",
