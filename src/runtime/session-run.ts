@@ -19,6 +19,7 @@ import { PromptQueue } from "./prompt-queue.js";
 import { claudeProjectsDir } from "./recover-local-tail.js";
 import { classifySession, type SessionOutcome } from "./session-outcome.js";
 import type { StderrTail } from "./stderr-tail.js";
+import { releaseSessionAbort } from "./session-options.js";
 import { SessionTranslator } from "./session-translator.js";
 
 /** How long a dead child's stderr may take to arrive after its exit was reported. */
@@ -157,6 +158,7 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
     input.stopSignal.removeEventListener("abort", onStop);
     queue.end();
     q.close();
+    releaseSessionAbort(input.options);
   }
   const reading = translator.reading;
   // The SDK reports the child's exit before its stderr pipe is drained: wait for the last lines.
