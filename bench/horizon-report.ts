@@ -637,10 +637,10 @@ export function horizonCharts(horizon: HorizonResults | undefined): Record<strin
   const charts: Record<string, string> = {};
   const contextCharts = horizon.windows.map((entry) =>
     lineChart({
-      title: `Workload 5: main-thread context per turn, ${horizon.subtasks} sub-tasks, window ${k(entry.window)}`,
+      title: `Workload 5: main-thread context per turn, ${horizon.subtasks} sub-tasks, window ${k(entry.window)} (dotted: compaction, handoff)`,
       series: [
-        contextSeries(entry.subagents, "(b) SDK subagents (| compaction)", COLORS.subagents),
-        contextSeries(entry.flower, "(c) flower (| handoff)", COLORS.flower),
+        contextSeries(entry.subagents, "(b) SDK subagents", COLORS.subagents),
+        contextSeries(entry.flower, "(c) flower", COLORS.flower),
       ],
       lines: [
         { label: `window ${k(entry.window)}`, value: entry.window },
