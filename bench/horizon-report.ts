@@ -637,7 +637,7 @@ export function horizonCharts(horizon: HorizonResults | undefined): Record<strin
   const charts: Record<string, string> = {};
   const contextCharts = horizon.windows.map((entry) =>
     lineChart({
-      title: `Workload 5: main-thread context per turn, ${horizon.subtasks} sub-tasks, window ${k(entry.window)} (dotted: compaction, handoff)`,
+      title: `W5: main-thread context per turn, ${horizon.subtasks} sub-tasks, window ${k(entry.window)}; dotted: a switch`,
       series: [
         contextSeries(entry.subagents, "(b) SDK subagents", COLORS.subagents),
         contextSeries(entry.flower, "(c) flower", COLORS.flower),
