@@ -29,6 +29,9 @@ export interface MemorySample {
   /** Resident set of this process after a full GC, MB. */
   rssMb: number;
   heapUsedMb: number;
+  /** Memory of C++ objects bound to JS objects, and of ArrayBuffers/Buffers, MB: outside the heap. */
+  externalMb?: number;
+  arrayBuffersMb?: number;
   /** Resident set of the `claude` processes this driver started, MB (the CLI is a process of its own). */
   cliRssMb: number;
 }
@@ -93,6 +96,8 @@ function sample(): MemorySample {
   return {
     rssMb: Math.round(usage.rss / 2 ** 20),
     heapUsedMb: Math.round(usage.heapUsed / 2 ** 20),
+    externalMb: Math.round(usage.external / 2 ** 20),
+    arrayBuffersMb: Math.round(usage.arrayBuffers / 2 ** 20),
     cliRssMb: descendantsRssMb(),
   };
 }

@@ -36,6 +36,8 @@ export interface HorizonModeConfig {
   bucket: number;
   headroom?: number;
   rule?: "line" | "cost";
+  /** Extra environment for the driver process (a diagnostic: e.g. MALLOC_ARENA_MAX). */
+  driverEnv?: Record<string, string>;
 }
 
 /** What one request cost, split the way the price page splits it. */
@@ -148,9 +150,10 @@ class Driver {
   #next = 0;
   readonly done: Promise<DriverOutcome>;
 
-  constructor(config: DriverConfig, exchangeCount: () => number) {
+  constructor(config: DriverConfig, exchangeCount: () => number, env?: Record<string, string>) {
     this.child = fork(join(here, "horizon-driver.js"), [], {
       execArgv: ["--expose-gc"],
+      env: { ...process.env, ...env },
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
     this.done = new Promise((resolve) => {
@@ -239,6 +242,7 @@ export async function runHorizonMode(config: HorizonModeConfig): Promise<Horizon
         ...(config.rule !== undefined ? { rule: config.rule } : {}),
       },
       () => model.exchanges.length,
+      config.driverEnv,
     );
     outcome = await driver.done;
     await driver.stop();
