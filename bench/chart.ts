@@ -18,6 +18,11 @@ export interface ChartOptions {
   lines?: Array<{ label: string; value: number }>;
   width?: number;
   height?: number;
+  /** Axis titles (default: main-thread turn, context (tokens)). */
+  xLabel?: string;
+  yLabel?: string;
+  /** How a y tick is written (default: 12k). */
+  yFormat?: (value: number) => string;
 }
 
 function escape(value: string): string {
@@ -60,7 +65,7 @@ export function lineChart(options: ChartOptions): string {
   for (let value = 0; value <= topY; value += stepY) {
     parts.push(
       `<line x1="${left}" x2="${left + plotWidth}" y1="${y(value).toFixed(1)}" y2="${y(value).toFixed(1)}" stroke="#e5e5e5"/>`,
-      `<text x="${left - 6}" y="${(y(value) + 4).toFixed(1)}" text-anchor="end">${kilo(value)}</text>`,
+      `<text x="${left - 6}" y="${(y(value) + 4).toFixed(1)}" text-anchor="end">${(options.yFormat ?? kilo)(value)}</text>`,
     );
   }
   for (let value = 0; value <= maxX; value += stepX) {
@@ -69,8 +74,8 @@ export function lineChart(options: ChartOptions): string {
     );
   }
   parts.push(
-    `<text x="${left + plotWidth / 2}" y="${height - 28}" text-anchor="middle">main-thread turn</text>`,
-    `<text x="14" y="${top + plotHeight / 2}" text-anchor="middle" transform="rotate(-90 14 ${top + plotHeight / 2})">context (tokens)</text>`,
+    `<text x="${left + plotWidth / 2}" y="${height - 28}" text-anchor="middle">${escape(options.xLabel ?? "main-thread turn")}</text>`,
+    `<text x="14" y="${top + plotHeight / 2}" text-anchor="middle" transform="rotate(-90 14 ${top + plotHeight / 2})">${escape(options.yLabel ?? "context (tokens)")}</text>`,
     `<line x1="${left}" x2="${left}" y1="${top}" y2="${top + plotHeight}" stroke="#555"/>`,
     `<line x1="${left}" x2="${left + plotWidth}" y1="${top + plotHeight}" y2="${top + plotHeight}" stroke="#555"/>`,
   );

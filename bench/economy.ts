@@ -51,7 +51,7 @@ export interface EconomyConfig {
   modes: Mode[];
 }
 
-async function drain(options: Options, prompt: string): Promise<{ ok: boolean; error?: string }> {
+export async function drain(options: Options, prompt: string): Promise<{ ok: boolean; error?: string }> {
   const session = query({ prompt, options });
   try {
     for await (const message of session) {
@@ -67,7 +67,7 @@ async function drain(options: Options, prompt: string): Promise<{ ok: boolean; e
 }
 
 /** SDK options both plain modes share: the preset prompt, no settings files, auto-compact at `window`. */
-function sdkOptions(workspace: string, env: Record<string, string>, window: number): Options {
+export function sdkOptions(workspace: string, env: Record<string, string>, window: number): Options {
   return {
     cwd: workspace,
     env: { ...process.env, ...env, CLAUDE_CODE_AUTO_COMPACT_WINDOW: String(window) },

@@ -10,7 +10,7 @@
  * machine are noise.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,7 +19,9 @@ import * as prettier from "prettier";
 import { lineChart, type Series } from "./chart.js";
 import { runMode, type EconomyConfig, type ModeResult } from "./economy.js";
 import { runHooks, type HookResult } from "./hooks.js";
+import { forkHorizonMode, type HorizonModeConfig, type HorizonModeResult } from "./horizon-mode.js";
 import { ratio } from "./metrics.js";
+import { horizonCharts, horizonTargets, paysBlock, renderPays } from "./horizon-report.js";
 import { measureInChild, type StoreSize } from "./store.js";
 import { brokenLoads, brokenLoadsError, storeLoadWorkload, type StoreLoadResult } from "./postgres-load.js";
 import {
@@ -171,6 +173,8 @@ const results: Results = {
   hooks: undefined,
   store: undefined,
   postgres: undefined,
+  horizon: undefined,
+  lines: undefined,
   targets: [],
 };
 
@@ -265,11 +269,127 @@ function flowerOverSubagents(flower: ModeResult, subagents: ModeResult) {
   };
 }
 
+/** Sub-tasks per row of the per-100 table: 100 from 200 sub-tasks on, else a tenth of the run. */
+function bucketOf(subtasks: number): number {
+  return subtasks >= 200 ? 100 : Math.max(1, Math.round(subtasks / 10));
+}
+
+function logHorizon(result: HorizonModeResult): void {
+  console.log(
+    `  ${result.label} (${result.subtasks} sub-tasks, window ${result.window}): ${result.ok ? "ok" : `FAILED: ${result.error}`}; ` +
+      `${result.requests} requests (${result.rejected} rejected), peak ${result.mainPeak}, input ${result.totalInputTokens}, ` +
+      `weighted ${result.costWeightedInput}, breaks ${result.cacheBreaks}, compactions ${result.compactions}, ` +
+      `generations ${result.generations}, degraded ${result.degraded}, ${Math.round(result.wallMs / 1000)} s`,
+  );
+}
+
+async function horizonRun(config: HorizonModeConfig): Promise<HorizonModeResult> {
+  const result = await forkHorizonMode(config);
+  logHorizon(result);
+  // Each mode as soon as it ends, so a run stopped part-way still leaves what it measured.
+  mkdirSync(join(here, "horizon-partial"), { recursive: true });
+  writeFileSync(join(here, "horizon-partial", `${config.label}.json`), `${JSON.stringify(result)}\n`);
+  return result;
+}
+
+/**
+ * Workload 5 (issue 26): 1,000 sub-tasks at windows 200k and 90k, (b) the SDK's subagents with
+ * auto-compact at that window against (c) flower, each mode in a process of its own with its own kit and
+ * all of them at the same time (token figures do not depend on it); (a) the plain agent at a tenth of
+ * the size, for the price table only (its cost per sub-task is flat from its first compaction on).
+ */
+async function horizonWorkload(): Promise<void> {
+  console.log("horizon");
+  const subtasks = argument("horizon-subtasks", 1000);
+  const plainSubtasks = argument("horizon-plain-subtasks", Math.max(1, Math.round(subtasks / 10)));
+  const windows = listArgument("horizon-windows", [200_000, 90_000]);
+  const bucket = bucketOf(subtasks);
+  const runs = await Promise.all(
+    windows.flatMap((window) => [
+      horizonRun({ label: `b-${window / 1000}k`, mode: "subagents", window, subtasks, bucket }),
+      horizonRun({ label: `c-${window / 1000}k`, mode: "flower", window, subtasks, bucket }),
+      horizonRun({
+        label: `a-${window / 1000}k`,
+        mode: "plain",
+        window,
+        subtasks: plainSubtasks,
+        bucket: plainSubtasks,
+      }),
+    ]),
+  );
+  results.horizon = {
+    subtasks,
+    plainSubtasks,
+    bucket,
+    windows: windows.map((window, index) => ({
+      window,
+      at: new HandoffPolicy({ window }).at,
+      subagents: runs[index * 3]!,
+      flower: runs[index * 3 + 1]!,
+      plain: runs[index * 3 + 2]!,
+    })),
+  };
+}
+
+function linesWindow(): number {
+  return argument("lines-window", 90_000);
+}
+
+/**
+ * Where to hand off: flower at one window (90k) with the seeds' line (window − 50k), lower lines
+ * (− 60k, − 70k) and the cost rule, all at the same time. With the horizon workload in the same run
+ * (and that window among its windows), its (c) at that window is the seeds' line: `seeds` waits for it.
+ */
+async function linesWorkload(seeds?: Promise<HorizonModeResult | undefined>): Promise<void> {
+  console.log("lines");
+  const subtasks = argument("horizon-subtasks", 1000);
+  const window = linesWindow();
+  const bucket = bucketOf(subtasks);
+  const config = (label: string, extra: Partial<HorizonModeConfig>): HorizonModeConfig => ({
+    label,
+    mode: "flower",
+    window,
+    subtasks,
+    bucket,
+    ...extra,
+  });
+  const runs = await Promise.all([
+    seeds ?? horizonRun(config("c-50k", {})),
+    horizonRun(config("c-60k", { headroom: 60_000 })),
+    horizonRun(config("c-70k", { headroom: 70_000 })),
+    horizonRun(config("c-cost", { rule: "cost" })),
+  ]);
+  const first = runs[0] ?? (await horizonRun(config("c-50k", {})));
+  results.lines = { window, subtasks, runs: [first, ...(runs.slice(1) as HorizonModeResult[])] };
+}
+
+function listArgument(name: string, fallback: number[]): number[] {
+  const index = process.argv.indexOf(`--${name}`);
+  if (index === -1) return fallback;
+  const values = (process.argv[index + 1] ?? "").split(",").map(Number);
+  if (values.length === 0 || values.some((value) => !Number.isInteger(value) || value < 1))
+    throw new Error(
+      `--${name} must be a comma-separated list of positive integers, got ${JSON.stringify(process.argv[index + 1])}`,
+    );
+  return values;
+}
+
 const chosen: Array<() => Promise<void>> = [];
 if (only.has("store")) chosen.push(storeWorkload);
 if (only.has("hooks")) chosen.push(hooksWorkload);
 if (only.has("economy")) chosen.push(economyWorkload);
 if (only.has("long")) chosen.push(longWorkload);
+// The two run at the same time (every mode is a process of its own); lines reuses horizon's (c) at its
+// window when horizon measures that window.
+if (only.has("horizon") || only.has("lines"))
+  chosen.push(async () => {
+    const horizon = only.has("horizon") ? horizonWorkload() : undefined;
+    const reuse =
+      horizon && listArgument("horizon-windows", [200_000, 90_000]).includes(linesWindow())
+        ? horizon.then(() => results.horizon?.windows.find((entry) => entry.window === linesWindow())?.flower)
+        : undefined;
+    await Promise.all([horizon, only.has("lines") ? linesWorkload(reuse) : undefined]);
+  });
 // 20 runner processes × 60 s against Postgres, then SQLite; also written alone to bench/postgres-load.json.
 if (only.has("postgres"))
   chosen.push(async () => {
@@ -285,6 +405,8 @@ const previous = JSON.parse(readFileSync(join(benchDir, "results.json"), "utf8")
 if (!only.has("economy")) results.economy = previous.economy;
 if (!only.has("long")) results.long = previous.long;
 if (!only.has("hooks")) results.hooks = previous.hooks;
+if (!only.has("horizon")) results.horizon = previous.horizon;
+if (!only.has("lines")) results.lines = previous.lines;
 if (!only.has("store") && previous.store) {
   // Results of older runs carry a `postgres: null` placeholder here; the load test has its own key now.
   const { postgres: _placeholder, ...store } = previous.store as typeof previous.store & { postgres?: null };
@@ -320,6 +442,8 @@ if (results.long) {
     ],
   });
 }
+
+Object.assign(charts, horizonCharts(results.horizon));
 
 // Each workload measured in this process records when, where and under what load.
 const run: RunInfo = {
@@ -437,6 +561,7 @@ for (const load of loads)
       load.lost === 0 && load.duplicated === 0 && load.misorderedTranscripts === 0,
     ),
   );
+targets.push(...horizonTargets(results.horizon, results.lines));
 results.targets = targets;
 if (only.size === 0) {
   // --render measured nothing: the header stays that of the run that did.
@@ -463,7 +588,10 @@ if (write) {
   for (const [name, svg] of Object.entries(charts)) writeFileSync(join(benchDir, name), svg);
   const readmePath = join(benchDir, "README.md");
   // Formatted like every other file, so `prettier --check` passes on the regenerated README.
-  const readme = renderReadme(readFileSync(readmePath, "utf8"), results);
+  const readme = renderPays(
+    renderReadme(readFileSync(readmePath, "utf8"), results),
+    paysBlock(results.horizon, results.horizon?.run?.commit, results.horizon?.run?.date),
+  );
   const config = (await prettier.resolveConfig(readmePath)) ?? {};
   writeFileSync(readmePath, await prettier.format(readme, { ...config, filepath: readmePath }));
   console.log(`wrote bench/results.json, ${Object.keys(charts).join(", ") || "no charts"}, bench/README.md`);

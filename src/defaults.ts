@@ -18,6 +18,11 @@ export const DEFAULTS = {
   inflightMargin: 25_000,
   /** The only brake when `window` is below a role's start-up floor: handoffs do not use retry budget. */
   maxGenerations: 8,
+  /**
+   * The cost rule's guess of a handoff document in output tokens (`HandoffPolicy({ rule: "cost" })`):
+   * the seeds' handoffs run to a few thousand characters; guessing long makes the rule switch later.
+   */
+  handoffOutputTokens: 2_000,
   /** Below this a handoff cannot even be written. */
   handoffFloor: 10_000,
   /**

@@ -118,7 +118,7 @@ export type { CoordinatorOptions } from "./agents/coordinator.js";
 export { COORDINATOR_RULES, WORKER_RULES } from "./agents/rules.js";
 
 export { HandoffPolicy, defaultWindow, resolveWindow } from "./handoff/policy.js";
-export type { HandoffPolicyOptions } from "./handoff/policy.js";
+export type { HandoffPolicyOptions, HandoffRule } from "./handoff/policy.js";
 export { CompactPolicy } from "./handoff/compact.js";
 export type { CompactMode, CompactPolicyOptions } from "./handoff/compact.js";
 export { Handoff } from "./handoff/document.js";

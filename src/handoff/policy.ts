@@ -41,13 +41,31 @@ export interface HandoffPolicyOptions {
    * @default 8
    */
   maxGenerations?: number;
+  /**
+   * When to switch below the line. `"line"`: at `at` (window − headroom), the seeds' rule. `"cost"`: as
+   * soon as staying costs more than a handoff (`costDue` in trigger.ts: the extra input this session
+   * has re-read above its start-up floor reaches the priced cost of one handoff), and at `at` at the
+   * latest. The cost rule hands off far earlier and far more often (every few dozen turns when each
+   * turn adds a few hundred tokens), so give it a `maxGenerations` that fits the job.
+   * @default "line"
+   */
+  rule?: HandoffRule;
+  /**
+   * The cost rule's estimate of a handoff document's length in output tokens (priced at 5× input).
+   * @default 2_000
+   */
+  handoffOutputTokens?: number;
 }
+
+export type HandoffRule = "line" | "cost";
 
 export class HandoffPolicy {
   readonly enabled: boolean;
   readonly window: number;
   readonly headroom: number;
   readonly maxGenerations: number;
+  readonly rule: HandoffRule;
+  readonly handoffOutputTokens: number;
   /**
    * The options as they were given: a field left out is one the Runtime may decide (the window from the
    * model) or take from the step's record on `continue`. Only given fields override a recorded setting.
@@ -60,6 +78,8 @@ export class HandoffPolicy {
       window = DEFAULTS.window,
       headroom = DEFAULTS.headroom,
       maxGenerations = DEFAULTS.maxGenerations,
+      rule = "line",
+      handoffOutputTokens = DEFAULTS.handoffOutputTokens,
     } = options;
     if (typeof enabled !== "boolean") throw new ConfigurationError("enabled", enabled, "a boolean");
     requirePositiveInteger("window", window);
@@ -67,7 +87,11 @@ export class HandoffPolicy {
     if (!Number.isSafeInteger(maxGenerations) || maxGenerations < 1) {
       throw new ConfigurationError("maxGenerations", maxGenerations, "an integer >= 1");
     }
+    if (rule !== "line" && rule !== "cost") throw new ConfigurationError("rule", rule, '"line" or "cost"');
+    requirePositiveInteger("handoffOutputTokens", handoffOutputTokens);
     this.enabled = enabled;
+    this.rule = rule;
+    this.handoffOutputTokens = handoffOutputTokens;
     this.window = window;
     this.headroom = headroom;
     this.maxGenerations = maxGenerations;

@@ -67,3 +67,47 @@ export interface NearDueInput {
 export function nearDue({ enabled, writing, context, warnAt, at, warned }: NearDueInput): boolean {
   return enabled && !writing && !warned && typeof context === "number" && context >= warnAt && context < at;
 }
+
+/**
+ * Prices relative to uncached input, the same ratios for every current Claude model on the API's price
+ * page (https://platform.claude.com/docs/en/about-claude/pricing): a cache read costs 0.1×, a 5-minute
+ * cache write 1.25×, an output token 5×.
+ */
+export const PRICE_RATIOS = { cacheRead: 0.1, cacheWrite: 1.25, output: 5 } as const;
+
+export interface CostDueInput {
+  /**
+   * The main thread's context after each turn of this session, oldest first; the first is the session's
+   * start-up floor (what a fresh session would carry too).
+   */
+  contexts: readonly number[];
+  /** The expected handoff document, output tokens (`HandoffPolicy.handoffOutputTokens`). */
+  handoffOutput: number;
+}
+
+/**
+ * The priced cost of handing off now, in uncached-input tokens: the writing turn re-reads the context
+ * from the cache and writes the document; the successor writes its floor and the document to the cache.
+ */
+export function handoffPrice(context: number, floor: number, handoffOutput: number): number {
+  const { cacheRead, cacheWrite, output } = PRICE_RATIOS;
+  return cacheRead * context + output * handoffOutput + cacheWrite * (floor + handoffOutput);
+}
+
+/**
+ * The cost rule (`HandoffPolicy({ rule: "cost" })`): hand off once the extra input this session has paid
+ * for staying — every turn re-reads, at the cache-read price, what the context grew above its start-up
+ * floor — reaches the priced cost of one handoff. For a context that grows by about the same amount a
+ * turn this is the switch point with the lowest price per turn over many generations (the rent-or-buy
+ * balance: a generation of n turns costs handoff + 0.1·g·n²/2 above its floor, and handoff/n + 0.05·g·n
+ * is smallest where the two are equal), and it needs no guess of the growth: a session that grows
+ * fast reaches it sooner, one that idles never does.
+ */
+export function costDue({ contexts, handoffOutput }: CostDueInput): boolean {
+  if (contexts.length < 2) return false;
+  const floor = contexts[0]!;
+  const current = contexts[contexts.length - 1]!;
+  let excess = 0;
+  for (const context of contexts) excess += Math.max(0, context - floor);
+  return PRICE_RATIOS.cacheRead * excess >= handoffPrice(current, floor, handoffOutput);
+}

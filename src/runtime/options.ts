@@ -251,6 +251,8 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     window: resolveWindow({ window: policy.given.window, model: options.model, env: childEnv }),
     headroom: policy.headroom,
     maxGenerations: policy.maxGenerations,
+    rule: policy.rule,
+    handoffOutputTokens: policy.handoffOutputTokens,
   });
   const internal = options._internal ?? {};
   if (typeof internal !== "object" || internal === null)

@@ -167,10 +167,31 @@ function storeFlush(options: ResolvedRuntimeOptions): { sessionStoreFlush?: "eag
   return options.store.kind === "postgres" ? { sessionStoreFlush: "eager" } : {};
 }
 
+/** How to unhook each session's controller from the runtime's kill signal (releaseSessionAbort). */
+const releases = new WeakMap<AbortController, () => void>();
+
 /** A fresh controller per session that follows the runtime's kill signal. */
-function childAbort(kill: AbortSignal): AbortController {
+export function childAbort(kill: AbortSignal): AbortController {
   const controller = new AbortController();
-  if (kill.aborted) controller.abort();
-  else kill.addEventListener("abort", () => controller.abort(), { once: true });
+  if (kill.aborted) {
+    controller.abort();
+    return controller;
+  }
+  const onKill = () => controller.abort();
+  kill.addEventListener("abort", onKill, { once: true });
+  releases.set(controller, () => kill.removeEventListener("abort", onKill));
   return controller;
+}
+
+/**
+ * Unhooks a finished session's controller from the runtime's kill signal. Left hooked, the signal keeps
+ * one listener, and with it that session's controller, per session for the runtime's whole life: Node
+ * warns at the 11th (MaxListenersExceededWarning, seen in workload 5 of the bench at ~400 sub-tasks),
+ * and a night-long run has hundreds of sessions.
+ */
+export function releaseSessionAbort(options: { abortController?: AbortController | undefined }): void {
+  const controller = options.abortController;
+  if (!controller) return;
+  releases.get(controller)?.();
+  releases.delete(controller);
 }

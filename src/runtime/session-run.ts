@@ -10,7 +10,7 @@
  */
 import type { Options, Query, SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import { DEFAULTS } from "../defaults.js";
-import { handoffDue, letCallsFinish } from "../handoff/trigger.js";
+import { costDue, handoffDue, letCallsFinish } from "../handoff/trigger.js";
 import type { HandoffPolicy } from "../handoff/policy.js";
 import type { FlowerEvent } from "./events.js";
 import { lastApiError } from "./api-error-detail.js";
@@ -19,6 +19,7 @@ import { PromptQueue } from "./prompt-queue.js";
 import { claudeProjectsDir } from "./recover-local-tail.js";
 import { classifySession, type SessionOutcome } from "./session-outcome.js";
 import type { StderrTail } from "./stderr-tail.js";
+import { releaseSessionAbort } from "./session-options.js";
 import { SessionTranslator, type ResponseUsage } from "./session-translator.js";
 
 /** How long a dead child's stderr may take to arrive after its exit was reported. */
@@ -74,7 +75,10 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
   if (input.stopSignal.aborted) onStop();
   else input.stopSignal.addEventListener("abort", onStop, { once: true });
 
+  /** The main thread's context after each response of this session: the cost rule weighs them. */
+  const contexts: number[] = [];
   const afterMainResponse = (context: number, stopReason: string | null, usage: ResponseUsage) => {
+    contexts.push(context);
     sink({
       type: "context",
       step,
@@ -92,6 +96,11 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
         at: policy.at,
         sessionId: translator.reading.sessionId,
       }) ||
+      (policy.enabled &&
+        policy.rule === "cost" &&
+        !writing &&
+        !!translator.reading.sessionId &&
+        costDue({ contexts, handoffOutput: policy.handoffOutputTokens })) ||
       (!writing && !!translator.reading.sessionId && input.requested?.() === true);
     // A response that ends the turn needs no interrupt: the work is finishing on its own.
     if (handoffRequested || stopReason !== "tool_use") return;
@@ -150,6 +159,7 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
     input.stopSignal.removeEventListener("abort", onStop);
     queue.end();
     q.close();
+    releaseSessionAbort(input.options);
   }
   const reading = translator.reading;
   // The SDK reports the child's exit before its stderr pipe is drained: wait for the last lines.

@@ -137,6 +137,8 @@ export class StepDriver {
         window: settings.handoff.window,
         headroom: settings.handoff.headroom,
         maxGenerations: stepPolicy?.given.maxGenerations ?? o.handoff.maxGenerations,
+        rule: stepPolicy?.given.rule ?? o.handoff.rule,
+        handoffOutputTokens: stepPolicy?.given.handoffOutputTokens ?? o.handoff.handoffOutputTokens,
       });
       const continuation =
         record === undefined

@@ -104,6 +104,8 @@ describe("HandoffPolicy", () => {
     ["maxGenerations", { maxGenerations: 0 }],
     ["maxGenerations", { maxGenerations: 2.5 }],
     ["enabled", { enabled: "yes" }],
+    ["rule", { rule: "cheapest" }],
+    ["handoffOutputTokens", { handoffOutputTokens: 0 }],
   ];
   for (const [option, options] of invalid) {
     it(`rejects ${JSON.stringify(options)} naming ${option}`, () => {
@@ -119,6 +121,14 @@ describe("HandoffPolicy", () => {
       expect(configuration.message).toContain(option);
     });
   }
+
+  it("switches at the line unless told to weigh the cost", () => {
+    expect(new HandoffPolicy({ window: 200_000 })).toMatchObject({
+      rule: "line",
+      handoffOutputTokens: 2_000,
+    });
+    expect(new HandoffPolicy({ window: 200_000, rule: "cost" }).rule).toBe("cost");
+  });
 
   it("accepts maxGenerations 1", () => {
     expect(new HandoffPolicy({ window: 1, maxGenerations: 1 }).maxGenerations).toBe(1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { handoffDue, nearDue } from "../../../src/handoff/trigger.js";
+import { costDue, handoffDue, handoffPrice, nearDue } from "../../../src/handoff/trigger.js";
 
 describe("handoffDue (H4) truth table", () => {
   const at = 150_000;
@@ -59,5 +59,38 @@ describe("nearDue", () => {
     expect(nearDue({ ...base, context: 140_000, enabled: false })).toBe(false);
     expect(nearDue({ ...base, context: 140_000, writing: true })).toBe(false);
     expect(nearDue({ ...base, context: null })).toBe(false);
+  });
+});
+
+describe("costDue (HandoffPolicy rule: cost)", () => {
+  const grow = (floor: number, perTurn: number, turns: number) =>
+    Array.from({ length: turns + 1 }, (_, turn) => floor + perTurn * turn);
+
+  it("prices a handoff: the writing turn re-reads the context, writes the document, the successor writes its floor", () => {
+    expect(handoffPrice(40_000, 5_000, 2_000)).toBe(0.1 * 40_000 + 5 * 2_000 + 1.25 * 7_000);
+  });
+
+  it("is never due on the first turn, nor in a session that does not grow", () => {
+    expect(costDue({ contexts: [5_000], handoffOutput: 2_000 })).toBe(false);
+    expect(costDue({ contexts: new Array(500).fill(5_000), handoffOutput: 2_000 })).toBe(false);
+  });
+
+  it("switches where the average price per turn is lowest for steady growth (n ≈ √(20·H/g))", () => {
+    const floor = 5_400;
+    const perTurn = 300;
+    const first = grow(floor, perTurn, 200).findIndex((_, turn, all) =>
+      costDue({ contexts: all.slice(0, turn + 1), handoffOutput: 2_000 }),
+    );
+    // Average price per turn of generations of n turns: (H + 0.1·g·n(n+1)/2) / n, H at the switch.
+    const average = (n: number) =>
+      (handoffPrice(floor + perTurn * n, floor, 2_000) + 0.05 * perTurn * n * (n + 1)) / n;
+    let best = 1;
+    for (let n = 2; n < 200; n++) if (average(n) < average(best)) best = n;
+    expect(Math.abs(first - best)).toBeLessThanOrEqual(2);
+    // A faster-growing session reaches it sooner.
+    const fast = grow(floor, 3_000, 200).findIndex((_, turn, all) =>
+      costDue({ contexts: all.slice(0, turn + 1), handoffOutput: 2_000 }),
+    );
+    expect(fast).toBeLessThan(first);
   });
 });
