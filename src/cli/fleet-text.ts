@@ -7,6 +7,8 @@ import type { FleetStatus } from "../records/fleet-run.js";
 
 export interface FleetText {
   status: Record<FleetStatus, string>;
+  /** What to do about a fleet run in this status, a line under `flower runs --store`'s table. */
+  statusHint: Partial<Record<FleetStatus, string>>;
   needsStore: (command: string) => string;
   oneRun: (command: string) => string;
   oneTask: (count: number) => string;
@@ -38,6 +40,12 @@ export const FLEET_TEXT: Record<Locale, FleetText> = {
       failed: "failed",
       cancelled: "cancelled",
     },
+    statusHint: {
+      queued: "waiting for a worker: flower worker --store … takes it",
+      paused:
+        "waiting for you to read its frozen document; flower approve <run> --store … lets a worker go on",
+      "goal-not-met": "the goal's checks or reviewer said no; flower show <run> --store … lists the evidence",
+    },
     needsStore: (command) =>
       `flower ${command}: a fleet needs a shared store: --store postgres://user:password@host:port/database (or FLOWER_STORE)`,
     oneRun: (command) => `flower ${command}: name one run (see flower runs --store …)`,
@@ -68,6 +76,11 @@ export const FLEET_TEXT: Record<Locale, FleetText> = {
       "goal-not-met": "未达目标",
       failed: "失败",
       cancelled: "已取消",
+    },
+    statusHint: {
+      queued: "等待 worker:flower worker --store … 会接手",
+      paused: "等你读它冻结的文件;flower approve <运行> --store … 让 worker 接着做",
+      "goal-not-met": "目标的检查或评审说不行;flower show <运行> --store … 列出证据",
     },
     needsStore: (command) =>
       `flower ${command}: 车队需要共用存储:--store postgres://用户:密码@主机:端口/数据库(或 FLOWER_STORE)`,

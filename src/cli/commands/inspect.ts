@@ -93,9 +93,12 @@ function printRuns(
   const text = CLI_TEXT[output.locale];
   const fleetText = FLEET_TEXT[output.locale];
   /** The fleet's status word and holder of a run it knows, else the records' own. */
+  /** Fleet statuses on the table: their hints are the fleet's (approve, a worker), not `flower continue`. */
+  const fleetShown = new Set<FleetRunView["status"]>();
   const fleetCells = (name: string, status: string, holder: string): [string, string] => {
     const run = fleet.get(name);
     if (!run) return [status, holder];
+    fleetShown.add(run.status);
     return [fleetText.status[run.status], run.machine ? `pid ${run.pid}@${run.machine}` : "-"];
   };
   if (steps.length === 0 && waiting.length === 0) {
@@ -104,7 +107,8 @@ function printRuns(
   }
   const stepRow = (record: StepRecord, label: string): string[] => {
     const holder = holders.get(record.step);
-    shown.add(statusOf(record));
+    // A fleet run's steps are a worker's to go on with: the records' hints (flower continue) are not for them.
+    if (!fleet.has(record.run ?? record.step)) shown.add(statusOf(record));
     const [status, held] =
       record.run === undefined
         ? fleetCells(
@@ -133,7 +137,7 @@ function printRuns(
     // A run: one line for the run (its status, its totals), then its steps in workflow order.
     const state = runStatus(entry.records);
     const holder = state.steps.map((record) => holders.get(record.step)).find(Boolean);
-    shown.add(state.status);
+    if (!fleet.has(entry.run)) shown.add(state.status);
     const [status, held] = fleetCells(
       entry.run,
       text.status[state.status],
@@ -155,8 +159,10 @@ function printRuns(
     ]);
     for (const record of state.steps) rows.push(stepRow(record, `  ${record.workflow?.name ?? record.step}`));
   }
-  for (const run of waiting)
+  for (const run of waiting) {
+    fleetShown.add(run.status);
     rows.push([run.run, fleetText.status[run.status], "0", "$0.0000", "0", localTime(run.updatedAt), "-"]);
+  }
   for (const line of table([[...text.runsHeader], ...rows], [false, false, true, true, true, false, false]))
     output.say(line);
   // The table says the status in a word; what to do about it is a line below, not a wider column.
@@ -164,6 +170,12 @@ function printRuns(
   if (hints.length > 0) output.say("");
   for (const [status, hint] of hints)
     output.say(`${text.status[status as keyof typeof text.status]}: ${hint}`);
+  const fleetHints = Object.entries(fleetText.statusHint).filter(([status]) =>
+    fleetShown.has(status as FleetRunView["status"]),
+  );
+  if (fleetHints.length > 0 && hints.length === 0) output.say("");
+  for (const [status, hint] of fleetHints)
+    output.say(`${fleetText.status[status as FleetRunView["status"]]}: ${hint}`);
   return EXIT.ok;
 }
 

@@ -60,12 +60,20 @@ describe("people in the fleet's loop", () => {
     const paused = await submitRun(url, FAST);
     expect(paused).toBe("fix-the-flaky-test");
     // Submitted, no step begun: only the fleet knows it, on a line of its own.
-    expect(await runs(url)).toMatch(/^fix-the-flaky-test\s+queued\s+0\s+\$0\.0000\s+0\s.*-$/m);
+    const queued = await runs(url);
+    expect(queued).toMatch(/^fix-the-flaky-test\s+queued\s+0\s+\$0\.0000\s+0\s.*-$/m);
+    expect(queued).toContain("\nqueued: waiting for a worker: flower worker --store … takes it\n");
     const worker = startWorker(kit, temp, { name: "w1", url, workspace, concurrency: 2 });
 
     await until(async () => (await fleetRows(server().url, schema))[0]?.status === "paused", "the pause");
     const requestsAtPause = kit.requests.length;
-    expect(await runs(url)).toMatch(/^fix-the-flaky-test\s+paused\s/m);
+    const listedPaused = await runs(url);
+    expect(listedPaused).toMatch(/^fix-the-flaky-test\s+paused\s/m);
+    // A fleet run goes on with approve, not with continue: the hint under the table says so.
+    expect(listedPaused).toContain(
+      "paused: waiting for you to read its frozen document; flower approve <run> --store … lets a worker go on\n",
+    );
+    expect(listedPaused).not.toContain("flower continue");
 
     // While it waits, the worker drives another run; the paused one is not touched.
     const slow = await submitRun(url, SLOW, ["--direct"]);
