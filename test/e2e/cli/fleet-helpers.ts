@@ -6,9 +6,9 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import pg from "pg";
 import type { FakeModel, ModelRequest } from "../../../src/testing/index.js";
 import { cleanEnv, runFlowerOk, spawnFlower, writeNotes, type Spawned } from "./helpers.js";
+import { queryOnce as query } from "../../support/postgres-server.js";
 import type { useTempDirs } from "../../support/temp-dir.js";
 
 /** The header each worker's `claude` children send (ANTHROPIC_CUSTOM_HEADERS, read by the binary). */
@@ -72,19 +72,8 @@ export function workerOf(request: ModelRequest): string {
   return (Array.isArray(value) ? value[0] : value) ?? "?";
 }
 
-export async function query<Row extends pg.QueryResultRow>(
-  url: string,
-  sql: string,
-  values: unknown[] = [],
-): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<Row>(sql, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
+/** One query on a connection of its own: the store tests' helper, under the fleet tests' name. */
+export { query };
 
 export function fleetRows(serverUrl: string, schema: string): Promise<FleetRow[]> {
   return query<FleetRow>(
