@@ -15,7 +15,7 @@ export type {
   StoreLoadRecord,
   StepSettings,
 } from "./records/step-record.js";
-export type { SettingName, SettingOverride, SettingValue } from "./runtime/step-settings.js";
+export type { SettingName, SettingOverride, SettingValue } from "./runtime/events.js";
 export { MANIFEST_FORMAT, MANIFEST_VERSION } from "./records/manifest-file.js";
 export type { ManifestFile } from "./records/manifest-file.js";
 export { SqliteRunRecords } from "./storage/sqlite/run-records.js";

@@ -3,7 +3,7 @@
  * setting's value, a short session id. Pure functions of their arguments, so the lines (display-lines.ts)
  * and the stateful view (display.ts) share them.
  */
-import type { SettingName, SettingValue } from "../runtime/step-settings.js";
+import type { SettingName, SettingValue } from "../runtime/events.js";
 import { formatTokens, formatTokensShort } from "../handoff/text.js";
 import type { DisplayText } from "./display-text.js";
 import { oneLine } from "./terminal-text.js";

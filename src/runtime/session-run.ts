@@ -20,7 +20,8 @@ import { claudeProjectsDir } from "./recover-local-tail.js";
 import { classifySession, type SessionOutcome } from "./session-outcome.js";
 import type { StderrTail } from "./stderr-tail.js";
 import { releaseSessionAbort } from "./session-options.js";
-import { SessionTranslator, type ResponseUsage } from "./session-translator.js";
+import type { ResponseUsage } from "./events.js";
+import { SessionTranslator } from "./session-translator.js";
 
 /** How long a dead child's stderr may take to arrive after its exit was reported. */
 const STDERR_SETTLE_MS = 500;

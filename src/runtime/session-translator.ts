@@ -10,7 +10,7 @@ import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { cutCall, type CutCall } from "../handoff/cut-calls.js";
 import { planFromTodoWrite } from "../handoff/plan.js";
 import { clearError } from "./clear-error.js";
-import type { FlowerEvent } from "./events.js";
+import type { FlowerEvent, ResponseUsage } from "./events.js";
 import { ResponseCalls } from "./response-calls.js";
 
 /** What one message means; a message may mean several things. */
@@ -58,16 +58,6 @@ export interface SessionReading extends SessionCounts {
   apiStatus: number | null;
   /** Its type: `authentication_error`, `rate_limit`, `cloud_credential_error`, ... */
   apiErrorType: string | null;
-}
-
-/** One main-thread response's tokens as the API reported them (telemetry's GenAI attributes). */
-export interface ResponseUsage {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheWriteTokens: number;
-  /** The model that answered, when the response said. */
-  model?: string | undefined;
 }
 
 interface Usage {

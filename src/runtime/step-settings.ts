@@ -8,6 +8,7 @@
 import { DEFAULTS } from "../defaults.js";
 import { resolveWindow } from "../handoff/window.js";
 import type { Locale } from "../locale/locale.js";
+import type { SettingName, SettingOverride, SettingValue } from "../events/flower-events.js";
 import type { StepRecord, StepSettings } from "../records/step-record.js";
 
 /** What the caller named explicitly (a Runtime option, a step option); undefined: not named. */
@@ -19,21 +20,6 @@ export interface GivenSettings {
   maxBudgetUsd?: number | undefined;
   review?: boolean | undefined;
   locale?: Locale | undefined;
-}
-
-export type SettingName = "model" | "window" | "handoff" | "headroom" | "maxBudgetUsd" | "review" | "locale";
-
-export type SettingValue = string | number | boolean | null;
-
-/** One recorded setting the continuation does not keep. */
-export interface SettingOverride {
-  setting: SettingName;
-  /** As the step ran so far (recorded). */
-  recorded: SettingValue;
-  /** As it runs from now on. */
-  now: SettingValue;
-  /** The option that changed it: the setting itself, or `model` for a guessed window that follows it. */
-  by: SettingName;
 }
 
 /** What applies when a setting is neither given nor recorded. */

@@ -10,16 +10,7 @@ import { TelemetryHook } from "../telemetry/hook.js";
 import type { EventBus, FlowerEvent } from "./events.js";
 import type { ResolvedRuntimeOptions } from "./options.js";
 
-/** The runtime's events of the types telemetry reads. */
-type Read = Extract<FlowerEvent, { type: TelemetryEvent["type"] }>;
-
-/**
- * Compile-time guard: telemetry declares the events it reads as shapes of its own (it sits below the
- * runtime); every runtime event of those types must fit them, or this stops compiling.
- */
-const fits = (event: Read): TelemetryEvent => event;
-
-const isRead = (event: FlowerEvent): event is Read => TELEMETRY_EVENT_TYPES.has(event.type);
+const isRead = (event: FlowerEvent): event is TelemetryEvent => TELEMETRY_EVENT_TYPES.has(event.type);
 
 export function startTelemetry(
   options: ResolvedRuntimeOptions,
@@ -40,7 +31,7 @@ export function startTelemetry(
     childEnv: options.childEnv,
   });
   bus.on((event) => {
-    if (isRead(event)) hook.handle(fits(event));
+    if (isRead(event)) hook.handle(event);
   });
   return hook;
 }

@@ -125,7 +125,9 @@ class OtelSink implements TelemetrySink {
         {
           type: "step-end",
           step,
+          ok: false,
           status: "stopped",
+          sessionId: null,
           costUsd: 0,
           numTurns: 0,
           turns: 0,
