@@ -3,7 +3,16 @@
  * `flower runs --store`), per locale. Apart from text.ts so the fleet's lines stay in one place.
  */
 import type { Locale } from "../locale/locale.js";
-import type { FleetStatus } from "../records/fleet-run.js";
+import { STATUS_WORDS } from "../locale/status-words.js";
+import { FLEET_STATUSES, type FleetStatus } from "../records/fleet-run.js";
+
+/** A fleet run's status words (locale/status-words.ts: `flower runs` and the live page share them). */
+function fleetStatus(locale: Locale): Record<FleetStatus, string> {
+  return Object.fromEntries(FLEET_STATUSES.map((status) => [status, STATUS_WORDS[locale][status]])) as Record<
+    FleetStatus,
+    string
+  >;
+}
 
 export interface FleetText {
   status: Record<FleetStatus, string>;
@@ -31,15 +40,7 @@ export interface FleetText {
 
 export const FLEET_TEXT: Record<Locale, FleetText> = {
   en: {
-    status: {
-      queued: "queued",
-      running: "running",
-      paused: "paused",
-      done: "done",
-      "goal-not-met": "goal not met",
-      failed: "failed",
-      cancelled: "cancelled",
-    },
+    status: fleetStatus("en"),
     statusHint: {
       queued: "waiting for a worker: flower worker --store … takes it",
       paused:
@@ -68,15 +69,7 @@ export const FLEET_TEXT: Record<Locale, FleetText> = {
     storeTrouble: (message) => `flower worker: ${message} (trying again)`,
   },
   zh: {
-    status: {
-      queued: "排队中",
-      running: "运行中",
-      paused: "暂停",
-      done: "完成",
-      "goal-not-met": "未达目标",
-      failed: "失败",
-      cancelled: "已取消",
-    },
+    status: fleetStatus("zh"),
     statusHint: {
       queued: "等待 worker:flower worker --store … 会接手",
       paused: "等你读它冻结的文件;flower approve <运行> --store … 让 worker 接着做",

@@ -3,7 +3,22 @@
  * lines around a run (credentials, stop, continue hints, demo) and the `runs` / `show` reports.
  */
 import type { Locale } from "../locale/locale.js";
+import { STATUS_WORDS, type StepStatusWord } from "../locale/status-words.js";
 import { invocation } from "./invocation.js";
+
+/** A step's status words (locale/status-words.ts: the live page shows the same ones). */
+function stepStatus(locale: Locale): Record<StepStatusWord, string> {
+  const words = STATUS_WORDS[locale];
+  return {
+    running: words.running,
+    done: words.done,
+    failed: words.failed,
+    stopped: words.stopped,
+    "goal-not-met": words["goal-not-met"],
+    interrupted: words.interrupted,
+    paused: words.paused,
+  };
+}
 
 export interface CliText {
   endpoint: (value: string) => string;
@@ -40,10 +55,7 @@ export interface CliText {
     straightThrough: () => string;
   };
   /** One or two words: they fill a table column (`flower runs`) and a status line. */
-  status: Record<
-    "running" | "done" | "failed" | "stopped" | "goal-not-met" | "interrupted" | "paused",
-    string
-  >;
+  status: Record<StepStatusWord, string>;
   /** What to do about a status, on a line of its own under the table or the status line. */
   statusHint: Partial<Record<"goal-not-met" | "interrupted" | "paused", string>>;
   show: {
@@ -131,15 +143,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       goOn: (command) => `Go on with: ${command}`,
       straightThrough: () => `(${invocation()} --yes "<task>" runs straight through, without this pause)`,
     },
-    status: {
-      running: "running",
-      done: "done",
-      failed: "failed",
-      stopped: "stopped",
-      "goal-not-met": "goal not met",
-      interrupted: "interrupted",
-      paused: "paused",
-    },
+    status: stepStatus("en"),
     statusHint: {
       "goal-not-met": "the goal's checks or reviewer said no; flower show <step> lists the evidence",
       interrupted: "its process is gone; flower continue picks it up",
@@ -229,15 +233,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       goOn: (command) => `接着跑: ${command}`,
       straightThrough: () => `(${invocation()} --yes "<任务>" 一口气跑完,不在这里停)`,
     },
-    status: {
-      running: "运行中",
-      done: "完成",
-      failed: "失败",
-      stopped: "已停",
-      "goal-not-met": "目标未达成",
-      interrupted: "中断",
-      paused: "停着",
-    },
+    status: stepStatus("zh"),
     statusHint: {
       "goal-not-met": "目标的检查或评审没通过;证据见 flower show <步骤>",
       interrupted: "进程已不在;flower continue 可接着做",

@@ -1,5 +1,6 @@
 /** The live page's words, en and zh (the page script gets them as JSON, so it holds no language). */
 import type { Locale } from "../locale/locale.js";
+import { STATUS_WORDS } from "../locale/status-words.js";
 
 export interface ServeText {
   lang: string;
@@ -58,18 +59,7 @@ export const SERVE_TEXT: Record<Locale, ServeText> = {
     done: (action, run) => `${action}: ${run}: done.`,
     refused: (action, run, why) => `${action}: ${run}: refused (${why}).`,
     readOnly: "Read-only: start with --allow-actions to approve or cancel runs here.",
-    status: {
-      running: "running",
-      done: "done",
-      failed: "failed",
-      stopped: "stopped",
-      "goal-not-met": "goal not met",
-      interrupted: "interrupted",
-      paused: "paused",
-      queued: "queued",
-      cancelled: "cancelled",
-      cancelling: "cancelling",
-    },
+    status: STATUS_WORDS.en,
   },
   zh: {
     lang: "zh-CN",
@@ -96,18 +86,7 @@ export const SERVE_TEXT: Record<Locale, ServeText> = {
     done: (action, run) => `${action}:${run}:已完成。`,
     refused: (action, run, why) => `${action}:${run}:被拒绝(${why})。`,
     readOnly: "只读:用 --allow-actions 启动才能在这里批准或取消运行。",
-    status: {
-      running: "运行中",
-      done: "完成",
-      failed: "失败",
-      stopped: "已停",
-      "goal-not-met": "目标未达成",
-      interrupted: "中断",
-      paused: "暂停",
-      queued: "排队中",
-      cancelled: "已取消",
-      cancelling: "正在取消",
-    },
+    status: STATUS_WORDS.zh,
   },
 };
 
