@@ -1,7 +1,8 @@
 /**
  * Workflows through the real binary and the offline model (SPEC §7): requirements → goal → work, each a
  * new session whose prompt is built from the frozen files as they are on disk; the pause, a person's
- * edit and continue across two runtimes; the degraded path; a crash at a step boundary.
+ * edit and continue across two runtimes; the degraded path; a crash at a step boundary, and another
+ * at the next boundary of the driver that continued it.
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -19,7 +20,7 @@ import {
 } from "../../src/index.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { READ_ONLY_DENIAL } from "../../src/guards/text.js";
-import { rig, type Rig } from "./runtime-helpers.js";
+import { fixtureEnv, rig, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
 
@@ -280,76 +281,93 @@ describe("the default workflow through the real binary", () => {
     r.model.assertNoErrors();
   }, 240_000);
 
-  for (const boundary of ["goal", "work"] as const) {
-    it(`a driver killed at the ${boundary} step's first request: continue in another runtime resumes that step, the frozen steps are not redone`, async () => {
-      let killed = false;
-      const before = { requirements: 0, goal: 0 };
-      const running: { pid?: number } = {};
-      current = await rig({
-        policy: (request) => {
-          if (!killed && request.isMainThread && stepOf(request) === boundary) {
-            killed = true;
-            before.requirements = requestsOf(current!.model, "requirements").length;
-            before.goal = requestsOf(current!.model, "goal").length;
-            if (running.pid) process.kill(running.pid, "SIGKILL");
-            return text("never delivered", { delayMs: 3_000 });
-          }
-          return policy()(request);
-        },
-      });
-      const r = current;
-      writeFileSync(
-        join(r.workspace, "notes-only-the-requirements-agent-read.txt"),
-        "SEEN-ONLY-BY-REQUIREMENTS",
-      );
+  it("a driver killed at the goal step's first request, then its continuing driver killed at the work step's: each continue resumes the cut step, the frozen steps are not redone", async () => {
+    // Which step's first main-thread request kills the driver now running: goal for the first
+    // driver, work for the second (which continues the first's run); then nothing more.
+    const boundaries: Step[] = ["goal", "work"];
+    const counts: Record<Step, number>[] = [];
+    const running: { pid?: number } = {};
+    const countNow = () => ({
+      requirements: requestsOf(current!.model, "requirements").length,
+      goal: requestsOf(current!.model, "goal").length,
+      work: requestsOf(current!.model, "work").length,
+    });
+    current = await rig({
+      policy: (request) => {
+        const boundary = boundaries[counts.length];
+        if (boundary && request.isMainThread && stepOf(request) === boundary) {
+          counts.push(countNow());
+          if (running.pid) process.kill(running.pid, "SIGKILL");
+          return text("never delivered", { delayMs: 3_000 });
+        }
+        return policy()(request);
+      },
+    });
+    const r = current;
+    writeFileSync(
+      join(r.workspace, "notes-only-the-requirements-agent-read.txt"),
+      "SEEN-ONLY-BY-REQUIREMENTS",
+    );
+    const drive = async (mode: "run" | "continue") => {
       const child = spawn(process.execPath, [join(import.meta.dirname, "fixtures", "workflow-driver.mjs")], {
-        env: {
-          ...process.env,
-          ...r.model.env(),
-          FLOWER_TEST_WORKSPACE: r.workspace,
-          FLOWER_TEST_RUN_DIR: r.runDir,
-          FLOWER_TEST_TASK: TASK,
-        },
+        env: { ...fixtureEnv(r), FLOWER_TEST_TASK: TASK, FLOWER_TEST_MODE: mode },
         stdio: ["ignore", "pipe", "pipe"],
       });
       running.pid = child.pid;
       let err = "";
       child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
       const code = await new Promise<number | null>((resolve) => child.on("exit", (exit) => resolve(exit)));
-      expect(code, `the driver was expected to be killed: ${err}`).toBeNull();
-      expect(killed).toBe(true);
+      expect(code, `the ${mode} driver was expected to be killed: ${err}`).toBeNull();
+    };
+    const workflow = defaultWorkflow({ work: WORK });
 
-      // The run stopped at the boundary: the steps before it done and frozen, this one cut off.
-      const rt = r.runtime({ workbench: true });
-      const workflow = defaultWorkflow({ work: WORK });
-      const position = workflowPosition(rt, workflow, "crashed");
-      const frozenBefore = boundary === "goal" ? ["requirements"] : ["requirements", "goal"];
-      expect(position.done).toEqual(frozenBefore);
-      expect(position.next?.name).toBe(boundary);
-      expect(recordOf(r, `crashed/${boundary}`).status).toBe("running");
+    // The first driver is killed at the goal boundary: requirements done and frozen, goal cut off.
+    await drive("run");
+    expect(counts).toHaveLength(1);
+    const atGoal = workflowPosition(r.runtime({ workbench: true }), workflow, "crashed");
+    expect(atGoal.done).toEqual(["requirements"]);
+    expect(atGoal.next?.name).toBe("goal");
+    expect(recordOf(r, "crashed/goal").status).toBe("running");
 
-      const result = await continueWorkflow(rt, workflow, "crashed", { wait: 30_000 });
-      expect(result.status).toBe("done");
-      expect(result.steps.map((step) => [step.name, step.how])).toEqual([
-        ["requirements", "skipped"],
-        ["goal", boundary === "goal" ? "ran" : "skipped"],
-        ["work", "ran"],
-      ]);
-      // No frozen step was redone: no further request for it, and its record holds one run.
-      expect(requestsOf(r.model, "requirements")).toHaveLength(before.requirements);
-      if (boundary === "work") expect(requestsOf(r.model, "goal")).toHaveLength(before.goal);
-      for (const name of frozenBefore) expect(recordOf(r, `crashed/${name}`).earlierRuns).toBeUndefined();
-      const step = recordOf(r, `crashed/${boundary}`);
-      expect(step.status).toBe("done");
-      expect(step.generations).toBe(step.history.length);
-      const goal = recordOf(r, "crashed/goal");
-      expect(goal.frozen).toMatchObject({ kind: "goal", degraded: false });
-      expect(existsSync(goal.frozen!.path)).toBe(true);
-      expect(recordOf(r, "crashed/work")).toMatchObject({
-        status: "done",
-        result: "WORK-DONE: the flag is there.",
-      });
-      r.model.assertNoErrors();
-    }, 300_000);
-  }
+    // A driver continues the run and is killed at the work boundary: it resumed the goal step (done,
+    // frozen) and did not redo the requirements.
+    await drive("continue");
+    expect(counts).toHaveLength(2);
+    expect(counts[1]!.requirements).toBe(counts[0]!.requirements);
+    expect(counts[1]!.goal).toBeGreaterThan(counts[0]!.goal);
+    const goalAfterFirstCrash = recordOf(r, "crashed/goal");
+    expect(goalAfterFirstCrash.status).toBe("done");
+    expect(goalAfterFirstCrash.generations).toBe(goalAfterFirstCrash.history.length);
+    expect(recordOf(r, "crashed/requirements").earlierRuns).toBeUndefined();
+    const rt = r.runtime({ workbench: true });
+    const atWork = workflowPosition(rt, workflow, "crashed");
+    expect(atWork.done).toEqual(["requirements", "goal"]);
+    expect(atWork.next?.name).toBe("work");
+    expect(recordOf(r, "crashed/work").status).toBe("running");
+
+    // Continue in this process: only the work step runs.
+    const result = await continueWorkflow(rt, workflow, "crashed", { wait: 30_000 });
+    expect(result.status).toBe("done");
+    expect(result.steps.map((step) => [step.name, step.how])).toEqual([
+      ["requirements", "skipped"],
+      ["goal", "skipped"],
+      ["work", "ran"],
+    ]);
+    // No frozen step was redone: no further request for it, and its record holds one run.
+    expect(requestsOf(r.model, "requirements")).toHaveLength(counts[1]!.requirements);
+    expect(requestsOf(r.model, "goal")).toHaveLength(counts[1]!.goal);
+    for (const name of ["requirements", "goal"])
+      expect(recordOf(r, `crashed/${name}`).earlierRuns).toBeUndefined();
+    const step = recordOf(r, "crashed/work");
+    expect(step.status).toBe("done");
+    expect(step.generations).toBe(step.history.length);
+    const goal = recordOf(r, "crashed/goal");
+    expect(goal.frozen).toMatchObject({ kind: "goal", degraded: false });
+    expect(existsSync(goal.frozen!.path)).toBe(true);
+    expect(recordOf(r, "crashed/work")).toMatchObject({
+      status: "done",
+      result: "WORK-DONE: the flag is there.",
+    });
+    r.model.assertNoErrors();
+  }, 300_000);
 });
