@@ -101,10 +101,11 @@ describe("the fault matrix", () => {
     expect(run.ms).toBeLessThan(30_000);
   });
 
-  it("a 529 storm without end: one clear error after maxAttempts, 3 requests per attempt", async () => {
+  it("a 529 storm without end: one clear error after maxAttempts, 3 requests per attempt; the record says so", async () => {
     const run = await runCase(() => fault("overloaded"), { maxAttempts: 2 });
     expectClearFailure(run, /529|Overloaded/);
-    expect((run.outcome.error as Error).message).toMatch(/2 of 2 attempts failed/);
+    expect((run.outcome.error as Error).message).toMatch(/Step "faulty" failed: 2 of 2 attempts failed/);
+    expect(run.record.attempts).toBe(2);
     expect(current!.model.requests).toHaveLength(6);
     expect(run.ms).toBeLessThan(30_000);
   });

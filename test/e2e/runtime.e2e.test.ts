@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { COORDINATOR_RULES, StepFailedError, coordinator, worker } from "../../src/index.js";
+import { COORDINATOR_RULES, coordinator, worker } from "../../src/index.js";
 import { fault, script, text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { claudeChildren } from "../support/claude-children.js";
 import { fixtureEnv, rig, type Rig } from "./runtime-helpers.js";
@@ -126,16 +126,8 @@ describe("Runtime through the real binary", () => {
     expect(current.events.filter((e) => e.type === "retry")).toHaveLength(1);
   });
 
-  it("gives up after maxAttempts with a StepFailedError that says why", async () => {
-    current = await rig({ policy: () => fault("server-error") });
-    const rt = current.runtime({ maxAttempts: 2 });
-    const error = await rt.run("doomed", lead(), "Do it.").catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StepFailedError);
-    expect((error as Error).message).toMatch(/Step "doomed" failed: 2 of 2 attempts failed/);
-    const manifest = JSON.parse(readFileSync(join(current.runDir, "manifest.json"), "utf8"));
-    expect(manifest.steps.doomed.status).toBe("failed");
-    expect(manifest.steps.doomed.attempts).toBe(2);
-  });
+  // Giving up after maxAttempts with a StepFailedError that says why: fault-matrix.e2e.test.ts's endless
+  // 529 storm asserts it (the message, the failed record, its attempts) on its one run.
 
   it("continues a step in a second process, resuming the session with its history", async () => {
     current = await rig({

@@ -1,7 +1,8 @@
 /**
  * Workflows through the real binary and the offline model (SPEC §7): requirements → goal → work, each a
  * new session whose prompt is built from the frozen files as they are on disk; the pause, a person's
- * edit and continue across two runtimes; the degraded path; a crash at a step boundary.
+ * edit and continue across two runtimes; the degraded path and a crash at a step boundary, and another
+ * at the next boundary of the driver that continued it, on one run.
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -19,7 +20,7 @@ import {
 } from "../../src/index.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { READ_ONLY_DENIAL } from "../../src/guards/text.js";
-import { rig, type Rig } from "./runtime-helpers.js";
+import { fixtureEnv, rig, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
 
@@ -233,37 +234,126 @@ describe("the default workflow through the real binary", () => {
     r.model.assertNoErrors();
   }, 240_000);
 
-  it("an answer without acceptance and a goal without a runnable check degrade with the reason, and the run goes on", async () => {
-    const r = await setUp({
+  // One chain carries two rules: degraded documents (an answer without acceptance, a goal without a
+  // runnable check) are frozen with the reason and the run goes on; a driver killed at a step boundary
+  // (twice: the driver that continues is killed at the next one) is continued at the cut step.
+  it("degraded documents are frozen with the reason and the run goes on; a driver killed at the goal step's first request, then its continuing driver killed at the work step's: each continue resumes the cut step, the frozen steps are not redone", async () => {
+    // Which step's first main-thread request kills the driver now running: goal for the first
+    // driver, work for the second (which continues the first's run); then nothing more.
+    const boundaries: Step[] = ["goal", "work"];
+    const counts: Record<Step, number>[] = [];
+    const running: { pid?: number } = {};
+    const countNow = () => ({
+      requirements: requestsOf(current!.model, "requirements").length,
+      goal: requestsOf(current!.model, "goal").length,
+      work: requestsOf(current!.model, "work").length,
+    });
+    const degraded = policy({
       requirements: "## Task\nAdd a --json flag.\n## Open questions\n- none",
       goal: "## Goal\nJSON output.\n## Checks\n- the output looks right",
       tryToWrite: true,
     });
-    const rt = r.runtime({ workbench: true, locale: "zh" });
-    const events: FlowerEvent[] = [];
-    rt.on((event) => events.push(event));
-    const result = await runWorkflow(rt, defaultWorkflow({ work: WORK }), TASK, {
-      run: "r2",
-      pauseAfter: false,
+    current = await rig({
+      policy: (request) => {
+        const boundary = boundaries[counts.length];
+        if (boundary && request.isMainThread && stepOf(request) === boundary) {
+          counts.push(countNow());
+          if (running.pid) process.kill(running.pid, "SIGKILL");
+          return text("never delivered", { delayMs: 3_000 });
+        }
+        return degraded(request);
+      },
     });
+    const r = current;
+    writeFileSync(
+      join(r.workspace, "notes-only-the-requirements-agent-read.txt"),
+      "SEEN-ONLY-BY-REQUIREMENTS",
+    );
+    const eventLog = join(r.root, "driver-events.jsonl");
+    const drive = async (mode: "run" | "continue") => {
+      const child = spawn(process.execPath, [join(import.meta.dirname, "fixtures", "workflow-driver.mjs")], {
+        env: {
+          ...fixtureEnv(r),
+          FLOWER_TEST_TASK: TASK,
+          FLOWER_TEST_MODE: mode,
+          FLOWER_TEST_LOCALE: "zh",
+          FLOWER_TEST_EVENTS: eventLog,
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      running.pid = child.pid;
+      let err = "";
+      child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on("exit", (exit) => resolve(exit)));
+      expect(code, `the ${mode} driver was expected to be killed: ${err}`).toBeNull();
+    };
+    const workflow = defaultWorkflow({ work: WORK });
+
+    // The first driver is killed at the goal boundary: requirements done and frozen, goal cut off.
+    await drive("run");
+    expect(counts).toHaveLength(1);
+    const atGoal = workflowPosition(r.runtime({ workbench: true, locale: "zh" }), workflow, "crashed");
+    expect(atGoal.done).toEqual(["requirements"]);
+    expect(atGoal.next?.name).toBe("goal");
+    expect(recordOf(r, "crashed/goal").status).toBe("running");
+
+    // A driver continues the run and is killed at the work boundary: it resumed the goal step (done,
+    // frozen) and did not redo the requirements.
+    await drive("continue");
+    expect(counts).toHaveLength(2);
+    expect(counts[1]!.requirements).toBe(counts[0]!.requirements);
+    expect(counts[1]!.goal).toBeGreaterThan(counts[0]!.goal);
+    const goalAfterFirstCrash = recordOf(r, "crashed/goal");
+    expect(goalAfterFirstCrash.status).toBe("done");
+    expect(goalAfterFirstCrash.generations).toBe(goalAfterFirstCrash.history.length);
+    expect(recordOf(r, "crashed/requirements").earlierRuns).toBeUndefined();
+    const rt = r.runtime({ workbench: true, locale: "zh" });
+    const atWork = workflowPosition(rt, workflow, "crashed");
+    expect(atWork.done).toEqual(["requirements", "goal"]);
+    expect(atWork.next?.name).toBe("work");
+    expect(recordOf(r, "crashed/work").status).toBe("running");
+
+    // Continue in this process: only the work step runs; the run went on with both degraded documents.
+    const result = await continueWorkflow(rt, workflow, "crashed", { wait: 30_000 });
     expect(result.status).toBe("done");
+    expect(result.steps.map((step) => [step.name, step.how])).toEqual([
+      ["requirements", "skipped"],
+      ["goal", "skipped"],
+      ["work", "ran"],
+    ]);
     expect(result.degraded.map((entry) => [entry.name, entry.why])).toEqual([
       ["requirements", "missing: acceptance"],
       ["goal", "no runnable check in the checks section"],
     ]);
-    const requirements = recordOf(r, "r2/requirements");
+    // No frozen step was redone: no further request for it, and its record holds one run.
+    expect(requestsOf(r.model, "requirements")).toHaveLength(counts[1]!.requirements);
+    expect(requestsOf(r.model, "goal")).toHaveLength(counts[1]!.goal);
+    for (const name of ["requirements", "goal"])
+      expect(recordOf(r, `crashed/${name}`).earlierRuns).toBeUndefined();
+    const step = recordOf(r, "crashed/work");
+    expect(step.status).toBe("done");
+    expect(step.generations).toBe(step.history.length);
+    expect(step).toMatchObject({ status: "done", result: "WORK-DONE: the flag is there." });
+
+    // The degraded documents: frozen with the reason, in the run's language, and said so.
+    const requirements = recordOf(r, "crashed/requirements");
     expect(requirements.frozen).toMatchObject({
+      kind: "requirements",
       degraded: true,
       why: "missing: acceptance",
       missing: ["acceptance"],
     });
     expect(requirements.errors).toContain("需求确认书降级(missing: acceptance)");
-    expect(requirements.frozen!.path).toBe(join(r.workspace, ".flower", "notes", "需求-r2.md"));
+    expect(requirements.frozen!.path).toBe(join(r.workspace, ".flower", "notes", "需求-crashed.md"));
     expect(readFileSync(requirements.frozen!.path, "utf8")).toContain("> [降级:missing: acceptance]");
-    const goal = recordOf(r, "r2/goal");
-    expect(goal.frozen).toMatchObject({ degraded: true, why: "no runnable check in the checks section" });
-    expect(goal.frozen!.path).toBe(join(r.workspace, ".flower", "notes", "目标-r2.md"));
-    expect(recordOf(r, "r2/work").status).toBe("done");
+    const goal = recordOf(r, "crashed/goal");
+    expect(goal.frozen).toMatchObject({
+      kind: "goal",
+      degraded: true,
+      why: "no runnable check in the checks section",
+    });
+    expect(goal.frozen!.path).toBe(join(r.workspace, ".flower", "notes", "目标-crashed.md"));
+    expect(existsSync(goal.frozen!.path)).toBe(true);
     // The requirements agent is read-only: its attempt to change the workspace was denied.
     expect(existsSync(join(r.workspace, "created-by-the-requirements-agent.txt"))).toBe(false);
     const denied = requestsOf(r.model, "requirements")
@@ -272,84 +362,16 @@ describe("the default workflow through the real binary", () => {
     expect(denied?.text).toContain(READ_ONLY_DENIAL.zh);
     // The goal step was told the requirements are degraded.
     expect(requestsOf(r.model, "goal")[0]!.firstUserText()).toContain("降级件");
-    const frozenEvents = events.filter((event) => event.type === "document-frozen");
+    // The drivers said so as each document froze (their events, as written while they ran).
+    const driverEvents = readFileSync(eventLog, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as FlowerEvent);
+    const frozenEvents = [...driverEvents, ...r.events].filter((event) => event.type === "document-frozen");
     expect(frozenEvents.map((event) => [event.kind, event.degraded, event.why])).toEqual([
       ["requirements", true, "missing: acceptance"],
       ["goal", true, "no runnable check in the checks section"],
     ]);
     r.model.assertNoErrors();
-  }, 240_000);
-
-  for (const boundary of ["goal", "work"] as const) {
-    it(`a driver killed at the ${boundary} step's first request: continue in another runtime resumes that step, the frozen steps are not redone`, async () => {
-      let killed = false;
-      const before = { requirements: 0, goal: 0 };
-      const running: { pid?: number } = {};
-      current = await rig({
-        policy: (request) => {
-          if (!killed && request.isMainThread && stepOf(request) === boundary) {
-            killed = true;
-            before.requirements = requestsOf(current!.model, "requirements").length;
-            before.goal = requestsOf(current!.model, "goal").length;
-            if (running.pid) process.kill(running.pid, "SIGKILL");
-            return text("never delivered", { delayMs: 3_000 });
-          }
-          return policy()(request);
-        },
-      });
-      const r = current;
-      writeFileSync(
-        join(r.workspace, "notes-only-the-requirements-agent-read.txt"),
-        "SEEN-ONLY-BY-REQUIREMENTS",
-      );
-      const child = spawn(process.execPath, [join(import.meta.dirname, "fixtures", "workflow-driver.mjs")], {
-        env: {
-          ...process.env,
-          ...r.model.env(),
-          FLOWER_TEST_WORKSPACE: r.workspace,
-          FLOWER_TEST_RUN_DIR: r.runDir,
-          FLOWER_TEST_TASK: TASK,
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      running.pid = child.pid;
-      let err = "";
-      child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-      const code = await new Promise<number | null>((resolve) => child.on("exit", (exit) => resolve(exit)));
-      expect(code, `the driver was expected to be killed: ${err}`).toBeNull();
-      expect(killed).toBe(true);
-
-      // The run stopped at the boundary: the steps before it done and frozen, this one cut off.
-      const rt = r.runtime({ workbench: true });
-      const workflow = defaultWorkflow({ work: WORK });
-      const position = workflowPosition(rt, workflow, "crashed");
-      const frozenBefore = boundary === "goal" ? ["requirements"] : ["requirements", "goal"];
-      expect(position.done).toEqual(frozenBefore);
-      expect(position.next?.name).toBe(boundary);
-      expect(recordOf(r, `crashed/${boundary}`).status).toBe("running");
-
-      const result = await continueWorkflow(rt, workflow, "crashed", { wait: 30_000 });
-      expect(result.status).toBe("done");
-      expect(result.steps.map((step) => [step.name, step.how])).toEqual([
-        ["requirements", "skipped"],
-        ["goal", boundary === "goal" ? "ran" : "skipped"],
-        ["work", "ran"],
-      ]);
-      // No frozen step was redone: no further request for it, and its record holds one run.
-      expect(requestsOf(r.model, "requirements")).toHaveLength(before.requirements);
-      if (boundary === "work") expect(requestsOf(r.model, "goal")).toHaveLength(before.goal);
-      for (const name of frozenBefore) expect(recordOf(r, `crashed/${name}`).earlierRuns).toBeUndefined();
-      const step = recordOf(r, `crashed/${boundary}`);
-      expect(step.status).toBe("done");
-      expect(step.generations).toBe(step.history.length);
-      const goal = recordOf(r, "crashed/goal");
-      expect(goal.frozen).toMatchObject({ kind: "goal", degraded: false });
-      expect(existsSync(goal.frozen!.path)).toBe(true);
-      expect(recordOf(r, "crashed/work")).toMatchObject({
-        status: "done",
-        result: "WORK-DONE: the flag is there.",
-      });
-      r.model.assertNoErrors();
-    }, 300_000);
-  }
+  }, 300_000);
 });

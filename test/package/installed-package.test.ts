@@ -26,6 +26,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModel, text, toolUse, type FakeModel } from "../../src/testing/index.js";
 import { cleanEnv } from "../e2e/cli/helpers.js";
 import { goalAnswer, requirementsAnswer } from "../e2e/cli/workflow-answers.js";
+import { INSTALLED_EXAMPLES } from "../support/installed-examples.js";
 import { useTempDirs } from "../support/temp-dir.js";
 import { runProcess } from "../support/run-node.js";
 
@@ -174,6 +175,7 @@ describe("the README's own-project lines, in a scratch project", () => {
     expect(second.stdout).toContain("ok goal checks: all 1 pass");
   }, 420_000);
 
+  // These two examples run here only: test/readme/ counts them as run (test/support/installed-examples.ts).
   it("runs the README's library example there, as written, against the offline kit", async () => {
     model = await startFakeModel({
       policy: (request) => {
@@ -184,7 +186,8 @@ describe("the README's own-project lines, in a scratch project", () => {
       },
     });
     // The README: save it as survey.mjs and run `node survey.mjs`.
-    writeFileSync(join(project, "survey.mjs"), example("README.md", "new Runtime("));
+    const { library } = INSTALLED_EXAMPLES;
+    writeFileSync(join(project, "survey.mjs"), example(library.file, library.marker));
     mkdirSync(join(project, "data"), { recursive: true });
     const run = await sh("node survey.mjs", {
       cwd: project,
@@ -193,12 +196,14 @@ describe("the README's own-project lines, in a scratch project", () => {
     });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
+    expect(run.stdout).toContain("step-start");
     expect(run.stdout).toContain("3 files, 42 lines 1");
     expect(model.exchanges.some((exchange) => exchange.kind === "subagent")).toBe(true);
   }, 180_000);
 
   it("runs the testing kit's example there, as written", async () => {
-    writeFileSync(join(project, "kit.mjs"), example("docs/testing-kit.md", "startFakeModel"));
+    const { testingKit } = INSTALLED_EXAMPLES;
+    writeFileSync(join(project, "kit.mjs"), example(testingKit.file, testingKit.marker));
     const run = await sh("node kit.mjs", { cwd: project, env: userEnv, timeoutMs: 120_000 });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("success");

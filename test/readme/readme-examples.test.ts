@@ -1,15 +1,18 @@
 /**
  * The README's and docs/' code blocks, run as they are written: only the package names are pointed at
  * this checkout, and the environment at the offline model kit. A complete example (a block with an
- * import) that no test here runs fails the suite, so a new one cannot be added untested.
+ * import) that no test here runs fails the suite, so a new one cannot be added untested; the library
+ * and testing-kit examples count as run: test/package/installed-package.test.ts runs them in the
+ * installed package (test/support/installed-examples.ts).
  */
 import { readFileSync, readdirSync, writeFileSync, existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { startFakeModel, text, toolUse, type FakeModel } from "../../src/testing/index.js";
+import { startFakeModel, text, type FakeModel } from "../../src/testing/index.js";
 import { goalAnswer, requirementsAnswer } from "../e2e/cli/workflow-answers.js";
+import { INSTALLED_EXAMPLES } from "../support/installed-examples.js";
 import { runNode } from "../support/run-node.js";
 import { useTempDirs } from "../support/temp-dir.js";
 
@@ -24,8 +27,10 @@ const blocks = pages.flatMap((page) =>
   [...page.text.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => ({ file: page.file, code: match[1]! })),
 );
 
-/** The complete examples and the marker each test finds its block by. */
-const RUN_HERE = ['rt.run("survey"', "startFakeModel", "defineWorkflow(", "defaultWorkflow({"];
+/** The complete examples run here and the marker each test finds its block by. */
+const RUN_HERE = ["defineWorkflow(", "defaultWorkflow({"];
+/** The ones the installed-package test runs. */
+const RUN_INSTALLED = Object.values(INSTALLED_EXAMPLES);
 
 function example(marker: string): string {
   const found = blocks.filter((block) => block.code.includes(marker));
@@ -63,14 +68,22 @@ describe("README and docs examples", () => {
     }
   });
 
-  it("runs every complete example (a block with an import) somewhere in this file", () => {
+  it("runs every complete example (a block with an import) in this file or in the installed package", () => {
     const complete = blocks.filter((block) => /^import /m.test(block.code));
+    const markers = [...RUN_HERE, ...RUN_INSTALLED.map((installed) => installed.marker)];
     for (const block of complete)
       expect(
-        RUN_HERE.some((marker) => block.code.includes(marker)),
+        markers.some((marker) => block.code.includes(marker)),
         `${block.file}: an example no test runs:\n${block.code.slice(0, 200)}`,
       ).toBe(true);
-    expect(complete).toHaveLength(RUN_HERE.length);
+    expect(complete).toHaveLength(markers.length);
+    // The installed-package test finds each of its examples in its file, and there is only that one.
+    for (const { file, marker } of RUN_INSTALLED) {
+      expect(/^import /m.test(example(marker)), `${marker} is a complete example`).toBe(true);
+      expect(blocks.filter((block) => block.code.includes(marker)).map((block) => block.file)).toEqual([
+        file,
+      ]);
+    }
   });
 
   it("has the two front-door commands near the top", () => {
@@ -78,37 +91,6 @@ describe("README and docs examples", () => {
     expect(top).toContain("npm ci && npx flower demo");
     expect(top).toContain("npm ci && npm test");
     expect(readFileSync(join(root, ".ci/run"), "utf8")).toContain("npm ci && npm test");
-  });
-
-  it("'Use it from code' runs and delegates through the real binary", async () => {
-    const code = example(RUN_HERE[0]!);
-    model = await startFakeModel({
-      policy: (request) => {
-        if (request.isSubagent) return text("data/ holds 3 files, 42 lines.");
-        return request.countToolResults("Agent") === 0
-          ? toolUse("Agent", { description: "count", prompt: "Count data/.", subagent_type: "analyst" })
-          : text("3 files, 42 lines");
-      },
-    });
-    const dir = temp.make("flower-readme-");
-    writeFileSync(join(dir, "example.mjs"), runnable(code));
-    const run = await runNode(["example.mjs"], { cwd: dir, env: { ...process.env, ...model.env() } });
-    expect(run.stderr).toBe("");
-    expect(run.code).toBe(0);
-    const out = run.stdout;
-    expect(out).toContain("step-start");
-    expect(out).toContain("3 files, 42 lines 1");
-    expect(model.exchanges.some((e) => e.kind === "subagent")).toBe(true);
-  });
-
-  it("the testing-kit example runs as written", async () => {
-    const dir = temp.make("flower-readme-");
-    writeFileSync(join(dir, "kit.mjs"), runnable(example(RUN_HERE[1]!)));
-    const run = await runNode(["kit.mjs"], { cwd: dir });
-    expect(run.code).toBe(0);
-    const out = run.stdout;
-    expect(out).toContain("success");
-    expect(out).toMatch(/^2 \{/m);
   });
 
   it("the workflow example in docs/workflows.md pauses, continues and builds", async () => {
@@ -121,7 +103,7 @@ describe("README and docs examples", () => {
       },
     });
     const dir = temp.make("flower-readme-");
-    writeFileSync(join(dir, "workflow.mjs"), runnable(example(RUN_HERE[2]!)));
+    writeFileSync(join(dir, "workflow.mjs"), runnable(example(RUN_HERE[0]!)));
     const run = await runNode(["workflow.mjs"], {
       cwd: dir,
       env: { ...process.env, ...model.env() },
@@ -143,7 +125,7 @@ describe("README and docs examples", () => {
       },
     });
     const dir = temp.make("flower-readme-");
-    writeFileSync(join(dir, "default.mjs"), runnable(example(RUN_HERE[3]!)));
+    writeFileSync(join(dir, "default.mjs"), runnable(example(RUN_HERE[1]!)));
     const run = await runNode(["default.mjs"], {
       cwd: dir,
       env: { ...process.env, ...model.env() },

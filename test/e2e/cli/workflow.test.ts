@@ -3,7 +3,8 @@
  * requirements → (pause) → goal → work. Pause, edit and `flower continue` in separate processes;
  * `--yes` straight through (with a degraded requirements answer, which the run survives and reports);
  * `flower runs` grouping the steps by run; `flower show` of a run and of a frozen document; a crash at
- * a step boundary, then `flower continue` at the right step without redoing the frozen one.
+ * a step boundary, then `flower continue` at the right step without redoing the frozen one (twice: the
+ * continue itself is killed at the next boundary).
  */
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -187,88 +188,89 @@ describe('flower "<task>": requirements, the pause, an edit, flower continue', (
   }, 240_000);
 });
 
-describe("flower --yes", () => {
-  it("runs straight through; a requirements answer without acceptance degrades, the run goes on and says so", async () => {
+describe("flower --yes, a crash at a step boundary, then flower continue", () => {
+  // One run carries both rules: `--yes` runs straight through, with a degraded requirements answer the
+  // run survives and reports; a kill at a step boundary (twice) and `flower continue`.
+  it("--yes runs straight through a degraded requirements answer; killed when the goal step starts, then its flower continue killed when the work step starts: each continue resumes there, never redoes a frozen step, and says the run went on degraded", async () => {
+    // The flower process now running, killed at the goal step's first request, then (a continue of
+    // the same run) at the work step's.
+    const boundaries = [
+      isGoalStep,
+      (request: ModelRequest) => !isDocumentStep(request) && !request.isSubagent,
+    ];
+    const running: { spawned?: Spawned } = {};
+    let killed = 0;
     const { root, workspace, runDir } = setUp();
-    const model = await startModel({ policy: workflowPolicy(workspace, { acceptance: false }) });
-    const run = await runFlowerOk(["--yes", "--workspace", "ws", "--step", "quick", "Fix the flaky test"], {
-      env: cleanEnv(model.env()),
+    const policy = workflowPolicy(workspace, {
+      acceptance: false,
+      onRequest: (request) => {
+        if (running.spawned && boundaries[killed]?.(request)) {
+          killed += 1;
+          killGroup(running.spawned.child);
+          running.spawned = undefined;
+        }
+      },
+    });
+    const model = await startModel({ policy });
+    const env = cleanEnv(model.env());
+    const crash = async (args: string[]) => {
+      running.spawned = spawnFlower(args, { env, cwd: root, timeoutMs: 120_000 });
+      return running.spawned.done;
+    };
+
+    // Straight through: no pause, the requirements frozen degraded; killed when the goal step starts.
+    const crashed = await crash(["--yes", "--workspace", "ws", "--step", "crashy", "Fix the flaky test"]);
+    expect(killed).toBe(1);
+    expect(crashed.signal).toBe("SIGKILL");
+    expect(crashed.stdout).not.toContain("Paused");
+    expect(crashed.stdout).toMatch(
+      /^!! Requirements confirmation degraded \(.*acceptance.*\) — an incomplete one was frozen; the run goes on$/m,
+    );
+    const atGoal = records(runDir);
+    expect(atGoal["crashy/requirements"]!.status).toBe("done");
+    expect(atGoal["crashy/requirements"]!.frozen).toMatchObject({ degraded: true, missing: ["acceptance"] });
+    const requirementsFile = atGoal["crashy/requirements"]!.frozen!.path;
+    const requirementsText = readFileSync(requirementsFile, "utf8");
+    const beforeGoal = model.requests.length;
+
+    // `flower continue` resumes at the goal step; it is killed when the work step starts.
+    const resumedAtGoal = await crash(["continue", "--workspace", "ws"]);
+    expect(killed).toBe(2);
+    expect(resumedAtGoal.signal).toBe("SIGKILL");
+    expect(resumedAtGoal.stdout).toContain("== step 1/3 · requirements · already done, not redone");
+    expect(resumedAtGoal.stdout).toContain("== step 2/3 · goal");
+    const goalRun = model.requests.slice(beforeGoal).filter((request) => request.kind === "main");
+    // The requirements agent was not asked again; the goal's was.
+    expect(goalRun.some((request) => isDocumentStep(request) && !isGoalStep(request))).toBe(false);
+    expect(goalRun.some(isGoalStep)).toBe(true);
+    const atWork = records(runDir);
+    expect(atWork["crashy/goal"]!.status).toBe("done");
+    const goalText = readFileSync(atWork["crashy/goal"]!.frozen!.path, "utf8");
+    const before = model.requests.length;
+
+    // `flower continue` resumes at the work step and ends.
+    const resumed = await runFlowerOk(["continue", "--workspace", "ws"], {
+      env,
       cwd: root,
       timeoutMs: 120_000,
     });
-    expect(run.stdout).not.toContain("Paused");
-    expect(run.stdout).toMatch(
-      /^!! Requirements confirmation degraded \(.*acceptance.*\) — an incomplete one was frozen; the run goes on$/m,
-    );
-    expect(run.stdout).toContain("== step 3/3 · work");
-    expect(run.stdout).toMatch(
+    expect(resumed.stdout).toContain("== step 1/3 · requirements · already done, not redone");
+    expect(resumed.stdout).toContain("== step 2/3 · goal · already done, not redone");
+    expect(resumed.stdout).toContain("== step 3/3 · work");
+    expect(resumed.stdout).toContain("WORK-DONE: the flaky test is fixed.");
+    expect(resumed.stdout).toMatch(
       /^!! the requirements document is degraded \(.*acceptance.*\); the run went on with it: /m,
     );
-    expect(run.stdout).toContain("WORK-DONE: the flaky test is fixed.");
+    const after = model.requests.slice(before).filter((request) => request.kind === "main");
+    // The frozen steps' agents were not asked again, and their files were not frozen again.
+    expect(after.some((request) => isDocumentStep(request) && !isGoalStep(request))).toBe(false);
+    expect(after.some(isGoalStep)).toBe(false);
+    expect(readFileSync(requirementsFile, "utf8")).toBe(requirementsText);
+    expect(existsSync(join(workspace, ".flower", "notes", "archive", "requirements"))).toBe(false);
+    expect(readFileSync(records(runDir)["crashy/goal"]!.frozen!.path, "utf8")).toBe(goalText);
     const steps = records(runDir);
-    expect(steps["quick/requirements"]!.frozen).toMatchObject({ degraded: true, missing: ["acceptance"] });
-    expect(steps["quick/work"]!.status).toBe("done");
+    for (const name of ["requirements", "goal", "work"])
+      expect(steps[`crashy/${name}`]!.status, name).toBe("done");
     model.assertNoErrors();
-  }, 180_000);
-});
-
-describe("a crash at a step boundary, then flower continue", () => {
-  it.each(["goal", "work"] as const)(
-    "killed when the %s step starts: continue resumes there and never redoes a frozen step",
-    async (boundary) => {
-      const first: { spawned?: Spawned } = {};
-      let killed = false;
-      const { root, workspace, runDir } = setUp();
-      const policy = workflowPolicy(workspace, {
-        onRequest: (request) => {
-          const isBoundary =
-            boundary === "goal" ? isGoalStep(request) : !isDocumentStep(request) && !request.isSubagent;
-          if (!killed && isBoundary && first.spawned) {
-            killed = true;
-            killGroup(first.spawned.child);
-          }
-        },
-      });
-      const model = await startModel({ policy });
-      const env = cleanEnv(model.env());
-      first.spawned = spawnFlower(["--yes", "--workspace", "ws", "--step", "crashy", "Fix the flaky test"], {
-        env,
-        cwd: root,
-        timeoutMs: 120_000,
-      });
-      const crashed = await first.spawned.done;
-      expect(killed).toBe(true);
-      expect(crashed.signal).toBe("SIGKILL");
-      const frozenBefore = records(runDir);
-      expect(frozenBefore["crashy/requirements"]!.status).toBe("done");
-      const requirementsFile = frozenBefore["crashy/requirements"]!.frozen!.path;
-      const requirementsText = readFileSync(requirementsFile, "utf8");
-      const goalText =
-        boundary === "work" ? readFileSync(frozenBefore["crashy/goal"]!.frozen!.path, "utf8") : undefined;
-      const before = model.requests.length;
-
-      const resumed = await runFlowerOk(["continue", "--workspace", "ws"], {
-        env,
-        cwd: root,
-        timeoutMs: 120_000,
-      });
-      expect(resumed.stdout).toContain("== step 1/3 · requirements · already done, not redone");
-      if (boundary === "work")
-        expect(resumed.stdout).toContain("== step 2/3 · goal · already done, not redone");
-      expect(resumed.stdout).toContain("WORK-DONE: the flaky test is fixed.");
-      const after = model.requests.slice(before).filter((request) => request.kind === "main");
-      // The frozen steps' agents were not asked again, and their files were not frozen again.
-      expect(after.some((request) => isDocumentStep(request) && !isGoalStep(request))).toBe(false);
-      if (boundary === "work") expect(after.some(isGoalStep)).toBe(false);
-      expect(readFileSync(requirementsFile, "utf8")).toBe(requirementsText);
-      expect(existsSync(join(workspace, ".flower", "notes", "archive", "requirements"))).toBe(false);
-      if (goalText !== undefined)
-        expect(readFileSync(records(runDir)["crashy/goal"]!.frozen!.path, "utf8")).toBe(goalText);
-      const steps = records(runDir);
-      for (const name of ["requirements", "goal", "work"])
-        expect(steps[`crashy/${name}`]!.status, name).toBe("done");
-      model.assertNoErrors();
-    },
-    240_000,
-  );
+  }, 300_000);
 });
