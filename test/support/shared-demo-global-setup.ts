@@ -88,6 +88,7 @@ export default function setup(project: TestProject): () => Promise<void> {
     });
     const finished = await demo.done;
     ended = true;
+    await receiver.quiet();
     return { finished, spans: receiver.spans, metrics: receiver.metrics, requests: receiver.requests };
   })().then(
     (recording: SharedDemoRecording) => recording,
