@@ -9,6 +9,8 @@ import { defineConfig } from "vitest/config";
  * - e2e (test/e2e, test/package, test/readme): the real `claude` binary, through the library or the built
  *   CLI (`npm run build` first); one process per file, and a test that leaves a `claude` running fails.
  * integration and e2e share one PostgreSQL server per run (test/support/postgres-global-setup.ts).
+ * e2e also records one `flower demo --keep` per run, in the background, for the files that only read a
+ * finished demo (test/support/shared-demo-global-setup.ts lists them; a demo is eight real sessions).
  * Their forks are reused from file to file (`isolate: false`): each file still runs in a child process,
  * one file at a time, but `src/` and the test support are imported once per worker, not once per file —
  * vitest counted 26.5 s of imports in a full run before. Tests keep no state in modules (each file makes its own
@@ -45,7 +47,7 @@ export default defineConfig({
           include: ["test/e2e/**/*.test.ts", "test/package/**/*.test.ts", "test/readme/**/*.test.ts"],
           pool: "forks",
           isolate: false,
-          globalSetup: [POSTGRES],
+          globalSetup: [POSTGRES, "./test/support/shared-demo-global-setup.ts"],
           // Fails an end-to-end test (test/e2e/) that leaves a `claude` process running.
           setupFiles: ["./test/support/no-claude-left.ts"],
         },

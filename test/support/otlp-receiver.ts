@@ -99,19 +99,25 @@ export class OtlpReceiver {
   readonly requests: Array<{ path: string; contentType: string; json: unknown }> = [];
   readonly #server: Server;
   #url = "";
+  #reading = 0;
+  #lastAt = 0;
 
   constructor() {
     this.#server = createServer((request, response) => {
-      void this.#take(request).then(
-        () => {
-          response.writeHead(200, { "content-type": "application/json" });
-          response.end("{}");
-        },
-        (error: unknown) => {
-          response.writeHead(400);
-          response.end(String(error));
-        },
-      );
+      this.#reading += 1;
+      this.#lastAt = Date.now();
+      void this.#take(request)
+        .finally(() => (this.#reading -= 1))
+        .then(
+          () => {
+            response.writeHead(200, { "content-type": "application/json" });
+            response.end("{}");
+          },
+          (error: unknown) => {
+            response.writeHead(400);
+            response.end(String(error));
+          },
+        );
     });
   }
 
@@ -125,6 +131,15 @@ export class OtlpReceiver {
     if (address === null || typeof address === "string") throw new Error("no port");
     this.#url = `http://127.0.0.1:${address.port}`;
     return this;
+  }
+
+  /**
+   * Resolves once no request is being read and none has come for `quietMs`: what an exporter sent
+   * before its process exited has landed. For a reader that keeps what it has, not one that reads live.
+   */
+  async quiet(quietMs = 250): Promise<void> {
+    while (this.#reading > 0 || Date.now() - this.#lastAt < quietMs)
+      await new Promise((go) => setTimeout(go, 50));
   }
 
   async close(): Promise<void> {

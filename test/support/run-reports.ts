@@ -1,8 +1,8 @@
 /**
- * Recorded workflow runs, made the way a user makes them: `flower demo` (the offline kit against the real
- * `claude` binary; `flower serve`'s browser test lists it), a `--yes` run whose goal check never passes
+ * Recorded workflow runs, made the way a user makes them: a `--yes` run whose goal check never passes
  * (goal-not-met) against a scripted model, at the CLI's default window (test/e2e/cli/goal-not-met.test.ts),
- * and `flower report <run>` of such a run (test/e2e/cli/demo.test.ts records its demo itself).
+ * and `flower report <run>` of such a run or of the demo (the demo itself is recorded once per test run:
+ * test/support/shared-demo.ts).
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -18,14 +18,6 @@ export interface RecordedRun {
   run: string;
   runDir: string;
   workspace: string;
-}
-
-/** `flower demo --workspace <root>/demo`, kept. */
-export async function recordDemo(root: string): Promise<RecordedRun> {
-  const workspace = join(root, "demo");
-  const done = await runFlower(["demo", "--workspace", workspace], { env: cleanEnv(), timeoutMs: 120_000 });
-  if (done.code !== 0) throw new Error(`flower demo failed (${done.code}): ${done.stdout}\n${done.stderr}`);
-  return { run: "demo", runDir: join(workspace, "runs"), workspace };
 }
 
 /**

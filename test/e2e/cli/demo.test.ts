@@ -13,6 +13,7 @@ import {
   type ElementLike,
 } from "../../support/report-page.js";
 import { reportOf } from "../../support/run-reports.js";
+import { copyRunDir, sharedDemo, SHARED_DEMO_WAIT_MS } from "../../support/shared-demo.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 import { BIN, cleanEnv, killAll, runFlower, type Finished } from "./helpers.js";
 
@@ -31,7 +32,9 @@ function hasScript(): boolean {
 }
 
 interface DemoRun {
+  /** The shared demo's workspace: read, never written. */
   workspace: string;
+  /** This file's copy of the demo's run directory. */
   runDir: string;
   notes: string;
   demo: Finished;
@@ -61,26 +64,28 @@ function demoRecord(runDir: string) {
   };
 }
 
-describe("flower demo --keep, run once; each property its own test", () => {
+/**
+ * The first describe reads the run's one shared demo (`flower demo --keep`, recorded in the background by
+ * test/support/shared-demo-global-setup.ts with the telemetry receiver on, which test/e2e/cli/
+ * serve-browser.test.ts and telemetry-demo.test.ts read too): a demo costs eight real `claude` sessions,
+ * and everything here reads the finished run. `flower forget` and the reports write to the run
+ * directory, so they run on this file's copy of it. The second describe needs a demo of its own: on a
+ * terminal, in zh, without --keep.
+ */
+describe("flower demo --keep (the shared demo); each property its own test", () => {
   let run: DemoRun;
 
   beforeAll(async () => {
-    const workspace = join(temp.make("flower-cli-"), "demo");
-    const runDir = join(workspace, "runs");
-    // A hang guard, not a speed claim: the demo's wall time is well under a minute on a quiet machine
-    // (the workflow's two document steps add about a third to its CPU time).
-    const demo = await runFlower(["demo", "--keep", "--workspace", workspace], {
-      env: cleanEnv(),
-      timeoutMs: 150_000,
-    });
-    run = { workspace, runDir, notes: join(workspace, ".flower", "notes"), demo };
-    if (demo.code !== 0) return;
+    const shared = await sharedDemo();
+    const runDir = copyRunDir(shared, temp.make("flower-cli-"));
+    run = { workspace: shared.workspace, runDir, notes: shared.notes, demo: shared.finished };
+    if (run.demo.code !== 0) return;
     const options = { env: cleanEnv(), timeoutMs: 15_000 };
     run.runs = await runFlower(["runs", "--run-dir", runDir], options);
     run.show = await runFlower(["show", "demo/work", "--run-dir", runDir], options);
     run.showRun = await runFlower(["show", "demo", "--run-dir", runDir], options);
     run.report = await runFlower(["report", "demo/work", "--run-dir", runDir], options);
-    const recorded = { run: "demo", runDir, workspace };
+    const recorded = { run: "demo", runDir, workspace: run.workspace };
     run.runReports = { en: await reportOf(recorded, "en"), zh: await reportOf(recorded, "zh") };
     // Retention: the sessions go, the record stays.
     run.forget = await runFlower(["forget", "demo/work", "--run-dir", runDir], options);
@@ -91,7 +96,7 @@ describe("flower demo --keep, run once; each property its own test", () => {
       .map((row) => (row as { id: string }).id);
     db.close();
     run.showAfterForget = await runFlower(["show", "demo/work", "--run-dir", runDir], options);
-  }, 300_000);
+  }, SHARED_DEMO_WAIT_MS + 120_000);
 
   it("runs offline with no key and exits 0 with nothing on stderr", () => {
     expect(run.demo.timedOut).toBe(false);

@@ -1,10 +1,12 @@
 /**
  * `flower serve` in headless Chromium (issue 25, the live page), all through the built CLI: the demo's
- * run (recorded by `flower demo`) and a run in progress (`flower --direct` against the offline kit and
- * the real `claude` binary, its model held turn by turn by this test) in one run directory. The page
- * lists both; the running run's context gauge moves without a reload as the test lets its turns through;
- * an action without the token is refused (403) and changes nothing; a run opens to its report; no
- * request leaves the server's host; Ctrl-C stops the server with exit 0.
+ * run and a run in progress (`flower --direct` against the offline kit and the real `claude` binary, its
+ * model held turn by turn by this test) in one run directory. The demo is the test run's shared one
+ * (test/support/shared-demo.ts: a demo costs eight real `claude` sessions, and this file only reads it),
+ * its run directory copied here, since the live run writes beside it. The page lists both; the running
+ * run's context gauge moves without a reload as the test lets its turns through; an action without the
+ * token is refused (403) and changes nothing; a run opens to its report; no request leaves the server's
+ * host; Ctrl-C stops the server with exit 0.
  *
  * FLOWER_SERVE_SCREENSHOTS=<dir> also saves the page (scripts/serve-screenshots.sh writes docs/serve.png).
  */
@@ -15,7 +17,8 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModel, text, toolUse, type FakeModel } from "../../../src/testing/index.js";
 import { CHROMIUM_ARGS, chromiumPath } from "../../support/chromium.js";
-import { recordDemo, type RecordedRun } from "../../support/run-reports.js";
+import type { RecordedRun } from "../../support/run-reports.js";
+import { copyRunDir, sharedDemo, SHARED_DEMO_WAIT_MS } from "../../support/shared-demo.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 import { cleanEnv, killAll, killGroup, spawnFlower, writeNotes, type Spawned } from "./helpers.js";
 
@@ -84,7 +87,9 @@ async function startServer(args: string[]): Promise<{ spawned: Spawned; printed:
 
 beforeAll(async () => {
   root = temp.make("flower-serve-");
-  demo = await recordDemo(root);
+  const shared = await sharedDemo();
+  expect(shared.finished.code, shared.finished.stderr).toBe(0);
+  demo = { run: shared.run, runDir: copyRunDir(shared, root), workspace: shared.workspace };
   const started = await startServer(["--allow-actions"]);
   server = started.spawned;
   const printed = started.printed();
@@ -103,7 +108,7 @@ beforeAll(async () => {
   });
   page.on("pageerror", (error) => problems.push(error.message));
   await page.goto(url.href, { waitUntil: "load" });
-}, 600_000);
+}, SHARED_DEMO_WAIT_MS + 120_000);
 
 afterAll(async () => {
   await browser?.close();

@@ -1,26 +1,31 @@
 /**
  * Issue 27, done-when: `flower demo` (the real binary and the offline kit, the default workflow with its
  * pause, two handoffs and a guard round) with OTEL_EXPORTER_OTLP_ENDPOINT pointing at an OTLP/HTTP
- * receiver on 127.0.0.1 that decodes what the real exporters send. The trace is read as a person would
- * in Tempo or Honeycomb: its shape, the handoffs between the generations, the tokens against the
- * record, and no credential anywhere. Then the trace is drawn as a waterfall in headless Chromium;
- * FLOWER_TELEMETRY_SCREENSHOT=<file.png> saves it (scripts/telemetry-screenshot.sh writes
- * docs/telemetry-trace.png this way).
+ * receiver on 127.0.0.1 that decodes what the real exporters send (test/support/otlp-receiver.ts); the
+ * demo is the test run's shared one (test/support/shared-demo.ts), recorded with the receiver on. The
+ * trace is read as a person would in Tempo or Honeycomb: its shape, the handoffs between the
+ * generations, the tokens against the record, and no credential anywhere. Then the trace is drawn as a
+ * waterfall in headless Chromium; FLOWER_TELEMETRY_SCREENSHOT=<file.png> saves it
+ * (scripts/telemetry-screenshot.sh writes docs/telemetry-trace.png this way).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM_ARGS, chromiumPath } from "../../support/chromium.js";
-import { OtlpReceiver, type ReceivedSpan } from "../../support/otlp-receiver.js";
+import type { ReceivedSpan } from "../../support/otlp-receiver.js";
+import {
+  sharedDemo,
+  SHARED_DEMO_PLANTED_SECRET,
+  SHARED_DEMO_WAIT_MS,
+  type SharedDemo,
+} from "../../support/shared-demo.js";
 import { waterfallHtml } from "../../support/trace-waterfall.js";
 import { useTempDirs } from "../../support/temp-dir.js";
-import { cleanEnv, killAll, runFlower, type Finished } from "./helpers.js";
+import type { Finished } from "./helpers.js";
 import { noSecretOf } from "./secrets.js";
 
 const temp = useTempDirs();
-/** Planted in the CLI's environment: a credential the redactor knows and the binary does not use. */
-const PLANTED = "AKIA-PLANTED-Secret-9f3Kq7Lm2Xw";
 /** The kit's key, which the `claude` child is given. */
 const KIT_KEY = "sk-fake-offline-kit";
 
@@ -36,27 +41,21 @@ interface WorkRecord {
   history: GenerationRow[];
 }
 
-const receiver = new OtlpReceiver();
+// The run's shared demo (test/support/shared-demo-global-setup.ts) is recorded as this file needs it:
+// the endpoint at an OTLP receiver, SHARED_DEMO_PLANTED_SECRET in its environment. demo.test.ts and
+// serve-browser.test.ts read the same run; a demo costs eight real `claude` sessions.
+let received: SharedDemo;
 let demo: Finished;
 let record: WorkRecord;
 let flower: ReceivedSpan[];
 
 beforeAll(async () => {
-  await receiver.start();
-  const workspace = join(temp.make("flower-otel-"), "demo");
-  demo = await runFlower(["demo", "--keep", "--workspace", workspace], {
-    env: cleanEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, AWS_SECRET_ACCESS_KEY: PLANTED }),
-    timeoutMs: 200_000,
-  });
-  const manifest = JSON.parse(readFileSync(join(workspace, "runs", "manifest.json"), "utf8"));
+  received = await sharedDemo();
+  demo = received.finished;
+  const manifest = JSON.parse(readFileSync(join(received.runDir, "manifest.json"), "utf8"));
   record = manifest.steps["demo/work"] as WorkRecord;
-  flower = receiver.spans.filter((span) => span.resource["service.name"] === "flower");
-}, 240_000);
-
-afterAll(async () => {
-  killAll();
-  await receiver.close();
-});
+  flower = received.spans.filter((span) => span.resource["service.name"] === "flower");
+}, SHARED_DEMO_WAIT_MS + 30_000);
 
 const named = (prefix: string) => flower.filter((span) => span.name.startsWith(prefix));
 const byId = () => new Map(flower.map((span) => [span.spanId, span]));
@@ -162,7 +161,7 @@ describe("flower demo with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
     const total = (name: string) =>
       Math.max(
         0,
-        ...receiver.metrics
+        ...received.metrics
           .filter((metric) => metric.name === name)
           .map((metric) =>
             metric.points
@@ -178,11 +177,11 @@ describe("flower demo with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
   });
 
   it("ties the binary's own metrics and logs to the run, step and generation", () => {
-    const claude = receiver.requests.filter((request) =>
+    const claude = received.requests.filter((request) =>
       JSON.stringify(request.json).includes('"claude-code"'),
     );
     expect(claude.length).toBeGreaterThan(0);
-    const work = receiver.metrics.filter(
+    const work = received.metrics.filter(
       (metric) =>
         metric.resource["service.name"] === "claude-code" && metric.resource["flower.step"] === "demo/work",
     );
@@ -198,8 +197,8 @@ describe("flower demo with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
       ...span.events.flatMap((event) => Object.keys(event.attributes)),
     ]);
     expect(attributes.filter((key) => key === "flower.content" || key === "flower.prompt")).toEqual([]);
-    const expectNoSecret = noSecretOf([PLANTED, KIT_KEY]);
-    for (const [index, request] of receiver.requests.entries())
+    const expectNoSecret = noSecretOf([SHARED_DEMO_PLANTED_SECRET, KIT_KEY]);
+    for (const [index, request] of received.requests.entries())
       expectNoSecret(`request ${index} to ${request.path}`, JSON.stringify(request.json));
   });
 
