@@ -22,7 +22,7 @@ export interface ExpireEphemeralOptions {
 }
 
 /** The hint comes from the glance table's module: what may run and how its expiry reads live together. */
-import { ephemeralExpiredHint as expiredHint } from "../text.js";
+import { EPHEMERAL_EXPIRED, ephemeralLabel } from "../text.js";
 
 interface Candidate {
   index: number;
@@ -67,9 +67,14 @@ export function planExpiry(
   if (expire.length === 0) return {};
 
   const turns = turnsAfter(scan.entries);
+  const hintOf = EPHEMERAL_EXPIRED[options.locale];
+  // ephemeralExpiredHint, with each command labelled once: a long session expires the same few hundreds of times.
+  const labels = new Map<string, string>();
   let charsSaved = 0;
   for (const candidate of expire) {
-    const hint = expiredHint(candidate.command, turns[candidate.index] ?? 0, options.locale);
+    let label = labels.get(candidate.command);
+    if (label === undefined) labels.set(candidate.command, (label = ephemeralLabel(candidate.command)));
+    const hint = hintOf(label, turns[candidate.index] ?? 0);
     replacements.set(candidate.index, candidate.toolUseId, hint);
     charsSaved += candidate.chars - hint.length;
   }

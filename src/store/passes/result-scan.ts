@@ -14,9 +14,9 @@ import {
   isDenial,
   isInterruptedResult,
   isToolResult,
+  isToolUse,
   replaceResultContent,
   resultText,
-  toolUses,
   type Entry,
   type ToolResultBlock,
   type ToolUseBlock,
@@ -43,13 +43,14 @@ export function scanResults(entries: readonly Entry[]): ResultScan {
   const results: ScannedResult[] = [];
   const uses = new Map<string, ToolUseBlock>();
   entries.forEach((entry, index) => {
-    if (entry.type === "assistant") {
-      for (const use of toolUses(entry)) uses.set(use.id, use);
-      return;
-    }
-    if (entry.type !== "user") return;
+    if (entry.type !== "user" && entry.type !== "assistant") return;
     const blocks = contentBlocks(entry);
     if (blocks === undefined) return;
+    // The blocks are read in place (no toolUses/toolResults arrays): this runs for every entry on every load.
+    if (entry.type === "assistant") {
+      for (const block of blocks) if (isToolUse(block)) uses.set(block.id, block);
+      return;
+    }
     const denial = isDenial(entry);
     for (const block of blocks) {
       if (!isToolResult(block)) continue;
