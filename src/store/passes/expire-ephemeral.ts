@@ -9,17 +9,9 @@
  * command is ephemeral is decided by the same `isEphemeral` table the glance guard uses to allow it.
  */
 import type { Locale } from "../../locale/locale.js";
-import type { PassResult } from "./report.js";
-import {
-  blockChars,
-  indexToolUses,
-  isDenial,
-  isInterruptedResult,
-  replaceResultContent,
-  toolResults,
-  turnsAfter,
-  type Entry,
-} from "./transcript-entries.js";
+import type { PassResult, RewriteReport } from "./report.js";
+import { ResultReplacements, scanResults, type ResultScan } from "./result-scan.js";
+import { blockChars, turnsAfter, type Entry } from "./transcript-entries.js";
 
 export interface ExpireEphemeralOptions {
   /** Newest ephemeral results kept verbatim. */
@@ -30,7 +22,7 @@ export interface ExpireEphemeralOptions {
 }
 
 /** The hint comes from the glance table's module: what may run and how its expiry reads live together. */
-import { ephemeralExpiredHint as expiredHint } from "../text.js";
+import { EPHEMERAL_EXPIRED, ephemeralLabel } from "../text.js";
 
 interface Candidate {
   index: number;
@@ -40,7 +32,17 @@ interface Candidate {
 }
 
 export function expireEphemeral(entries: readonly Entry[], options: ExpireEphemeralOptions): PassResult {
-  const uses = indexToolUses(entries);
+  const replacements = new ResultReplacements();
+  const report = planExpiry(scanResults(entries), options, replacements);
+  return { entries: replacements.apply(entries), report };
+}
+
+/** The expiry's decisions on a scanned transcript, added to `replacements`; what it saves, for the report. */
+export function planExpiry(
+  scan: ResultScan,
+  options: ExpireEphemeralOptions,
+  replacements: ResultReplacements,
+): Partial<RewriteReport> {
   // A long session repeats the same few glances hundreds of times; the table parses shell, so ask once per command.
   const verdicts = new Map<string, boolean>();
   const ephemeral = (command: string): boolean => {
@@ -49,36 +51,32 @@ export function expireEphemeral(entries: readonly Entry[], options: ExpireEpheme
     return verdict;
   };
   const candidates: Candidate[] = [];
-  entries.forEach((entry, index) => {
-    if (entry.type !== "user" || isDenial(entry)) return;
-    for (const block of toolResults(entry)) {
-      const use = uses.get(block.tool_use_id);
-      if (use === undefined || use.name !== "Bash") continue;
-      const input = use.input as { command?: unknown } | undefined;
-      const command = input?.command;
-      if (typeof command !== "string" || !ephemeral(command)) continue;
-      // An interrupted call produced no state to go stale; its note belongs to the disconnect pass.
-      if (isInterruptedResult(entry, block)) continue;
-      candidates.push({ index, toolUseId: block.tool_use_id, command, chars: blockChars(block) });
-    }
-  });
+  for (const { index, block, skip } of scan.results) {
+    // A denial belongs to its own pass; an interrupted call produced no state to go stale, and its note
+    // belongs to the disconnect pass.
+    if (skip) continue;
+    const use = scan.uses.get(block.tool_use_id);
+    if (use === undefined || use.name !== "Bash") continue;
+    const input = use.input as { command?: unknown } | undefined;
+    const command = input?.command;
+    if (typeof command !== "string" || !ephemeral(command)) continue;
+    candidates.push({ index, toolUseId: block.tool_use_id, command, chars: blockChars(block) });
+  }
 
   const expire = candidates.slice(0, Math.max(0, candidates.length - options.keepEphemeral));
-  if (expire.length === 0) return { entries: [...entries], report: {} };
+  if (expire.length === 0) return {};
 
-  const turns = turnsAfter(entries);
-  const byEntry = new Map<number, Map<string, string>>();
+  const turns = turnsAfter(scan.entries);
+  const hintOf = EPHEMERAL_EXPIRED[options.locale];
+  // ephemeralExpiredHint, with each command labelled once: a long session expires the same few hundreds of times.
+  const labels = new Map<string, string>();
   let charsSaved = 0;
   for (const candidate of expire) {
-    const hint = expiredHint(candidate.command, turns[candidate.index] ?? 0, options.locale);
-    let replacements = byEntry.get(candidate.index);
-    if (replacements === undefined) byEntry.set(candidate.index, (replacements = new Map<string, string>()));
-    replacements.set(candidate.toolUseId, hint);
+    let label = labels.get(candidate.command);
+    if (label === undefined) labels.set(candidate.command, (label = ephemeralLabel(candidate.command)));
+    const hint = hintOf(label, turns[candidate.index] ?? 0);
+    replacements.set(candidate.index, candidate.toolUseId, hint);
     charsSaved += candidate.chars - hint.length;
   }
-  const rewritten = entries.map((entry, index) => {
-    const replacements = byEntry.get(index);
-    return replacements === undefined ? entry : replaceResultContent(entry, replacements);
-  });
-  return { entries: rewritten, report: { expired: expire.length, charsSaved } };
+  return { expired: expire.length, charsSaved };
 }

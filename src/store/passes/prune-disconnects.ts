@@ -16,9 +16,12 @@ import {
   replaceResultContent,
   resultText,
   blockChars,
-  toolResults,
+  contentBlocks,
+  isToolResult,
   type Entry,
 } from "./transcript-entries.js";
+
+const NO_BLOCKS: readonly unknown[] = [];
 
 export interface PruneDisconnectsOptions {
   locale: Locale;
@@ -37,8 +40,9 @@ export function pruneDisconnects(entries: readonly Entry[], options: PruneDiscon
   const rewritten = removed.entries.map((entry) => {
     // Made only for an entry that has an interruption: this runs for every entry on every load.
     let replacements: Map<string, string> | undefined;
-    for (const block of toolResults(entry)) {
-      if (!isInterruptedResult(entry, block) || resultText(block) === note) continue;
+    const blocks = entry.type === "user" ? contentBlocks(entry) : undefined;
+    for (const block of blocks ?? NO_BLOCKS) {
+      if (!isToolResult(block) || !isInterruptedResult(entry, block) || resultText(block) === note) continue;
       (replacements ??= new Map<string, string>()).set(block.tool_use_id, note);
       interrupted += 1;
       charsSaved += blockChars(block) - note.length;

@@ -23,7 +23,6 @@ import {
   isToolResult,
   isToolUse,
   toolResults,
-  toolUses,
   type Entry,
 } from "./transcript-entries.js";
 
@@ -149,8 +148,10 @@ function relink(entries: Entry[], removedParent: ReadonlyMap<string, string | nu
     if (owners === undefined) {
       owners = new Map();
       for (const entry of entries) {
-        if (typeof entry.uuid !== "string") continue;
-        for (const use of toolUses(entry)) owners.set(use.id, entry.uuid);
+        if (typeof entry.uuid !== "string" || entry.type !== "assistant") continue;
+        // The blocks in place (toolUses would copy them): this walks every entry of the transcript.
+        for (const block of contentBlocks(entry) ?? [])
+          if (isToolUse(block)) owners.set(block.id, entry.uuid);
       }
     }
     return owners.get(toolUseId);

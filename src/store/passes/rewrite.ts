@@ -1,15 +1,17 @@
 /**
  * The whole load-time rewrite as one pure function, in a fixed order: disconnect remnants first (a
  * synthetic error must not count as a turn or shield anything), then denials, then expiry, then trim
- * (so an expired glance result is never spilled: running it again gives the fresh one).
+ * (so an expired glance result is never spilled: running it again gives the fresh one). Expiry and trim
+ * only replace result contents: they plan on one shared scan and are applied in one walk (result-scan.ts).
  */
 import type { Locale } from "../../locale/locale.js";
-import { expireEphemeral } from "./expire-ephemeral.js";
+import { planExpiry } from "./expire-ephemeral.js";
 import { pruneDenials } from "./prune-denials.js";
 import { pruneDisconnects } from "./prune-disconnects.js";
 import { addReports, emptyReport, type RewriteReport } from "./report.js";
+import { ResultReplacements, scanResults } from "./result-scan.js";
 import type { Entry } from "./transcript-entries.js";
-import { trimResults, type SpillFile } from "./trim-results.js";
+import { planTrim, type SpillFile } from "./trim-results.js";
 
 export interface RewriteOptions {
   locale: Locale;
@@ -43,16 +45,18 @@ export function rewriteTranscript(input: readonly Entry[], options: RewriteOptio
     ({ entries } = pass);
     report = addReports(report, pass.report);
   }
-  if (options.expire) {
-    const pass = expireEphemeral(entries, { ...options.expire, locale });
-    ({ entries } = pass);
-    report = addReports(report, pass.report);
-  }
   let spills: SpillFile[] = [];
-  if (options.trim) {
-    const pass = trimResults(entries, { ...options.trim, locale });
-    ({ entries, spills } = pass);
-    report = addReports(report, pass.report);
+  if (options.expire || options.trim) {
+    const scan = scanResults(entries);
+    const replacements = new ResultReplacements();
+    if (options.expire)
+      report = addReports(report, planExpiry(scan, { ...options.expire, locale }, replacements));
+    if (options.trim) {
+      const planned = planTrim(scan, { ...options.trim, locale }, replacements);
+      spills = planned.spills;
+      report = addReports(report, planned.report);
+    }
+    return { entries: replacements.apply(entries), report, spills };
   }
   return { entries: [...entries], report, spills };
 }

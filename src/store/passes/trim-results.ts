@@ -13,15 +13,9 @@ import * as crypto from "node:crypto";
 import { join } from "node:path";
 import type { Locale } from "../../locale/locale.js";
 import { TRIM_POINTER } from "../text.js";
-import type { PassResult } from "./report.js";
-import {
-  isDenial,
-  isInterruptedResult,
-  replaceResultContent,
-  resultText,
-  toolResults,
-  type Entry,
-} from "./transcript-entries.js";
+import type { PassResult, RewriteReport } from "./report.js";
+import { ResultReplacements, scanResults, type ResultScan } from "./result-scan.js";
+import type { Entry } from "./transcript-entries.js";
 
 export interface TrimResultsOptions {
   /** Newest tool results never trimmed. */
@@ -58,38 +52,39 @@ export function spillPath(spillDir: string, text: string): string {
 }
 
 export function trimResults(entries: readonly Entry[], options: TrimResultsOptions): TrimResult {
-  const results: Array<{ index: number; toolUseId: string; text: string | undefined }> = [];
-  entries.forEach((entry, index) => {
-    if (entry.type !== "user") return;
-    for (const block of toolResults(entry)) {
-      // Denials and interruption notes are short, and belong to their own passes.
-      const skip = isDenial(entry) || isInterruptedResult(entry, block);
-      results.push({ index, toolUseId: block.tool_use_id, text: skip ? undefined : resultText(block) });
-    }
-  });
+  const replacements = new ResultReplacements();
+  const { report, spills } = planTrim(scanResults(entries), options, replacements);
+  return { entries: replacements.apply(entries), report, spills };
+}
 
-  const older = results.slice(0, Math.max(0, results.length - options.keepRecent));
-  const byEntry = new Map<number, Map<string, string>>();
+/**
+ * The trim's decisions on a scanned transcript, added to `replacements`. A result an earlier plan replaced
+ * (an expiry hint) is judged by its new text, as if that pass had run first.
+ */
+export function planTrim(
+  scan: ResultScan,
+  options: TrimResultsOptions,
+  replacements: ResultReplacements,
+): { report: Partial<RewriteReport>; spills: SpillFile[] } {
+  const { results } = scan;
+  const older = Math.max(0, results.length - options.keepRecent);
   const spills = new Map<string, SpillFile>();
   let trimmed = 0;
   let charsSaved = 0;
-  for (const result of older) {
+  for (let position = 0; position < older; position += 1) {
+    const result = results[position]!;
+    // Denials and interruption notes are short, and belong to their own passes.
+    if (result.skip) continue;
     // A result holding images is never trimmed (undefined text): its blocks cannot become a text file.
-    if (result.text === undefined || result.text.length < options.minChars) continue;
-    const path = spillPath(options.spillDir, result.text);
-    const pointer = TRIM_POINTER[options.locale](path, result.text.length);
-    spills.set(path, { path, content: result.text });
-    let replacements = byEntry.get(result.index);
-    if (replacements === undefined) byEntry.set(result.index, (replacements = new Map<string, string>()));
-    replacements.set(result.toolUseId, pointer);
+    const text = replacements.textOf(result);
+    if (text === undefined || text.length < options.minChars) continue;
+    const path = spillPath(options.spillDir, text);
+    const pointer = TRIM_POINTER[options.locale](path, text.length);
+    spills.set(path, { path, content: text });
+    replacements.set(result.index, result.block.tool_use_id, pointer);
     trimmed += 1;
-    charsSaved += result.text.length - pointer.length;
+    charsSaved += text.length - pointer.length;
   }
-  if (trimmed === 0) return { entries: [...entries], report: {}, spills: [] };
-
-  const rewritten = entries.map((entry, index) => {
-    const replacements = byEntry.get(index);
-    return replacements === undefined ? entry : replaceResultContent(entry, replacements);
-  });
-  return { entries: rewritten, report: { trimmed, charsSaved }, spills: [...spills.values()] };
+  if (trimmed === 0) return { report: {}, spills: [] };
+  return { report: { trimmed, charsSaved }, spills: [...spills.values()] };
 }

@@ -1,6 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { expireEphemeral } from "../../../src/store/passes/expire-ephemeral.js";
+import { pruneDenials } from "../../../src/store/passes/prune-denials.js";
+import { pruneDisconnects } from "../../../src/store/passes/prune-disconnects.js";
 import { rewriteTranscript, type RewriteOptions } from "../../../src/store/passes/rewrite.js";
+import { trimResults } from "../../../src/store/passes/trim-results.js";
 import { INTERRUPTED_NOTE } from "../../../src/store/text.js";
 import { passChoiceArbitrary, sessionArbitrary, type PassChoice } from "./transcript-arbitrary.js";
 import {
@@ -156,6 +160,56 @@ describe("rewrite passes (property)", () => {
         const once = rewriteTranscript(session.main, optionsFor(choice));
         const twice = rewriteTranscript(once.entries, optionsFor(choice));
         expect(twice.entries).toEqual(once.entries);
+      }),
+      properties(1000),
+    );
+  });
+
+  // rewriteTranscript plans expiry and trim on one scan and applies both in one walk (bench workload 4);
+  // each rule lives in its own pass. This holds the shared walk to the passes run one after another,
+  // down to minChars small enough that an expiry hint is itself trimmed.
+  it("give in one rewrite exactly what the passes give one after another", () => {
+    const smallMinChars = passChoiceArbitrary.chain((choice) =>
+      fc.integer({ min: 1, max: 3000 }).map((minChars) => ({
+        ...choice,
+        trim: choice.trim && { ...choice.trim, minChars },
+      })),
+    );
+    fc.assert(
+      fc.property(sessionArbitrary, smallMinChars, (session, choice) => {
+        const options = optionsFor(choice);
+        for (const input of [session.main, ...session.subagents.values()]) {
+          let entries: readonly Entry[] = input;
+          let spills: unknown[] = [];
+          const reports: object[] = [];
+          if (options.disconnects) {
+            const pass = pruneDisconnects(entries, { locale: options.locale });
+            ({ entries } = pass);
+            reports.push(pass.report);
+          }
+          if (options.denials) {
+            const pass = pruneDenials(entries, options.denials);
+            ({ entries } = pass);
+            reports.push(pass.report);
+          }
+          if (options.expire) {
+            const pass = expireEphemeral(entries, { ...options.expire, locale: options.locale });
+            ({ entries } = pass);
+            reports.push(pass.report);
+          }
+          if (options.trim) {
+            const pass = trimResults(entries, { ...options.trim, locale: options.locale });
+            ({ entries, spills } = pass);
+            reports.push(pass.report);
+          }
+          const once = rewriteTranscript(input, options);
+          expect(once.entries).toEqual(entries);
+          expect(once.spills).toEqual(spills);
+          for (const key of Object.keys(once.report) as Array<keyof typeof once.report>)
+            expect(once.report[key]).toBe(
+              reports.reduce((sum: number, report) => sum + ((report as typeof once.report)[key] ?? 0), 0),
+            );
+        }
       }),
       properties(1000),
     );
