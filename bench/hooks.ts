@@ -12,11 +12,22 @@
  * Per-call latency is the time between two consecutive main-thread requests reaching the kit: reply
  * streaming, the CLI, the command and the hooks. The added latency is the difference of the two modes'
  * medians (and 95th percentiles).
+ *
+ * Flower's own share is also timed where it happens: every callback of the flower and the empty mode is
+ * wrapped in the same stopwatch (from the SDK's call until the promise the CLI waits for settles), so
+ * their difference is what flower's code keeps the CLI waiting per tool call. The callbacks are the only
+ * thing the two modes do differently; a wall ratio of those two modes, on the other hand, carries every
+ * session's start-up and the machine's drift between sessions, which are larger than that difference.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { query, type HookCallbackMatcher, type Options } from "@anthropic-ai/claude-agent-sdk";
+import {
+  query,
+  type HookCallback,
+  type HookCallbackMatcher,
+  type Options,
+} from "@anthropic-ai/claude-agent-sdk";
 import { Workbench, buildOptions, coordinator, indexGuard, spillGuard, worker } from "flower-agent";
 import { startFakeModel, text, toolUse, type ModelRequest } from "flower-agent/testing";
 
@@ -40,6 +51,11 @@ export interface HookResult {
   wallRatioEmptyOverNone?: number;
   /** Flower's hooks over empty callbacks: flower's own code. */
   wallRatioHooksOverEmpty?: number;
+  /** Time inside the callbacks per tool call, PreToolUse and PostToolUse together (ms; absent in older runs). */
+  callbackMsHooks?: number;
+  callbackMsEmpty?: number;
+  /** Flower's share from the callback times: (median of empty + (callbackMsHooks − callbackMsEmpty)) / median of empty. */
+  ownShareTimed?: number;
   ok: boolean;
   error?: string;
 }
@@ -100,6 +116,32 @@ function emptyCallbacks(hooks: NonNullable<Options["hooks"]>): NonNullable<Optio
   return empty;
 }
 
+/** A stopwatch over hook callbacks: total milliseconds from each call until its promise settled. */
+interface CallbackClock {
+  ms: number;
+}
+
+/** The same hook map with every callback timed into `clock`; the wrapper itself costs well under a µs. */
+function timedCallbacks(
+  hooks: NonNullable<Options["hooks"]>,
+  clock: CallbackClock,
+): NonNullable<Options["hooks"]> {
+  const timed: NonNullable<Options["hooks"]> = {};
+  for (const [event, matchers] of Object.entries(hooks) as Array<[keyof typeof hooks, HookCallbackMatcher[]]>)
+    timed[event] = matchers.map((matcher) => ({
+      ...matcher,
+      hooks: matcher.hooks.map((callback): HookCallback => async (input, toolUseId, context) => {
+        const started = performance.now();
+        try {
+          return await callback(input, toolUseId, context);
+        } finally {
+          clock.ms += performance.now() - started;
+        }
+      }),
+    }));
+  return timed;
+}
+
 export async function runHooks(calls: number): Promise<HookResult> {
   const root = mkdtempSync(join(tmpdir(), "flower-bench-hooks-"));
   try {
@@ -121,13 +163,19 @@ export async function runHooks(calls: number): Promise<HookResult> {
         PostToolUse: [spillGuard({ dir: workbench.spill, locale: "en" }), indexGuard(workbench)],
       },
     });
+    const clocks = { empty: { ms: 0 }, hooks: { ms: 0 } };
+    const flowerHooks = withHooks.hooks ?? {};
     const withoutHooks: Options = { ...withHooks, hooks: {} };
-    const withEmptyHooks: Options = { ...withHooks, hooks: emptyCallbacks(withHooks.hooks ?? {}) };
+    const withEmptyHooks: Options = {
+      ...withHooks,
+      hooks: timedCallbacks(emptyCallbacks(flowerHooks), clocks.empty),
+    };
+    const withTimedHooks: Options = { ...withHooks, hooks: timedCallbacks(flowerHooks, clocks.hooks) };
     const kit = async (policy: (request: ModelRequest) => ReturnType<typeof text>) => {
       const model = await startFakeModel({ policy });
       return { env: model.env(), close: () => model.close() };
     };
-    const modes = { none: withoutHooks, empty: withEmptyHooks, hooks: withHooks };
+    const modes = { none: withoutHooks, empty: withEmptyHooks, hooks: withTimedHooks };
     const gaps: Record<keyof typeof modes, number[]> = { none: [], empty: [], hooks: [] };
     const wall: Record<keyof typeof modes, number> = { none: 0, empty: 0, hooks: 0 };
     let error: string | undefined;
@@ -152,6 +200,9 @@ export async function runHooks(calls: number): Promise<HookResult> {
     const medianHooksMs = quantile(hooks, 0.5);
     const p95NoneMs = quantile(none, 0.95);
     const p95HooksMs = quantile(hooks, 0.95);
+    const medianEmptyMs = quantile(gaps.empty, 0.5);
+    const callbackMsHooks = clocks.hooks.ms / calls;
+    const callbackMsEmpty = clocks.empty.ms / calls;
     return {
       calls,
       wallHooksMs: Math.round(wallHooksMs),
@@ -164,10 +215,13 @@ export async function runHooks(calls: number): Promise<HookResult> {
       p95HooksMs: round(p95HooksMs),
       addedP95Ms: round(p95HooksMs - p95NoneMs),
       wallEmptyMs: Math.round(wall.empty),
-      medianEmptyMs: round(quantile(gaps.empty, 0.5)),
+      medianEmptyMs: round(medianEmptyMs),
       p95EmptyMs: round(quantile(gaps.empty, 0.95)),
       wallRatioEmptyOverNone: Number((wall.empty / wallNoneMs).toFixed(3)),
       wallRatioHooksOverEmpty: Number((wallHooksMs / wall.empty).toFixed(3)),
+      callbackMsHooks: Number(callbackMsHooks.toFixed(3)),
+      callbackMsEmpty: Number(callbackMsEmpty.toFixed(3)),
+      ownShareTimed: Number(((medianEmptyMs + callbackMsHooks - callbackMsEmpty) / medianEmptyMs).toFixed(4)),
       ok: error === undefined && Object.values(gaps).every((list) => list.length >= calls - rounds),
       ...(error ? { error } : {}),
     };

@@ -312,6 +312,15 @@ export function resultsBlock(results: Results): string {
               `round trip: the CLI asks the SDK process over stdio and waits), flower's hooks over empty ` +
               `callbacks ${hooks.wallRatioHooksOverEmpty}× (flower's own callback code).`,
           ]),
+      ...(hooks.ownShareTimed === undefined
+        ? []
+        : [
+            "",
+            `Timed inside the callbacks (from the SDK's call until the answer the CLI waits for): flower's ` +
+              `${hooks.callbackMsHooks} ms per tool call, the empty callbacks' ${hooks.callbackMsEmpty} ms, so ` +
+              `flower's own code adds ${(hooks.callbackMsHooks! - hooks.callbackMsEmpty!).toFixed(3)} ms to a ` +
+              `${hooks.medianEmptyMs} ms call: ${hooks.ownShareTimed}× of empty callbacks.`,
+          ]),
     );
   }
   const store = results.store;
