@@ -7,7 +7,7 @@
  * round trip costs (empty − none: the CLI asks the SDK process over stdio and waits) and what flower's
  * own callback code costs (flower − empty). Everything else, the system prompt included, is the same.
  * The modes take turns in six rounds, the order reversed every round, so that load drifting on the
- * shared machine falls on all three alike.
+ * shared machine falls on all of them alike.
  *
  * Per-call latency is the time between two consecutive main-thread requests reaching the kit: reply
  * streaming, the CLI, the command and the hooks. The added latency is the difference of the two modes'
@@ -18,6 +18,10 @@
  * their difference is what flower's code keeps the CLI waiting per tool call. The callbacks are the only
  * thing the two modes do differently; a wall ratio of those two modes, on the other hand, carries every
  * session's start-up and the machine's drift between sessions, which are larger than that difference.
+ *
+ * A fourth mode measures the same split through the CLI without that drift: in one session, flower's
+ * callbacks and empty ones take turns call by call (`pairedSide`), and the median difference of
+ * neighbouring calls is flower's share as the kit sees it.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -56,6 +60,15 @@ export interface HookResult {
   callbackMsEmpty?: number;
   /** Flower's share from the callback times: (median of empty + (callbackMsHooks − callbackMsEmpty)) / median of empty. */
   ownShareTimed?: number;
+  /**
+   * The paired mode: one session where flower's callbacks and empty ones take turns call by call, so
+   * that load drifting between sessions falls on both. Medians of the calls each side made, and the
+   * median of the differences of neighbouring calls (flower − empty) over the empty side's median.
+   */
+  pairedMedianFlowerMs?: number;
+  pairedMedianEmptyMs?: number;
+  pairedMedianDiffMs?: number;
+  pairedRatio?: number;
   ok: boolean;
   error?: string;
 }
@@ -142,6 +155,60 @@ function timedCallbacks(
   return timed;
 }
 
+type Side = "flower" | "empty";
+
+/**
+ * The side of the `index`th tool call of a paired session: flower, empty, empty, flower, flower, ...
+ * Each neighbouring pair (0-1, 2-3, ...) has one call of each side, and which comes first alternates,
+ * so a trend along the session (the conversation grows each call) does not favour either side.
+ */
+export function pairedSide(index: number): Side {
+  return Math.floor((index + 1) / 2) % 2 === 0 ? "flower" : "empty";
+}
+
+/**
+ * Flower's hook map where each tool call runs either flower's callbacks or empty ones, by `pairedSide`
+ * of the call's index in the session; its PostToolUse follows the side its PreToolUse took. `sides`
+ * receives each call's side in order: the same order as the gaps the kit measures.
+ */
+function alternatingCallbacks(
+  hooks: NonNullable<Options["hooks"]>,
+  sides: Side[],
+): NonNullable<Options["hooks"]> {
+  const sideOf = new Map<string, Side>();
+  const side = (toolUseId: string | undefined): Side => {
+    const key = toolUseId ?? "";
+    let chosen = sideOf.get(key);
+    if (chosen === undefined) {
+      chosen = pairedSide(sides.length);
+      sides.push(chosen);
+      sideOf.set(key, chosen);
+    }
+    return chosen;
+  };
+  const alternating: NonNullable<Options["hooks"]> = {};
+  for (const [event, matchers] of Object.entries(hooks) as Array<[keyof typeof hooks, HookCallbackMatcher[]]>)
+    alternating[event] = matchers.map((matcher) => ({
+      ...matcher,
+      hooks: matcher.hooks.map(
+        (callback): HookCallback =>
+          async (input, toolUseId, context) =>
+            side(toolUseId) === "flower" ? callback(input, toolUseId, context) : {},
+      ),
+    }));
+  return alternating;
+}
+
+/** Median of the differences flower − empty over neighbouring pairs of a paired session's gaps. */
+export function pairedDifferences(gaps: readonly number[], sides: readonly Side[]): number[] {
+  const differences: number[] = [];
+  for (let index = 0; index + 1 < Math.min(gaps.length, sides.length); index += 2) {
+    const [first, second] = [gaps[index]!, gaps[index + 1]!];
+    differences.push(sides[index] === "flower" ? first - second : second - first);
+  }
+  return differences;
+}
+
 export async function runHooks(calls: number): Promise<HookResult> {
   const root = mkdtempSync(join(tmpdir(), "flower-bench-hooks-"));
   try {
@@ -175,18 +242,37 @@ export async function runHooks(calls: number): Promise<HookResult> {
       const model = await startFakeModel({ policy });
       return { env: model.env(), close: () => model.close() };
     };
-    const modes = { none: withoutHooks, empty: withEmptyHooks, hooks: withTimedHooks };
-    const gaps: Record<keyof typeof modes, number[]> = { none: [], empty: [], hooks: [] };
-    const wall: Record<keyof typeof modes, number> = { none: 0, empty: 0, hooks: 0 };
+    // The paired mode's sides, reset for each of its sessions (its hooks are made per session).
+    let sides: Side[] = [];
+    const paired = { flower: [] as number[], empty: [] as number[], differences: [] as number[] };
+    const modes = {
+      none: () => withoutHooks,
+      empty: () => withEmptyHooks,
+      hooks: () => withTimedHooks,
+      paired: () => {
+        sides = [];
+        return { ...withHooks, hooks: alternatingCallbacks(flowerHooks, sides) };
+      },
+    };
+    const gaps: Record<keyof typeof modes, number[]> = { none: [], empty: [], hooks: [], paired: [] };
+    const wall: Record<keyof typeof modes, number> = { none: 0, empty: 0, hooks: 0, paired: 0 };
     let error: string | undefined;
     const rounds = Math.min(ROUNDS, Math.max(1, Math.floor(calls / 10)));
     for (let index = 0; index < rounds; index++) {
       const part = Math.floor((calls * (index + 1)) / rounds) - Math.floor((calls * index) / rounds);
-      const order: Array<keyof typeof modes> = ["none", "empty", "hooks"];
+      const order: Array<keyof typeof modes> = ["none", "empty", "hooks", "paired"];
       if (index % 2 === 1) order.reverse();
       for (const mode of order) {
-        const run = await runOnce(modes[mode], part, kit);
+        const run = await runOnce(modes[mode](), part, kit);
         gaps[mode].push(...run.gaps);
+        if (mode === "paired") {
+          // The first pair is left out: a session's first Bash call also makes the CLI's shell snapshot.
+          run.gaps.forEach((gap, call) => {
+            const side = sides[call];
+            if (side && call >= 2) paired[side].push(gap);
+          });
+          paired.differences.push(...pairedDifferences(run.gaps.slice(2), sides.slice(2)));
+        }
         wall[mode] += run.wallMs;
         error ??= run.error;
       }
@@ -222,6 +308,15 @@ export async function runHooks(calls: number): Promise<HookResult> {
       callbackMsHooks: Number(callbackMsHooks.toFixed(3)),
       callbackMsEmpty: Number(callbackMsEmpty.toFixed(3)),
       ownShareTimed: Number(((medianEmptyMs + callbackMsHooks - callbackMsEmpty) / medianEmptyMs).toFixed(4)),
+      pairedMedianFlowerMs: round(quantile(paired.flower, 0.5)),
+      pairedMedianEmptyMs: round(quantile(paired.empty, 0.5)),
+      pairedMedianDiffMs: round(quantile(paired.differences, 0.5)),
+      pairedRatio: Number(
+        (
+          (quantile(paired.empty, 0.5) + quantile(paired.differences, 0.5)) /
+          quantile(paired.empty, 0.5)
+        ).toFixed(3),
+      ),
       ok: error === undefined && Object.values(gaps).every((list) => list.length >= calls - rounds),
       ...(error ? { error } : {}),
     };

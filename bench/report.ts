@@ -321,6 +321,15 @@ export function resultsBlock(results: Results): string {
               `flower's own code adds ${(hooks.callbackMsHooks! - hooks.callbackMsEmpty!).toFixed(3)} ms to a ` +
               `${hooks.medianEmptyMs} ms call: ${hooks.ownShareTimed}× of empty callbacks.`,
           ]),
+      ...(hooks.pairedRatio === undefined
+        ? []
+        : [
+            "",
+            `Paired in one session (flower's callbacks and empty ones taking turns call by call, so drift ` +
+              `between sessions falls on neither): median call ${hooks.pairedMedianFlowerMs} ms with flower's, ` +
+              `${hooks.pairedMedianEmptyMs} ms with empty callbacks; median difference of neighbouring calls ` +
+              `${hooks.pairedMedianDiffMs} ms: ${hooks.pairedRatio}×.`,
+          ]),
     );
   }
   const store = results.store;

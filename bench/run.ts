@@ -205,7 +205,9 @@ async function hooksWorkload(): Promise<void> {
   console.log(
     `  wall ${hooks.wallRatio}× (empty callbacks ${hooks.wallRatioEmptyOverNone}× of none, flower ${hooks.wallRatioHooksOverEmpty}× of empty), ` +
       `added per call median ${hooks.addedMedianMs} ms, p95 ${hooks.addedP95Ms} ms; inside the callbacks per call ` +
-      `${hooks.callbackMsHooks} ms (empty ${hooks.callbackMsEmpty} ms): flower's share ${hooks.ownShareTimed}×`,
+      `${hooks.callbackMsHooks} ms (empty ${hooks.callbackMsEmpty} ms): flower's share ${hooks.ownShareTimed}×; ` +
+      `paired in one session: flower ${hooks.pairedMedianFlowerMs} ms, empty ${hooks.pairedMedianEmptyMs} ms, ` +
+      `median difference ${hooks.pairedMedianDiffMs} ms (${hooks.pairedRatio}×)`,
   );
   results.hooks = hooks;
 }
