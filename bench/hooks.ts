@@ -34,6 +34,7 @@ import {
 } from "@anthropic-ai/claude-agent-sdk";
 import { Workbench, buildOptions, coordinator, indexGuard, spillGuard, worker } from "flower-agent";
 import { startFakeModel, text, toolUse, type ModelRequest } from "flower-agent/testing";
+import { pairedDifferences, pairedSide, type Side } from "./paired.js";
 
 export interface HookResult {
   calls: number;
@@ -155,17 +156,6 @@ function timedCallbacks(
   return timed;
 }
 
-type Side = "flower" | "empty";
-
-/**
- * The side of the `index`th tool call of a paired session: flower, empty, empty, flower, flower, ...
- * Each neighbouring pair (0-1, 2-3, ...) has one call of each side, and which comes first alternates,
- * so a trend along the session (the conversation grows each call) does not favour either side.
- */
-export function pairedSide(index: number): Side {
-  return Math.floor((index + 1) / 2) % 2 === 0 ? "flower" : "empty";
-}
-
 /**
  * Flower's hook map where each tool call runs either flower's callbacks or empty ones, by `pairedSide`
  * of the call's index in the session; its PostToolUse follows the side its PreToolUse took. `sides`
@@ -197,16 +187,6 @@ function alternatingCallbacks(
       ),
     }));
   return alternating;
-}
-
-/** Median of the differences flower − empty over neighbouring pairs of a paired session's gaps. */
-export function pairedDifferences(gaps: readonly number[], sides: readonly Side[]): number[] {
-  const differences: number[] = [];
-  for (let index = 0; index + 1 < Math.min(gaps.length, sides.length); index += 2) {
-    const [first, second] = [gaps[index]!, gaps[index + 1]!];
-    differences.push(sides[index] === "flower" ? first - second : second - first);
-  }
-  return differences;
 }
 
 export async function runHooks(calls: number): Promise<HookResult> {
