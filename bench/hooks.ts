@@ -7,18 +7,34 @@
  * round trip costs (empty − none: the CLI asks the SDK process over stdio and waits) and what flower's
  * own callback code costs (flower − empty). Everything else, the system prompt included, is the same.
  * The modes take turns in six rounds, the order reversed every round, so that load drifting on the
- * shared machine falls on all three alike.
+ * shared machine falls on all of them alike.
  *
  * Per-call latency is the time between two consecutive main-thread requests reaching the kit: reply
  * streaming, the CLI, the command and the hooks. The added latency is the difference of the two modes'
  * medians (and 95th percentiles).
+ *
+ * Flower's own share is also timed where it happens: every callback of the flower and the empty mode is
+ * wrapped in the same stopwatch (from the SDK's call until the promise the CLI waits for settles), so
+ * their difference is what flower's code keeps the CLI waiting per tool call. The callbacks are the only
+ * thing the two modes do differently; a wall ratio of those two modes, on the other hand, carries every
+ * session's start-up and the machine's drift between sessions, which are larger than that difference.
+ *
+ * A fourth mode measures the same split through the CLI without that drift: in one session, flower's
+ * callbacks and empty ones take turns call by call (`pairedSide`), and the median difference of
+ * neighbouring calls is flower's share as the kit sees it.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { query, type HookCallbackMatcher, type Options } from "@anthropic-ai/claude-agent-sdk";
+import {
+  query,
+  type HookCallback,
+  type HookCallbackMatcher,
+  type Options,
+} from "@anthropic-ai/claude-agent-sdk";
 import { Workbench, buildOptions, coordinator, indexGuard, spillGuard, worker } from "flower-agent";
 import { startFakeModel, text, toolUse, type ModelRequest } from "flower-agent/testing";
+import { pairedDifferences, pairedSide, type Side } from "./paired.js";
 
 export interface HookResult {
   calls: number;
@@ -40,6 +56,20 @@ export interface HookResult {
   wallRatioEmptyOverNone?: number;
   /** Flower's hooks over empty callbacks: flower's own code. */
   wallRatioHooksOverEmpty?: number;
+  /** Time inside the callbacks per tool call, PreToolUse and PostToolUse together (ms; absent in older runs). */
+  callbackMsHooks?: number;
+  callbackMsEmpty?: number;
+  /** Flower's share from the callback times: (median of empty + (callbackMsHooks − callbackMsEmpty)) / median of empty. */
+  ownShareTimed?: number;
+  /**
+   * The paired mode: one session where flower's callbacks and empty ones take turns call by call, so
+   * that load drifting between sessions falls on both. Medians of the calls each side made, and the
+   * median of the differences of neighbouring calls (flower − empty) over the empty side's median.
+   */
+  pairedMedianFlowerMs?: number;
+  pairedMedianEmptyMs?: number;
+  pairedMedianDiffMs?: number;
+  pairedRatio?: number;
   ok: boolean;
   error?: string;
 }
@@ -100,6 +130,65 @@ function emptyCallbacks(hooks: NonNullable<Options["hooks"]>): NonNullable<Optio
   return empty;
 }
 
+/** A stopwatch over hook callbacks: total milliseconds from each call until its promise settled. */
+interface CallbackClock {
+  ms: number;
+}
+
+/** The same hook map with every callback timed into `clock`; the wrapper itself costs well under a µs. */
+function timedCallbacks(
+  hooks: NonNullable<Options["hooks"]>,
+  clock: CallbackClock,
+): NonNullable<Options["hooks"]> {
+  const timed: NonNullable<Options["hooks"]> = {};
+  for (const [event, matchers] of Object.entries(hooks) as Array<[keyof typeof hooks, HookCallbackMatcher[]]>)
+    timed[event] = matchers.map((matcher) => ({
+      ...matcher,
+      hooks: matcher.hooks.map((callback): HookCallback => async (input, toolUseId, context) => {
+        const started = performance.now();
+        try {
+          return await callback(input, toolUseId, context);
+        } finally {
+          clock.ms += performance.now() - started;
+        }
+      }),
+    }));
+  return timed;
+}
+
+/**
+ * Flower's hook map where each tool call runs either flower's callbacks or empty ones, by `pairedSide`
+ * of the call's index in the session; its PostToolUse follows the side its PreToolUse took. `sides`
+ * receives each call's side in order: the same order as the gaps the kit measures.
+ */
+function alternatingCallbacks(
+  hooks: NonNullable<Options["hooks"]>,
+  sides: Side[],
+): NonNullable<Options["hooks"]> {
+  const sideOf = new Map<string, Side>();
+  const side = (toolUseId: string | undefined): Side => {
+    const key = toolUseId ?? "";
+    let chosen = sideOf.get(key);
+    if (chosen === undefined) {
+      chosen = pairedSide(sides.length);
+      sides.push(chosen);
+      sideOf.set(key, chosen);
+    }
+    return chosen;
+  };
+  const alternating: NonNullable<Options["hooks"]> = {};
+  for (const [event, matchers] of Object.entries(hooks) as Array<[keyof typeof hooks, HookCallbackMatcher[]]>)
+    alternating[event] = matchers.map((matcher) => ({
+      ...matcher,
+      hooks: matcher.hooks.map(
+        (callback): HookCallback =>
+          async (input, toolUseId, context) =>
+            side(toolUseId) === "flower" ? callback(input, toolUseId, context) : {},
+      ),
+    }));
+  return alternating;
+}
+
 export async function runHooks(calls: number): Promise<HookResult> {
   const root = mkdtempSync(join(tmpdir(), "flower-bench-hooks-"));
   try {
@@ -121,24 +210,50 @@ export async function runHooks(calls: number): Promise<HookResult> {
         PostToolUse: [spillGuard({ dir: workbench.spill, locale: "en" }), indexGuard(workbench)],
       },
     });
+    const clocks = { empty: { ms: 0 }, hooks: { ms: 0 } };
+    const flowerHooks = withHooks.hooks ?? {};
     const withoutHooks: Options = { ...withHooks, hooks: {} };
-    const withEmptyHooks: Options = { ...withHooks, hooks: emptyCallbacks(withHooks.hooks ?? {}) };
+    const withEmptyHooks: Options = {
+      ...withHooks,
+      hooks: timedCallbacks(emptyCallbacks(flowerHooks), clocks.empty),
+    };
+    const withTimedHooks: Options = { ...withHooks, hooks: timedCallbacks(flowerHooks, clocks.hooks) };
     const kit = async (policy: (request: ModelRequest) => ReturnType<typeof text>) => {
       const model = await startFakeModel({ policy });
       return { env: model.env(), close: () => model.close() };
     };
-    const modes = { none: withoutHooks, empty: withEmptyHooks, hooks: withHooks };
-    const gaps: Record<keyof typeof modes, number[]> = { none: [], empty: [], hooks: [] };
-    const wall: Record<keyof typeof modes, number> = { none: 0, empty: 0, hooks: 0 };
+    // The paired mode's sides, reset for each of its sessions (its hooks are made per session).
+    let sides: Side[] = [];
+    const paired = { flower: [] as number[], empty: [] as number[], differences: [] as number[] };
+    const modes = {
+      none: () => withoutHooks,
+      empty: () => withEmptyHooks,
+      hooks: () => withTimedHooks,
+      paired: () => {
+        sides = [];
+        return { ...withHooks, hooks: alternatingCallbacks(flowerHooks, sides) };
+      },
+    };
+    const gaps: Record<keyof typeof modes, number[]> = { none: [], empty: [], hooks: [], paired: [] };
+    const wall: Record<keyof typeof modes, number> = { none: 0, empty: 0, hooks: 0, paired: 0 };
     let error: string | undefined;
     const rounds = Math.min(ROUNDS, Math.max(1, Math.floor(calls / 10)));
     for (let index = 0; index < rounds; index++) {
       const part = Math.floor((calls * (index + 1)) / rounds) - Math.floor((calls * index) / rounds);
-      const order: Array<keyof typeof modes> = ["none", "empty", "hooks"];
+      const order: Array<keyof typeof modes> = ["none", "empty", "hooks", "paired"];
       if (index % 2 === 1) order.reverse();
       for (const mode of order) {
-        const run = await runOnce(modes[mode], part, kit);
+        const run = await runOnce(modes[mode](), part, kit);
         gaps[mode].push(...run.gaps);
+        if (mode === "paired") {
+          // The first pair is left out: a session's first call is several times slower than the rest (0.9–1.7 s
+          // against a median of 0.12–0.19 s at load 13–16, the CLI's first Bash call of the session).
+          run.gaps.forEach((gap, call) => {
+            const side = sides[call];
+            if (side && call >= 2) paired[side].push(gap);
+          });
+          paired.differences.push(...pairedDifferences(run.gaps.slice(2), sides.slice(2)));
+        }
         wall[mode] += run.wallMs;
         error ??= run.error;
       }
@@ -152,6 +267,9 @@ export async function runHooks(calls: number): Promise<HookResult> {
     const medianHooksMs = quantile(hooks, 0.5);
     const p95NoneMs = quantile(none, 0.95);
     const p95HooksMs = quantile(hooks, 0.95);
+    const medianEmptyMs = quantile(gaps.empty, 0.5);
+    const callbackMsHooks = clocks.hooks.ms / calls;
+    const callbackMsEmpty = clocks.empty.ms / calls;
     return {
       calls,
       wallHooksMs: Math.round(wallHooksMs),
@@ -164,10 +282,22 @@ export async function runHooks(calls: number): Promise<HookResult> {
       p95HooksMs: round(p95HooksMs),
       addedP95Ms: round(p95HooksMs - p95NoneMs),
       wallEmptyMs: Math.round(wall.empty),
-      medianEmptyMs: round(quantile(gaps.empty, 0.5)),
+      medianEmptyMs: round(medianEmptyMs),
       p95EmptyMs: round(quantile(gaps.empty, 0.95)),
       wallRatioEmptyOverNone: Number((wall.empty / wallNoneMs).toFixed(3)),
       wallRatioHooksOverEmpty: Number((wallHooksMs / wall.empty).toFixed(3)),
+      callbackMsHooks: Number(callbackMsHooks.toFixed(3)),
+      callbackMsEmpty: Number(callbackMsEmpty.toFixed(3)),
+      ownShareTimed: Number(((medianEmptyMs + callbackMsHooks - callbackMsEmpty) / medianEmptyMs).toFixed(4)),
+      pairedMedianFlowerMs: round(quantile(paired.flower, 0.5)),
+      pairedMedianEmptyMs: round(quantile(paired.empty, 0.5)),
+      pairedMedianDiffMs: round(quantile(paired.differences, 0.5)),
+      pairedRatio: Number(
+        (
+          (quantile(paired.empty, 0.5) + quantile(paired.differences, 0.5)) /
+          quantile(paired.empty, 0.5)
+        ).toFixed(3),
+      ),
       ok: error === undefined && Object.values(gaps).every((list) => list.length >= calls - rounds),
       ...(error ? { error } : {}),
     };

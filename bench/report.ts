@@ -312,6 +312,24 @@ export function resultsBlock(results: Results): string {
               `round trip: the CLI asks the SDK process over stdio and waits), flower's hooks over empty ` +
               `callbacks ${hooks.wallRatioHooksOverEmpty}× (flower's own callback code).`,
           ]),
+      ...(hooks.ownShareTimed === undefined
+        ? []
+        : [
+            "",
+            `Timed inside the callbacks (from the SDK's call until the answer the CLI waits for): flower's ` +
+              `${hooks.callbackMsHooks} ms per tool call, the empty callbacks' ${hooks.callbackMsEmpty} ms, so ` +
+              `flower's own code adds ${(hooks.callbackMsHooks! - hooks.callbackMsEmpty!).toFixed(3)} ms to a ` +
+              `${hooks.medianEmptyMs} ms call: ${hooks.ownShareTimed}× of empty callbacks.`,
+          ]),
+      ...(hooks.pairedRatio === undefined
+        ? []
+        : [
+            "",
+            `Paired in one session (flower's callbacks and empty ones taking turns call by call, so drift ` +
+              `between sessions falls on neither): median call ${hooks.pairedMedianFlowerMs} ms with flower's, ` +
+              `${hooks.pairedMedianEmptyMs} ms with empty callbacks; median difference of neighbouring calls ` +
+              `${hooks.pairedMedianDiffMs} ms: ${hooks.pairedRatio}×.`,
+          ]),
     );
   }
   const store = results.store;

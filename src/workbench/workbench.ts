@@ -112,14 +112,16 @@ export class Workbench {
   contains(filePath: string): boolean {
     const target = path.resolve(this.workspace, filePath);
     if (isInside(this.dir, target)) return true;
+    // The index guard asks this on every Write/Edit of the run, workers' included, while the CLI waits:
+    // the native realpath is one system call where the JS one lstat()s each path component.
     try {
-      const realDir = realpathSync(this.dir);
+      const realDir = realpathSync.native(this.dir);
       let probe = target;
       // The file may be new or deleted: resolve the nearest existing ancestor.
       const rest: string[] = [];
       for (;;) {
         try {
-          const real = realpathSync(probe);
+          const real = realpathSync.native(probe);
           return isInside(realDir, path.join(real, ...rest));
         } catch {
           const parent = path.dirname(probe);

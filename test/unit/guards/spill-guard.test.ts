@@ -3,6 +3,7 @@ import path from "node:path";
 import type { HookJSONOutput, PostToolUseHookInput } from "@anthropic-ai/claude-agent-sdk";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
+  hasLongString,
   mapLongStrings,
   previewOf,
   sanitizeNamePart,
@@ -113,6 +114,42 @@ describe("spillToolResponse (pure)", () => {
     const date = new Date(0);
     const response = { when: date, n: 5, nothing: null, flag: true };
     expect(mapLongStrings(response, 1, () => "never")).toBe(response);
+  });
+
+  it("hasLongString says yes exactly when mapLongStrings would replace something", () => {
+    const nullProto = Object.assign(Object.create(null) as Record<string, unknown>, { text: long(11) });
+    const cases: unknown[] = [
+      long(10),
+      long(11),
+      { stdout: long(10), stderr: "", interrupted: false },
+      { stdout: "", stderr: long(11) },
+      { type: "text", file: { filePath: "/a", content: long(11), numLines: 1 } },
+      { type: "text", file: { filePath: "/a", content: long(10), numLines: 1 } },
+      { content: [{ type: "text", text: long(50) }] },
+      { when: new Date(0), n: 5, nothing: null },
+      nullProto,
+      null,
+      undefined,
+      42,
+      [long(50)],
+    ];
+    const verdicts = cases.map((value) => hasLongString(value, 10));
+    expect(verdicts).toEqual(cases.map((value) => mapLongStrings(value, 10, () => "replaced") !== value));
+    expect(verdicts).toEqual([
+      false,
+      true,
+      false,
+      true,
+      true,
+      false,
+      false,
+      false,
+      true,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it("cuts the preview without splitting a surrogate pair", () => {
