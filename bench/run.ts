@@ -4,6 +4,7 @@
  *
  *   node bench/dist/run.js [--only economy,long,hooks,store,postgres] [--subtasks 40] [--long-subtasks 200]
  *                          [--long-window 90000] [--calls 300] [--full | --sequential] [--parallel]
+ *                          [--horizon-windows 200000,90000] [--lines-window 90000] [--lines 60k,70k,cost]
  *                          [--no-write]
  *
  * Every comparing figure is a ratio of two modes measured in this run; absolute times on a shared
@@ -353,14 +354,28 @@ async function linesWorkload(seeds?: Promise<HorizonModeResult | undefined>): Pr
     bucket,
     ...extra,
   });
+  // --lines 60k,cost: only those beside the seeds' line (a 200k run of all four is long on a shared machine).
+  const lines = linesChosen();
   const runs = await Promise.all([
     seeds ?? horizonRun(config("c-50k", {})),
-    horizonRun(config("c-60k", { headroom: 60_000 })),
-    horizonRun(config("c-70k", { headroom: 70_000 })),
-    horizonRun(config("c-cost", { rule: "cost" })),
+    ...(lines.has("60k") ? [horizonRun(config("c-60k", { headroom: 60_000 }))] : []),
+    ...(lines.has("70k") ? [horizonRun(config("c-70k", { headroom: 70_000 }))] : []),
+    ...(lines.has("cost") ? [horizonRun(config("c-cost", { rule: "cost" }))] : []),
   ]);
   const first = runs[0] ?? (await horizonRun(config("c-50k", {})));
   results.lines = { window, subtasks, runs: [first, ...(runs.slice(1) as HorizonModeResult[])] };
+}
+
+const LINES = ["60k", "70k", "cost"] as const;
+
+function linesChosen(): Set<string> {
+  const index = process.argv.indexOf("--lines");
+  if (index === -1) return new Set(LINES);
+  const names = (process.argv[index + 1] ?? "").split(",");
+  for (const name of names)
+    if (!(LINES as readonly string[]).includes(name))
+      throw new Error(`--lines: unknown line ${JSON.stringify(name)}; one of ${LINES.join(", ")}`);
+  return new Set(names);
 }
 
 function listArgument(name: string, fallback: number[]): number[] {
