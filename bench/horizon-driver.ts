@@ -118,7 +118,7 @@ function openFds(): number | undefined {
 }
 
 /**
- * A diagnostic (FLOWER_BENCH_SQLITE_COUNT=1): counts better-sqlite3 databases opened and closed and
+ * A diagnostic (FLOWER_BENCH_SQLITE_COUNT=1 or FLOWER_BENCH_SQLITE_CACHE_KIB): counts better-sqlite3 databases opened and closed and
  * statements prepared, and how many statements a GC has not yet collected (each holds a native
  * sqlite3_stmt until its object is collected). It patches the prototype of the one better-sqlite3
  * module the runtime loads, so it is off in the measured runs.
@@ -139,12 +139,17 @@ async function countSqlite(): Promise<void> {
     registry.register(statement);
     return statement;
   };
+  // FLOWER_BENCH_SQLITE_CACHE_KIB: the page cache flower sets (openWal) replaced by this one, to
+  // measure what the cache holds of the RSS (16000: better-sqlite3's default, flower's before 2 MB).
+  const cacheKib = process.env.FLOWER_BENCH_SQLITE_CACHE_KIB;
   // openWal() sets the journal mode first on every database flower opens.
   Database.prototype.pragma = function (this: object, ...args: unknown[]) {
     if (!sqliteCount.open.has(this)) {
       sqliteCount.open.add(this);
       sqliteCount.opened += 1;
     }
+    if (cacheKib !== undefined && typeof args[0] === "string" && args[0].startsWith("cache_size ="))
+      return pragma!.apply(this, [`cache_size = -${cacheKib}`]);
     return pragma!.apply(this, args);
   };
   Database.prototype.close = function (this: object, ...args: unknown[]) {
@@ -167,7 +172,7 @@ function sample(): MemorySample {
     heapTotalMb: Math.round(usage.heapTotal / 2 ** 20),
     ...(rssSplit() ?? {}),
     ...(fds !== undefined ? { fds } : {}),
-    ...(process.env.FLOWER_BENCH_SQLITE_COUNT === "1"
+    ...(process.env.FLOWER_BENCH_SQLITE_COUNT === "1" || process.env.FLOWER_BENCH_SQLITE_CACHE_KIB
       ? {
           sqlite: {
             open: sqliteCount.open.size,
@@ -276,7 +281,11 @@ async function drive(config: DriverConfig): Promise<DriverOutcome> {
 process.on("message", (message: ParentMessage) => {
   if (message.type === "sample") send({ type: "sample", id: message.id, sample: sample() });
   else if (message.type === "start")
-    void (process.env.FLOWER_BENCH_SQLITE_COUNT === "1" ? countSqlite() : Promise.resolve())
+    void (
+      process.env.FLOWER_BENCH_SQLITE_COUNT === "1" || process.env.FLOWER_BENCH_SQLITE_CACHE_KIB
+        ? countSqlite()
+        : Promise.resolve()
+    )
       .then(() => drive(message.config))
       .then((outcome) => {
         send({ type: "done", outcome });

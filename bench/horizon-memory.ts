@@ -2,10 +2,11 @@
  * Workload 5's driver memory at a small size, to find what the RSS growth is (bench/README.md,
  * "Workload 5"): flower alone, one or more variants one after another (never at the same time, the
  * machine is shared), a memory sample every `--bucket` sub-tasks. A variant is extra environment for
- * the driver process only, e.g. MALLOC_ARENA_MAX=2 or FLOWER_BENCH_SQLITE_COUNT=1.
+ * the driver process only, e.g. MALLOC_ARENA_MAX=2, FLOWER_BENCH_SQLITE_COUNT=1 or
+ * FLOWER_BENCH_SQLITE_CACHE_KIB=16000 (the SQLite page cache before 7091c8e).
  *
  *   node bench/dist/horizon-memory.js [--subtasks 300] [--bucket 25] [--window 90000]
- *                                     [--variant name:KEY=VALUE,KEY=VALUE]...
+ *                                     [--variant name:KEY=VALUE,KEY=VALUE]... [--parallel]
  *
  * Prints one line per sample and per variant, and the RSS at the end over the RSS at the first sample.
  */
@@ -41,8 +42,15 @@ function variants(): Array<{ name: string; env: Record<string, string> }> {
 const subtasks = numberArgument("subtasks", 300);
 const bucket = numberArgument("bucket", 25);
 const window = numberArgument("window", 90_000);
-for (const variant of variants()) {
-  const result = await forkHorizonMode({
+// --parallel: the variants at the same time (memory does not depend on it; only the wall time does).
+const parallel = process.argv.includes("--parallel");
+const results = parallel
+  ? await Promise.all(variants().map(async (variant) => ({ variant, result: await run(variant) })))
+  : [];
+for (const variant of parallel ? [] : variants()) results.push({ variant, result: await run(variant) });
+
+function run(variant: { name: string; env: Record<string, string> }) {
+  return forkHorizonMode({
     label: `mem-${variant.name}`,
     mode: "flower",
     window,
@@ -50,6 +58,9 @@ for (const variant of variants()) {
     bucket,
     driverEnv: variant.env,
   });
+}
+
+for (const { variant, result } of results) {
   console.log(
     `${variant.name} ${JSON.stringify(variant.env)}: ${result.ok ? "ok" : `FAILED ${result.error}`}, ` +
       `generations ${result.generations}, ${Math.round(result.wallMs / 1000)} s`,
