@@ -62,6 +62,8 @@ const number = (value: number | null | undefined, digits = 0) =>
 const usd = (value: number) => `$${value.toFixed(value < 1 ? 3 : 2)}`;
 const ratio = (a: number, b: number) => (b === 0 ? null : Number((a / b).toFixed(3)));
 const k = (window: number) => `${Math.round(window / 1000)}k`;
+const times = (value: number | null | undefined) =>
+  value === null || value === undefined ? "—" : `${value}×`;
 
 function row(cells: Array<string | number>): string {
   return `| ${cells.map(String).join(" | ")} |`;
@@ -415,6 +417,8 @@ function linesSection(lines: LinesResults, measuredText: string): string[] {
         "degraded",
         "calls cut",
         "switch context (mean)",
+        "cost / sub-task, last 100 ÷ first 100 past 1st switch",
+        "driver RSS, last ÷ first",
         "cache breaks",
         "rejected",
         "wall (s)",
@@ -437,6 +441,8 @@ function linesSection(lines: LinesResults, measuredText: string): string[] {
           number(run.degraded),
           number(cut),
           number(switchContext),
+          times(flatness(run, run.buckets[0]?.upTo ?? 100)?.ratio),
+          times(rssGrowth(run)),
           number(run.cacheBreaks),
           number(run.rejected),
           number(run.wallMs / 1000),
