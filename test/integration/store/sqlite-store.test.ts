@@ -49,7 +49,7 @@ describe("SqliteSessionStore", () => {
     db.close();
   });
 
-  it("keeps each connection's page cache at 2 MB, not better-sqlite3's 16 MB", async () => {
+  it("keeps each connection's page cache at 2 MB, not better-sqlite3's 16 MB", () => {
     // A connection keeps every page it touched until it closes: with better-sqlite3's build default
     // (-16000 KiB) the session store's cache grew with the transcripts to 16 MB of a long run's RSS.
     const db = openWal(join(dir, "flower.db"), 1_000);
