@@ -34,6 +34,15 @@ export interface MemorySample {
   arrayBuffersMb?: number;
   /** Resident set of the `claude` processes this driver started, MB (the CLI is a process of its own). */
   cliRssMb: number;
+  /** V8's committed heap (used or not), MB: what the heap holds of the RSS. */
+  heapTotalMb?: number;
+  /** The RSS split by /proc/self/status: anonymous pages (heap, malloc, V8) and mapped files (code). */
+  rssAnonMb?: number;
+  rssFileMb?: number;
+  /** Open file descriptors of this process: a handle that leaks (a database, a pipe) shows here. */
+  fds?: number;
+  /** With FLOWER_BENCH_SQLITE_COUNT=1: SQLite databases open now, statements prepared so far and still alive after the GC. */
+  sqlite?: { open: number; opened: number; prepared: number; alive: number };
 }
 
 export interface DriverOutcome {
@@ -89,16 +98,90 @@ function descendantsRssMb(): number {
   return Math.round(total / 2 ** 20);
 }
 
+/** RssAnon and RssFile of this process in MB, from /proc/self/status; null where /proc is missing. */
+function rssSplit(): { rssAnonMb: number; rssFileMb: number } | null {
+  try {
+    const status = readFileSync("/proc/self/status", "utf8");
+    const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
+    return { rssAnonMb: Math.round(kb("RssAnon") / 1024), rssFileMb: Math.round(kb("RssFile") / 1024) };
+  } catch {
+    return null;
+  }
+}
+
+function openFds(): number | undefined {
+  try {
+    return readdirSync("/proc/self/fd").length;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A diagnostic (FLOWER_BENCH_SQLITE_COUNT=1 or FLOWER_BENCH_SQLITE_CACHE_KIB): counts better-sqlite3 databases opened and closed and
+ * statements prepared, and how many statements a GC has not yet collected (each holds a native
+ * sqlite3_stmt until its object is collected). It patches the prototype of the one better-sqlite3
+ * module the runtime loads, so it is off in the measured runs.
+ */
+const sqliteCount = { open: new Set<object>(), opened: 0, prepared: 0, alive: 0 };
+async function countSqlite(): Promise<void> {
+  const { createRequire } = await import("node:module");
+  const require = createRequire(import.meta.url);
+  const Database = require("better-sqlite3") as {
+    prototype: Record<string, (...args: unknown[]) => unknown>;
+  };
+  const registry = new FinalizationRegistry<void>(() => (sqliteCount.alive -= 1));
+  const { prepare, pragma, close } = Database.prototype;
+  Database.prototype.prepare = function (this: object, ...args: unknown[]) {
+    const statement = prepare!.apply(this, args) as object;
+    sqliteCount.prepared += 1;
+    sqliteCount.alive += 1;
+    registry.register(statement);
+    return statement;
+  };
+  // FLOWER_BENCH_SQLITE_CACHE_KIB: the page cache flower sets (openWal) replaced by this one, to
+  // measure what the cache holds of the RSS (16000: better-sqlite3's default, flower's before 2 MB).
+  const cacheKib = process.env.FLOWER_BENCH_SQLITE_CACHE_KIB;
+  // openWal() sets the journal mode first on every database flower opens.
+  Database.prototype.pragma = function (this: object, ...args: unknown[]) {
+    if (!sqliteCount.open.has(this)) {
+      sqliteCount.open.add(this);
+      sqliteCount.opened += 1;
+    }
+    if (cacheKib !== undefined && typeof args[0] === "string" && args[0].startsWith("cache_size ="))
+      return pragma!.apply(this, [`cache_size = -${cacheKib}`]);
+    return pragma!.apply(this, args);
+  };
+  Database.prototype.close = function (this: object, ...args: unknown[]) {
+    sqliteCount.open.delete(this);
+    return close!.apply(this, args);
+  };
+}
+
 function sample(): MemorySample {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const usage = process.memoryUsage();
+  const fds = openFds();
   return {
     rssMb: Math.round(usage.rss / 2 ** 20),
     heapUsedMb: Math.round(usage.heapUsed / 2 ** 20),
     externalMb: Math.round(usage.external / 2 ** 20),
     arrayBuffersMb: Math.round(usage.arrayBuffers / 2 ** 20),
     cliRssMb: descendantsRssMb(),
+    heapTotalMb: Math.round(usage.heapTotal / 2 ** 20),
+    ...(rssSplit() ?? {}),
+    ...(fds !== undefined ? { fds } : {}),
+    ...(process.env.FLOWER_BENCH_SQLITE_COUNT === "1" || process.env.FLOWER_BENCH_SQLITE_CACHE_KIB
+      ? {
+          sqlite: {
+            open: sqliteCount.open.size,
+            opened: sqliteCount.opened,
+            prepared: sqliteCount.prepared,
+            alive: sqliteCount.alive,
+          },
+        }
+      : {}),
   };
 }
 
@@ -198,8 +281,14 @@ async function drive(config: DriverConfig): Promise<DriverOutcome> {
 process.on("message", (message: ParentMessage) => {
   if (message.type === "sample") send({ type: "sample", id: message.id, sample: sample() });
   else if (message.type === "start")
-    void drive(message.config).then((outcome) => {
-      send({ type: "done", outcome });
-      process.disconnect?.();
-    });
+    void (
+      process.env.FLOWER_BENCH_SQLITE_COUNT === "1" || process.env.FLOWER_BENCH_SQLITE_CACHE_KIB
+        ? countSqlite()
+        : Promise.resolve()
+    )
+      .then(() => drive(message.config))
+      .then((outcome) => {
+        send({ type: "done", outcome });
+        process.disconnect?.();
+      });
 });

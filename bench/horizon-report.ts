@@ -13,6 +13,11 @@ export interface HorizonWindow {
   subagents: HorizonModeResult;
   flower: HorizonModeResult;
   plain: HorizonModeResult;
+  /**
+   * The run that measured this window (report.ts RunInfo), when results.json holds windows of different
+   * runs: a run of one window keeps the other windows of the run before, each saying when it was measured.
+   */
+  run?: { commit: string; date: string };
 }
 
 export interface HorizonResults {
@@ -27,6 +32,17 @@ export interface LinesResults {
   subtasks: number;
   /** The seeds' line first, then the lower lines and the cost rule. */
   runs: HorizonModeResult[];
+  /** The run that measured these lines (report.ts RunInfo). */
+  run?: { commit: string; date: string };
+}
+
+/** results.json's `lines`: one window's lines (results of older runs) or one entry per window measured. */
+export type StoredLines = LinesResults | LinesResults[];
+
+/** The lines of every window measured, in window order (largest first, as the horizon windows). */
+export function linesList(lines: StoredLines | undefined): LinesResults[] {
+  if (!lines) return [];
+  return (Array.isArray(lines) ? lines : [lines]).slice().sort((a, b) => b.window - a.window);
 }
 
 interface Target {
@@ -46,6 +62,8 @@ const number = (value: number | null | undefined, digits = 0) =>
 const usd = (value: number) => `$${value.toFixed(value < 1 ? 3 : 2)}`;
 const ratio = (a: number, b: number) => (b === 0 ? null : Number((a / b).toFixed(3)));
 const k = (window: number) => `${Math.round(window / 1000)}k`;
+const times = (value: number | null | undefined) =>
+  value === null || value === undefined ? "—" : `${value}×`;
 
 function row(cells: Array<string | number>): string {
   return `| ${cells.map(String).join(" | ")} |`;
@@ -125,17 +143,19 @@ export function rssGrowth(result: HorizonModeResult): number | null {
 
 export function horizonTargets(
   horizon: HorizonResults | undefined,
-  lines: LinesResults | undefined,
+  stored: StoredLines | undefined,
 ): Target[] {
   const targets: Target[] = [];
   if (!horizon) return targets;
+  const all = linesList(stored);
   for (const entry of horizon.windows) {
     const w = k(entry.window);
     const { flower, subagents } = entry;
     let best = flower;
-    if (lines && lines.window === entry.window && lines.subtasks === horizon.subtasks)
-      for (const run of lines.runs)
-        if (run.ok && run.degraded === 0 && run.totalInputTokens < best.totalInputTokens) best = run;
+    for (const lines of all)
+      if (lines.window === entry.window && lines.subtasks === horizon.subtasks)
+        for (const run of lines.runs)
+          if (run.ok && run.degraded === 0 && run.totalInputTokens < best.totalInputTokens) best = run;
     const inputRatio = ratio(best.totalInputTokens, subagents.totalInputTokens);
     targets.push({
       name: `W5 ${w} total input (c)/(b), best line (${best.label})`,
@@ -176,7 +196,7 @@ export function horizonTargets(
       met: flower.rejected + subagents.rejected === 0,
     });
   }
-  if (lines)
+  for (const lines of all)
     for (const run of lines.runs.slice(1))
       targets.push({
         name: `W5 lines ${k(lines.window)}: ${run.label} degraded handoffs`,
@@ -370,14 +390,19 @@ function pricingSection(entry: HorizonWindow): string[] {
   return lines;
 }
 
-function linesSection(lines: LinesResults): string[] {
+function linesSection(lines: LinesResults, measuredText: string): string[] {
   const seeds = lines.runs[0]!;
   const price = PRICES[0]!;
+  const names = lines.runs
+    .slice(1)
+    .map((run) => (run.rule === "cost" ? "the cost rule" : `window − ${k(run.headroom ?? 50_000)}`));
   return [
     "",
     `### Where to hand off: ${number(lines.subtasks)} sub-tasks, window ${number(lines.window)}, flower alone`,
     "",
-    "The seeds' line (window − 50k), two lower lines and the cost rule (`HandoffPolicy({ rule: \"cost\" })`: hand off once the input re-read above the start-up floor since the session began has cost as much as one handoff, priced with a 2,000-token document). Each in its own process with its own kit, all at the same time; ratios against the seeds' line of the same run.",
+    measuredText,
+    "",
+    `The seeds' line (window − 50k) against ${names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : (names[0] ?? "nothing")}${lines.runs.some((run) => run.rule === "cost") ? ' (the cost rule is `HandoffPolicy({ rule: "cost" })`: hand off once the input re-read above the start-up floor since the session began has cost as much as one handoff, priced with a 2,000-token document)' : ""}. Each in its own process with its own kit, all at the same time; ratios against the seeds' line of the same run.`,
     "",
     ...table(
       [
@@ -392,6 +417,8 @@ function linesSection(lines: LinesResults): string[] {
         "degraded",
         "calls cut",
         "switch context (mean)",
+        "cost / sub-task, last 100 ÷ first 100 past 1st switch",
+        "driver RSS, last ÷ first",
         "cache breaks",
         "rejected",
         "wall (s)",
@@ -414,6 +441,8 @@ function linesSection(lines: LinesResults): string[] {
           number(run.degraded),
           number(cut),
           number(switchContext),
+          times(flatness(run, run.buckets[0]?.upTo ?? 100)?.ratio),
+          times(rssGrowth(run)),
           number(run.cacheBreaks),
           number(run.rejected),
           number(run.wallMs / 1000),
@@ -425,17 +454,18 @@ function linesSection(lines: LinesResults): string[] {
 
 export function horizonSection(
   horizon: HorizonResults | undefined,
-  lines: LinesResults | undefined,
+  stored: StoredLines | undefined,
   measured: (run: unknown) => string,
-  runs: { horizon?: unknown; lines?: unknown },
+  runs: { horizon?: unknown },
 ): string[] {
   const out: string[] = [];
   if (horizon) {
+    const separate = horizon.windows.some((entry) => entry.run !== undefined);
     out.push(
       "",
       `### Workload 5: ${number(horizon.subtasks)} sub-tasks, windows ${horizon.windows.map((w) => number(w.window)).join(" and ")}`,
       "",
-      measured(runs.horizon),
+      separate ? "The windows were measured in different runs; each says when." : measured(runs.horizon),
       "",
       `Every mode in a process of its own with its own kit; the driver (the process that holds \`query()\` or the \`Runtime\`) in a child of that process, so its memory is its own. (a) ran ${number(horizon.plainSubtasks)} sub-tasks (price table only).`,
     );
@@ -446,6 +476,8 @@ export function horizonSection(
         "",
         `#### Window ${number(entry.window)} (flower's line \`at\` = ${number(entry.at)})`,
         "",
+        // Windows of different runs: each says its own.
+        ...(separate ? [measured(entry.run ?? runs.horizon), ""] : []),
         ...table(
           ["metric", "(a) plain", "(b) SDK subagents", "(c) flower", "(c)/(b)"],
           [
@@ -560,7 +592,7 @@ export function horizonSection(
       "![Workload 5: dollars per 100 sub-tasks](horizon-cost.svg)",
     );
   }
-  if (lines) out.push(...[measured(runs.lines)].map((text) => `\n${text}`), ...linesSection(lines));
+  for (const lines of linesList(stored)) out.push(...linesSection(lines, measured(lines.run)));
   return out;
 }
 
@@ -570,6 +602,16 @@ export function paysBlock(
   commit: string | undefined,
   date: string | undefined,
 ): string {
+  const when = (run: { commit?: string; date?: string } | undefined) =>
+    run?.commit
+      ? `commit \`${run.commit.slice(0, 12)}\` (${run.date?.slice(0, 16).replace("T", " ")} UTC)`
+      : "";
+  const windowRuns = (horizon?.windows ?? []).map((entry) => entry.run ?? { commit, date });
+  const measuredOn = windowRuns.every((run) => run.commit === commit && run.date === date)
+    ? commit
+      ? ` on ${when({ commit, date })}`
+      : ""
+    : ` on ${(horizon?.windows ?? []).map((entry, index) => `${when(windowRuns[index])} at ${k(entry.window)}`).join(" and ")}`;
   if (!horizon) return "_No workload 5 results yet: run `npm run bench -- --only horizon`._";
   const rows: Array<Array<string | number>> = [];
   for (const entry of horizon.windows)
@@ -593,7 +635,7 @@ export function paysBlock(
       ]);
     }
   return [
-    `**What a user pays**: dollars per 100 sub-tasks of workload 5 (the scripted work of workload 1: one worker per sub-task, three commands, a short report), from the tokens measured${commit ? ` on commit \`${commit.slice(0, 12)}\` (${date?.slice(0, 16).replace("T", " ")} UTC)` : ""} and list prices (input, 5-minute cache write, cache read, output; [price page](${PRICE_PAGE}), the figures in \`bench/prices.ts\`).`,
+    `**What a user pays**: dollars per 100 sub-tasks of workload 5 (the scripted work of workload 1: one worker per sub-task, three commands, a short report), from the tokens measured${measuredOn} and list prices (input, 5-minute cache write, cache read, output; [price page](${PRICE_PAGE}), the figures in \`bench/prices.ts\`).`,
     "",
     ...table(
       [

@@ -4,10 +4,15 @@
  *
  *   node bench/dist/run.js [--only economy,long,hooks,store,postgres] [--subtasks 40] [--long-subtasks 200]
  *                          [--long-window 90000] [--calls 300] [--full | --sequential] [--parallel]
+ *                          [--horizon-windows 200000,90000] [--lines-window 90000] [--lines 60k,70k,cost]
+ *                          [--import bench/dist/last-run.json]
  *                          [--no-write]
  *
  * Every comparing figure is a ratio of two modes measured in this run; absolute times on a shared
  * machine are noise.
+ *
+ * `--import <file>`: measure nothing, take the workloads of a `--no-write` run (its bench/dist/last-run.json)
+ * as if measured now, and write results.json, the charts and the README from them.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -21,7 +26,15 @@ import { runMode, type EconomyConfig, type ModeResult } from "./economy.js";
 import { runHooks, type HookResult } from "./hooks.js";
 import { forkHorizonMode, type HorizonModeConfig, type HorizonModeResult } from "./horizon-mode.js";
 import { ratio } from "./metrics.js";
-import { horizonCharts, horizonTargets, paysBlock, renderPays } from "./horizon-report.js";
+import {
+  horizonCharts,
+  horizonTargets,
+  linesList,
+  paysBlock,
+  renderPays,
+  type HorizonWindow,
+  type LinesResults,
+} from "./horizon-report.js";
 import { measureInChild, type StoreSize } from "./store.js";
 import { brokenLoads, brokenLoadsError, storeLoadWorkload, type StoreLoadResult } from "./postgres-load.js";
 import {
@@ -151,7 +164,21 @@ function target(name: string, wanted: string, measured: number | null | undefine
 }
 
 const started = performance.now();
-const only = selected();
+/** `--import <file>`: the results of an earlier `--no-write` run, written out instead of measuring. */
+const imported = importedResults();
+const only = imported ? new Set(imported.workloads) : selected();
+
+function importedResults(): Results | undefined {
+  const index = process.argv.indexOf("--import");
+  if (index === -1) return undefined;
+  const file = process.argv[index + 1];
+  if (!file || !existsSync(file))
+    throw new Error(`--import needs a results file, got ${JSON.stringify(file)}`);
+  const parsed = JSON.parse(readFileSync(file, "utf8")) as Results;
+  if (!Array.isArray(parsed.workloads) || typeof parsed.commit !== "string")
+    throw new Error(`--import: ${file} is not a bench results file (no workloads or commit)`);
+  return parsed;
+}
 const write = !process.argv.includes("--no-write");
 const results: Results = {
   date: new Date().toISOString(),
@@ -356,14 +383,28 @@ async function linesWorkload(seeds?: Promise<HorizonModeResult | undefined>): Pr
     bucket,
     ...extra,
   });
+  // --lines 60k,cost: only those beside the seeds' line (a 200k run of all four is long on a shared machine).
+  const lines = linesChosen();
   const runs = await Promise.all([
     seeds ?? horizonRun(config("c-50k", {})),
-    horizonRun(config("c-60k", { headroom: 60_000 })),
-    horizonRun(config("c-70k", { headroom: 70_000 })),
-    horizonRun(config("c-cost", { rule: "cost" })),
+    ...(lines.has("60k") ? [horizonRun(config("c-60k", { headroom: 60_000 }))] : []),
+    ...(lines.has("70k") ? [horizonRun(config("c-70k", { headroom: 70_000 }))] : []),
+    ...(lines.has("cost") ? [horizonRun(config("c-cost", { rule: "cost" }))] : []),
   ]);
   const first = runs[0] ?? (await horizonRun(config("c-50k", {})));
   results.lines = { window, subtasks, runs: [first, ...(runs.slice(1) as HorizonModeResult[])] };
+}
+
+const LINES = ["60k", "70k", "cost"] as const;
+
+function linesChosen(): Set<string> {
+  const index = process.argv.indexOf("--lines");
+  if (index === -1) return new Set(LINES);
+  const names = (process.argv[index + 1] ?? "").split(",");
+  for (const name of names)
+    if (!(LINES as readonly string[]).includes(name))
+      throw new Error(`--lines: unknown line ${JSON.stringify(name)}; one of ${LINES.join(", ")}`);
+  return new Set(names);
 }
 
 function listArgument(name: string, fallback: number[]): number[] {
@@ -399,8 +440,27 @@ if (only.has("postgres"))
     results.postgres = { ...(await storeLoadWorkload(benchDir, write)) };
   });
 // --parallel also runs the workloads at the same time: quicker on a loaded machine, rougher wall times.
-if (parallel) await Promise.all(chosen.map((workload) => workload()));
+if (imported) Object.assign(results, imported);
+else if (parallel) await Promise.all(chosen.map((workload) => workload()));
 else for (const workload of chosen) await workload();
+
+// Each workload measured in this process records when, where and under what load (imported ones have it).
+const run: RunInfo = {
+  date: results.date,
+  commit: results.commit,
+  dirty: results.dirty,
+  loadAverageAtStart: results.loadAverageAtStart,
+  loadAverageAtEnd: loadavg().map((value) => Number(value.toFixed(2))),
+  parallel,
+  parallelModes: parallelModes || parallel,
+};
+if (!imported)
+  for (const name of only) {
+    const workload = results[name];
+    // The load test has no modes; its backends run one after another.
+    if (workload && !Array.isArray(workload))
+      workload.run = name === "postgres" ? { ...run, parallelModes: false } : run;
+  }
 
 // A partial run (--only) keeps the other workloads' last results, read now rather than at the start,
 // so two partial runs at the same time do not undo each other.
@@ -409,7 +469,39 @@ if (!only.has("economy")) results.economy = previous.economy;
 if (!only.has("long")) results.long = previous.long;
 if (!only.has("hooks")) results.hooks = previous.hooks;
 if (!only.has("horizon")) results.horizon = previous.horizon;
+else if (results.horizon && previous.horizon)
+  results.horizon.windows = keptWindows(results.horizon, previous.horizon);
 if (!only.has("lines")) results.lines = previous.lines;
+else results.lines = keptLines(results.lines, previous.lines);
+
+/**
+ * A horizon run of some windows keeps the windows of the run before that it did not measure (same size),
+ * each with the run that measured it: a 200k run does not erase the 90k results, nor take their date.
+ */
+function keptWindows(
+  measured: NonNullable<Results["horizon"]>,
+  before: NonNullable<Results["horizon"]>,
+): HorizonWindow[] {
+  if (before.subtasks !== measured.subtasks || before.bucket !== measured.bucket) return measured.windows;
+  const kept = before.windows
+    .filter((entry) => !measured.windows.some((other) => other.window === entry.window))
+    .map((entry) => ({ ...entry, ...((entry.run ?? before.run) ? { run: entry.run ?? before.run } : {}) }));
+  if (kept.length === 0) return measured.windows;
+  const now = measured.windows.map((entry) => ({
+    ...entry,
+    ...((entry.run ?? measured.run) ? { run: entry.run ?? measured.run } : {}),
+  }));
+  return [...now, ...kept].sort((a, b) => b.window - a.window);
+}
+
+/** The lines measured now, and those of the other windows from before. */
+function keptLines(measured: Results["lines"], before: Results["lines"]): LinesResults[] {
+  const now = linesList(measured);
+  return [
+    ...now,
+    ...linesList(before).filter((entry) => !now.some((other) => other.window === entry.window)),
+  ];
+}
 if (!only.has("store") && previous.store) {
   // Results of older runs carry a `postgres: null` placeholder here; the load test has its own key now.
   const { postgres: _placeholder, ...store } = previous.store as typeof previous.store & { postgres?: null };
@@ -447,22 +539,6 @@ if (results.long) {
 }
 
 Object.assign(charts, horizonCharts(results.horizon));
-
-// Each workload measured in this process records when, where and under what load.
-const run: RunInfo = {
-  date: results.date,
-  commit: results.commit,
-  dirty: results.dirty,
-  loadAverageAtStart: results.loadAverageAtStart,
-  loadAverageAtEnd: loadavg().map((value) => Number(value.toFixed(2))),
-  parallel,
-  parallelModes: parallelModes || parallel,
-};
-for (const name of only) {
-  const workload = results[name];
-  // The load test has no modes; its backends run one after another.
-  if (workload) workload.run = name === "postgres" ? { ...run, parallelModes: false } : run;
-}
 
 const targets: Target[] = [];
 const economy = results.economy;
@@ -589,7 +665,7 @@ if (only.size === 0) {
     "workloads",
   ] as const)
     if (previous[key] !== undefined) Object.assign(results, { [key]: previous[key] });
-} else {
+} else if (!imported) {
   results.loadAverageAtEnd = loadavg().map((value) => Number(value.toFixed(2)));
   results.totalSeconds = Math.round((performance.now() - started) / 1000);
 }

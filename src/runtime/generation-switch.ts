@@ -25,7 +25,7 @@ import { isFileSystemError, NOT_FROZEN } from "./not-frozen.js";
 import type { SessionOutcome } from "./session-outcome.js";
 import type { StepLedger } from "./step-ledger.js";
 import { isStartOverflow, SUCCESSOR_OVERFLOW_MESSAGE, TASK_OVERFLOW_MESSAGE } from "./successor-overflow.js";
-import { FLOOR_MESSAGE } from "./text.js";
+import { COST_RULE_BRAKE_MESSAGE, FLOOR_MESSAGE } from "./text.js";
 
 /** What a switch needs of its step; built once per step by StepRun. */
 export interface SwitchContext {
@@ -63,6 +63,12 @@ export function switchRefused(
       : TASK_OVERFLOW_MESSAGE[locale](error, prompt.length);
   }
   if (ledger.generations >= policy.maxGenerations) {
+    // Under the cost rule many generations are the plan, not a line below the floor.
+    if (policy.rule === "cost")
+      return COST_RULE_BRAKE_MESSAGE[locale]({
+        handoffs: ledger.generations - 1,
+        max: policy.maxGenerations,
+      });
     return FLOOR_MESSAGE[locale]({
       handoffs: ledger.generations - 1,
       max: policy.maxGenerations,

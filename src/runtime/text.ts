@@ -26,6 +26,20 @@ export const FLOOR_MESSAGE: Readonly<
     `Handed off ${handoffs} ${handoffs === 1 ? "time" : "times"} and reached maxGenerations (${max}), still over the line. The threshold (${at}) is probably below this role's start-up floor (measured ~${DEFAULTS.coordinatorStartupFloor / 1000}k for a coordinator): raise window, or use --no-handoff.`,
 };
 
+/**
+ * maxGenerations reached under the cost rule: nothing is wrong with the window, the rule hands off every
+ * few dozen turns by design (workload 5 of the bench: 27 generations for 1,000 sub-tasks), so the brake
+ * is too low for the job.
+ */
+export const COST_RULE_BRAKE_MESSAGE: Readonly<
+  Record<Locale, (counts: { handoffs: number; max: number }) => string>
+> = {
+  zh: ({ handoffs, max }) =>
+    `已换代 ${handoffs} 次,到了 maxGenerations=${max}。成本规则(rule: "cost")本来就每几十轮换代一次,这个上限对这么长的任务太低:把 maxGenerations 调大(大约每 40 轮一代)。`,
+  en: ({ handoffs, max }) =>
+    `Handed off ${handoffs} ${handoffs === 1 ? "time" : "times"} and reached maxGenerations (${max}). The cost rule (rule: "cost") hands off every few dozen turns by design, so the brake is too low for a job this long: raise maxGenerations (about one generation per 40 turns).`,
+};
+
 /** The binary said so on stderr: it will not run bypassPermissions as root without IS_SANDBOX=1. */
 const ROOT_REFUSAL = /root\/sudo|IS_SANDBOX/i;
 

@@ -6,6 +6,7 @@ import ts from "typescript";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigurationError, StoreError } from "../../../src/errors.js";
 import { SqliteSessionStore, dedupKeys } from "../../../src/storage/sqlite/session-store.js";
+import { openWal } from "../../../src/storage/sqlite/open-wal.js";
 import {
   TranscriptBuilder,
   bash,
@@ -45,6 +46,14 @@ describe("SqliteSessionStore", () => {
   it("creates the file and its folder in WAL mode", () => {
     const db = new Database(store.path, { readonly: true });
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    db.close();
+  });
+
+  it("keeps each connection's page cache at 2 MB, not better-sqlite3's 16 MB", () => {
+    // A connection keeps every page it touched until it closes: with better-sqlite3's build default
+    // (-16000 KiB) the session store's cache grew with the transcripts to 16 MB of a long run's RSS.
+    const db = openWal(join(dir, "flower.db"), 1_000);
+    expect(db.pragma("cache_size", { simple: true })).toBe(-2_000);
     db.close();
   });
 

@@ -54,3 +54,26 @@ describe("HandoffPolicy rule: cost", () => {
     h.assertComplete();
   });
 });
+
+describe("HandoffPolicy rule: cost, at maxGenerations", () => {
+  it("says to raise maxGenerations, not the window: the cost rule hands off often by design", async () => {
+    const policy = new HandoffPolicy({
+      window: 100_000,
+      headroom: 50_000,
+      rule: "cost",
+      handoffOutputTokens: 500,
+      maxGenerations: 1,
+    });
+    const h = harness(
+      [session("s1", growing("s1", 10), response("s1", 35_000), result("s1", { text: "never" }))],
+      {
+        policy,
+      },
+    );
+    const step = await h.run.run().catch((error: unknown) => error);
+    const text = JSON.stringify(step instanceof Error ? step.message : step);
+    expect(text).toContain("maxGenerations (1)");
+    expect(text).toContain("raise maxGenerations");
+    expect(text).not.toContain("raise window");
+  });
+});
