@@ -10,16 +10,8 @@
  *
  * Prints one line per sample and per variant, and the RSS at the end over the RSS at the first sample.
  */
+import { integerArgument } from "./args.js";
 import { forkHorizonMode } from "./horizon-mode.js";
-
-function numberArgument(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  if (index === -1) return fallback;
-  const value = Number(process.argv[index + 1]);
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`--${name} must be a positive integer, got ${JSON.stringify(process.argv[index + 1])}`);
-  return value;
-}
 
 function variants(): Array<{ name: string; env: Record<string, string> }> {
   const found: Array<{ name: string; env: Record<string, string> }> = [];
@@ -39,9 +31,9 @@ function variants(): Array<{ name: string; env: Record<string, string> }> {
   return found.length > 0 ? found : [{ name: "default", env: {} }];
 }
 
-const subtasks = numberArgument("subtasks", 300);
-const bucket = numberArgument("bucket", 25);
-const window = numberArgument("window", 90_000);
+const subtasks = integerArgument("subtasks", 300);
+const bucket = integerArgument("bucket", 25);
+const window = integerArgument("window", 90_000);
 // --parallel: the variants at the same time (memory does not depend on it; only the wall time does).
 const parallel = process.argv.includes("--parallel");
 const results = parallel

@@ -21,6 +21,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HandoffPolicy } from "flower-agent";
 import * as prettier from "prettier";
+import { integerArgument } from "./args.js";
 import { lineChart, type Series } from "./chart.js";
 import { runMode, type EconomyConfig, type ModeResult } from "./economy.js";
 import { runHooks, type HookResult } from "./hooks.js";
@@ -52,15 +53,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** bench/ (this file runs from bench/dist/). */
 const benchDir = join(here, "..");
 const repo = join(benchDir, "..");
-
-function argument(name: string, fallback: number): number {
-  const index = process.argv.indexOf(`--${name}`);
-  if (index === -1) return fallback;
-  const value = Number(process.argv[index + 1]);
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`--${name} must be a positive integer, got ${JSON.stringify(process.argv[index + 1])}`);
-  return value;
-}
 
 function selected(): Set<Workload> {
   // --render: no workload, only results.json → README block and charts again.
@@ -227,7 +219,7 @@ async function hooksWorkload(): Promise<void> {
   console.log("hooks");
   // The issue's 300 calls: about 70 s on a quiet machine (a call is ~60 ms); under a load of 5 or more a
   // call takes over a second (the CLI starts a login shell for each Bash call), so pass --calls 100 there.
-  const calls = argument("calls", 300);
+  const calls = integerArgument("calls", 300);
   const hooks: HookResult = await runHooks(calls);
   console.log(
     `  wall ${hooks.wallRatio}× (empty callbacks ${hooks.wallRatioEmptyOverNone}× of none, flower ${hooks.wallRatioHooksOverEmpty}× of empty), ` +
@@ -242,7 +234,7 @@ async function hooksWorkload(): Promise<void> {
 async function economyWorkload(): Promise<void> {
   console.log("economy");
   const config: EconomyConfig = {
-    subtasks: argument("subtasks", 40),
+    subtasks: integerArgument("subtasks", 40),
     window: 200_000,
     modes: ["plain", "subagents", "flower"],
   };
@@ -268,8 +260,8 @@ async function economyWorkload(): Promise<void> {
 async function longWorkload(): Promise<void> {
   console.log("long horizon");
   const config: EconomyConfig = {
-    subtasks: argument("long-subtasks", 200),
-    window: argument("long-window", 90_000),
+    subtasks: integerArgument("long-subtasks", 200),
+    window: integerArgument("long-window", 90_000),
     modes: ["subagents", "flower"],
   };
   const at = new HandoffPolicy({ window: config.window }).at;
@@ -330,8 +322,8 @@ async function horizonRun(config: HorizonModeConfig): Promise<HorizonModeResult>
  */
 async function horizonWorkload(): Promise<void> {
   console.log("horizon");
-  const subtasks = argument("horizon-subtasks", 1000);
-  const plainSubtasks = argument("horizon-plain-subtasks", Math.max(1, Math.round(subtasks / 10)));
+  const subtasks = integerArgument("horizon-subtasks", 1000);
+  const plainSubtasks = integerArgument("horizon-plain-subtasks", Math.max(1, Math.round(subtasks / 10)));
   const windows = listArgument("horizon-windows", [200_000, 90_000]);
   const bucket = bucketOf(subtasks);
   const runs = await Promise.all(
@@ -362,7 +354,7 @@ async function horizonWorkload(): Promise<void> {
 }
 
 function linesWindow(): number {
-  return argument("lines-window", 90_000);
+  return integerArgument("lines-window", 90_000);
 }
 
 /**
@@ -372,7 +364,7 @@ function linesWindow(): number {
  */
 async function linesWorkload(seeds?: Promise<HorizonModeResult | undefined>): Promise<void> {
   console.log("lines");
-  const subtasks = argument("horizon-subtasks", 1000);
+  const subtasks = integerArgument("horizon-subtasks", 1000);
   const window = linesWindow();
   const bucket = bucketOf(subtasks);
   const config = (label: string, extra: Partial<HorizonModeConfig>): HorizonModeConfig => ({
