@@ -10,6 +10,17 @@ import { HANDOFF_ANSWER, session, useStepHarness } from "../../support/step-harn
 
 const harness = useStepHarness();
 
+/** The cost rule at a 100k window (line 50k), a handoff priced with a 500-token document. */
+function costPolicy(maxGenerations?: number): HandoffPolicy {
+  return new HandoffPolicy({
+    window: 100_000,
+    headroom: 50_000,
+    rule: "cost",
+    handoffOutputTokens: 500,
+    ...(maxGenerations === undefined ? {} : { maxGenerations }),
+  });
+}
+
 /** Main-thread responses of one session growing 3,000 tokens a turn from a 5,000-token floor. */
 function growing(id: string, turns: number): SDKMessage[] {
   const messages: SDKMessage[] = [];
@@ -22,12 +33,7 @@ describe("HandoffPolicy rule: cost", () => {
     // Handoff priced with a 500-token document: 0.1 × context + 5 × 500 + 1.25 × (5,000 + 500).
     // Turn 9 (32,000): re-read above the floor 0.1 × 3,000 × (1 + … + 9) = 13,500 ≥ 12,575 (due);
     // turn 8 (29,000): 10,800 < 12,275 (not yet).
-    const policy = new HandoffPolicy({
-      window: 100_000,
-      headroom: 50_000,
-      rule: "cost",
-      handoffOutputTokens: 500,
-    });
+    const policy = costPolicy();
     const h = harness(
       [
         session("s1", growing("s1", 10), response("s1", 35_000), result("s1", { text: "never" })),
@@ -57,13 +63,7 @@ describe("HandoffPolicy rule: cost", () => {
 
 describe("HandoffPolicy rule: cost, at maxGenerations", () => {
   it("says to raise maxGenerations, not the window: the cost rule hands off often by design", async () => {
-    const policy = new HandoffPolicy({
-      window: 100_000,
-      headroom: 50_000,
-      rule: "cost",
-      handoffOutputTokens: 500,
-      maxGenerations: 1,
-    });
+    const policy = costPolicy(1);
     const h = harness(
       [session("s1", growing("s1", 10), response("s1", 35_000), result("s1", { text: "never" }))],
       {
