@@ -92,9 +92,9 @@ function printRuns(
   }
   const text = CLI_TEXT[output.locale];
   const fleetText = FLEET_TEXT[output.locale];
-  /** The fleet's status word and holder of a run it knows, else the records' own. */
   /** Fleet statuses on the table: their hints are the fleet's (approve, a worker), not `flower continue`. */
   const fleetShown = new Set<FleetRunView["status"]>();
+  /** The fleet's status word and holder of a run it knows, else the records' own. */
   const fleetCells = (name: string, status: string, holder: string): [string, string] => {
     const run = fleet.get(name);
     if (!run) return [status, holder];

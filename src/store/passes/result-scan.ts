@@ -25,7 +25,6 @@ import {
 export interface ScannedResult {
   /** Index of the user entry holding the result. */
   index: number;
-  entry: Entry;
   block: ToolResultBlock;
   /** A denial or an interruption: neither expiry nor trim touches it (each has its own pass). */
   skip: boolean;
@@ -54,7 +53,7 @@ export function scanResults(entries: readonly Entry[]): ResultScan {
     const denial = isDenial(entry);
     for (const block of blocks) {
       if (!isToolResult(block)) continue;
-      results.push({ index, entry, block, skip: denial || isInterruptedResult(entry, block) });
+      results.push({ index, block, skip: denial || isInterruptedResult(entry, block) });
     }
   });
   return { entries, results, uses };
@@ -63,10 +62,6 @@ export function scanResults(entries: readonly Entry[]): ResultScan {
 /** entry index → tool_use_id → the result's new content. */
 export class ResultReplacements {
   readonly #byEntry = new Map<number, Map<string, string>>();
-
-  get size(): number {
-    return this.#byEntry.size;
-  }
 
   set(index: number, toolUseId: string, content: string): void {
     let replacements = this.#byEntry.get(index);
