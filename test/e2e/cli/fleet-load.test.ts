@@ -154,21 +154,26 @@ describe("a fleet of 3 workers under load", () => {
       }
     })();
 
-    // Kill a worker once it has two runs under way (a main-thread request of each answered by it).
+    // Kill a worker once it has two runs under way: the session each is in has had a main-thread
+    // request answered by it (a second request in that session came). A session killed before its
+    // first answer is started afresh by design (nothing was done in it), which is not what this asks.
+    const underWay = (name: string, run: string) => {
+      const mine = arrivals.filter(
+        (arrival) =>
+          arrival.worker === name &&
+          arrival.request.kind === "main" &&
+          tagOf(arrival.request) === tagOfRun(run),
+      );
+      const session = mine.at(-1)?.request.sessionId;
+      return mine.filter((arrival) => arrival.request.sessionId === session).length >= 2;
+    };
     let victims: string[] = [];
     await until(
       async () => {
         const rows = await fleetRows(server().url, schema);
         for (const [name, spawned] of workers) {
           const held = rows.filter((row) => row.status === "running" && row.pid === spawned.child.pid);
-          const busy = held.filter((row) =>
-            arrivals.some(
-              (arrival) =>
-                arrival.worker === name &&
-                arrival.request.kind === "main" &&
-                tagOf(arrival.request) === tagOfRun(row.run),
-            ),
-          );
+          const busy = held.filter((row) => underWay(name, row.run));
           if (held.length === 2 && busy.length === 2) {
             victims = held.map((row) => row.run);
             process.kill(spawned.child.pid!, "SIGKILL");
