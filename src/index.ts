@@ -98,6 +98,7 @@ export type {
   WorkflowStepOutcome,
   WorkflowPause,
 } from "./workflow/run-workflow.js";
+export type { DocumentAtEnd } from "./workflow/documents-at-end.js";
 export { workflowPosition, workflowRuns, runRecords, frozenDocuments } from "./workflow/position.js";
 export type { WorkflowPosition } from "./workflow/position.js";
 export { defaultWorkflow, goalOption, DEFAULT_STEPS } from "./workflow/default-workflow.js";

@@ -35,8 +35,10 @@ export interface CliText {
   tryAgain: (command: string) => string;
   failed: (command: string) => string;
   answer: string;
-  /** After a run: a document that was frozen degraded, and why (the run went on with it). */
+  /** After a run: a document degraded as the steps used it, and why (the run went on with it). */
   degradedDocument: (kind: string, path: string, why: string) => string;
+  /** After a run: a document frozen degraded (`why`) that a person filled in before the next step read it. */
+  filledInDocument: (kind: string, path: string, why: string) => string;
   /** `where`: the run directory's records (records.db) or the shared store. */
   noSteps: (where: string) => string;
   /** Bare `flower` with an unfinished step here. */
@@ -127,6 +129,8 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     answer: "── answer ──",
     degradedDocument: (kind, path, why) =>
       `!! the ${kind} document is degraded (${why}); the run went on with it: ${path}`,
+    filledInDocument: (kind, path, why) =>
+      `the ${kind} document was degraded at freeze (${why}) and filled in since: ${path}`,
     noSteps: (where) => `No steps yet in ${where}. Start one with: ${invocation()} "<task>"`,
     unfinished: (step, status, command) =>
       `The last step here, "${step}", is ${status}. Continue it with: ${command}\nOr start another: ${invocation()} "<task>"`,
@@ -217,6 +221,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     failed: (command) => `这一步失败了;排除原因后可以: ${command}`,
     answer: "── 回答 ──",
     degradedDocument: (kind, path, why) => `!! ${kind} 文书是降级件(${why}),运行照常走完了: ${path}`,
+    filledInDocument: (kind, path, why) => `${kind} 文书冻结时是降级件(${why}),之后已补全: ${path}`,
     noSteps: (where) => `${where} 里还没有步骤。开一个: ${invocation()} "<任务>"`,
     unfinished: (step, status, command) =>
       `这里最后一步“${step}”${status}。接着做: ${command}\n或者开新的: ${invocation()} "<任务>"`,

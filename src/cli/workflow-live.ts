@@ -51,6 +51,8 @@ export async function runWorkflowLive(live: WorkflowLive): Promise<WorkflowOutco
     if (!output.json) {
       for (const degraded of workflow.degraded)
         output.say(text.degradedDocument(degraded.kind, degraded.path, oneLine(degraded.why)));
+      for (const filled of workflow.filledIn)
+        output.say(text.filledInDocument(filled.kind, filled.path, oneLine(filled.why)));
       if (live.printAnswer !== false && result?.result) {
         output.say("");
         output.say(text.answer);

@@ -13,6 +13,7 @@ import type { FrozenDocumentRecord } from "../records/frozen-document-record.js"
 import { ConfigurationError } from "../errors.js";
 import { toStepResult, type StepRecord, type StepResult } from "../records/step-record.js";
 import type { RunOptions, Runtime } from "../runtime/runtime.js";
+import { documentsAtEnd, type DocumentAtEnd } from "./documents-at-end.js";
 import { frozenDocuments, runRecords, workflowPosition, workflowRuns } from "./position.js";
 import { defaultStepPrompt } from "./step-prompt.js";
 import {
@@ -77,8 +78,16 @@ export interface WorkflowResult {
   steps: WorkflowStepOutcome[];
   /** Set when `status` is `paused`. */
   paused: WorkflowPause | null;
-  /** Documents of this run that are degraded, with why (the run went on; it says so here). */
-  degraded: Array<{ name: string; kind: string; path: string; why: string }>;
+  /**
+   * Documents of this run that are degraded as the following steps used them (the file as it is now,
+   * when no later step has read it yet), with why: the run went on with them, and says so here.
+   */
+  degraded: DocumentAtEnd[];
+  /**
+   * Documents frozen degraded that a person filled in before the next step read them, with why they
+   * were degraded when frozen. Their records keep `frozen.degraded` as it was at the freeze.
+   */
+  filledIn: DocumentAtEnd[];
 }
 
 /** Starts a new run of `workflow` on `task`. A step that fails throws StepFailedError (continuable). */
@@ -207,7 +216,7 @@ async function drive(
     const after = rt.records.get(name)!;
     if (after.status !== "done") {
       outcomes.push(outcome(step.name, name, "ran", after));
-      return finish(rt, run, "stopped", outcomes, null);
+      return finish(rt, workflow, run, "stopped", outcomes, null);
     }
     rt.emit({ ...event, phase: "done" });
     outcomes.push(outcome(step.name, name, "ran", after));
@@ -220,7 +229,7 @@ async function drive(
         document && "openQuestions" in document.document.sections
           ? (document.document.sections.openQuestions ?? "")
           : "";
-      return finish(rt, run, "paused", outcomes, {
+      return finish(rt, workflow, run, "paused", outcomes, {
         after: step.name,
         next: next.name,
         document,
@@ -228,7 +237,7 @@ async function drive(
       });
     }
   }
-  return finish(rt, run, "done", outcomes, null);
+  return finish(rt, workflow, run, "done", outcomes, null);
 }
 
 function outcome(
@@ -248,17 +257,15 @@ function outcome(
 
 function finish(
   rt: Runtime,
+  workflow: Workflow,
   run: string,
   status: WorkflowResult["status"],
   steps: WorkflowStepOutcome[],
   paused: WorkflowPause | null,
 ): WorkflowResult {
-  const degraded = [...runRecords(rt, run).entries()].flatMap(([name, record]) =>
-    record.frozen?.degraded
-      ? [{ name, kind: record.frozen.kind, path: record.frozen.path, why: record.frozen.why ?? "" }]
-      : [],
-  );
-  return { run, status, steps, paused, degraded };
+  // As the steps used the documents, not as they were frozen: a person may have filled one in.
+  const { degraded, filledIn } = documentsAtEnd(workflow, runRecords(rt, run), run, rt.options.workspace);
+  return { run, status, steps, paused, degraded, filledIn };
 }
 
 /** The step names the run pauses after. */

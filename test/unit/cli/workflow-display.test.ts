@@ -85,6 +85,7 @@ describe("the pause", () => {
     status: "paused",
     steps: [],
     degraded: [],
+    filledIn: [],
     paused: { after: "requirements", next: "goal", document: null, openQuestions },
   });
 
