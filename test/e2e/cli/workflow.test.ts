@@ -1,6 +1,7 @@
 /**
  * The default run through the built `flower` binary, the real `claude` binary and the offline kit:
- * requirements → (pause) → goal → work. Pause, edit and `flower continue` in separate processes;
+ * requirements → (pause) → goal → work. Pause, edit and `flower continue` in separate processes (the
+ * edit fills in the section the degraded requirements lacked, and the end of the run says so);
  * `--yes` straight through (with a degraded requirements answer, which the run survives and reports);
  * `flower runs` grouping the steps by run; `flower show` of a run and of a frozen document; a crash at
  * a step boundary, then `flower continue` at the right step without redoing the frozen one (twice: the
@@ -33,6 +34,8 @@ const { temp, startModel } = useCliTest();
 /** In the workspace's README only: it reaches the requirements conversation, never the next step. */
 const README_MARKER = "README-MARKER-42";
 const EDITED = "- The flaky test is test/timer.test.js (a person corrected this line).";
+/** The acceptance a person writes into the degraded requirements, where the file says `(empty)`. */
+const FILLED_ACCEPTANCE = "- `npm test` passes ten times in a row.";
 
 /** requirements: one Read of the README, then the document; goal: the document; work: one answer. */
 function workflowPolicy(
@@ -73,9 +76,10 @@ function goOnArgs(stdout: string): string[] {
 }
 
 describe('flower "<task>": requirements, the pause, an edit, flower continue', () => {
-  it("pauses with the file, its open questions and the continue line; the goal step reads the edited file", async () => {
+  it("pauses with the degraded file, its open questions and the continue line; the goal step reads the edited file, and the end of the run says the missing section was filled in", async () => {
     const { root, workspace, runDir } = setUp();
-    const model = await startModel({ policy: workflowPolicy(workspace) });
+    // The requirements answer lacks acceptance: frozen degraded, and the person fills it in at the pause.
+    const model = await startModel({ policy: workflowPolicy(workspace, { acceptance: false }) });
     const env = cleanEnv(model.env());
     const first = await runFlowerOk(["--workspace", "ws", "Fix the flaky test"], {
       env,
@@ -85,7 +89,10 @@ describe('flower "<task>": requirements, the pause, an edit, flower continue', (
     const file = join(workspace, ".flower", "notes", "requirements-fix-the-flaky-test.md");
     expect(first.stdout).toContain("== step 1/3 · requirements");
     expect(first.stdout).toContain(`<- Requirements confirmation frozen to:\n   ${file}\n`);
-    expect(first.stdout).toMatch(/^ {2}- Acceptance {6}`npm test` passes ten times in a row\.$/m);
+    expect(first.stdout).toContain(
+      "!! Requirements confirmation degraded (missing: acceptance) — an incomplete one was frozen; the run goes on\n",
+    );
+    expect(first.stdout).toMatch(/^ {2}- Acceptance {6}\(empty\)$/m);
     expect(first.stdout).toContain("Paused after the requirements step.");
     expect(first.stdout).toContain(`  file  ${file}`);
     expect(first.stdout).toContain("    - May the test's timeout be raised?");
@@ -97,7 +104,7 @@ describe('flower "<task>": requirements, the pause, an edit, flower continue', (
     expect(paused["fix-the-flaky-test/requirements"]).toMatchObject({
       status: "done",
       run: "fix-the-flaky-test",
-      frozen: { kind: "requirements", path: file, degraded: false },
+      frozen: { kind: "requirements", path: file, degraded: true, missing: ["acceptance"] },
     });
 
     // Without a key: the pause is visible to `flower runs` and to bare `flower`.
@@ -111,10 +118,18 @@ describe('flower "<task>": requirements, the pause, an edit, flower continue', (
     expect(bare.code).toBe(0);
     expect(bare.stdout).toContain("Continue it with: flower continue fix-the-flaky-test --workspace ws");
 
-    // The person changes one line of the frozen file.
+    // The person changes one line of the frozen file and fills in the missing section (the degraded
+    // line under the title stays: flower's own note, dropped when the file is read again).
     const frozen = readFileSync(file, "utf8");
     expect(frozen).toContain(ASSUMPTION);
-    writeFileSync(file, frozen.replace(ASSUMPTION, EDITED));
+    expect(frozen).toContain("> [degraded: missing: acceptance]\n");
+    expect(frozen).toContain("## Acceptance\n(empty)\n");
+    writeFileSync(
+      file,
+      frozen
+        .replace(ASSUMPTION, EDITED)
+        .replace("## Acceptance\n(empty)\n", `## Acceptance\n${FILLED_ACCEPTANCE}\n`),
+    );
     const before = model.requests.length;
     const requirementsSession = paused["fix-the-flaky-test/requirements"]!.sessionId;
 
@@ -128,6 +143,12 @@ describe('flower "<task>": requirements, the pause, an edit, flower continue', (
     expect(second.stdout).toMatch(
       /^ {2}- Constraints {2}From the requirements: The flaky test is test\/timer\.test\.js/m,
     );
+    // The end of the run: the document the next steps used is complete, and the terminal says what
+    // happened to it — not that the run went on with a degraded one.
+    expect(second.stdout).toContain(
+      `\nthe requirements document was degraded at freeze (missing: acceptance) and filled in since: ${file}\n`,
+    );
+    expect(second.stdout).not.toContain("is degraded");
 
     const after = model.requests.slice(before).filter((request) => request.kind === "main");
     // Nothing of the requirements step ran again.
@@ -138,6 +159,8 @@ describe('flower "<task>": requirements, the pause, an edit, flower continue', (
     expect(goalFirst.sessionId).not.toBe(requirementsSession);
     expect(goalFirst.firstUserText()).toContain(EDITED);
     expect(goalFirst.firstUserText()).not.toContain(ASSUMPTION);
+    expect(goalFirst.firstUserText()).toContain(FILLED_ACCEPTANCE);
+    expect(goalFirst.firstUserText()).not.toContain("(Note: this document is degraded");
     expect(goalFirst.allText()).not.toContain(README_MARKER);
     const workFirst = after.find((request) => !isDocumentStep(request) && !request.isSubagent)!;
     expect(workFirst.firstUserText()).toContain(EDITED);
@@ -169,10 +192,12 @@ describe('flower "<task>": requirements, the pause, an edit, flower continue', (
     expect(show.code).toBe(0);
     expect(show.stdout).toMatch(/^run {9}fix-the-flaky-test$/m);
     expect(show.stdout).toMatch(/^ {2}1 {2}requirements {2}done · /m);
-    expect(show.stdout).toContain(
-      `frozen Requirements confirmation  ${file} · changed on disk after it was frozen`,
-    );
+    // Its header names the file and says it changed after the freeze (its degraded note is the record's).
+    const header = show.stdout.split("\n").find((line) => line.startsWith("frozen Requirements"));
+    expect(header).toContain(`frozen Requirements confirmation  ${file} · `);
+    expect(header).toContain(" · changed on disk after it was frozen");
     expect(show.stdout).toMatch(/^ {2}- Assumptions {5}The flaky test is test\/timer\.test\.js/m);
+    expect(show.stdout).toMatch(/^ {2}- Acceptance {6}`npm test` passes ten times in a row\.$/m);
     expect(show.stdout).toMatch(/^ {2}- Checks {7}`true` exits 0$/m);
     expect(show.stdout).toContain("one step in detail: flower show fix-the-flaky-test/work");
 
