@@ -1,15 +1,16 @@
 #!/usr/bin/env node
 /**
- * Runs the static checks of `npm test` / `npm run check` at the same time instead of one after another:
- * typecheck, lint and the format check are independent and each mostly single-threaded, so on two cores
- * they take about the longest one's time, not the sum. Each check's output is printed whole, in the order
- * given, after all have ended; the exit code is the first failing check's.
+ * Runs the steps before the tests of `npm test` / `npm run check` at the same time instead of one after
+ * another: the build, typecheck, lint and the format check are independent (none of them reads `dist/`)
+ * and each mostly single-threaded, so on two cores they take about the longest one's time (lint's), not
+ * the sum. Each one's output is printed whole, in the order given, after all have ended; the exit code is
+ * the first failing one's.
  *
- *   node scripts/static-checks.mjs typecheck lint format:check
+ *   node scripts/static-checks.mjs build typecheck lint format:check
  */
 import { spawn } from "node:child_process";
 
-const KNOWN = new Set(["typecheck", "lint", "format:check"]);
+const KNOWN = new Set(["build", "typecheck", "lint", "format:check"]);
 const names = process.argv.slice(2);
 const unknown = names.filter((name) => !KNOWN.has(name));
 if (names.length === 0 || unknown.length > 0) {
