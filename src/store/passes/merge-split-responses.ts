@@ -1,5 +1,15 @@
 /**
- * Restores alternating roles after a removal (remove-tool-calls.ts says why it is needed).
+ * Restores alternating roles after a removal (remove-tool-calls.ts says why it is needed), by giving
+ * split responses one `message.id` so the CLI sends them as one assistant message.
+ *
+ * How the CLI groups entries (CLI 2.1.332, probed through the kit; test/unit/store/cli-messages.ts
+ * models it): an assistant entry joins the latest earlier assistant message with the same id, searching
+ * back past other responses and past user messages that carry a tool result, up to a prompt. So a label
+ * reaches further than the run it sits in. A repair that renamed across a user entry (`a, b | c, b` →
+ * `a, a | c, a`) sent the last entry looking for `a`: past a tool result it landed in the first message,
+ * ahead of the result and of `c`'s words; behind a prompt it stayed a message of its own, next to `c`'s;
+ * and a second repair renamed it again (to `c`). The rule here looks at one run of adjacent assistant
+ * entries (no user entry between) at a time and takes the label from inside that run, so it cannot drift.
  */
 import { isRecord, type Entry } from "./transcript-entries.js";
 
@@ -10,10 +20,13 @@ function responseId(entry: Entry): string | undefined {
 }
 
 /**
- * Restores alternating roles after a removal. Where an assistant entry now follows another assistant
- * entry of a different response with no user entry between them, the later response takes the earlier
- * one's `message.id`, so the CLI sends both as one assistant message: the sentence the model wrote
- * before its denied call, followed by what it did next.
+ * Gives every assistant entry of a run (adjacent assistant entries, no user entry between) the
+ * `message.id` of the run's first entry, so the CLI sends the run as one assistant message: the sentence
+ * the model wrote before its denied call, followed by what it did next. A run that already has one id is
+ * left alone, and the first entry of a run is never renamed, so applying this twice changes nothing more
+ * (f(f(x)) = f(x)) and no label crosses a user entry. A run whose id the CLI finds in an earlier message
+ * (the response continues after a tool result, as parallel calls do) joins that message as a whole,
+ * which keeps roles alternating too: the user entries on either side of it then merge.
  *
  * Why merge rather than drop the orphaned sentence: it is the model's own reasoning ("the tests need the
  * database; let me start it"), often the only trace of why it did what followed. Dropping it would be
@@ -22,26 +35,22 @@ function responseId(entry: Entry): string | undefined {
  * model's; the only cost is that two responses count as one turn for expiry, which is one turn fewer.
  *
  * Works on array order, which is the chain's order in a transcript the CLI wrote (one per file).
+ * Entries that are neither user nor assistant (attachments, system entries) do not end a run: the CLI
+ * sends no user turn for them.
  */
 export function mergeSplitResponses(entries: Entry[]): Entry[] {
-  const renamed = new Map<string, string>();
-  /** The response id of the last assistant entry, while no user entry has come after it. */
-  let open: string | undefined;
+  /** The response id of the current run's first assistant entry; undefined before a run starts. */
+  let run: string | undefined;
   return entries.map((entry) => {
     if (entry.type === "user" && isRecord(entry["message"])) {
-      open = undefined;
+      run = undefined;
       return entry;
     }
     if (entry.type !== "assistant") return entry;
     const id = responseId(entry);
     if (id === undefined) return entry;
-    let target = renamed.get(id);
-    if (target === undefined && open !== undefined && open !== id) {
-      target = open;
-      renamed.set(id, target);
-    }
-    open = target ?? id;
-    if (target === undefined) return entry;
-    return { ...entry, message: { ...(entry["message"] as Record<string, unknown>), id: target } };
+    run ??= id;
+    if (id === run) return entry;
+    return { ...entry, message: { ...(entry["message"] as Record<string, unknown>), id: run } };
   });
 }
