@@ -6,10 +6,15 @@
  * - it walks `parentUuid` back from the last entry that has a uuid; entries off that chain are not sent;
  * - only `user` and `assistant` entries carry messages (system, attachments and markers are not turns);
  * - it writes one entry per content block, and the entries of one response share `message.id`: an
- *   assistant entry joins the earlier assistant message with the same id, looking back past messages
- *   that hold only tool results (a call's result can be written before the response's next block);
- *   assistant entries of different responses stay separate messages, even when adjacent;
- * - consecutive user entries are merged into one user message (e.g. `[Request interrupted…]` + prompt).
+ *   assistant entry joins the latest earlier assistant message with the same id, looking back past
+ *   assistant messages of other responses and past user messages that carry a tool result (a call's
+ *   result can be written before the response's next block); a user message without a tool result (a
+ *   prompt) ends the search. Assistant entries of different responses stay separate messages, even when
+ *   adjacent. Probed on CLI 2.1.332 by resuming hand-built transcripts against the kit: `a, b, a` is
+ *   sent as `A(a a) A(b)`; `a | b | a` with tool results between as `A(a a) U A(b) U`; `a | a` across a
+ *   prompt as `A(a) U A(a)`; a user message mixing a tool result and text does not end the search;
+ * - consecutive user entries are merged into one user message (e.g. `[Request interrupted…]` + prompt),
+ *   before the search above looks at them.
  *
  * The result is checked with the kit's own validator in strict mode, the same one the e2e test uses.
  */
@@ -64,8 +69,8 @@ function blocksOf(entry: Entry): Array<Record<string, unknown>> {
   return Array.isArray(content) ? content.filter(isRecord) : [];
 }
 
-function onlyToolResults(message: CliMessage): boolean {
-  return message.content.length > 0 && message.content.every((block) => block["type"] === "tool_result");
+function carriesToolResult(message: CliMessage): boolean {
+  return message.content.some((block) => block["type"] === "tool_result");
 }
 
 /** The messages the CLI would send for this transcript (before its new prompt). */
@@ -90,8 +95,7 @@ export function cliMessages(entries: readonly Entry[]): CliMessage[] {
         merged = true;
         break;
       }
-      if (candidate.role === "user" && onlyToolResults(candidate)) continue;
-      break;
+      if (candidate.role === "user" && !carriesToolResult(candidate)) break;
     }
     if (!merged) messages.push({ role: "assistant", content: [...blocks], ...(id ? { id } : {}) });
   }
