@@ -91,7 +91,13 @@ export interface CliText {
     scene: string;
     none: string;
     frozenDocument: (title: string, path: string) => string;
-    editedAfterFreeze: string;
+    /** A frozen document degraded when frozen (`why`), complete as the following steps used it. */
+    filledIn: (why: string) => string;
+    /**
+     * The file differs from what was frozen. `readBy`: the workflow step that began with it as it is now
+     * (null: none has); `finished`: no step has read it and none will (the run is done).
+     */
+    editedAfterFreeze: (readBy: string | null, finished: boolean) => string;
     run: string;
     steps: string;
     stepDetails: (command: string) => string;
@@ -184,7 +190,13 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       scene: "scene      ",
       none: "(none)",
       frozenDocument: (title, path) => `frozen ${title}  ${path}`,
-      editedAfterFreeze: "changed on disk after it was frozen (the next step reads it as it is now)",
+      filledIn: (why) => `degraded at freeze${why ? ` (${why})` : ""}, filled in since`,
+      editedAfterFreeze: (readBy, finished) =>
+        readBy !== null
+          ? `changed on disk after it was frozen, before ${readBy === "work" ? "the work" : `the ${readBy} step`} began (it read it as it is now)`
+          : finished
+            ? "changed on disk after it was frozen (the run is finished: no step reads it any more)"
+            : "changed on disk after it was frozen (the next step reads it as it is now)",
       run: "run",
       steps: "steps",
       stepDetails: (command) => `one step in detail: ${command}`,
@@ -274,7 +286,13 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       scene: "现场      ",
       none: "(无)",
       frozenDocument: (title, path) => `冻结的${title}  ${path}`,
-      editedAfterFreeze: "冻结后在磁盘上改过(下一步读的是现在的样子)",
+      filledIn: (why) => `冻结时是降级件${why ? `(${why})` : ""},之后已补全`,
+      editedAfterFreeze: (readBy, finished) =>
+        readBy !== null
+          ? `冻结后、${readBy === "work" ? "工作" : `「${readBy}」这一步`}开始前在磁盘上改过(它读的就是现在的样子)`
+          : finished
+            ? "冻结后在磁盘上改过(运行已结束,不会再有步骤读它)"
+            : "冻结后在磁盘上改过(下一步读的是现在的样子)",
       run: "运行",
       steps: "各步",
       stepDetails: (command) => `看某一步的细节: ${command}`,

@@ -96,7 +96,7 @@ export interface ReportDocument {
   title: string;
   step: string;
   path: string;
-  /** What a reader must know: degraded, the file changed after it was frozen, the change is not used. */
+  /** What a reader must know: degraded or filled in since, changed after it was frozen, the change not used. */
   notes: string[];
   sections: Array<{ label: string; text: string }>;
 }

@@ -10,7 +10,7 @@ import { REQUIREMENTS } from "../documents/builtin/requirements.js";
 import type { Locale } from "../locale/locale.js";
 import { ConfigurationError } from "../errors.js";
 import { documentAgent } from "./document-agent.js";
-import { workStepPrompt } from "./step-prompt.js";
+import { promptText, workStepPrompt } from "./step-prompt.js";
 import { defineWorkflow, type StepInput, type Workflow, type WorkflowStep } from "./workflow.js";
 import type { RunOptions } from "../runtime/runtime.js";
 
@@ -79,8 +79,9 @@ export function goalOption(input: StepInput, review = false): Pick<RunOptions, "
     goal: {
       checks,
       ...(review ? { review } : {}),
-      ...(goal ? { goalText: goal.text } : {}),
-      ...(requirements ? { requirementsText: requirements.text } : {}),
+      // As the prompts carry them: a stale degraded line must not tell the reviewer otherwise.
+      ...(goal ? { goalText: promptText(goal) } : {}),
+      ...(requirements ? { requirementsText: promptText(requirements) } : {}),
     },
   };
 }

@@ -7,13 +7,16 @@
  * A document is judged by the text the first later step that began read (document-basis.ts: that text
  * is what counts from then on), else by the file as it is now (no later step has read it yet: a pause, a
  * stop). Neither — no later step has read it, and the file is gone — leaves the record's word.
+ * `flower show`, `flower report` and `flower serve` judge a document with the same function, so a view
+ * never calls degraded what the end of the run called filled in.
  */
 import { readFileSync } from "node:fs";
 import { parseDocument } from "../documents/read.js";
 import type { DocumentSpec } from "../documents/spec.js";
+import type { FrozenDocumentRecord } from "../records/frozen-document-record.js";
 import type { StepRecord } from "../records/step-record.js";
 import { relocatedPath } from "../runtime/workspace-sync.js";
-import { documentBasis } from "./document-basis.js";
+import { documentBasis, type DocumentBasis } from "./document-basis.js";
 import type { Workflow } from "./workflow.js";
 
 /** A frozen document of the run, named for the end of the run. */
@@ -51,14 +54,42 @@ export function documentsAtEnd(
     if (!step.freeze || !frozen) continue;
     const path = relocatedPath(frozen.path, workspace);
     const later = workflow.steps.slice(position + 1).map((next) => records.get(next.name));
-    const text = documentBasis(later, frozen.kind)?.entry.text ?? readIfThere(path);
-    const why =
-      text === null ? (frozen.degraded ? (frozen.why ?? "") : null) : degradedWhy(step.freeze, text, run);
+    const judged = judgeFrozenDocument(step.freeze, frozen, later, run, path);
     const entry = { name: step.name, kind: frozen.kind, path };
-    if (why !== null) result.degraded.push({ ...entry, why });
-    else if (frozen.degraded) result.filledIn.push({ ...entry, why: frozen.why ?? "" });
+    if (judged.degraded !== null) result.degraded.push({ ...entry, why: judged.degraded });
+    else if (judged.filledIn !== null) result.filledIn.push({ ...entry, why: judged.filledIn });
   }
   return result;
+}
+
+/** One frozen document judged as the following steps used it. */
+export interface FrozenJudgement {
+  /** Why it is degraded as used (as the file reads now, when no later step has read it); else null. */
+  degraded: string | null;
+  /** Why it was degraded when frozen, when it was and is complete as used (a person filled it in). */
+  filledIn: string | null;
+  /** The later step that began with it and the text it read; undefined when none has (the file counts). */
+  basis: DocumentBasis | undefined;
+}
+
+/**
+ * Judges the document `frozen` records, as `documentsAtEnd` does for each (and `flower show`, `flower
+ * report` and `flower serve` for theirs, so every view says the same). `later`: the records of the steps
+ * after the one that froze it, in workflow order; `file`: where the file is read here (null: not here).
+ * Without a spec (a kind declared in someone's code the reader cannot parse), the record's word stands.
+ */
+export function judgeFrozenDocument(
+  spec: DocumentSpec | undefined,
+  frozen: Pick<FrozenDocumentRecord, "kind" | "degraded" | "why">,
+  later: readonly (StepRecord | undefined)[],
+  run: string,
+  file: string | null,
+): FrozenJudgement {
+  const basis = documentBasis(later, frozen.kind);
+  const atFreeze = frozen.degraded ? (frozen.why ?? "") : null;
+  const text = basis?.entry.text ?? (file === null ? null : readIfThere(file));
+  const degraded = !spec || text === null ? atFreeze : degradedWhy(spec, text, run);
+  return { degraded, filledIn: degraded === null ? atFreeze : null, basis };
 }
 
 /** Why the text is not a usable document (read.ts: the degraded line dropped, judged again); null when it is. */

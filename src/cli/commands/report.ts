@@ -19,7 +19,7 @@ import { renderHtmlReport } from "../../report/html-report.js";
 import type { ReportDocument, ReportInput, ReportRun } from "../../report/report-input.js";
 import { reportStep } from "../../runtime/report-input.js";
 import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
-import { changedInUse } from "../changed-documents.js";
+import { frozenState } from "../frozen-state.js";
 import { frozenDocumentView } from "../frozen-view.js";
 import { runStatus } from "../run-status.js";
 import { openStepSource, type StepSource } from "../step-source.js";
@@ -89,7 +89,7 @@ function reportRun(id: string, records: StepRecord[], source: StepSource, locale
       id,
       record.result,
       locale,
-      changedInUse(record, state.steps, source),
+      frozenState(record, state.steps, source),
     );
     if (!view) continue;
     documents.push({

@@ -15,8 +15,9 @@ import { generationTurns, stepTurns } from "../../records/turns.js";
 import { sparkline } from "../../report/sparkline.js";
 import { reportStep } from "../../runtime/report-input.js";
 import { parseLang, type ParsedCommand } from "../args.js";
-import { changedInUse, type InUse } from "../changed-documents.js";
+import { changedInUse } from "../changed-documents.js";
 import { CHANGED_TEXT } from "../changed-text.js";
+import { frozenState, type FrozenState } from "../frozen-state.js";
 import { frozenDocumentLines } from "../frozen-view.js";
 import { guardSummary } from "../guard-summary.js";
 import { handoffSummary } from "../handoff-summary.js";
@@ -161,7 +162,12 @@ function showStep(record: StepRecord, source: StepSource, output: Output): void 
   }
   if (record.frozen) {
     say("");
-    for (const line of documentLines(record, record.run ?? record.step, source, output)) say(line);
+    // Judged within its run, as `flower show <run>` and the end of the run judge it.
+    const ordered = runStatus(
+      record.run === undefined ? [record] : source.steps.filter((step) => step.run === record.run),
+    ).steps;
+    const state = frozenState(record, ordered, source);
+    for (const line of documentLines(record, record.run ?? record.step, source, output, state)) say(line);
   }
 }
 
@@ -196,18 +202,18 @@ function documentLines(
   run: string,
   source: StepSource,
   output: Output,
-  inUse: InUse | null = null,
+  state: FrozenState | null,
 ): string[] {
   const frozen = record.frozen!;
   const located = source.locate(frozen.path);
   if (located.file === null || located.file === frozen.path)
-    return frozenDocumentLines(frozen, run, record.result, output.locale, inUse);
+    return frozenDocumentLines(frozen, run, record.result, output.locale, state);
   const lines = frozenDocumentLines(
     { ...frozen, path: located.file },
     run,
     record.result,
     output.locale,
-    inUse,
+    state,
   );
   return [lines[0]!.replace(located.file, located.shown), ...lines.slice(1)];
 }
@@ -261,8 +267,8 @@ function showRun(run: string, records: StepRecord[], source: StepSource, output:
   for (const record of state.steps) {
     if (!record.frozen) continue;
     say("");
-    const inUse = changedInUse(record, state.steps, source);
-    for (const line of documentLines(record, run, source, output, inUse)) say(line);
+    const frozen = frozenState(record, state.steps, source);
+    for (const line of documentLines(record, run, source, output, frozen)) say(line);
   }
   const last = state.steps.at(-1)!;
   const hint = storeHint(source.store, locale);

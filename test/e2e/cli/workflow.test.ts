@@ -1,7 +1,9 @@
 /**
  * The default run through the built `flower` binary, the real `claude` binary and the offline kit:
  * requirements → (pause) → goal → work. Pause, edit and `flower continue` in separate processes (the
- * edit fills in the section the degraded requirements lacked, and the end of the run says so);
+ * edit fills in the section the degraded requirements lacked, leaving flower's degraded line in the
+ * file: the next steps are handed the complete document without that line, and the end of the run and
+ * `flower show` say it was filled in);
  * `--yes` straight through (with a degraded requirements answer, which the run survives and reports);
  * `flower runs` grouping the steps by run; `flower show` of a run and of a frozen document; a crash at
  * a step boundary, then `flower continue` at the right step without redoing the frozen one (twice: the
@@ -161,10 +163,15 @@ describe('flower "<task>": requirements, the pause, an edit, flower continue', (
     expect(goalFirst.firstUserText()).not.toContain(ASSUMPTION);
     expect(goalFirst.firstUserText()).toContain(FILLED_ACCEPTANCE);
     expect(goalFirst.firstUserText()).not.toContain("(Note: this document is degraded");
+    // The file still has flower's degraded line (the person left it); the complete document the goal
+    // and work steps are handed must not carry it.
+    expect(readFileSync(file, "utf8")).toContain("> [degraded: missing: acceptance]\n");
+    expect(goalFirst.firstUserText()).not.toContain("[degraded:");
     expect(goalFirst.allText()).not.toContain(README_MARKER);
     const workFirst = after.find((request) => !isDocumentStep(request) && !request.isSubagent)!;
     expect(workFirst.firstUserText()).toContain(EDITED);
     expect(workFirst.firstUserText()).toContain("`true` exits 0");
+    expect(workFirst.firstUserText()).not.toContain("[degraded:");
 
     const done = records(runDir);
     expect(Object.keys(done).sort()).toEqual([
@@ -192,10 +199,15 @@ describe('flower "<task>": requirements, the pause, an edit, flower continue', (
     expect(show.code).toBe(0);
     expect(show.stdout).toMatch(/^run {9}fix-the-flaky-test$/m);
     expect(show.stdout).toMatch(/^ {2}1 {2}requirements {2}done · /m);
-    // Its header names the file and says it changed after the freeze (its degraded note is the record's).
+    // Its header names the file and says what became of it: degraded at freeze, filled in at the pause,
+    // changed before the goal step read it — not DEGRADED, and not "the next step reads it" once the
+    // run is done.
     const header = show.stdout.split("\n").find((line) => line.startsWith("frozen Requirements"));
-    expect(header).toContain(`frozen Requirements confirmation  ${file} · `);
-    expect(header).toContain(" · changed on disk after it was frozen");
+    expect(header).toBe(
+      `frozen Requirements confirmation  ${file} · degraded at freeze (missing: acceptance), filled in since · changed on disk after it was frozen, before the goal step began (it read it as it is now)`,
+    );
+    expect(header).not.toContain("DEGRADED");
+    expect(header).not.toContain("the next step reads it");
     expect(show.stdout).toMatch(/^ {2}- Assumptions {5}The flaky test is test\/timer\.test\.js/m);
     expect(show.stdout).toMatch(/^ {2}- Acceptance {6}`npm test` passes ten times in a row\.$/m);
     expect(show.stdout).toMatch(/^ {2}- Checks {7}`true` exits 0$/m);

@@ -9,7 +9,7 @@ import { GOAL, goalChecks } from "../../../src/documents/builtin/goal.js";
 import { REQUIREMENTS } from "../../../src/documents/builtin/requirements.js";
 import { assessDocument } from "../../../src/documents/quality.js";
 import { produceDocument } from "../../../src/documents/produce.js";
-import { parseDocument } from "../../../src/documents/read.js";
+import { parseDocument, withoutDegradedLine } from "../../../src/documents/read.js";
 
 describe("required sections", () => {
   it("a requirements answer without acceptance is degraded: missing: acceptance", () => {
@@ -102,5 +102,27 @@ describe("read-back of a degraded file", () => {
     const read = parseDocument(REQUIREMENTS, fixed, "r1");
     expect(read.degraded).toBeNull();
     expect(read.toMarkdown("en")).not.toContain("degraded");
+  });
+
+  it("withoutDegradedLine leaves out flower's line under the title and the blank after it, every other byte kept", () => {
+    const en =
+      "# Requirements confirmation: r1\n\n> [degraded: missing: acceptance]\n\n## Task\nAdd a flag.\n";
+    expect(withoutDegradedLine(REQUIREMENTS, en, "r1")).toBe(
+      "# Requirements confirmation: r1\n\n## Task\nAdd a flag.\n",
+    );
+    // Windows line ends and the zh line: kept as they are.
+    const zh = "\uFEFF# 需求确认书:r1\r\n\r\n> [降级:missing: acceptance]\r\n\r\n## 任务\r\n加一个选项。\r\n";
+    expect(withoutDegradedLine(REQUIREMENTS, zh, "r1")).toBe(
+      "\uFEFF# 需求确认书:r1\r\n\r\n## 任务\r\n加一个选项。\r\n",
+    );
+    // Read the same as the text with the line: parseDocument leaves it out with the same function.
+    expect(parseDocument(REQUIREMENTS, withoutDegradedLine(REQUIREMENTS, en, "r1"), "r1")).toEqual(
+      parseDocument(REQUIREMENTS, en, "r1"),
+    );
+    // Not flower's line: one a person quotes further down, or one under no title, is content.
+    const quoted = "# Requirements confirmation: r1\n\n## Task\n> [degraded: not mine]\n";
+    expect(withoutDegradedLine(REQUIREMENTS, quoted, "r1")).toBe(quoted);
+    const untitled = "> [degraded: missing: acceptance]\n\n## Task\nAdd a flag.\n";
+    expect(withoutDegradedLine(REQUIREMENTS, untitled, "r1")).toBe(untitled);
   });
 });

@@ -92,6 +92,11 @@ describe("the end of a workflow run judges each frozen document as the following
       // The degraded line under the title stays: flower's own note, not what decides.
       edit(EMPTY_ACCEPTANCE, FILLED_ACCEPTANCE);
       const done = await continueWorkflow(rt, workflow, "r1");
+      // The goal step was handed the complete document, not one labelled degraded by that stale line.
+      expect(readFileSync(file, "utf8")).toContain("> [degraded: missing: acceptance]");
+      const goalPrompt = scripted.calls[1]!.prompt;
+      expect(goalPrompt).toContain(FILLED_ACCEPTANCE.trimEnd());
+      expect(goalPrompt).not.toContain("[degraded:");
       expect(done.status).toBe("done");
       expect(done.degraded).toEqual([]);
       expect(done.filledIn).toEqual([degraded]);

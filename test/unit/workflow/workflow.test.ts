@@ -103,6 +103,51 @@ describe("defaultStepPrompt", () => {
   });
 });
 
+describe("a document filled in since it was frozen degraded, flower's degraded line left in the file", () => {
+  // REQUIREMENTS_TEXT with the line flower wrote at the freeze, under its title.
+  const filledIn =
+    "# Requirements confirmation: r\n\n> [degraded: missing: acceptance]\n\n## Task\nAdd a flag.\n\n## Acceptance\n- it works\n";
+
+  it("reaches the prompt without that line, and unflagged: it reads as complete", () => {
+    const requirements = entry("requirements", REQUIREMENTS, filledIn);
+    expect(requirements.document.degraded).toBeNull();
+    const prompt = defaultStepPrompt({
+      run: "r",
+      task: "Add a flag.",
+      locale: "en",
+      documents: [requirements],
+    });
+    expect(prompt).not.toContain("[degraded:");
+    expect(prompt).not.toContain("(Note: this document is degraded");
+    expect(prompt).toContain(`===== File /notes/requirements-r.md =====\n${REQUIREMENTS_TEXT.trimEnd()}`);
+    // The text read stays as the file is (a later edit is compared with it); only the prompt leaves it out.
+    expect(requirements.text).toBe(filledIn);
+  });
+
+  it("reaches the goal guard's reviewer without that line too", () => {
+    const option = goalOption({
+      run: "r",
+      task: "t",
+      locale: "en",
+      documents: [entry("requirements", REQUIREMENTS, filledIn), entry("goal", GOAL, GOAL_TEXT)],
+    });
+    expect(option.goal?.requirementsText).toBe(REQUIREMENTS_TEXT);
+  });
+
+  it("a document still degraded keeps the line (the note says why, as before)", () => {
+    const still =
+      "# Requirements confirmation: r\n\n> [degraded: missing: acceptance]\n\n## Task\nAdd a flag.\n";
+    const prompt = defaultStepPrompt({
+      run: "r",
+      task: "Add a flag.",
+      locale: "en",
+      documents: [entry("requirements", REQUIREMENTS, still)],
+    });
+    expect(prompt).toContain(still.trimEnd());
+    expect(prompt).toContain("(Note: this document is degraded — missing: acceptance.");
+  });
+});
+
 describe("goalOption", () => {
   it("passes the frozen goal's checks and both documents' text to the work step", () => {
     const option = goalOption({
