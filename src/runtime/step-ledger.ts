@@ -232,6 +232,9 @@ export class StepLedger {
         numTurns: 0,
         context: 0,
         handoff: null,
+        // The series starts empty, not absent: a session stopped before its first answer has 0 turns,
+        // not the SDK's num_turns (which counts the interrupted request) standing in for a missing series.
+        turns: [],
       });
     } else if (record.sessionId === sessionId) {
       return;

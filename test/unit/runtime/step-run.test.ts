@@ -54,6 +54,14 @@ describe("StepRun over a scripted query", () => {
     h.assertComplete();
   });
 
+  it("counts the main thread's answered turns: a session that ended before its first answer has 0, not the SDK's num_turns", async () => {
+    // As a Ctrl-C during the first request leaves it: the CLI's result counts the interrupted request.
+    const h = harness([session("s1", result("s1", { text: "", turns: 2, cost: 0 }))]);
+    await h.run.run().catch(() => undefined);
+    expect(h.events.find((e) => e.type === "step-end")).toMatchObject({ turns: 0 });
+    expect(h.saves.at(-1)?.history).toMatchObject([{ sessionId: "s1", turns: [] }]);
+  });
+
   it("hands off past `at`: the same session writes, a new session takes over from the frozen file", async () => {
     const h = harness([
       session("s1", response("s1", 35_000, "tool_use"), response("s1", 55_000, "tool_use")),
