@@ -68,6 +68,8 @@ export interface CliText {
     totals: string;
     cost: string;
     turns: string;
+    /** "3 turns", "1 turn": a count as a step or generation line says it. */
+    turnCount: (n: number) => string;
     generations: string;
     failedAttempts: string;
     context: string;
@@ -167,6 +169,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       totals: "totals",
       cost: "cost",
       turns: "turns",
+      turnCount: (n) => `${n} turn${n === 1 ? "" : "s"}`,
       generations: "generations",
       failedAttempts: "failed attempts",
       context: "context",
@@ -264,6 +267,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       totals: "合计",
       cost: "花费",
       turns: "轮",
+      turnCount: (n) => `${n} 轮`,
       generations: "代",
       failedAttempts: "失败尝试",
       context: "上下文",

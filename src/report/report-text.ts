@@ -67,7 +67,7 @@ export const REPORT_TEXT: Readonly<Record<Locale, ReportText>> = {
   en: {
     lang: "en",
     summary: (steps, turns, cost, handoffs) =>
-      `${steps} ${steps === 1 ? "step" : "steps"} · ${turns} turns · ${cost} · ${handoffs} ${handoffs === 1 ? "handoff" : "handoffs"}`,
+      `${steps} ${steps === 1 ? "step" : "steps"} · ${turns} ${turns === 1 ? "turn" : "turns"} · ${cost} · ${handoffs} ${handoffs === 1 ? "handoff" : "handoffs"}`,
     task: "Task",
     status: "Status",
     generations: "Generations",

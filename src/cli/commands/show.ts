@@ -104,7 +104,7 @@ function showStep(record: StepRecord, source: StepSource, output: Output): void 
     const parts = [
       `${String(generation.generation).padStart(3)}  ${generation.sessionId ?? "-"}`,
       `$${generation.costUsd.toFixed(4)}`,
-      `${generationTurns(generation)} ${t.turns}`,
+      t.turnCount(generationTurns(generation)),
       `${t.context} ${formatTokens(generation.context)}`,
     ];
     if (isCurrent) parts.push(t.current);
@@ -258,7 +258,7 @@ function showRun(run: string, records: StepRecord[], source: StepSource, output:
     const parts = [
       text.status[source.statusOf(record)],
       `$${record.costUsd.toFixed(4)}`,
-      `${stepTurns(record)} ${t.turns}`,
+      t.turnCount(stepTurns(record)),
       `${t.generations} ${record.generations}`,
     ];
     say(`  ${index + 1}  ${name}${" ".repeat(width - columnsOf(name))}  ${parts.join(" · ")}`);

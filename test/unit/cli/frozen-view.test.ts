@@ -121,6 +121,10 @@ describe("flower show and flower report judge a frozen document as the following
     ]);
     try {
       expect((await runWorkflow(rt, workflow, "Fix the flaky test.", { run: "r1" })).status).toBe("paused");
+      // The step line counts its one turn in the singular.
+      expect(await show(runDir, "r1")).toMatch(
+        / {2}1 {2}requirements {2}done · \$[\d.]+ · 1 turn · generations 1\n/,
+      );
       // Before the edit: degraded as it stands, as the record says.
       expect(requirementsHeader(await show(runDir, "r1"))).toBe(
         `frozen Requirements confirmation  ${file} · DEGRADED (missing: acceptance)`,
