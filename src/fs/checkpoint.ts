@@ -19,7 +19,12 @@ export type CheckpointName =
   /** A new INDEX.md is in its temporary file; the rename has not happened. */
   | "index-write"
   /** `forget` has deleted some of a step's sessions and not the others. */
-  | "forget";
+  | "forget"
+  /**
+   * A step the run pauses after is done (its document frozen, its record written and its lease
+   * released); the pause is not reported yet: no pause lines printed, a fleet run's row not `paused`.
+   */
+  | "workflow-pause";
 
 const reached = new Map<string, number>();
 

@@ -8,6 +8,7 @@
  * there.
  */
 import { GOAL } from "../documents/builtin/goal.js";
+import { checkpoint } from "../fs/checkpoint.js";
 import { documentRequest } from "../documents/instructions.js";
 import type { FrozenDocumentRecord } from "../records/frozen-document-record.js";
 import { ConfigurationError } from "../errors.js";
@@ -222,6 +223,8 @@ async function drive(
     outcomes.push(outcome(step.name, name, "ran", after));
     const next = workflow.steps[index + 1];
     if (next && pauseAfter.has(step.name)) {
+      // The pause is the records' state (step done, the next not begun); what follows only reports it.
+      checkpoint("workflow-pause");
       rt.emit({ ...event, phase: "paused" });
       const document =
         frozenDocuments(rt, workflow, run, index + 1).find((entry) => entry.step === step.name) ?? null;

@@ -38,14 +38,23 @@ export function fleetProject(temp: ReturnType<typeof useTempDirs>): string {
 export function startWorker(
   model: FakeModel,
   temp: ReturnType<typeof useTempDirs>,
-  options: { name: string; url: string; workspace: string; concurrency?: number; timeoutMs?: number },
+  options: {
+    name: string;
+    url: string;
+    workspace: string;
+    concurrency?: number;
+    timeoutMs?: number;
+    /** More environment for the worker (a crash test's FLOWER_TEST_PAUSE_AT). */
+    env?: Record<string, string>;
+  },
 ): Spawned {
-  const env = cleanEnv(
-    model.env({
+  const env = cleanEnv({
+    ...model.env({
       CLAUDE_CONFIG_DIR: temp.make(`flower-claude-${options.name}-`),
       ANTHROPIC_CUSTOM_HEADERS: `${WORKER_HEADER}: ${options.name}`,
     }),
-  );
+    ...options.env,
+  });
   return spawnFlower(["worker", "--store", options.url, "--concurrency", String(options.concurrency ?? 1)], {
     env,
     cwd: options.workspace,

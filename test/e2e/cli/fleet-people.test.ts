@@ -6,8 +6,12 @@
  * - `flower cancel` of a run a worker drives: it stops at its next message boundary on that worker and
  *   ends `cancelled`; the worker goes on taking runs;
  * - a worker stopped with SIGTERM stops its run at a boundary, gives it back to the queue, releases the
- *   step's lease and exits 0; the next worker continues the step in its very session.
+ *   step's lease and exits 0; the next worker continues the step in its very session;
+ * - a worker SIGKILLed between the requirements step's end and the run's row saying `paused`: the next
+ *   worker pauses the run without asking the model anything, and `flower approve` goes on from there.
  */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { text, toolUse, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
 import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
@@ -157,6 +161,81 @@ describe("people in the fleet's loop", () => {
     expect(resumed[0]!.countToolResults("Read")).toBeGreaterThanOrEqual(handedBack - 1);
     second.child.kill("SIGTERM");
     expect((await second.done).code).toBe(0);
+    kit.assertNoErrors();
+  }, 240_000);
+
+  it("a worker SIGKILLed between the requirements step's end and the pause: the next worker pauses the run, asking the model nothing; approve goes on with goal and work", async () => {
+    const kit = await model();
+    const { url, schema } = store();
+    const workspace = fleetProject(temp);
+    const marker = join(temp.make("flower-marker-"), "paused-at");
+    const run = await submitRun(url, FAST);
+    // Stopped for good where the requirements step is done (record in the store, document frozen,
+    // lease released) and the fleet's row still says `running`: then killed, as a crash would.
+    const first = startWorker(kit, temp, {
+      name: "w1",
+      url,
+      workspace,
+      env: { FLOWER_TEST_PAUSE_AT: "workflow-pause", FLOWER_TEST_PAUSE_FILE: marker },
+    });
+    await until(() => existsSync(marker), "the end of the requirements step");
+    process.kill(first.child.pid!, "SIGKILL");
+    expect((await first.done).signal).toBe("SIGKILL");
+    expect((await fleetRows(server().url, schema))[0]).toMatchObject({
+      status: "running",
+      pid: first.child.pid,
+    });
+    const stepRecord = async (name: string) => {
+      const [row] = await query<{ record: string }>(
+        server().url,
+        `SELECT record FROM ${schema}.flower_steps WHERE step = $1`,
+        [`${run}/${name}`],
+      );
+      return row
+        ? (JSON.parse(row.record) as { status: string; sessionId: string; frozen?: { path: string } })
+        : undefined;
+    };
+    const requirements = (await stepRecord("requirements"))!;
+    expect(requirements.status).toBe("done");
+    const file = join(workspace, ".flower", "notes", `requirements-${run}.md`);
+    expect(requirements.frozen?.path).toBe(file);
+    const frozenText = readFileSync(file, "utf8");
+    expect(await stepRecord("goal")).toBeUndefined();
+    // Its worker is gone: the run waits for another one.
+    expect(await runs(url)).toMatch(/^fix-the-flaky-test\s+queued\s/m);
+    const atKill = kit.requests.length;
+
+    const second = startWorker(kit, temp, { name: "w2", url, workspace });
+    // Any status a worker settles on, so a run that went on past the pause fails here at once.
+    const settled = async () => (await fleetRows(server().url, schema))[0]!.status;
+    await until(async () => !["running", "queued"].includes(await settled()), "the next worker");
+    expect(await settled()).toBe("paused");
+    // The pause needed nothing of the model: the requirements were not asked for again.
+    expect(kit.requests.length).toBe(atKill);
+    expect(readFileSync(file, "utf8")).toBe(frozenText);
+    expect(await runs(url)).toMatch(/^fix-the-flaky-test\s+paused\s/m);
+
+    await runFlowerOk(["approve", run, "--store", url], { env: cleanEnv() });
+    await until(
+      async () => (await fleetRows(server().url, schema))[0]?.status === "done",
+      "the approved run",
+    );
+    const after = kit.requests.slice(atKill).filter((request) => request.kind === "main");
+    expect(after.some((request) => isDocumentStep(request) && !isGoalStep(request))).toBe(false);
+    expect(after.some(isGoalStep)).toBe(true);
+    expect(after.every((request) => workerOf(request) === "w2")).toBe(true);
+    expect(readFileSync(file, "utf8")).toBe(frozenText);
+    expect(existsSync(join(workspace, ".flower", "notes", "archive", "requirements"))).toBe(false);
+    expect(await stepRecord("requirements")).toEqual(requirements);
+
+    second.child.kill("SIGTERM");
+    const ended = await second.done;
+    expect(ended.code).toBe(0);
+    expect(ended.stdout).toContain(`${run}: its worker pid ${first.child.pid}@`);
+    expect(ended.stdout).toContain(
+      `${run}: paused after its requirements; go on with: flower approve ${run} --store '${url}'`,
+    );
+    expect(ended.stdout).toContain(`${run}: done`);
     kit.assertNoErrors();
   }, 240_000);
 });

@@ -7,7 +7,9 @@
  * `--yes` straight through (with a degraded requirements answer, which the run survives and reports);
  * `flower runs` grouping the steps by run; `flower show` of a run and of a frozen document; a crash at
  * a step boundary, then `flower continue` at the right step without redoing the frozen one (twice: the
- * continue itself is killed at the next boundary).
+ * continue itself is killed at the next boundary); a kill between the requirements step's end and the
+ * pause (FLOWER_TEST_PAUSE_AT, src/fs/checkpoint.ts): the run stands paused and the printed continue
+ * line goes on.
  */
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -310,4 +312,68 @@ describe("flower --yes, a crash at a step boundary, then flower continue", () =>
       expect(steps[`crashy/${name}`]!.status, name).toBe("done");
     model.assertNoErrors();
   }, 300_000);
+});
+
+describe("flower killed between the requirements step's end and the pause", () => {
+  // The worst moment for the pause: the step is done (record written, document frozen, lease released)
+  // and nothing of the pause is printed yet. The pause is the records' state, not a line on the
+  // terminal, so the user who lost the terminal asks flower where the run stands and types what it says.
+  it("the run is paused as it stands: flower runs and bare flower say so, and the continue line they print goes on with the goal and work steps, the requirements neither redone nor frozen again", async () => {
+    const { root, workspace, runDir } = setUp();
+    const marker = join(root, "paused-at");
+    const model = await startModel({ policy: workflowPolicy(workspace) });
+    const env = cleanEnv(model.env());
+    const spawned = spawnFlower(["--workspace", "ws", "Fix the flaky test"], {
+      env: { ...env, FLOWER_TEST_PAUSE_AT: "workflow-pause", FLOWER_TEST_PAUSE_FILE: marker },
+      cwd: root,
+      timeoutMs: 90_000,
+    });
+    const deadline = Date.now() + 80_000;
+    while (!existsSync(marker) && Date.now() < deadline && spawned.child.exitCode === null)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(existsSync(marker), "flower never reached the pause").toBe(true);
+    // The flower process only, as a crash would (its `claude` child ended with the step).
+    process.kill(spawned.child.pid!, "SIGKILL");
+    const killed = await spawned.done;
+    expect(killed.signal).toBe("SIGKILL");
+    const file = join(workspace, ".flower", "notes", "requirements-fix-the-flaky-test.md");
+    expect(killed.stdout).toContain(`<- Requirements confirmation frozen to:\n   ${file}\n`);
+    expect(killed.stdout).not.toContain("Paused after");
+    expect(killed.stdout).not.toContain("Go on with");
+    const atKill = records(runDir);
+    expect(Object.keys(atKill)).toEqual(["fix-the-flaky-test/requirements"]);
+    const requirements = atKill["fix-the-flaky-test/requirements"]!;
+    expect(requirements).toMatchObject({ status: "done", generations: 1, frozen: { path: file } });
+    const frozenText = readFileSync(file, "utf8");
+    const before = model.requests.length;
+
+    // Without a key: where the run stands, and the line that goes on.
+    const plain = { cwd: root, timeoutMs: 15_000 };
+    const runs = await runFlower(["runs"], plain);
+    expect(runs.stdout).toMatch(/^fix-the-flaky-test\s+paused\s/m);
+    const bare = await runFlower(["--workspace", "ws"], plain);
+    expect(bare.code).toBe(0);
+    const line = /is paused\. Continue it with: flower (continue .*)$/m.exec(bare.stdout)?.[1];
+    expect(line, bare.stdout).toBe("continue fix-the-flaky-test --workspace ws");
+
+    const resumed = await runFlower(line!.split(" "), { env, cwd: root, timeoutMs: 120_000 });
+    expect(resumed.stderr).toBe("");
+    expect(resumed.code, resumed.stdout).toBe(0);
+    expect(resumed.stdout).toContain("== step 1/3 · requirements · already done, not redone");
+    expect(resumed.stdout).toContain("== step 2/3 · goal");
+    expect(resumed.stdout).toContain("== step 3/3 · work");
+    expect(resumed.stdout).toContain("WORK-DONE: the flaky test is fixed.");
+    expect(resumed.stdout).not.toContain("Paused after");
+    const after = model.requests.slice(before).filter((request) => request.kind === "main");
+    // The requirements agent was not asked again; its file was not frozen again.
+    expect(after.some((request) => isDocumentStep(request) && !isGoalStep(request))).toBe(false);
+    expect(after.find(isGoalStep)!.firstUserText()).toContain(ASSUMPTION);
+    expect(readFileSync(file, "utf8")).toBe(frozenText);
+    expect(existsSync(join(workspace, ".flower", "notes", "archive", "requirements"))).toBe(false);
+    const done = records(runDir);
+    expect(done["fix-the-flaky-test/requirements"]).toEqual(requirements);
+    for (const name of ["requirements", "goal", "work"])
+      expect(done[`fix-the-flaky-test/${name}`]!.status, name).toBe("done");
+    model.assertNoErrors();
+  }, 240_000);
 });
