@@ -274,11 +274,13 @@ export class StepLedger {
     this.#record.result = text;
   }
 
-  /** The step's document was frozen (degraded or not); `error` goes to `errors` when it degraded. */
+  /**
+   * The step's document was frozen (degraded or not); `error` goes to `errors` when it degraded. Not
+   * saved here: the caller saves it with what follows (the step's end), in one write.
+   */
   froze(frozen: FrozenDocumentRecord, error: string | null): void {
     this.#record.frozen = frozen;
     if (error !== null) this.#record.errors.push(error);
-    this.save();
   }
 
   /** A person asked for this handoff (`flower handoff`): recorded with the generation it ends. */

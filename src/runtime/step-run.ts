@@ -164,8 +164,11 @@ export class StepRun {
 
       if (outcome.kind === "completed") {
         ledger.answer(outcome.resultText);
+        // The frozen document and "done" go in one write: a driver killed between two writes left a
+        // frozen step "running", and continue asked for the document again (archiving the first).
         if (plan.freeze) this.#freeze(plan.freeze, outcome.resultText);
         if (!plan.goal) return ledger.finish("done");
+        if (plan.freeze) ledger.save();
         // The agent's "done" is a claim: flower's own checks decide (SPEC G1).
         const judgement: Judgement = await this.#judge();
         if (judgement.kind === "passed") return ledger.finish("done");

@@ -10,6 +10,7 @@ import { StepFailedError } from "../../../src/errors.js";
 import { MECHANICAL } from "../../../src/handoff/mechanical.js";
 import { parseHandoff } from "../../../src/handoff/parse.js";
 import { HandoffPolicy } from "../../../src/handoff/policy.js";
+import { REQUIREMENTS } from "../../../src/index.js";
 import { init, overflow, response, result, type ScriptedSession } from "../../support/scripted-query.js";
 import { HANDOFF_ANSWER, session, useStepHarness } from "../../support/step-harness.js";
 
@@ -60,6 +61,20 @@ describe("StepRun over a scripted query", () => {
     await h.run.run().catch(() => undefined);
     expect(h.events.find((e) => e.type === "step-end")).toMatchObject({ turns: 0 });
     expect(h.saves.at(-1)?.history).toMatchObject([{ sessionId: "s1", turns: [] }]);
+  });
+
+  it("saves the frozen document and the step's end in one write: no record says frozen while still running", async () => {
+    const answer = "## Task\nFix it.\n\n## Acceptance\n- It passes.\n";
+    const h = harness(
+      [session("s1", response("s1", 5_000), result("s1", { text: answer }))],
+      (workspace) => ({
+        freeze: { spec: REQUIREMENTS, run: "r1", notesDir: join(workspace, ".flower", "notes") },
+      }),
+    );
+    await h.run.run();
+    const frozen = h.saves.filter((record) => record.frozen);
+    expect(frozen.map((record) => record.status)).toEqual(["done"]);
+    expect(h.saves.at(-1)?.frozen?.path).toMatch(/requirements-r1\.md$/);
   });
 
   it("hands off past `at`: the same session writes, a new session takes over from the frozen file", async () => {
