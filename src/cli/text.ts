@@ -42,7 +42,8 @@ export interface CliText {
   /** `where`: the run directory's records (records.db) or the shared store. */
   noSteps: (where: string) => string;
   /** Bare `flower` with an unfinished step here. */
-  unfinished: (step: string, status: string, command: string) => string;
+  /** With `file`, a paused run's frozen document (a terminal that died at the pause never showed it). */
+  unfinished: (step: string, status: string, command: string, file?: string) => string;
   /** The prompt for the task on a terminal. */
   askTask: string;
   noStep: (step: string, where: string, known: string[]) => string;
@@ -140,8 +141,10 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     filledInDocument: (kind, path, why) =>
       `the ${kind} document was degraded at freeze (${why}) and filled in since: ${path}`,
     noSteps: (where) => `No steps yet in ${where}. Start one with: ${invocation()} "<task>"`,
-    unfinished: (step, status, command) =>
-      `The last step here, "${step}", is ${status}. Continue it with: ${command}\nOr start another: ${invocation()} "<task>"`,
+    unfinished: (step, status, command, file) =>
+      `The last step here, "${step}", is ${status}. Continue it with: ${command}\n` +
+      (file ? `Read its frozen document first (change a line there if it is wrong): ${file}\n` : "") +
+      `Or start another: ${invocation()} "<task>"`,
     askTask: "Task: ",
     noStep: (step, where, known) =>
       `flower: no step "${step}" in ${where}${known.length ? ` (known: ${known.join(", ")})` : ""}`,
@@ -238,8 +241,10 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     degradedDocument: (kind, path, why) => `!! ${kind} 文书是降级件(${why}),运行照常走完了: ${path}`,
     filledInDocument: (kind, path, why) => `${kind} 文书冻结时是降级件(${why}),之后已补全: ${path}`,
     noSteps: (where) => `${where} 里还没有步骤。开一个: ${invocation()} "<任务>"`,
-    unfinished: (step, status, command) =>
-      `这里最后一步“${step}”${status}。接着做: ${command}\n或者开新的: ${invocation()} "<任务>"`,
+    unfinished: (step, status, command, file) =>
+      `这里最后一步“${step}”${status}。接着做: ${command}\n` +
+      (file ? `先读它冻结的文书(哪行不对就在那里改): ${file}\n` : "") +
+      `或者开新的: ${invocation()} "<任务>"`,
     askTask: "任务: ",
     noStep: (step, where, known) =>
       `flower: ${where} 里没有步骤 "${step}"${known.length ? `(已有: ${known.join(", ")})` : ""}`,

@@ -167,7 +167,11 @@ describe("the README's own-project lines, in a scratch project", () => {
     expect(printed, first.stdout).toBe("npx flower continue fix-the-flaky-test");
     expect(first.stdout).toContain('(npx flower --yes "<task>" runs straight through, without this pause)');
     const bare = await sh("npx flower", { cwd: project, env, timeoutMs: 60_000 });
-    expect(bare.stdout).toContain(`Continue it with: ${printed}\nOr start another: npx flower "<task>"`);
+    expect(bare.stdout).toContain(
+      `Continue it with: ${printed}\n` +
+        `Read its frozen document first (change a line there if it is wrong): ${join(project, ".flower", "notes", "requirements-fix-the-flaky-test.md")}\n` +
+        `Or start another: npx flower "<task>"`,
+    );
 
     const second = await sh(printed!, { cwd: project, env, timeoutMs: 180_000 });
     expect(second.code, second.stderr.slice(-2000)).toBe(0);

@@ -53,6 +53,7 @@ export async function runCommand(parsed: ParsedCommand): Promise<number> {
           unfinished.step,
           text.status[unfinished.status],
           continueCommand(unfinished.step, settings),
+          unfinished.file,
         ),
       );
       return EXIT.ok;
@@ -104,11 +105,14 @@ function isTaken(rt: Runtime, name: string): boolean {
 
 /**
  * The last step of the run directory when it did not finish (stopped, interrupted, failed), or the
- * last run when it is paused for a person; named as `flower continue` takes it (a run by its id).
+ * last run when it is paused for a person (with the document it waits on); named as `flower continue`
+ * takes it (a run by its id).
  */
 function unfinishedStep(
   runDir: string,
-): { step: string; status: "stopped" | "interrupted" | "failed" | "goal-not-met" | "paused" } | undefined {
+):
+  | { step: string; status: "stopped" | "interrupted" | "failed" | "goal-not-met" | "paused"; file?: string }
+  | undefined {
   const runDirectory = new RunDirectory(runDir);
   const last = runDirectory.lastStep();
   if (!last) return undefined;
@@ -117,7 +121,7 @@ function unfinishedStep(
   if (status === "stopped" || status === "interrupted" || status === "failed" || status === "goal-not-met")
     return { step: name, status };
   if (last.run !== undefined && runStatus(runDirectory.steps().filter((r) => r.run === last.run)).paused)
-    return { step: name, status: "paused" };
+    return { step: name, status: "paused", ...(last.frozen ? { file: last.frozen.path } : {}) };
   return undefined;
 }
 

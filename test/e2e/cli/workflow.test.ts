@@ -121,6 +121,10 @@ describe('flower "<task>": requirements, the pause, an edit, flower continue', (
     const bare = await runFlower(["--workspace", "ws"], plain);
     expect(bare.code).toBe(0);
     expect(bare.stdout).toContain("Continue it with: flower continue fix-the-flaky-test --workspace ws");
+    // The file it waits on, for a person whose terminal is gone since the pause.
+    expect(bare.stdout).toContain(
+      `Read its frozen document first (change a line there if it is wrong): ${join(root, "ws", ".flower", "notes", "requirements-fix-the-flaky-test.md")}\n`,
+    );
 
     // The person changes one line of the frozen file and fills in the missing section (the degraded
     // line under the title stays: flower's own note, dropped when the file is read again).
