@@ -125,6 +125,19 @@ export class LeaseHeldError extends FlowerError {
   }
 }
 
+/**
+ * `forget` of a fleet run that can still move (queued, paused, running), or of one of its steps: forget
+ * deletes what is over, it stops nothing (as it refuses a step a live driver holds); cancel it first.
+ */
+export class FleetRunOpenError extends FlowerError {
+  readonly run: string;
+
+  constructor(run: string, message: string) {
+    super("lease", message);
+    this.run = run;
+  }
+}
+
 /** This driver's lease was taken over (it was presumed dead): it must stop writing the step at once. */
 export class LeaseLostError extends FlowerError {
   readonly step: string;

@@ -5,9 +5,11 @@
  *   tells what they cost and where their handoffs and documents are. A step a live driver holds is
  *   refused, naming the holder (exit 2).
  * - In a shared store (`--store`, FLOWER_STORE): deletes the step's sessions, the files it saved there
- *   (`flower_files`), its lease and its record, in one transaction, and the local copy of the record —
- *   nothing of it is left for another machine to continue. A step a live driver holds is refused,
- *   naming the holder (exit 2), as `flower continue` refuses it.
+ *   (`flower_files`), its lease and its record, and for a fleet run (`flower submit`) its fleet row and
+ *   ended queue jobs, in one transaction, and the local copy of the record — nothing of it is left for
+ *   another machine to continue, nor for `flower runs` to list. A step a live driver holds is refused,
+ *   naming the holder (exit 2), as `flower continue` refuses it; so is a fleet run that is queued,
+ *   paused or running, naming `flower cancel` (forget stops nothing).
  */
 import { EXIT, LeaseHeldError, UsageError } from "../../errors.js";
 import type { StepRecord } from "../../records/step-record.js";
@@ -60,21 +62,32 @@ async function forgetInStore(
 ): Promise<number> {
   const view = openStoreView(spec);
   try {
-    const all = await view.steps();
+    const [all, fleetRuns] = [await view.steps(), await view.fleetRuns()];
     const byName = all.find((record) => record.step === name);
     const steps: StepRecord[] = byName ? [byName] : all.filter((record) => record.run === name);
-    if (steps.length === 0) {
-      const known = [...new Set(all.map((record) => record.run ?? record.step))];
+    // A fleet run is named by its run id (a --direct one's step has the same name); one cancelled before it began has no step.
+    const fleetRun = fleetRuns.some((run) => run.run === name) ? name : undefined;
+    if (steps.length === 0 && fleetRun === undefined) {
+      const known = [
+        ...new Set([...all.map((record) => record.run ?? record.step), ...fleetRuns.map((run) => run.run)]),
+      ];
       throw new UsageError(
         `flower forget: no step "${name}" in ${view.location}${known.length ? ` (known: ${known.join(", ")})` : ""}`,
       );
     }
-    const forgotten = await view.forget(steps);
+    const forgotten = await view.forget({ steps, ...(fleetRun !== undefined ? { fleetRun } : {}) });
     new RunDirectory(runDir).forgetRecords(steps.map((record) => record.step));
     const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-    process.stdout.write(
-      `deleted ${plural(forgotten.sessions, "session")}, ${plural(forgotten.files, "file")} and ${plural(forgotten.records, "record")} of "${name}" from ${view.location}\n`,
-    );
+    const [sessions, files, records] = [
+      plural(forgotten.sessions, "session"),
+      plural(forgotten.files, "file"),
+      plural(forgotten.records, "record"),
+    ];
+    const what =
+      forgotten.fleetRuns > 0
+        ? `${sessions}, ${files}, ${records} and the fleet's run`
+        : `${sessions}, ${files} and ${records}`;
+    process.stdout.write(`deleted ${what} of "${name}" from ${view.location}\n`);
     return EXIT.ok;
   } finally {
     await view.close();

@@ -8,7 +8,7 @@
  * The holder's heartbeat is stamped with the server's clock, so machines with skewed clocks agree on
  * which holder is stale (as with the step leases, run-records.ts).
  */
-import type { Pool, QueryResultRow } from "pg";
+import type { ClientBase, Pool, QueryResultRow } from "pg";
 import { StoreError } from "../../errors.js";
 import type { FleetHolder, FleetRun, FleetRunOptions, FleetStatus } from "../../records/fleet-run.js";
 import type { ProcessIdentity } from "../../records/process-identity.js";
@@ -214,6 +214,25 @@ export class PostgresFleetRuns {
       [run],
     );
     return rows.length > 0;
+  }
+
+  /**
+   * In the caller's transaction (storage/store-view.ts's forget): the rows of `runs` that exist, locked
+   * until it ends, so none moves between the caller's check and its delete.
+   */
+  async lock(client: ClientBase, runs: readonly string[]): Promise<FleetRun[]> {
+    const { rows } = await client.query<FleetColumns>(
+      `SELECT ${SELECT} FROM ${this.#table} WHERE run = ANY($1) ORDER BY run FOR UPDATE`,
+      [runs],
+    );
+    const readAt = Date.now();
+    return rows.map((row) => toRun(row, readAt));
+  }
+
+  /** In the caller's transaction: deletes the rows of `runs`; returns how many went. */
+  async deleteRuns(client: ClientBase, runs: readonly string[]): Promise<number> {
+    const { rowCount } = await client.query(`DELETE FROM ${this.#table} WHERE run = ANY($1)`, [runs]);
+    return rowCount ?? 0;
   }
 
   async #query(operation: string, text: string, values: unknown[]): Promise<FleetColumns[]> {

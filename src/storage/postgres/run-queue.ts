@@ -12,9 +12,11 @@
  * What the queue does not decide: who drives a step (the step leases do, records/lease.ts) and whether a
  * run is still held (the fleet row does, fleet-runs.ts). A job is one delivery of a run to a worker.
  */
+import type { ClientBase } from "pg";
 import PgBoss from "pg-boss";
 import { StoreError } from "../../errors.js";
 import type { StoreSpec } from "../store-spec.js";
+import { quoteIdentifier } from "./migrate.js";
 
 /** The one queue of a store's fleet. */
 const QUEUE = "flower-runs";
@@ -141,6 +143,35 @@ export class RunQueue {
       });
     }
   }
+}
+
+/** The states after which pg-boss never delivers a job again. */
+const ENDED_JOB_STATES = ["completed", "cancelled", "failed"];
+
+/**
+ * In the caller's transaction (storage/store-view.ts's forget): deletes the ended jobs that delivered
+ * `run`, kept by pg-boss for a week (a job's data is the run's name, made of the task's first words), from
+ * its live table and its archive. A job that may still be delivered is left alone: it finds no fleet row
+ * and its worker completes it (fleet/worker.ts). pg-boss offers deletion by id only and on its own
+ * connection, so this is its own `deleteJob` statement (pg-boss 10's tables `job` and `archive`), by the
+ * run in the job's data, inside the forget's transaction. Returns how many went; 0 without a queue.
+ */
+export async function deleteEndedJobs(client: ClientBase, schema: string, run: string): Promise<number> {
+  const queue = quoteIdentifier(queueSchema(schema));
+  const { rows } = await client.query<{ job: string | null; archive: string | null }>(
+    "SELECT to_regclass($1)::text AS job, to_regclass($2)::text AS archive",
+    [`${queue}.job`, `${queue}.archive`],
+  );
+  let deleted = 0;
+  for (const table of [rows[0]?.job, rows[0]?.archive]) {
+    if (!table) continue;
+    const result = await client.query(
+      `DELETE FROM ${table} WHERE name = $1 AND data->>'run' = $2 AND state::text = ANY($3)`,
+      [QUEUE, run, ENDED_JOB_STATES],
+    );
+    deleted += result.rowCount ?? 0;
+  }
+  return deleted;
 }
 
 /** pg-boss's schema beside flower's: `flower_queue` for `public`, else `<schema>_queue` (63 bytes at most). */

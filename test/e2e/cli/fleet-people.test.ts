@@ -4,7 +4,8 @@
  * - `flower submit` without --yes: the run pauses after its requirements and waits as `paused` (no
  *   worker touches it) until `flower approve`; then a worker takes it through goal and work;
  * - `flower cancel` of a run a worker drives: it stops at its next message boundary on that worker and
- *   ends `cancelled`; the worker goes on taking runs;
+ *   ends `cancelled`; the worker goes on taking runs; `flower forget` refuses the run while it runs and
+ *   forgets a done one whole, its fleet row too;
  * - a worker stopped with SIGTERM stops its run at a boundary, gives it back to the queue, releases the
  *   step's lease and exits 0; the next worker continues the step in its very session;
  * - a worker SIGKILLed between the requirements step's end and the run's row saying `paused`: the next
@@ -88,6 +89,14 @@ describe("people in the fleet's loop", () => {
     expect(kit.requests.slice(requestsAtPause).every((r) => !r.firstUserText().includes("flaky"))).toBe(true);
     expect((await fleetRows(server().url, schema))[0]!.status).toBe("paused");
     expect(await runs(url)).toMatch(new RegExp(`^${slow}\\s+running\\s.*pid ${worker.child.pid}@`, "m"));
+    // forget stops nothing: the running run is refused (before its step's lease), naming the way to cancel it.
+    const refused = await runFlower(["forget", slow, "--store", url], { env: cleanEnv() });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      new RegExp(
+        `^flower: Run "${slow}" is running in the fleet on pid ${worker.child.pid}@\\S+: cancel it first \\(flower cancel ${slow} --store …\\), then forget it; nothing was deleted\n$`,
+      ),
+    );
 
     // Cancel: asked on the command line, acted on by the worker at the next boundary.
     const cancel = await runFlowerOk(["cancel", slow, "--store", url], { env: cleanEnv() });
@@ -124,6 +133,15 @@ describe("people in the fleet's loop", () => {
     expect(again.stderr).toBe(
       `flower: Cannot approve run "${paused}": it is done, and only a paused run waits for approval\n`,
     );
+    // The done run is forgotten whole, its fleet row too: flower runs no longer lists it; the cancelled one stays.
+    const forgotten = await runFlowerOk(["forget", paused, "--store", url], { env: cleanEnv() });
+    expect(forgotten.stdout).toMatch(
+      new RegExp(`^deleted \\d+ sessions, \\d+ files, 3 records and the fleet's run of "${paused}" from `),
+    );
+    const after = await runs(url);
+    expect(after).not.toMatch(/^fix-the-flaky-test\s/m);
+    expect(after).toMatch(new RegExp(`^${slow}\\s+cancelled\\s`, "m"));
+    expect((await fleetRows(server().url, schema)).map((row) => row.run)).toEqual([slow]);
 
     worker.child.kill("SIGTERM");
     const ended = await worker.done;
