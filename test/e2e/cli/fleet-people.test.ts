@@ -48,9 +48,11 @@ async function model(): Promise<FakeModel> {
   });
 }
 
-function store(): { url: string; schema: string } {
+/** What each test starts from: its model, its own schema of the store, and a project for the workers. */
+async function setting(): Promise<{ kit: FakeModel; url: string; schema: string; workspace: string }> {
+  const kit = await model();
   const schema = freshSchema("people");
-  return { url: `${server().url}?schema=${schema}`, schema };
+  return { kit, url: `${server().url}?schema=${schema}`, schema, workspace: fleetProject(temp) };
 }
 
 async function runs(url: string): Promise<string> {
@@ -59,9 +61,7 @@ async function runs(url: string): Promise<string> {
 
 describe("people in the fleet's loop", () => {
   it("a paused run waits until approve; a cancelled run stops at a boundary on the worker that holds it", async () => {
-    const kit = await model();
-    const { url, schema } = store();
-    const workspace = fleetProject(temp);
+    const { kit, url, schema, workspace } = await setting();
     const paused = await submitRun(url, FAST);
     expect(paused).toBe("fix-the-flaky-test");
     // Submitted, no step begun: only the fleet knows it, on a line of its own.
@@ -155,9 +155,7 @@ describe("people in the fleet's loop", () => {
   }, 300_000);
 
   it("a SIGTERMed worker gives its run back at a boundary; the next worker continues the same session", async () => {
-    const kit = await model();
-    const { url, schema } = store();
-    const workspace = fleetProject(temp);
+    const { kit, url, schema, workspace } = await setting();
     const run = await submitRun(url, SLOW, ["--direct"]);
     const first = startWorker(kit, temp, { name: "w1", url, workspace });
     const mine = () => kit.requests.filter((r) => r.kind === "main" && r.firstUserText().includes(SLOW));
@@ -183,9 +181,7 @@ describe("people in the fleet's loop", () => {
   }, 240_000);
 
   it("a worker SIGKILLed between the requirements step's end and the pause: the next worker pauses the run, asking the model nothing; approve goes on with goal and work", async () => {
-    const kit = await model();
-    const { url, schema } = store();
-    const workspace = fleetProject(temp);
+    const { kit, url, schema, workspace } = await setting();
     const marker = join(temp.make("flower-marker-"), "paused-at");
     const run = await submitRun(url, FAST);
     // Stopped for good where the requirements step is done (record in the store, document frozen,

@@ -7,10 +7,9 @@
  * nobody once the run is done. Through the commands in process, on runs the library's workflow made on
  * the Runtime's `_internal` seam (no binary).
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { continueWorkflow, GOAL, REQUIREMENTS, Runtime, runWorkflow } from "../../../src/index.js";
+import { continueWorkflow, REQUIREMENTS, runWorkflow } from "../../../src/index.js";
 import { parseCommandLine } from "../../../src/cli/args.js";
 import { reportInput, wantedRecords } from "../../../src/cli/commands/report.js";
 import { showCommand } from "../../../src/cli/commands/show.js";
@@ -19,10 +18,13 @@ import type { Locale } from "../../../src/locale/locale.js";
 import { documentAgent } from "../../../src/workflow/document-agent.js";
 import { defineWorkflow, type Workflow } from "../../../src/workflow/workflow.js";
 import { requirementsAnswer } from "../../e2e/cli/workflow-answers.js";
-import { init, response, result, scriptedQuery, type ScriptedSession } from "../../support/scripted-query.js";
-import { useTempDirs } from "../../support/temp-dir.js";
-
-const temp = useTempDirs();
+import {
+  EMPTY_ACCEPTANCE,
+  FILLED_ACCEPTANCE,
+  session,
+  stepSessions,
+  usePauseWorkflow,
+} from "../../support/pause-workflow.js";
 
 beforeEach(() => {
   // The run directory only: a FLOWER_STORE of the machine running the tests must not be opened.
@@ -33,46 +35,14 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const GOAL_ANSWER = "## Goal\nThe test passes.\n\n## Checks\n- `true` exits 0\n";
-const EMPTY_ACCEPTANCE = "## Acceptance\n(empty)\n";
-const FILLED_ACCEPTANCE = "## Acceptance\n- `npm test` passes ten times in a row.\n";
 const FILLED_IN = "degraded at freeze (missing: acceptance), filled in since";
 const NEXT_READS = "(the next step reads it as it is now)";
 
 /** The default workflow's steps; the work step a plain agent (no goal guard: no checks run here). */
-const workflow = defineWorkflow([
-  {
-    name: "requirements",
-    agent: (locale) => documentAgent(REQUIREMENTS, locale),
-    freeze: REQUIREMENTS,
-    pause: true,
-  },
-  { name: "goal", agent: (locale) => documentAgent(GOAL, locale), freeze: GOAL },
-  { name: "work", agent: { name: "lead", instructions: "Fix the test." } },
-]);
-
-const session =
-  (id: string, text: string, before?: () => void): ScriptedSession =>
-  () => {
-    before?.();
-    return [init(id), ...response(id, 5_000), result(id, { text })];
-  };
-
-function setUp(sessions: ScriptedSession[]) {
-  const root = temp.make("flower-frozen-view-");
-  const workspace = join(root, "workspace");
-  const runDir = join(root, "runs");
-  mkdirSync(workspace);
-  const scripted = scriptedQuery(sessions);
-  const rt = new Runtime({ workspace, runDir, locale: "en", _internal: { query: scripted.query } });
-  const file = join(workspace, ".flower", "notes", "requirements-r1.md");
-  const edit = (from: string, to: string) => {
-    const text = readFileSync(file, "utf8");
-    expect(text).toContain(from);
-    writeFileSync(file, text.replace(from, to));
-  };
-  return { rt, scripted, runDir, file, edit };
-}
+const { workflow, withRun } = usePauseWorkflow({
+  work: { name: "lead", instructions: "Fix the test." },
+  tempPrefix: "flower-frozen-view-",
+});
 
 /** What `flower show <name>` prints, run in this process. */
 async function show(runDir: string, name: string, locale: Locale = "en"): Promise<string> {
@@ -114,12 +84,7 @@ async function reportNotes(runDir: string, run: string, locale: Locale = "en"): 
 
 describe("flower show and flower report judge a frozen document as the following steps used it", () => {
   it("degraded at freeze, filled in at the pause (its degraded line left in): filled in, never DEGRADED; the change is said as it is at the pause and once the goal step read it", async () => {
-    const { rt, scripted, runDir, file, edit } = setUp([
-      session("s-req", requirementsAnswer(false)),
-      session("s-goal", GOAL_ANSWER),
-      session("s-work", "Done."),
-    ]);
-    try {
+    await withRun(stepSessions(requirementsAnswer(false)), async ({ rt, runDir, file, edit }) => {
       expect((await runWorkflow(rt, workflow, "Fix the flaky test.", { run: "r1" })).status).toBe("paused");
       // The step line counts its one turn in the singular.
       expect(await show(runDir, "r1")).toMatch(
@@ -166,36 +131,23 @@ describe("flower show and flower report judge a frozen document as the following
       ]);
       // The record keeps the freeze's word.
       expect(rt.records.get("r1/requirements")!.frozen).toMatchObject({ degraded: true });
-    } finally {
-      rt.close();
-    }
-    scripted.assertComplete();
+    });
   });
 
   it("filled in only after the goal step began with it: degraded as used, and the change not used", async () => {
-    const { rt, scripted, runDir, file, edit } = setUp([
-      session("s-req", requirementsAnswer(false)),
-      session("s-goal", GOAL_ANSWER, () => edit(EMPTY_ACCEPTANCE, FILLED_ACCEPTANCE)),
-      session("s-work", "Done."),
-    ]);
-    try {
-      await runWorkflow(rt, workflow, "Fix the flaky test.", { run: "r1", pauseAfter: false });
-      expect(requirementsHeader(await show(runDir, "r1"))).toBe(
-        `frozen Requirements confirmation  ${file} · DEGRADED (missing: acceptance) · ! changed on disk after the goal step began — not used`,
-      );
-    } finally {
-      rt.close();
-    }
-    scripted.assertComplete();
+    await withRun(
+      (edit) => stepSessions(requirementsAnswer(false), () => edit(EMPTY_ACCEPTANCE, FILLED_ACCEPTANCE)),
+      async ({ rt, runDir, file }) => {
+        await runWorkflow(rt, workflow, "Fix the flaky test.", { run: "r1", pauseAfter: false });
+        expect(requirementsHeader(await show(runDir, "r1"))).toBe(
+          `frozen Requirements confirmation  ${file} · DEGRADED (missing: acceptance) · ! changed on disk after the goal step began — not used`,
+        );
+      },
+    );
   });
 
   it("complete at freeze, its acceptance replaced by TBD at the pause: DEGRADED, though the record says it was frozen complete", async () => {
-    const { rt, scripted, runDir, file, edit } = setUp([
-      session("s-req", requirementsAnswer(true)),
-      session("s-goal", GOAL_ANSWER),
-      session("s-work", "Done."),
-    ]);
-    try {
+    await withRun(stepSessions(requirementsAnswer(true)), async ({ rt, runDir, file, edit }) => {
       await runWorkflow(rt, workflow, "Fix the flaky test.", { run: "r1" });
       edit("- `npm test` passes ten times in a row.", "TBD");
       await continueWorkflow(rt, workflow, "r1");
@@ -204,10 +156,7 @@ describe("flower show and flower report judge a frozen document as the following
         `frozen Requirements confirmation  ${file} · DEGRADED (missing: acceptance) · changed on disk after it was frozen, before the goal step began (it read it as it is now)`,
       );
       expect((await reportNotes(runDir, "r1"))[0]).toBe("DEGRADED (missing: acceptance)");
-    } finally {
-      rt.close();
-    }
-    scripted.assertComplete();
+    });
   });
 
   it("a run that is done and that no step read the document of: a change is read by nobody, and says so", async () => {
@@ -215,8 +164,7 @@ describe("flower show and flower report judge a frozen document as the following
     const alone: Workflow = defineWorkflow([
       { name: "spec", agent: (locale) => documentAgent(REQUIREMENTS, locale), freeze: REQUIREMENTS },
     ]);
-    const { rt, scripted, runDir, file, edit } = setUp([session("s-spec", requirementsAnswer(true))]);
-    try {
+    await withRun([session("s-spec", requirementsAnswer(true))], async ({ rt, runDir, file, edit }) => {
       expect((await runWorkflow(rt, alone, "Fix the flaky test.", { run: "r1" })).status).toBe("done");
       edit("- `npm test` passes ten times in a row.", "- `npm test` passes twenty times in a row.");
       const header = requirementsHeader(await show(runDir, "r1"));
@@ -224,9 +172,6 @@ describe("flower show and flower report judge a frozen document as the following
         `frozen Requirements confirmation  ${file} · changed on disk after it was frozen (the run is finished: no step reads it any more)`,
       );
       expect(header).not.toContain(NEXT_READS);
-    } finally {
-      rt.close();
-    }
-    scripted.assertComplete();
+    });
   });
 });

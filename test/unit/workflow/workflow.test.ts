@@ -29,6 +29,11 @@ const REQUIREMENTS_TEXT =
   "# Requirements confirmation: r\n\n## Task\nAdd a flag.\n\n## Acceptance\n- it works\n";
 const GOAL_TEXT = "# Goal: r\n\n## Goal\nShip.\n\n## Checks\n- `npm test` exits 0\n";
 
+/** The goal option the work step of run "r" passes on, given these frozen documents. */
+function goalOf(...documents: WorkflowDocument[]): ReturnType<typeof goalOption> {
+  return goalOption({ run: "r", task: "t", locale: "en", documents });
+}
+
 describe("defineWorkflow", () => {
   it.each([
     [[], /workflow steps: got an array of 0/],
@@ -125,12 +130,7 @@ describe("a document filled in since it was frozen degraded, flower's degraded l
   });
 
   it("reaches the goal guard's reviewer without that line too", () => {
-    const option = goalOption({
-      run: "r",
-      task: "t",
-      locale: "en",
-      documents: [entry("requirements", REQUIREMENTS, filledIn), entry("goal", GOAL, GOAL_TEXT)],
-    });
+    const option = goalOf(entry("requirements", REQUIREMENTS, filledIn), entry("goal", GOAL, GOAL_TEXT));
     expect(option.goal?.requirementsText).toBe(REQUIREMENTS_TEXT);
   });
 
@@ -150,12 +150,10 @@ describe("a document filled in since it was frozen degraded, flower's degraded l
 
 describe("goalOption", () => {
   it("passes the frozen goal's checks and both documents' text to the work step", () => {
-    const option = goalOption({
-      run: "r",
-      task: "t",
-      locale: "en",
-      documents: [entry("requirements", REQUIREMENTS, REQUIREMENTS_TEXT), entry("goal", GOAL, GOAL_TEXT)],
-    });
+    const option = goalOf(
+      entry("requirements", REQUIREMENTS, REQUIREMENTS_TEXT),
+      entry("goal", GOAL, GOAL_TEXT),
+    );
     expect(option).toEqual({
       goal: {
         checks: [{ command: "npm test", expect: { exitCode: 0 } }],
@@ -167,9 +165,7 @@ describe("goalOption", () => {
 
   it("gives no option when the goal has no runnable check, or there is no goal", () => {
     const vague = "# Goal: r\n\n## Goal\nShip.\n\n## Checks\n- looks fine\n";
-    expect(
-      goalOption({ run: "r", task: "t", locale: "en", documents: [entry("goal", GOAL, vague)] }),
-    ).toEqual({});
-    expect(goalOption({ run: "r", task: "t", locale: "en", documents: [] })).toEqual({});
+    expect(goalOf(entry("goal", GOAL, vague))).toEqual({});
+    expect(goalOf()).toEqual({});
   });
 });
