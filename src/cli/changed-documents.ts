@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { StepRecord } from "../records/step-record.js";
-import { documentBasis } from "../workflow/document-basis.js";
+import { documentBasis, type DocumentBasis } from "../workflow/document-basis.js";
 import type { StepSource } from "./step-source.js";
 
 /** A document whose file differs from the text in use: that text, and the step that began with it. */
@@ -27,9 +27,12 @@ export function changedInUse(
   const frozen = frozenBy.frozen;
   if (!frozen) return null;
   const basis = documentBasis(ordered.slice(ordered.indexOf(frozenBy) + 1), frozen.kind);
-  if (!basis) return null;
-  const file = source.locate(frozen.path).file;
-  if (file === null) return null;
+  return differsFromUse(basis, source.locate(frozen.path).file);
+}
+
+/** The text in use and the step that began with it, when `file` (null: not here) differs from it. */
+export function differsFromUse(basis: DocumentBasis | undefined, file: string | null): InUse | null {
+  if (!basis || file === null) return null;
   const text = basis.entry.text;
   return readFileSync(file, "utf8") === text ? null : { since: basis.since, text };
 }

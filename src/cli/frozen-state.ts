@@ -4,10 +4,10 @@
  * end of the run uses, so a view never contradicts that line), whether the file now differs from the text
  * a later step began with, and whether any step will still read the file.
  */
-import { BUILT_IN_DOCUMENTS } from "../documents/builtin/index.js";
+import { builtInSpec } from "../documents/builtin/index.js";
 import type { StepRecord } from "../records/step-record.js";
 import { judgeFrozenDocument, type FrozenJudgement } from "../workflow/documents-at-end.js";
-import { changedInUse, type InUse } from "./changed-documents.js";
+import { differsFromUse, type InUse } from "./changed-documents.js";
 import { runStatus } from "./run-status.js";
 import type { StepSource } from "./step-source.js";
 
@@ -31,12 +31,19 @@ export function frozenState(
 ): FrozenState | null {
   const frozen = frozenBy.frozen;
   if (!frozen) return null;
-  const spec = Object.hasOwn(BUILT_IN_DOCUMENTS, frozen.kind) ? BUILT_IN_DOCUMENTS[frozen.kind] : undefined;
   const later = ordered.slice(ordered.indexOf(frozenBy) + 1);
-  const run = frozenBy.run ?? frozenBy.step;
+  const file = source.locate(frozen.path).file;
+  const judged = judgeFrozenDocument(
+    builtInSpec(frozen.kind),
+    frozen,
+    later,
+    frozenBy.run ?? frozenBy.step,
+    file,
+  );
+  // The judgement found the step that began with the document: the change is measured against its text.
   return {
-    judged: judgeFrozenDocument(spec, frozen, later, run, source.locate(frozen.path).file),
-    inUse: changedInUse(frozenBy, ordered, source),
+    judged,
+    inUse: differsFromUse(judged.basis, file),
     finished: runStatus(ordered).status === "done",
   };
 }

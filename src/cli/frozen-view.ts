@@ -7,7 +7,7 @@
  * reads.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { BUILT_IN_DOCUMENTS } from "../documents/builtin/index.js";
+import { builtInSpec } from "../documents/builtin/index.js";
 import { parseDocument } from "../documents/read.js";
 import type { FrozenDocumentRecord } from "../records/frozen-document-record.js";
 import { produceDocument } from "../documents/produce.js";
@@ -38,7 +38,7 @@ export function frozenDocumentLines(
 ): string[] {
   const t = CLI_TEXT[locale].show;
   // A built-in kind is read with its spec; another kind is shown by its file's own headings.
-  const spec = Object.hasOwn(BUILT_IN_DOCUMENTS, frozen.kind) ? BUILT_IN_DOCUMENTS[frozen.kind] : undefined;
+  const spec = builtInSpec(frozen.kind);
   const title = spec ? spec.title[locale] : frozen.kind;
   if (!existsSync(frozen.path)) return [`${t.frozenDocument(title, frozen.path)} ${t.missingFile}`];
   const changes = changeNotes(frozen, spec, run, answer, locale, state);
@@ -76,7 +76,7 @@ export function frozenDocumentView(
   state: FrozenState | null = null,
 ): FrozenDocumentView | null {
   const t = CLI_TEXT[locale].show;
-  const spec = Object.hasOwn(BUILT_IN_DOCUMENTS, frozen.kind) ? BUILT_IN_DOCUMENTS[frozen.kind] : undefined;
+  const spec = builtInSpec(frozen.kind);
   const title = spec ? spec.title[locale] : frozen.kind;
   const present = existsSync(frozen.path);
   const notes = [

@@ -41,8 +41,10 @@ export interface CliText {
   filledInDocument: (kind: string, path: string, why: string) => string;
   /** `where`: the run directory's records (records.db) or the shared store. */
   noSteps: (where: string) => string;
-  /** Bare `flower` with an unfinished step here. */
-  /** With `file`, a paused run's frozen document (a terminal that died at the pause never showed it). */
+  /**
+   * Bare `flower` with an unfinished step here; with `file`, a paused run's frozen document (a terminal
+   * that died at the pause never showed it).
+   */
   unfinished: (step: string, status: string, command: string, file?: string) => string;
   /** The prompt for the task on a terminal. */
   askTask: string;
@@ -69,8 +71,6 @@ export interface CliText {
     totals: string;
     cost: string;
     turns: string;
-    /** "3 turns", "1 turn": a count as a step or generation line says it. */
-    turnCount: (n: number) => string;
     generations: string;
     failedAttempts: string;
     context: string;
@@ -172,7 +172,6 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       totals: "totals",
       cost: "cost",
       turns: "turns",
-      turnCount: (n) => `${n} turn${n === 1 ? "" : "s"}`,
       generations: "generations",
       failedAttempts: "failed attempts",
       context: "context",
@@ -272,7 +271,6 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       totals: "合计",
       cost: "花费",
       turns: "轮",
-      turnCount: (n) => `${n} 轮`,
       generations: "代",
       failedAttempts: "失败尝试",
       context: "上下文",

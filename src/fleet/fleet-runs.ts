@@ -5,7 +5,7 @@
  * should not connect every second).
  */
 import { ConfigurationError, FlowerError } from "../errors.js";
-import { FINISHED, type FleetRun, type FleetStatus } from "../records/fleet-run.js";
+import { FINISHED, holderAsLease, type FleetRun, type FleetStatus } from "../records/fleet-run.js";
 import { DEFAULT_LEASE_TIMING, ownerGone } from "../records/lease.js";
 import { currentProcess } from "../records/process-identity.js";
 import type { StepRecord } from "../records/step-record.js";
@@ -137,8 +137,7 @@ function viewOf(
     (record) => record.run === run.run || (run.options.direct && record.step === run.run),
   );
   const holder = run.holder;
-  const live =
-    holder !== null && alive({ step: run.run, children: [], startedAt: holder.heartbeatAt, ...holder });
+  const live = holder !== null && alive(holderAsLease(run.run, holder));
   // A running run whose worker is gone waits for another worker to take it back: it is queued again.
   const status: FleetStatus = run.status === "running" && !live ? "queued" : run.status;
   return {

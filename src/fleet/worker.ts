@@ -14,7 +14,7 @@
  * new job, and closes.
  */
 import { randomUUID } from "node:crypto";
-import type { FleetRun } from "../records/fleet-run.js";
+import { holderAsLease, type FleetRun } from "../records/fleet-run.js";
 import { DEFAULT_LEASE_TIMING, ownerGone } from "../records/lease.js";
 import { currentProcess, type ProcessIdentity } from "../records/process-identity.js";
 import type { Runtime } from "../runtime/runtime.js";
@@ -142,8 +142,7 @@ export class Worker {
     for (const run of await fleet.runs.list("running")) {
       const holder = run.holder;
       if (run.status !== "running" || holder === null || holder.token === this.#token) continue;
-      const lease = { step: run.run, children: [], startedAt: holder.heartbeatAt, ...holder };
-      if (!ownerGone(lease, this.#self, now, DEFAULT_LEASE_TIMING)) continue;
+      if (!ownerGone(holderAsLease(run.run, holder), this.#self, now, DEFAULT_LEASE_TIMING)) continue;
       const status = await fleet.runs.reclaim(run.run, holder.token);
       if (status === null) continue;
       // Cancelled while its worker was dead: nobody was left to stop it, so it ends here.

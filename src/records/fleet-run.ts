@@ -4,6 +4,8 @@
  * drives a step (records/lease.ts), so a worker that lost its row also loses the next fenced write.
  */
 
+import type { LeaseRow } from "./lease.js";
+
 /** Where a fleet run stands. `queued` includes a run given back by a stopped or dead worker. */
 export type FleetStatus = "queued" | "running" | "paused" | "done" | "goal-not-met" | "failed" | "cancelled";
 
@@ -39,6 +41,14 @@ export interface FleetHolder {
   machine?: string;
   startTicks: number | null;
   heartbeatAt: string;
+}
+
+/**
+ * A run's holder as a step lease's row, so the one rule for a gone owner (lease.ts's `ownerGone`: a dead
+ * pid on this machine, or a heartbeat older than staleAfterMs) judges workers as it judges drivers.
+ */
+export function holderAsLease(run: string, holder: FleetHolder): LeaseRow {
+  return { step: run, children: [], startedAt: holder.heartbeatAt, ...holder };
 }
 
 export interface FleetRun {

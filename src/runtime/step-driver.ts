@@ -32,7 +32,7 @@ import { recordedStep } from "../records/recorded-step.js";
 import type { RunRecords } from "../records/run-records.js";
 import type { StepRecord, StepResult, StepSettings } from "../records/step-record.js";
 import { resolveStepSettings, runSettings, type GivenSettings } from "./step-settings.js";
-import { BUILT_IN_DOCUMENTS } from "../documents/builtin/index.js";
+import { builtInSpec } from "../documents/builtin/index.js";
 import { CONTINUE_PROMPT } from "./text.js";
 import { relocatedRecord, type WorkspaceSync } from "./workspace-sync.js";
 import type { TelemetryHook } from "../telemetry/hook.js";
@@ -226,8 +226,7 @@ export class StepDriver {
     // a custom spec must be passed again, it is code).
     const workflow = options.workflow ?? continuation?.record.workflow;
     const freeze =
-      options.freeze ??
-      (workflow?.document !== undefined ? BUILT_IN_DOCUMENTS[workflow.document] : undefined);
+      options.freeze ?? (workflow?.document !== undefined ? builtInSpec(workflow.document) : undefined);
     const run = new StepRun(
       {
         step,

@@ -6,7 +6,7 @@
  */
 import type pg from "pg";
 import { FleetRunOpenError, LeaseHeldError, StoreError, type LeaseHolder } from "../errors.js";
-import { FINISHED, type FleetRun } from "../records/fleet-run.js";
+import { FINISHED, holderAsLease, type FleetRun } from "../records/fleet-run.js";
 import { DEFAULT_LEASE_TIMING, holderOf, ownerGone, type LeaseRow } from "../records/lease.js";
 import { PostgresFleetRuns } from "./postgres/fleet-runs.js";
 import { deleteEndedJobs } from "./postgres/run-queue.js";
@@ -203,9 +203,10 @@ function refuseOpenRuns(
   for (const run of runs) {
     if (!concerned.has(run.run) || FINISHED.includes(run.status)) continue;
     const holder = run.holder;
-    const lease = holder && { step: run.run, children: [], startedAt: holder.heartbeatAt, ...holder };
     const where =
-      lease && !ownerGone(lease, self, now, DEFAULT_LEASE_TIMING) ? `pid ${lease.pid}@${lease.host}` : null;
+      holder && !ownerGone(holderAsLease(run.run, holder), self, now, DEFAULT_LEASE_TIMING)
+        ? `pid ${holder.pid}@${holder.host}`
+        : null;
     const state =
       run.status === "paused"
         ? "is paused in the fleet, waiting for flower approve"

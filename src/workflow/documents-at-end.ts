@@ -88,13 +88,9 @@ export function judgeFrozenDocument(
   const basis = documentBasis(later, frozen.kind);
   const atFreeze = frozen.degraded ? (frozen.why ?? "") : null;
   const text = basis?.entry.text ?? (file === null ? null : readIfThere(file));
-  const degraded = !spec || text === null ? atFreeze : degradedWhy(spec, text, run);
+  // read.ts drops flower's own degraded line and judges the text again.
+  const degraded = !spec || text === null ? atFreeze : parseDocument(spec, text, run).degraded;
   return { degraded, filledIn: degraded === null ? atFreeze : null, basis };
-}
-
-/** Why the text is not a usable document (read.ts: the degraded line dropped, judged again); null when it is. */
-function degradedWhy(spec: DocumentSpec, text: string, run: string): string | null {
-  return parseDocument(spec, text, run).degraded;
 }
 
 /** The file's text; null when it is gone or unreadable (the run is over: its result must not be lost). */

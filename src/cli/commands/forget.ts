@@ -62,7 +62,8 @@ async function forgetInStore(
 ): Promise<number> {
   const view = openStoreView(spec);
   try {
-    const [all, fleetRuns] = [await view.steps(), await view.fleetRuns()];
+    const all = await view.steps();
+    const fleetRuns = await view.fleetRuns();
     const byName = all.find((record) => record.step === name);
     const steps: StepRecord[] = byName ? [byName] : all.filter((record) => record.run === name);
     // A fleet run is named by its run id (a --direct one's step has the same name); one cancelled before it began has no step.

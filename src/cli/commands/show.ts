@@ -8,7 +8,7 @@ import { isDefaultRunDirectory } from "../../storage/files.js";
 import { EXIT, UsageError } from "../../errors.js";
 import { readFrozenHandoff } from "../../handoff/freeze.js";
 import { formatTokens } from "../../handoff/text.js";
-import { BUILT_IN_DOCUMENTS } from "../../documents/builtin/index.js";
+import { builtInSpec } from "../../documents/builtin/index.js";
 import { resolveLocale, type Locale } from "../../locale/locale.js";
 import type { StepRecord } from "../../records/step-record.js";
 import { generationTurns, stepTurns } from "../../records/turns.js";
@@ -17,6 +17,7 @@ import { reportStep } from "../../runtime/report-input.js";
 import { parseLang, type ParsedCommand } from "../args.js";
 import { changedInUse } from "../changed-documents.js";
 import { CHANGED_TEXT } from "../changed-text.js";
+import { DISPLAY_TEXT } from "../display-text.js";
 import { frozenState, type FrozenState } from "../frozen-state.js";
 import { frozenDocumentLines } from "../frozen-view.js";
 import { guardSummary } from "../guard-summary.js";
@@ -104,7 +105,7 @@ function showStep(record: StepRecord, source: StepSource, output: Output): void 
     const parts = [
       `${String(generation.generation).padStart(3)}  ${generation.sessionId ?? "-"}`,
       `$${generation.costUsd.toFixed(4)}`,
-      t.turnCount(generationTurns(generation)),
+      DISPLAY_TEXT[locale].turns(generationTurns(generation)),
       `${t.context} ${formatTokens(generation.context)}`,
     ];
     if (isCurrent) parts.push(t.current);
@@ -185,9 +186,7 @@ function changedDocuments(record: StepRecord, source: StepSource, locale: Locale
     if (!frozen || !reads.some((read) => read.kind === frozen.kind)) continue;
     const since = changedInUse(earlier, ordered, source)?.since;
     if (since === undefined) continue;
-    const title = Object.hasOwn(BUILT_IN_DOCUMENTS, frozen.kind)
-      ? BUILT_IN_DOCUMENTS[frozen.kind]!.title[locale]
-      : frozen.kind;
+    const title = builtInSpec(frozen.kind)?.title[locale] ?? frozen.kind;
     const words = CHANGED_TEXT[locale];
     lines.push(
       `! ${words.line(`${title} ${source.locate(frozen.path).shown}`, words.changed(since, false))}`,
@@ -258,7 +257,7 @@ function showRun(run: string, records: StepRecord[], source: StepSource, output:
     const parts = [
       text.status[source.statusOf(record)],
       `$${record.costUsd.toFixed(4)}`,
-      t.turnCount(stepTurns(record)),
+      DISPLAY_TEXT[locale].turns(stepTurns(record)),
       `${t.generations} ${record.generations}`,
     ];
     say(`  ${index + 1}  ${name}${" ".repeat(width - columnsOf(name))}  ${parts.join(" · ")}`);

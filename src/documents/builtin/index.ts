@@ -7,3 +7,8 @@ export const BUILT_IN_DOCUMENTS: Readonly<Record<string, DocumentSpec>> = {
   [REQUIREMENTS.kind]: REQUIREMENTS,
   [GOAL.kind]: GOAL,
 };
+
+/** The built-in spec of `kind`; undefined for a kind declared in someone's code (read by its headings). */
+export function builtInSpec(kind: string): DocumentSpec | undefined {
+  return Object.hasOwn(BUILT_IN_DOCUMENTS, kind) ? BUILT_IN_DOCUMENTS[kind] : undefined;
+}
