@@ -77,6 +77,12 @@ export const DEFAULTS = {
    * in its own file, and the spill file would hold only a part of the output.
    */
   cliBashInlineMaxChars: 128_000,
+  /**
+   * Files larger than this are left out of a run's checkpoints (and named in its record): a build
+   * artifact or a data set in the tree would make every checkpoint, and a shared store's copy of it, as
+   * large as the file, and git handles such files poorly. Source files are far below it.
+   */
+  checkpointMaxFileBytes: 10 * 1024 * 1024,
   /** Where `run` keeps records and sessions when no `--run-dir`/`runDir` is given (storage/files.ts resolves it). */
   runDir: "runs",
   /** The workbench folder under the workspace. */

@@ -3,7 +3,16 @@
  * as `cause`, and maps to one exit code of the `flower` command (`EXIT_CODES`, the only such table).
  */
 export type FlowerErrorCode =
-  "configuration" | "manifest" | "step-failed" | "handoff" | "store" | "fake-model" | "usage" | "lease";
+  | "configuration"
+  | "manifest"
+  | "step-failed"
+  | "handoff"
+  | "store"
+  | "fake-model"
+  | "usage"
+  | "lease"
+  | "work"
+  | "work-refused";
 
 export class FlowerError extends Error {
   readonly code: FlowerErrorCode;
@@ -84,6 +93,8 @@ export const EXIT_CODES: Readonly<Record<FlowerErrorCode, ExitCode>> = {
   handoff: EXIT.failed,
   store: EXIT.failed,
   "fake-model": EXIT.failed,
+  work: EXIT.failed,
+  "work-refused": EXIT.usage,
 };
 
 /** Renders a value for an error message: short, and never a whole object dump. */
@@ -145,5 +156,29 @@ export class LeaseLostError extends FlowerError {
   constructor(step: string) {
     super("lease", `Step "${step}" lost its lease to another driver; this process stops driving it.`);
     this.step = step;
+  }
+}
+
+/**
+ * A run's work (the files its agent changed, kept in checkpoints) could not be kept, carried or handed
+ * back: git failed, a base commit is missing, the store refused. The message says which and how to go on.
+ */
+export class WorkError extends FlowerError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("work", message, options);
+  }
+}
+
+/**
+ * flower refused to change files because it would lose someone's work: a rewind over a person's edits,
+ * an apply onto uncommitted changes. Nothing was changed; the message names the files and the way out.
+ */
+export class WorkRefusedError extends FlowerError {
+  /** The files in the way, relative to the workspace or repository. */
+  readonly paths: readonly string[];
+
+  constructor(message: string, paths: readonly string[] = []) {
+    super("work-refused", message);
+    this.paths = paths;
   }
 }

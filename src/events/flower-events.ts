@@ -16,6 +16,9 @@ import type {
   ReviewEvent,
 } from "./guard-events.js";
 import type { RewriteReport } from "../store/passes/report.js";
+import type { WorkCheckpointEvent, WorkRestoredEvent, WorkWarningEvent } from "./work-events.js";
+
+export type { WorkCheckpointEvent, WorkRestoredEvent, WorkWarningEvent } from "./work-events.js";
 
 export type SettingName = "model" | "window" | "handoff" | "headroom" | "maxBudgetUsd" | "review" | "locale";
 
@@ -306,6 +309,9 @@ export type FlowerEvent =
   | DocumentFrozenEvent
   | SettingOverrideEvent
   | GoalChangeEvent
-  | DocumentChangedEvent;
+  | DocumentChangedEvent
+  | WorkCheckpointEvent
+  | WorkRestoredEvent
+  | WorkWarningEvent;
 
 export type FlowerEventType = FlowerEvent["type"];

@@ -10,6 +10,7 @@ import type { HandoffSectionName } from "../handoff-sections.js";
 import type { RewriteReport } from "../store/passes/report.js";
 import type { GuardRecord } from "./guard-record.js";
 import type { Locale } from "../locale/locale.js";
+import type { LeftOut } from "../work/shadow-repo.js";
 
 export interface StepResult {
   step: string;
@@ -128,6 +129,59 @@ export interface GenerationRecord {
     /** Calls of the crossing response the switch let finish (one more boundary) before handing off. */
     finishedCalls?: number;
   } | null;
+  /** What the generation did to the files (checkpoints, src/work/); absent when checkpoints were off. */
+  work?: GenerationWork;
+}
+
+/** A generation's files: the checkpoint it began from, its latest, and what it changed. */
+export interface GenerationWork {
+  /** The checkpoint at the generation's start: the files as it found them (a rewind goes back here). */
+  start: string | null;
+  /** The generation's latest checkpoint: the files as it left them (so far). */
+  end: string | null;
+  /** Files it changed, relative to the workspace, in the order they first changed. */
+  files: string[];
+  /** Its commit message on the handed-back branch: the handoff's "doing", or the step's answer for the last. */
+  summary?: string;
+}
+
+/**
+ * A step's work (src/work/): where its files are, and its chain of checkpoints in the workspace's shadow
+ * repository (and in a shared store's log). The run's steps share one chain, named by the run.
+ */
+export interface StepWork {
+  /** The chain: the run's id (a lone step's name). */
+  run: string;
+  /** The folder the step's agent works in (a run's own worktree, or the person's checkout). */
+  workspace: string;
+  /** A working tree of flower's own: a continue puts its files back exactly. */
+  isolated: boolean;
+  /** The commit the run began from (the person's HEAD); null outside a git repository. */
+  base: string | null;
+  /** The run's first checkpoint: the files as the run found them (uncommitted changes included). */
+  start: string | null;
+  /** The latest checkpoint. */
+  tip: string | null;
+  /** Checkpoints written (an unchanged tree writes none). */
+  checkpoints: number;
+  /** Files left out of the latest checkpoints (too large, nested repositories). */
+  leftOut: LeftOut[];
+  /** Checkpoints that could not be taken or stored, said once each (the run went on). */
+  warnings?: string[];
+}
+
+/** Generations a rewind archived: no longer the step's, still listed by show and the report. */
+export interface RewoundGenerations {
+  at: string;
+  /** The generation the step went back to the start of. */
+  to: number;
+  /** The checkpoint the files went back to. */
+  commit: string | null;
+  /** Where the tip was: the archived generations' files are still in the shadow repository there. */
+  from: string | null;
+  generations: GenerationRecord[];
+  handoffs: string[];
+  retired: string[];
 }
 
 /**
@@ -192,6 +246,10 @@ export interface StepRecord extends StepResult {
   pid?: number;
   /** Set for a step of a workflow run (with `run`): its name in the workflow and the run's task. */
   workflow?: WorkflowMembership;
+  /** The step's files: where they are and their checkpoints; absent when checkpoints were off (or no git). */
+  work?: StepWork;
+  /** Generations taken back by `flower rewind`, newest last: archived, not deleted. */
+  rewound?: RewoundGenerations[];
   /** Earlier records of a step name that `run()` started afresh: kept, never overwritten. */
   earlierRuns?: Array<Omit<StepRecord, "earlierRuns">>;
   startedAt: string;

@@ -81,12 +81,34 @@ export interface RuntimeOptions {
    */
   telemetry?: boolean | TelemetryOptions;
   /**
+   * The run's work: checkpoints of the workspace's files in a shadow git repository (outside your own
+   * `.git`) at every main-thread tool call, generation start, step end and stop; with a shared store they
+   * travel with the transcript (docs/work.md). `false` turns them off. Needs `git` on PATH; without it a
+   * step runs as before and says once that its files are not checkpointed.
+   * @default true
+   */
+  work?: boolean | WorkOptions;
+  /**
    * Seams for tests, not a public API: `query` replaces the SDK's `query()` (the step loop's unit tests
    * script it in process), `now` the clock. Use the offline kit (`flower-agent/testing`) to test your
    * own workflows instead.
    * @internal
    */
   _internal?: RuntimeInternals;
+}
+
+export interface WorkOptions {
+  /** Checkpoint the workspace's files. @default true */
+  checkpoints?: boolean;
+  /**
+   * The workspace is a working tree of flower's own for one run (a `git worktree` or copy: `--worktree`,
+   * a fleet worker's run): a continue puts its files back exactly to the last checkpoint the transcript
+   * has. In your own checkout (false) flower never puts files back; it names what differs.
+   * @default false
+   */
+  isolated?: boolean;
+  /** Files larger than this are left out of checkpoints, and named in the record. @default 10 MiB */
+  maxFileBytes?: number;
 }
 
 export interface RuntimeInternals {
@@ -117,6 +139,7 @@ export interface ResolvedRuntimeOptions {
   store: StoreSpec;
   /** null: telemetry is off (nothing subscribes, nothing is loaded). */
   telemetry: TelemetrySettings | null;
+  work: Required<WorkOptions>;
   internal: Required<Omit<RuntimeInternals, "leaseTiming">> & Pick<RuntimeInternals, "leaseTiming">;
 }
 
@@ -139,6 +162,7 @@ const KNOWN = {
   env: true,
   store: true,
   telemetry: true,
+  work: true,
   _internal: true,
 } as const satisfies Record<keyof RuntimeOptions, true>;
 
@@ -254,6 +278,7 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     rule: policy.rule,
     handoffOutputTokens: policy.handoffOutputTokens,
   });
+  const work = resolveWork(options.work);
   const internal = options._internal ?? {};
   if (typeof internal !== "object" || internal === null)
     throw new ConfigurationError("_internal", internal, "an object { query?, now? }");
@@ -275,10 +300,45 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     store: parseStoreSpec(options.store),
     // The process's own environment, as every OpenTelemetry SDK reads it (`env` is the child's).
     telemetry: resolveTelemetry(options.telemetry, process.env),
+    work,
     internal: {
       query: internal.query ?? query,
       now: internal.now ?? (() => new Date()),
       ...(internal.leaseTiming ? { leaseTiming: internal.leaseTiming } : {}),
     },
+  };
+}
+
+const WORK_KNOWN = { checkpoints: true, isolated: true, maxFileBytes: true } as const satisfies Record<
+  keyof WorkOptions,
+  true
+>;
+
+/** The `work` option, every field checked and named in its error. */
+function resolveWork(value: boolean | WorkOptions | undefined): Required<WorkOptions> {
+  const defaults = { checkpoints: true, isolated: false, maxFileBytes: DEFAULTS.checkpointMaxFileBytes };
+  if (value === undefined || value === true) return defaults;
+  if (value === false) return { ...defaults, checkpoints: false };
+  if (typeof value !== "object" || value === null)
+    throw new ConfigurationError("work", value, "a boolean or { checkpoints?, isolated?, maxFileBytes? }");
+  for (const key of Object.keys(value)) {
+    if (!Object.hasOwn(WORK_KNOWN, key))
+      throw new ConfigurationError(
+        `work.${key}`,
+        (value as Record<string, unknown>)[key],
+        `a known option (${Object.keys(WORK_KNOWN).join(", ")})`,
+      );
+  }
+  for (const key of ["checkpoints", "isolated"] as const) {
+    if (value[key] !== undefined && typeof value[key] !== "boolean")
+      throw new ConfigurationError(`work.${key}`, value[key], "a boolean");
+  }
+  const maxFileBytes = value.maxFileBytes ?? defaults.maxFileBytes;
+  if (!Number.isInteger(maxFileBytes) || maxFileBytes < 1)
+    throw new ConfigurationError("work.maxFileBytes", value.maxFileBytes, "an integer number of bytes >= 1");
+  return {
+    checkpoints: value.checkpoints ?? true,
+    isolated: value.isolated ?? false,
+    maxFileBytes,
   };
 }

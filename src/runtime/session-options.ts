@@ -5,7 +5,7 @@
  */
 import type { HookCallbackMatcher, Options } from "@anthropic-ai/claude-agent-sdk";
 import type { AgentSpec } from "../agents/agent-spec.js";
-import { buildOptions, type HookMap } from "../agents/build-options.js";
+import { buildOptions, mergeHooks, type HookMap } from "../agents/build-options.js";
 import type { StderrSink } from "../agents/spawn-claude.js";
 import { DEFAULTS } from "../defaults.js";
 import { REVIEWER_INSTRUCTIONS } from "../goal/review-text.js";
@@ -21,6 +21,7 @@ import type { FlowerEvent } from "./events.js";
 import type { ResolvedRuntimeOptions } from "./options.js";
 import type { StepLease } from "./step-lease.js";
 import type { StepSettings } from "../records/step-record.js";
+import type { StepWork } from "./step-work.js";
 
 /** What the runtime lends every session. */
 export interface SessionWiring {
@@ -49,8 +50,16 @@ export interface StepSession {
   policy: HandoffPolicy;
   /** The step's settings (model, budget, language): recorded, or as given for a new step. */
   settings: StepSettings;
-  session: { resume?: string; writing: boolean; sink: (event: FlowerEvent) => void; stderr?: StderrSink };
+  session: {
+    resume?: string;
+    writing: boolean;
+    sink: (event: FlowerEvent) => void;
+    stderr?: StderrSink;
+    generation?: () => number;
+  };
   lease: StepLease;
+  /** The run's work: a checkpoint after each main-thread call (step-work.ts); absent when off. */
+  work?: StepWork | undefined;
   /** A goal guards the step: worker reports that claim success are checked for evidence. */
   guarded: boolean;
 }
@@ -88,7 +97,11 @@ export function stepSessionOptions(wiring: SessionWiring, input: StepSession): O
       indexGuard(workbench),
     );
   }
-  const hooks: HookMap = postToolUse.length > 0 ? { PostToolUse: postToolUse } : {};
+  // The checkpoint hooks go last: a call's checkpoint holds what the other hooks did to the files too.
+  const hooks: HookMap = mergeHooks(
+    postToolUse.length > 0 ? { PostToolUse: postToolUse } : {},
+    input.work ? input.work.hooks(input.session.generation ?? (() => 0), sink) : {},
+  );
   // The writing turn answers with the handoff's text; a worker or a file would take it elsewhere.
   if (writing) hooks.PreToolUse = [writingGuard(o.locale)];
   return buildOptions(spec, {

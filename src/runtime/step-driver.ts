@@ -36,6 +36,11 @@ import { builtInSpec } from "../documents/builtin/index.js";
 import { CONTINUE_PROMPT } from "./text.js";
 import { relocatedRecord, type WorkspaceSync } from "./workspace-sync.js";
 import type { TelemetryHook } from "../telemetry/hook.js";
+import { toolResults } from "../store/passes/transcript-entries.js";
+import { GitMissingError } from "../work/git.js";
+import type { WorkCarrier } from "../work/work-carrier.js";
+import { WorkTracker } from "../work/work-tracker.js";
+import { StepWork } from "./step-work.js";
 
 /** The runtime's parts a step is driven with; built once by the runtime. */
 export interface RuntimeParts {
@@ -55,6 +60,8 @@ export interface RuntimeParts {
   kill: AbortSignal;
   /** OpenTelemetry export, or null when off: the `claude` child gets its variables from it. */
   telemetry?: TelemetryHook | null;
+  /** A shared store's log of checkpoints (the run's work travels with it); null with a local store. */
+  carrier?: WorkCarrier | null;
 }
 
 /** One step to drive, already checked by the runtime (runtime.ts validates what a caller gave). */
@@ -227,6 +234,7 @@ export class StepDriver {
     const workflow = options.workflow ?? continuation?.record.workflow;
     const freeze =
       options.freeze ?? (workflow?.document !== undefined ? builtInSpec(workflow.document) : undefined);
+    const work = await this.#openWork(step, workflow?.run ?? continuation?.record.run ?? step, drive.lease);
     const run = new StepRun(
       {
         step,
@@ -245,7 +253,7 @@ export class StepDriver {
         ...(freeze ? { freeze: { spec: freeze, run: workflow?.run ?? step, notesDir } } : {}),
         ...(goal ? { goal: { goal, logDir: this.#checkLogDir(step), env: process.env, change } } : {}),
       },
-      this.#environment(step, spec, { policy, settings }, drive.lease, goal !== undefined),
+      this.#environment(step, spec, { policy, settings }, drive.lease, goal !== undefined, work),
     );
     // The answer may quote what a tool printed: the caller (and the CLI printing it) gets it redacted.
     return this.#parts.redactor.value(await run.run());
@@ -280,6 +288,7 @@ export class StepDriver {
     { policy, settings }: { policy: HandoffPolicy; settings: StepSettings },
     lease: StepLease,
     guarded: boolean,
+    work: StepWork | undefined,
   ): StepEnvironment {
     const { options: o, records, store, workbench, bus, redactor, loads } = this.#parts;
     return {
@@ -287,7 +296,7 @@ export class StepDriver {
       save: (record) => records.put(redactor.value(record), { lease: lease.token }),
       earlier: (name) => records.get(name),
       sessionOptions: (session) =>
-        stepSessionOptions(this.#wiring(), { step, spec, policy, settings, session, lease, guarded }),
+        stepSessionOptions(this.#wiring(), { step, spec, policy, settings, session, lease, guarded, work }),
       redact: (text) => redactor.text(text),
       reviewerOptions: () => reviewerSessionOptions(this.#wiring(), spec, lease, settings),
       // The index is refreshed before every session so the prompt block lists what is on disk now.
@@ -304,6 +313,70 @@ export class StepDriver {
       query: o.internal.query,
       now: o.internal.now,
       handoffRequests: lease.requests,
+      ...(work ? { work } : {}),
     };
   }
+
+  /**
+   * The run's work for this step: its chain in the workspace's shadow repository, under this lease. Off
+   * when the runtime's `work.checkpoints` is false; without git (or when the shadow repository cannot be
+   * opened) the step runs as before and a `work-warning` says why its files are not checkpointed.
+   */
+  async #openWork(step: string, run: string, lease: StepLease): Promise<StepWork | undefined> {
+    const { options: o, store, bus, carrier } = this.#parts;
+    if (!o.work.checkpoints) return undefined;
+    try {
+      const tracker = await WorkTracker.open({
+        workspace: o.workspace,
+        runDir: o.runDir,
+        run,
+        owned: o.work.isolated,
+        carrier: carrier ?? null,
+        fence: () => ({ step, lease: lease.token }),
+        maxFileBytes: o.work.maxFileBytes,
+        now: o.internal.now,
+      });
+      const projects = claudeProjectsDir({ ...process.env, ...o.env });
+      const recovered = new Set<string>();
+      return new StepWork({
+        step,
+        tracker,
+        hasResult: async (session, call) => {
+          // The killed driver's last turn may be only in the child's local JSONL: stored first.
+          if (!recovered.has(session)) {
+            recovered.add(session);
+            await recoverLocalTail(store.inner, session, projects);
+          }
+          return transcriptHasResult(store, session, call);
+        },
+      });
+    } catch (error) {
+      bus.emit({
+        type: "work-warning",
+        step,
+        message:
+          error instanceof GitMissingError
+            ? error.message
+            : `the run's files are not checkpointed: ${(error as Error).message}`,
+      });
+      return undefined;
+    }
+  }
+}
+
+/**
+ * Whether any stored copy of a session's main transcript holds the result of the tool call `call`. Read
+ * below the rewrite passes (`inner`): a pass may leave a result out of what a resumed session is fed,
+ * but the call still ran and its files are still the run's.
+ */
+async function transcriptHasResult(
+  store: PruningSessionStore,
+  sessionId: string,
+  call: string,
+): Promise<boolean> {
+  for (const projectKey of await store.projectKeysOf(sessionId)) {
+    const entries = (await store.inner.load({ projectKey, sessionId })) ?? [];
+    if (entries.some((entry) => toolResults(entry).some((block) => block.tool_use_id === call))) return true;
+  }
+  return false;
 }

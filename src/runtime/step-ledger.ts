@@ -28,6 +28,7 @@ import type { FlowerEvent } from "./events.js";
 import { GuardBooks } from "./guard-books.js";
 import { bookHandoff } from "./handoff-booking.js";
 import { TurnSeries } from "./turn-series.js";
+import { WorkBooks } from "./work-books.js";
 import type { SessionOutcome } from "./session-outcome.js";
 import { stepTurns } from "../records/turns.js";
 
@@ -60,6 +61,8 @@ export class StepLedger {
   #pendingGeneration = false;
   /** The booked generation's per-turn series (turn-series.ts). */
   readonly #turns = new TurnSeries();
+  /** The work page: checkpoints per generation (work-books.ts). */
+  readonly #work = new WorkBooks();
 
   constructor(options: LedgerOptions) {
     this.#options = options;
@@ -160,6 +163,20 @@ export class StepLedger {
           this.save();
         }
         break;
+      case "work-checkpoint":
+        this.#work.checkpoint(record, this.#generation, event);
+        this.save();
+        // An unchanged tree is not news; a checkpoint that changed something is shown (-v).
+        if (!event.changed) return;
+        break;
+      case "work-restored":
+        this.#work.restored(record, event);
+        this.save();
+        break;
+      case "work-warning":
+        this.#work.warning(record, event.message);
+        this.save();
+        break;
       case "store-load": {
         const { type: _type, step: _step, ...report } = event;
         record.storeLoads.push({ ...report, at: this.#now() });
@@ -236,6 +253,7 @@ export class StepLedger {
         // not the SDK's num_turns (which counts the interrupted request) standing in for a missing series.
         turns: [],
       });
+      this.#work.booked(record.history.at(-1)!, record.work?.tip ?? null);
     } else if (record.sessionId === sessionId) {
       return;
     } else {
@@ -262,6 +280,17 @@ export class StepLedger {
       at: this.#now(),
     });
     this.save();
+  }
+
+  /** The step's work begins (or goes on): where its files are, its chain, where the run began. */
+  beginWork(work: Parameters<WorkBooks["begin"]>[1]): void {
+    this.#work.begin(this.#record, work);
+    this.save();
+  }
+
+  /** Where the step's files stand: the chain's tip, the run's first checkpoint. */
+  get work(): StepRecord["work"] | undefined {
+    return this.#record.work ? structuredClone(this.#record.work) : undefined;
   }
 
   /** A step-level error that ends it (maxGenerations). */
@@ -298,6 +327,7 @@ export class StepLedger {
     cutCalls = 0,
     finishedCalls = 0,
   ): void {
+    this.#work.summarize(this.#generation, frozen.successor.doing);
     bookHandoff(
       this.#record,
       this.#generation,
@@ -312,6 +342,9 @@ export class StepLedger {
     record.status = status;
     const generation = this.#generation;
     if (generation && !generation.endedAt) generation.endedAt = this.#now();
+    // The last generation hands nothing off: its line on the branch is the step's answer.
+    if (generation?.work?.summary === undefined && record.result !== null)
+      this.#work.summarize(generation, record.result);
     this.save();
     this.#options.emit({
       type: "step-end",

@@ -15,6 +15,7 @@ import type { RewriteReport } from "../store/passes/report.js";
 import type { FlowerEvent } from "./events.js";
 import type { GoalChange } from "./frozen-goal.js";
 import type { QueryFunction } from "./session-run.js";
+import type { StepWork } from "./step-work.js";
 
 /** What a step needs from the runtime around it: wiring, no decisions. */
 export interface StepEnvironment {
@@ -31,6 +32,8 @@ export interface StepEnvironment {
     writing: boolean;
     sink: (event: FlowerEvent) => void;
     stderr?: StderrSink;
+    /** The generation the session belongs to (a checkpoint's commit message names it). */
+    generation?: () => number;
   }): Options;
   /** Takes the credentials out of a text (the child's stderr, an error message). @default unchanged */
   redact?(text: string): string;
@@ -49,6 +52,8 @@ export interface StepEnvironment {
   now(): Date;
   /** Requests of `flower handoff` addressed to this driver (the lease's); absent: nobody can ask. */
   handoffRequests?: HandoffRequestSource;
+  /** The run's work: checkpoints of the workspace (step-work.ts); absent when off or without git. */
+  work?: StepWork;
 }
 
 export interface StepPlan {

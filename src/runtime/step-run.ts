@@ -33,6 +33,7 @@ import { freezeStepDocument } from "./step-document.js";
 import type { StepEnvironment, StepPlan } from "./step-plan.js";
 import { StderrTail } from "./stderr-tail.js";
 import { CANNOT_PASS, CONTINUE_AFTER_FAILURE } from "./text.js";
+import { workNote } from "./work-text.js";
 
 export type { StepEnvironment, StepPlan } from "./step-plan.js";
 
@@ -96,6 +97,16 @@ export class StepRun {
     const ledger = this.#ledger;
     await env.beforeSession(resume);
     const sink = (event: FlowerEvent) => ledger.accept(event, writing);
+    // The files as this session finds them: a new generation's start, or where a resumed one goes on.
+    if (!writing && env.work)
+      await env.work.checkpoint(
+        {
+          kind: resume === undefined ? "start" : "resume",
+          generation: ledger.generationNumber,
+          session: resume ?? null,
+        },
+        sink,
+      );
     const unwatch = resume
       ? env.watchLoads(resume, (report) =>
           sink({ type: "store-load", step: plan.step, sessionId: resume, ...report }),
@@ -105,7 +116,13 @@ export class StepRun {
     try {
       return await runSession({
         step: plan.step,
-        options: env.sessionOptions({ ...(resume ? { resume } : {}), writing, sink, stderr }),
+        options: env.sessionOptions({
+          ...(resume ? { resume } : {}),
+          writing,
+          sink,
+          stderr,
+          generation: () => ledger.generationNumber,
+        }),
         stderr,
         prompt,
         policy: plan.policy,
@@ -148,6 +165,10 @@ export class StepRun {
       ledger.expectGeneration();
     }
     ledger.save();
+    const note = await this.#beginWork(
+      resume !== undefined || pendingFile !== null || pendingPrompt !== null,
+    );
+    if (note !== null) prompt = `${prompt}\n\n${note}`;
     this.#env.emit({
       type: "step-start",
       step: plan.step,
@@ -167,19 +188,19 @@ export class StepRun {
         // The frozen document and "done" go in one write: a driver killed between two writes left a
         // frozen step "running", and continue asked for the document again (archiving the first).
         if (plan.freeze) this.#freeze(plan.freeze, outcome.resultText);
-        if (!plan.goal) return ledger.finish("done");
+        if (!plan.goal) return this.#finish("done");
         if (plan.freeze) ledger.save();
         // The agent's "done" is a claim: flower's own checks decide (SPEC G1).
         const judgement: Judgement = await this.#judge();
-        if (judgement.kind === "passed") return ledger.finish("done");
-        if (judgement.kind === "not-met") return ledger.finish("goal-not-met");
-        if (judgement.kind === "stopped") return ledger.finish("stopped");
+        if (judgement.kind === "passed") return this.#finish("done");
+        if (judgement.kind === "not-met") return this.#finish("goal-not-met");
+        if (judgement.kind === "stopped") return this.#finish("stopped");
         // A guard round: the same session (the successor, after a handoff) gets the evidence.
         resume = ledger.sessionId ?? undefined;
         prompt = judgement.message;
         continue;
       }
-      if (outcome.kind === "stopped") return ledger.finish("stopped");
+      if (outcome.kind === "stopped") return this.#finish("stopped");
 
       // With handoff off, auto-compact is the CLI's own answer to a full context; an overflow that still
       // reaches us is an ordinary failure, not a reason to switch sessions behind the user's back.
@@ -188,7 +209,7 @@ export class StepRun {
       if (outcome.kind === "failed") {
         // A stop request (Ctrl-C, SIGTERM) that came while the session was failing wins over a retry:
         // systemd's SIGTERM reaches the child too, and its death is not a reason to start another.
-        if (plan.stopSignal.aborted) return ledger.finish("stopped");
+        if (plan.stopSignal.aborted) return this.#finish("stopped");
         const reason = this.#redact(outcome.error ?? "unknown error");
         // `-v` shows all the child said on stderr (the reason quotes its last lines).
         if (outcome.stderr.length > 0)
@@ -207,7 +228,7 @@ export class StepRun {
         ledger.failAttempt(outcome, said);
         failedHere += 1;
         if (failedHere >= plan.maxAttempts || outcome.limitReached || outcome.cannotPass) {
-          const result = ledger.finish("failed");
+          const result = await this.#finish("failed");
           throw new StepFailedError(
             plan.step,
             outcome.limitReached
@@ -238,15 +259,54 @@ export class StepRun {
       const refused = switchRefused(this.#switch, outcome, resume !== undefined, prompt);
       if (refused !== null) {
         ledger.addError(refused);
-        const result = ledger.finish("failed");
+        const result = await this.#finish("failed");
         throw new StepFailedError(plan.step, refused, { cause: result });
       }
       const successorPrompt = await this.#handOff(outcome);
-      if (plan.stopSignal.aborted) return ledger.finish("stopped");
+      if (plan.stopSignal.aborted) return this.#finish("stopped");
       ledger.expectGeneration();
       resume = undefined;
       prompt = successorPrompt;
     }
+  }
+
+  /**
+   * The run's work begins or goes on: the ledger learns where the files are, and a continuation brings
+   * them to the last checkpoint its transcript has (step-work.ts). Returns a note for the model when
+   * files were put back or kept as they were; null otherwise.
+   */
+  async #beginWork(continuing: boolean): Promise<string | null> {
+    const work = this.#env.work;
+    if (!work) return null;
+    const tracker = work.tracker;
+    const ledger = this.#ledger;
+    ledger.beginWork({
+      run: tracker.run,
+      workspace: this.#plan.workspace,
+      isolated: tracker.owned,
+      base: ledger.work?.base ?? tracker.base,
+      start: null,
+      tip: tracker.tip,
+    });
+    if (!continuing && tracker.tip === null) return null;
+    const reconciled = await work.begin(ledger.work?.start ?? null, (event) => ledger.accept(event, false));
+    if (reconciled === null || !continuing) return null;
+    return workNote(reconciled, this.#plan.locale);
+  }
+
+  /** The files as the step leaves them (its end or its stop), then the step's end in the record. */
+  async #finish(status: StepRecord["status"]): Promise<StepResult> {
+    const work = this.#env.work;
+    if (work)
+      await work.checkpoint(
+        {
+          kind: status === "stopped" ? "stop" : "end",
+          generation: this.#ledger.generationNumber,
+          session: this.#ledger.sessionId,
+        },
+        (event) => this.#ledger.accept(event, false),
+      );
+    return this.#ledger.finish(status);
   }
 
   /**

@@ -1,0 +1,460 @@
+/**
+ * The shadow repository: a git repository of flower's own that records a workspace's files, outside the
+ * person's `.git`. It never touches their index, HEAD, branches, stash, config or hooks: every call runs
+ * with GIT_DIR set to the shadow, an index file of its own per chain, and no global or system config.
+ *
+ * It borrows, read-only, what the person's repository already has: its objects (an `alternates` entry,
+ * so a checkpoint of a 200 MB checkout stores only what changed), its `info/exclude` and the person's
+ * global excludes file (so `.gitignore` is respected exactly as their own `git status` respects it), and
+ * its HEAD tree as the first index (so the first checkpoint hashes only what differs from HEAD).
+ *
+ * The work tree is the repository's top level, and every scan is limited to the workspace's folder in it:
+ * trees are whole-repository trees, so a branch built from them can be merged into the person's repository
+ * as it is. A workspace that is not in a git repository is its own root, and its files are stored in full.
+ *
+ * What is left out, always: the `.git` folders (git's rule), flower's own folders (the run directory and
+ * `.flower/`, which travel their own way), files over the size limit (named, so the record can say so),
+ * and nested repositories (named likewise).
+ */
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { isAbsolute, join, relative, sep } from "node:path";
+import { git, gitText, nulList, type GitCall } from "./git.js";
+
+/** Where the person's repository is, seen from the workspace; null when the workspace is not in one. */
+export interface PersonRepository {
+  /** The repository's top level (the work tree of the checkout the workspace is in). */
+  root: string;
+  /** The checkout's own git dir (`.git`, or `.git/worktrees/<name>` for a linked worktree). */
+  gitDir: string;
+  /** The repository's shared git dir (objects, refs): the same as gitDir but for a linked worktree. */
+  commonDir: string;
+  /** HEAD's commit, or null for a repository without a commit yet. */
+  head: string | null;
+}
+
+export interface ShadowRepoOptions {
+  /** The folder whose files are recorded. */
+  workspace: string;
+  /** The shadow repository's folder (created when missing). */
+  dir: string;
+  /** Patterns left out besides `.gitignore`'s, in gitignore syntax relative to the root (`/runs/`). */
+  exclude?: readonly string[];
+  /** Files larger than this are left out (and named). */
+  maxFileBytes: number;
+}
+
+/** What a scan found that is not recorded. */
+export interface LeftOut {
+  /** Relative to the workspace, `/`-separated. */
+  path: string;
+  why: "too-large" | "nested-repository";
+  /** The file's size, for a file too large. */
+  bytes?: number;
+}
+
+export interface Snapshot {
+  /** The checkpoint's commit; the parent itself when nothing changed. */
+  commit: string;
+  tree: string;
+  /** False when the tree was the parent's: no commit was made. */
+  changed: boolean;
+  /** Paths (relative to the workspace) that differ from the parent. */
+  files: string[];
+  leftOut: LeftOut[];
+}
+
+/** Who a checkpoint commit is by: fixed, so the same tree, parent, message and time make the same commit. */
+const IDENTITY = { name: "flower", email: "flower@localhost" };
+
+export class ShadowRepo {
+  readonly dir: string;
+  /** The work tree: the repository's top level, or the workspace when it is not in a repository. */
+  readonly root: string;
+  /** The workspace's folder relative to root, `/`-separated; "" when they are the same. */
+  readonly scope: string;
+  readonly person: PersonRepository | null;
+  readonly #maxFileBytes: number;
+  /** Per index file: it holds the tree of its chain's tip (set after a snapshot or restore by this object). */
+  readonly #synced = new Map<string, string>();
+  /** Trees of commits already looked up. */
+  readonly #trees = new Map<string, string>();
+
+  private constructor(
+    options: ShadowRepoOptions,
+    root: string,
+    scope: string,
+    person: PersonRepository | null,
+  ) {
+    this.dir = options.dir;
+    this.root = root;
+    this.scope = scope;
+    this.person = person;
+    this.#maxFileBytes = options.maxFileBytes;
+  }
+
+  /** Opens the shadow repository of a workspace, creating it the first time. */
+  static async open(options: ShadowRepoOptions, known?: PersonRepository | null): Promise<ShadowRepo> {
+    const workspace = realpathSync(options.workspace);
+    const person = known === undefined ? await personRepository(workspace) : known;
+    const root = person?.root ?? workspace;
+    const scope = relative(root, workspace).split(sep).join("/");
+    const repo = new ShadowRepo(options, root, scope, person);
+    await repo.#init(options.exclude ?? []);
+    return repo;
+  }
+
+  /** The environment of a call on the shadow with one chain's index. */
+  #env(index?: string): Record<string, string> {
+    return {
+      GIT_DIR: this.dir,
+      GIT_WORK_TREE: this.root,
+      GIT_INDEX_FILE: join(this.dir, index === undefined ? "index" : `index-${index}`),
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      GIT_AUTHOR_NAME: IDENTITY.name,
+      GIT_AUTHOR_EMAIL: IDENTITY.email,
+      GIT_COMMITTER_NAME: IDENTITY.name,
+      GIT_COMMITTER_EMAIL: IDENTITY.email,
+    };
+  }
+
+  /** A git call on the shadow (cwd: the root, so pathspecs are root-relative). */
+  run(args: readonly string[], call: GitCall & { index?: string } = {}) {
+    return git(args, { cwd: this.root, ...call, env: { ...this.#env(call.index), ...call.env } });
+  }
+
+  text(args: readonly string[], call: GitCall & { index?: string } = {}): Promise<string> {
+    return gitText(args, { cwd: this.root, ...call, env: { ...this.#env(call.index), ...call.env } });
+  }
+
+  async #init(exclude: readonly string[]): Promise<void> {
+    if (!existsSync(join(this.dir, "HEAD"))) {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      await git(["init", "--quiet", "--bare", this.dir], {
+        env: { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
+      });
+      // Not bare after all: the work tree is given with every call. Hooks off; the untracked cache makes
+      // the scan of an unchanged tree cheap; no gc while a run is writing (flower prunes nothing itself).
+      for (const [key, value] of [
+        ["core.bare", "false"],
+        ["core.hooksPath", "/dev/null"],
+        ["core.untrackedCache", "true"],
+        ["core.autocrlf", "false"],
+        ["core.quotePath", "false"],
+        ["gc.auto", "0"],
+        ["advice.detachedHead", "false"],
+      ] as const)
+        await this.run(["config", key, value]);
+    }
+    // Refreshed at every open: the person may have added to their excludes, or moved their repository.
+    const objects = this.person ? join(this.person.commonDir, "objects") : null;
+    const alternates = join(this.dir, "objects", "info", "alternates");
+    if (objects !== null) writeFileSync(alternates, `${objects}\n`);
+    const excludesFile = await personExcludesFile(this.root);
+    if (excludesFile !== null) await this.run(["config", "core.excludesFile", excludesFile]);
+    const lines = [
+      "# written by flower at every start: flower's own folders, and the person's info/exclude",
+      "/.git",
+      ...exclude,
+      ...(this.person ? readLines(join(this.person.commonDir, "info", "exclude")) : []),
+    ];
+    mkdirSync(join(this.dir, "info"), { recursive: true });
+    writeFileSync(join(this.dir, "info", "exclude"), `${lines.join("\n")}\n`);
+  }
+
+  /** The pathspec limiting a call to the workspace's folder. */
+  get #pathspec(): string[] {
+    return this.scope === "" ? ["."] : [`:(top)${this.scope}`];
+  }
+
+  /** A path relative to the root as the workspace names it. */
+  #inWorkspace(path: string): string {
+    return this.scope === "" ? path : path.slice(this.scope.length + 1);
+  }
+
+  /** Whether the shadow has this commit (from a checkpoint, a bundle, or the person's repository). */
+  async has(commit: string): Promise<boolean> {
+    const answer = await this.run(["cat-file", "-e", `${commit}^{commit}`], { ok: [0, 1, 128] });
+    return answer.code === 0;
+  }
+
+  /** The commit a ref points at, or null. */
+  async resolve(ref: string): Promise<string | null> {
+    const answer = await this.run(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], { ok: [0, 1] });
+    return answer.code === 0 ? answer.stdout.toString("utf8").trim() : null;
+  }
+
+  async treeOf(commit: string): Promise<string> {
+    return this.text(["rev-parse", `${commit}^{tree}`]);
+  }
+
+  /**
+   * Brings `index` up to the workspace as it is now: the paths the scan finds changed are added, removed
+   * or updated; files over the limit and nested repositories stay out. Returns what was left out.
+   */
+  async #stage(index: string, base: string | null): Promise<{ staged: boolean; leftOut: LeftOut[] }> {
+    if (!existsSync(join(this.dir, `index-${index}`)) && base !== null) {
+      // A new index from a tree has no stat data: one refresh hashes the files once, so that the scan
+      // below lists what differs from the tree and not every file.
+      await this.run(["read-tree", base], { index });
+      await this.run(["update-index", "-q", "--refresh"], { index, ok: [0, 1] });
+    }
+    const scan = await this.run(
+      [
+        "ls-files",
+        "-z",
+        "--modified",
+        "--deleted",
+        "--others",
+        "--exclude-standard",
+        "--",
+        ...this.#pathspec,
+      ],
+      { index },
+    );
+    const paths = [...new Set(nulList(scan.stdout))];
+    if (paths.length === 0) return { staged: false, leftOut: [] };
+    const leftOut: LeftOut[] = [];
+    const take: string[] = [];
+    for (const path of paths) {
+      // An untracked folder listed whole is a repository of its own: its files are its history's.
+      if (path.endsWith("/")) {
+        leftOut.push({ path: this.#inWorkspace(path.slice(0, -1)), why: "nested-repository" });
+        continue;
+      }
+      const size = fileSize(join(this.root, path));
+      if (size !== null && size > this.#maxFileBytes) {
+        leftOut.push({ path: this.#inWorkspace(path), why: "too-large", bytes: size });
+        continue;
+      }
+      take.push(path);
+    }
+    if (take.length > 0)
+      await this.run(["update-index", "--add", "--remove", "--replace", "-z", "--stdin"], {
+        index,
+        input: `${take.join("\0")}\0`,
+      });
+    return { staged: take.length > 0, leftOut };
+  }
+
+  /**
+   * Records the workspace as a commit on top of `parent` (a checkpoint, or the person's HEAD for the
+   * first), unless the tree is the parent's: then nothing is written and `changed` is false.
+   * `index` names the chain (one index file per chain, so two runs on one workspace never share one).
+   */
+  async snapshot(input: {
+    index: string;
+    parent: string | null;
+    message: string;
+    at: Date;
+  }): Promise<Snapshot> {
+    const { index, parent, at } = input;
+    const parentTree = parent === null ? null : await this.#treeOf(parent);
+    const { staged, leftOut } = await this.#stage(index, parent);
+    // Nothing staged and the index known to hold the parent's tree: the tree is unchanged, one scan spent.
+    if (!staged && parentTree !== null && this.#synced.get(index) === parentTree)
+      return { commit: parent!, tree: parentTree, changed: false, files: [], leftOut };
+    const tree = await this.text(["write-tree"], { index });
+    this.#synced.set(index, tree);
+    if (parent !== null && tree === parentTree)
+      return { commit: parent, tree, changed: false, files: [], leftOut };
+    const date = `${Math.floor(at.getTime() / 1000)} +0000`;
+    const commit = await this.text(["commit-tree", tree, ...(parent ? ["-p", parent] : []), "-F", "-"], {
+      index,
+      input: input.message,
+      env: { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+    });
+    this.#trees.set(commit, tree);
+    const files = parent === null ? await this.filesOf(commit) : await this.changedBetween(parent, commit);
+    return { commit, tree, changed: true, files, leftOut };
+  }
+
+  /** A commit's tree; remembered, since a commit's tree never changes. */
+  async #treeOf(commit: string): Promise<string> {
+    const known = this.#trees.get(commit);
+    if (known !== undefined) return known;
+    const tree = await this.treeOf(commit);
+    this.#trees.set(commit, tree);
+    return tree;
+  }
+
+  /** The workspace's paths that differ between two commits. */
+  async changedBetween(from: string, to: string): Promise<string[]> {
+    const answer = await this.run([
+      "diff-tree",
+      "-r",
+      "-z",
+      "--no-renames",
+      "--name-only",
+      from,
+      to,
+      "--",
+      ...this.#pathspec,
+    ]);
+    return nulList(answer.stdout).map((path) => this.#inWorkspace(path));
+  }
+
+  /** Every path of the workspace in a commit. */
+  async filesOf(commit: string): Promise<string[]> {
+    const answer = await this.run(["ls-tree", "-r", "-z", "--name-only", commit, "--", ...this.#pathspec]);
+    return nulList(answer.stdout).map((path) => this.#inWorkspace(path));
+  }
+
+  /**
+   * The workspace's paths whose files differ from `commit` now (a scan; nothing is recorded). Files left
+   * out of checkpoints (too large, nested repositories, ignored) are not compared.
+   */
+  async changedSince(commit: string, index: string): Promise<string[]> {
+    // A scratch index from the commit: the chain's own index (and what it knows) stays as it is.
+    const scratch = `${index}.compare`;
+    await this.run(["read-tree", commit], { index: scratch });
+    await this.run(["update-index", "-q", "--refresh"], { index: scratch, ok: [0, 1] });
+    await this.#stage(scratch, null);
+    const answer = await this.run(
+      ["diff-index", "--cached", "-z", "--no-renames", "--name-only", commit, "--", ...this.#pathspec],
+      { index: scratch },
+    );
+    return nulList(answer.stdout).map((path) => this.#inWorkspace(path));
+  }
+
+  /**
+   * Makes the workspace's recorded files what they are in `commit`: changed files are rewritten, files the
+   * commit lacks are removed, files it has are written back. Ignored and left-out files are not touched.
+   * `only`: restore just these paths (workspace-relative); the rest stays as it is. Returns the paths changed.
+   */
+  async restore(
+    commit: string,
+    index: string,
+    options: { only?: readonly string[]; base?: string | null } = {},
+  ): Promise<string[]> {
+    const { only } = options;
+    // A chain's first restore on this machine (a fresh worktree): its index starts from the checkout's HEAD.
+    await this.#stage(index, options.base ?? null);
+    const changed = await this.run(
+      ["diff-index", "--cached", "-z", "--no-renames", "--name-only", commit, "--", ...this.#pathspec],
+      { index },
+    );
+    let paths = nulList(changed.stdout);
+    if (only !== undefined) {
+      const wanted = new Set(only.map((path) => (this.scope === "" ? path : `${this.scope}/${path}`)));
+      paths = paths.filter((path) => wanted.has(path));
+    }
+    if (paths.length === 0) {
+      if (only === undefined) this.#synced.set(index, await this.#treeOf(commit));
+      return [];
+    }
+    if (only === undefined) {
+      // -u writes the work tree: paths of the old index missing from the commit are removed.
+      await this.run(["read-tree", "-u", "--reset", commit], { index });
+      this.#synced.set(index, await this.#treeOf(commit));
+    } else {
+      const inCommit = new Set(
+        nulList((await this.run(["ls-tree", "-r", "-z", "--name-only", commit, "--", ...paths])).stdout),
+      );
+      const write = paths.filter((path) => inCommit.has(path));
+      const remove = paths.filter((path) => !inCommit.has(path));
+      if (write.length > 0) await this.run(["checkout", commit, "--", ...write], { index });
+      if (remove.length > 0)
+        await this.run(["rm", "--quiet", "--force", "--ignore-unmatch", "--", ...remove], { index });
+      this.#synced.delete(index);
+    }
+    return paths.map((path) => this.#inWorkspace(path));
+  }
+
+  /** Points `ref` at `commit` (creating it). */
+  async setRef(ref: string, commit: string): Promise<void> {
+    await this.run(["update-ref", ref, commit]);
+  }
+
+  async deleteRef(ref: string): Promise<void> {
+    await this.run(["update-ref", "-d", ref], { ok: [0, 1] });
+  }
+
+  /** A commit's message. */
+  async messageOf(commit: string): Promise<string> {
+    return this.text(["log", "-1", "--format=%B", commit]);
+  }
+
+  /**
+   * A bundle of what `tip` needs beyond `exclude` (commits the receiver has: the previous checkpoint,
+   * or what the person's remotes hold). Null when there is nothing to send (tip is excluded itself).
+   */
+  async bundle(tip: string, exclude: readonly string[]): Promise<Buffer | null> {
+    const ref = `refs/flower/bundle/${process.pid}-${Date.now()}`;
+    await this.setRef(ref, tip);
+    try {
+      const answer = await this.run(
+        ["bundle", "create", "--quiet", "-", ref, ...exclude.map((commit) => `^${commit}`)],
+        {
+          ok: [0, 128],
+        },
+      );
+      if (answer.code === 128) {
+        if (/empty bundle/i.test(answer.stderr)) return null;
+        throw new Error(answer.stderr);
+      }
+      return answer.stdout;
+    } finally {
+      await this.deleteRef(ref);
+    }
+  }
+
+  /** Takes in a bundle's objects; the commit it carries is then known here (`has`). */
+  async unbundle(bundle: Buffer, file: string): Promise<void> {
+    writeFileSync(file, bundle);
+    await this.run(["bundle", "unbundle", file]);
+  }
+}
+
+/** The repository the workspace is in, as seen by the person's own git (read-only); null when none. */
+export async function personRepository(workspace: string): Promise<PersonRepository | null> {
+  const where = await git(["rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir"], {
+    cwd: workspace,
+    ok: [0, 128],
+  }).catch(() => null);
+  if (where === null || where.code !== 0) return null;
+  const [root, gitDir, common] = where.stdout.toString("utf8").split("\n");
+  if (!root || !gitDir || !common) return null;
+  const head = await gitText(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], {
+    cwd: workspace,
+    ok: [0, 1],
+  });
+  return {
+    root: realpathSync(root),
+    gitDir,
+    commonDir: realpathSync(isAbsolute(common) ? common : join(workspace, common)),
+    head: /^[0-9a-f]{40,64}$/.test(head) ? head : null,
+  };
+}
+
+/** The person's global excludes file (core.excludesFile, else git's XDG default) when it exists. */
+async function personExcludesFile(root: string): Promise<string | null> {
+  const configured = await gitText(["config", "--path", "--get", "core.excludesFile"], {
+    cwd: root,
+    ok: [0, 1],
+  }).catch(() => "");
+  const xdg = process.env.XDG_CONFIG_HOME?.trim() || join(homedir(), ".config");
+  const path = configured !== "" ? configured : join(xdg, "git", "ignore");
+  return existsSync(path) ? path : null;
+}
+
+function readLines(path: string): string[] {
+  try {
+    return readFileSync(path, "utf8")
+      .split("\n")
+      .filter((line) => line.trim() !== "");
+  } catch {
+    return [];
+  }
+}
+
+/** A regular file's size; null for anything else (a link is stored as a link, whatever it points at). */
+function fileSize(path: string): number | null {
+  try {
+    const stat = lstatSync(path);
+    return stat.isFile() ? stat.size : null;
+  } catch {
+    return null;
+  }
+}
