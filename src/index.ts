@@ -5,7 +5,10 @@
 export { Runtime } from "./runtime/runtime.js";
 export type { RunOptions, ContinueOptions } from "./runtime/runtime.js";
 export type { HandoffAsked, RequestHandoffOptions } from "./runtime/request-handoff.js";
-export type { RuntimeOptions } from "./runtime/options.js";
+export type { RuntimeOptions, WorkOptions } from "./runtime/options.js";
+export type { DiffOptions, HandedBack } from "./runtime/run-work.js";
+export type { RewindOptions, Rewound } from "./runtime/rewind.js";
+export type { AppliedBranch } from "./work/apply-branch.js";
 export type { TelemetryOptions } from "./telemetry/settings.js";
 export type {
   StepResult,
@@ -154,6 +157,8 @@ export {
   FakeModelError,
   LeaseHeldError,
   LeaseLostError,
+  WorkError,
+  WorkRefusedError,
 } from "./errors.js";
 export type { FlowerErrorCode, LeaseHolder } from "./errors.js";
 export type { Locale } from "./locale/locale.js";

@@ -16,9 +16,19 @@ import type {
   ReviewEvent,
 } from "./guard-events.js";
 import type { RewriteReport } from "../store/passes/report.js";
-import type { WorkCheckpointEvent, WorkRestoredEvent, WorkWarningEvent } from "./work-events.js";
+import type {
+  WorkBranchEvent,
+  WorkCheckpointEvent,
+  WorkRestoredEvent,
+  WorkWarningEvent,
+} from "./work-events.js";
 
-export type { WorkCheckpointEvent, WorkRestoredEvent, WorkWarningEvent } from "./work-events.js";
+export type {
+  WorkBranchEvent,
+  WorkCheckpointEvent,
+  WorkRestoredEvent,
+  WorkWarningEvent,
+} from "./work-events.js";
 
 export type SettingName = "model" | "window" | "handoff" | "headroom" | "maxBudgetUsd" | "review" | "locale";
 
@@ -312,6 +322,7 @@ export type FlowerEvent =
   | DocumentChangedEvent
   | WorkCheckpointEvent
   | WorkRestoredEvent
-  | WorkWarningEvent;
+  | WorkWarningEvent
+  | WorkBranchEvent;
 
 export type FlowerEventType = FlowerEvent["type"];

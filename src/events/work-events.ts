@@ -42,3 +42,15 @@ export interface WorkWarningEvent {
   /** One line: what could not be done and what that means for the run's files. */
   message: string;
 }
+
+export interface WorkBranchEvent {
+  type: "work-branch";
+  step: string;
+  run: string;
+  /** `flower/<run>`. */
+  branch: string;
+  /** Commits on top of the run's base (one per generation that changed files, and the uncommitted changes it began on). */
+  commits: number;
+  /** The repository the branch is in. */
+  repository: string;
+}

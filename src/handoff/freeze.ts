@@ -20,6 +20,11 @@ export function handoffPath(notesDir: string, step: string, locale: Locale): str
   return join(notesDir, `${NAMES[locale].file}-${safeFileName(step)}.md`);
 }
 
+/** `<notes>/archive/交接` (zh) or `<notes>/archive/handoff` (en): where earlier generations' files go. */
+export function handoffArchiveDir(notesDir: string, locale: Locale): string {
+  return join(notesDir, "archive", NAMES[locale].archive);
+}
+
 export interface Frozen {
   /** Where this handoff now is. */
   path: string;
@@ -38,7 +43,7 @@ export function freezeHandoff(
   return freezeFile({
     path: handoffPath(options.notesDir, options.step, options.locale),
     text: handoff.toMarkdown(options.locale),
-    archiveDir: join(options.notesDir, "archive", NAMES[options.locale].archive),
+    archiveDir: handoffArchiveDir(options.notesDir, options.locale),
     archiveStem: options.step,
     ...(options.now ? { now: options.now } : {}),
   });

@@ -37,6 +37,18 @@ import type { ContinueOptions, RunOptions } from "./run-options.js";
 import { StepDriver } from "./step-driver.js";
 import { WorkspaceSync } from "./workspace-sync.js";
 import { startTelemetry } from "./telemetry-wiring.js";
+import type { AppliedBranch } from "../work/apply-branch.js";
+import { rewindStep, type RewindOptions, type Rewound } from "./rewind.js";
+import {
+  applyRun,
+  diffRun,
+  discardRun,
+  handBack,
+  openChain,
+  type DiffOptions,
+  type HandedBack,
+  type RunWorkParts,
+} from "./run-work.js";
 import type { TelemetryHook } from "../telemetry/hook.js";
 
 export type { ContinueOptions, RunOptions } from "./run-options.js";
@@ -108,6 +120,7 @@ export class Runtime {
       shared: this.#backing.kind === "postgres",
       kill: this.#kill.signal,
       telemetry: this.#telemetry,
+      carrier: this.#backing.work,
     });
   }
 
@@ -193,6 +206,72 @@ export class Runtime {
    */
   requestHandoff(step: string, options: RequestHandoffOptions = {}): Promise<HandoffAsked> {
     return requestHandoff(recordsTarget(this.records), step, options);
+  }
+
+  /**
+   * A run's changes as `git diff` prints them: the whole run (from the files as it found them to its last
+   * checkpoint), one step (`step`), or one generation (`generation`). `format: "stat"` or `"names"` for
+   * less. With a shared store the run may have worked on any machine: its checkpoints come from the store.
+   */
+  async diff(run: string, options: DiffOptions = {}): Promise<string> {
+    return diffRun(await openChain(this.#workParts(), run), options);
+  }
+
+  /**
+   * Merges the run's branch `flower/<run>` into the current branch of the workspace's repository (or
+   * stages it squashed: `squash: true`). Refused, nothing changed, over uncommitted changes to tracked
+   * files, on a conflict (merge it by hand), and for a run that worked in this checkout itself.
+   */
+  async apply(run: string, options: { squash?: boolean } = {}): Promise<AppliedBranch & { branch: string }> {
+    if (options.squash !== undefined && typeof options.squash !== "boolean")
+      throw new ConfigurationError("squash", options.squash, "a boolean");
+    return applyRun(await openChain(this.#workParts(), run), { squash: options.squash === true });
+  }
+
+  /**
+   * Builds the run's branch `flower/<run>` in the workspace's repository from its checkpoints — with a
+   * shared store, from wherever the run worked. Null when the workspace is not in a git repository.
+   */
+  async fetch(run: string): Promise<HandedBack | null> {
+    return handBack(await openChain(this.#workParts(), run));
+  }
+
+  /** Deletes the run's branch and its own worktree; its records and checkpoints stay. */
+  async discard(run: string): Promise<{ branch: string | null; worktree: string | null }> {
+    const chain = await openChain(this.#workParts(), run);
+    const holders = new Set((await this.records.leases()).map((lease) => lease.step));
+    const held = chain.steps.find((record) => holders.has(record.step) && record.status === "running");
+    if (held)
+      throw new ConfigurationError("run", run, `a run no live driver holds (step "${held.step}" is running)`);
+    return discardRun(chain);
+  }
+
+  /**
+   * Takes a step back to the start of one of its generations: the files it changed since then go back,
+   * the later generations are archived, and the handoff that started that generation is current again
+   * (edit it, then `continue`). See rewind.ts.
+   */
+  async rewind(step: string, options: RewindOptions): Promise<Rewound> {
+    this.#checkStep(step);
+    if (!options || typeof options !== "object")
+      throw new ConfigurationError("options", options, "{ generation, force? }");
+    if (options.force !== undefined && typeof options.force !== "boolean")
+      throw new ConfigurationError("force", options.force, "a boolean");
+    return rewindStep(
+      {
+        ...this.#workParts(),
+        saveNotes: async (name) => {
+          this.#sync?.saveNotes(name);
+          await this.#sync?.flush();
+        },
+      },
+      step,
+      options,
+    );
+  }
+
+  #workParts(): RunWorkParts {
+    return { options: this.options, records: this.records, carrier: this.#backing.work };
   }
 
   /** Stops the running steps at the next message boundary; their records stay continuable. */

@@ -41,6 +41,7 @@ import { GitMissingError } from "../work/git.js";
 import type { WorkCarrier } from "../work/work-carrier.js";
 import { WorkTracker } from "../work/work-tracker.js";
 import { StepWork } from "./step-work.js";
+import { handBack, openChain } from "./run-work.js";
 
 /** The runtime's parts a step is driven with; built once by the runtime. */
 export interface RuntimeParts {
@@ -173,13 +174,49 @@ export class StepDriver {
       });
       left = true;
       await this.#leave(step);
+      await this.#handBack(step, options.workflow?.run ?? record?.run ?? step);
       return result;
+    } catch (error) {
+      // A failed step's work is handed back too: the person may want what it got done.
+      if (lease && error instanceof StepFailedError)
+        await this.#handBack(step, options.workflow?.run ?? records.get(step)?.run ?? step);
+      throw error;
     } finally {
       if (lease && !left)
         await this.#leave(step).catch((error: unknown) => {
           process.stderr.write(`flower: the store did not get everything of "${step}": ${String(error)}\n`);
         });
       await lease?.release();
+    }
+  }
+
+  /**
+   * After a step: the run's work as the branch `flower/<run>` of the workspace's repository. A failure is
+   * said (work-warning) and does not change how the step ended.
+   */
+  async #handBack(step: string, run: string): Promise<void> {
+    const o = this.#parts.options;
+    if (!o.work.checkpoints) return;
+    try {
+      const record = this.#parts.records.get(step);
+      if (!record?.work) return;
+      const chain = await openChain({ options: o, records: this.#parts.records, carrier: null }, run);
+      const handed = await handBack(chain);
+      if (handed !== null)
+        this.#parts.bus.emit({
+          type: "work-branch",
+          step,
+          run,
+          branch: handed.branch,
+          commits: handed.commits,
+          repository: handed.repository,
+        });
+    } catch (error) {
+      this.#parts.bus.emit({
+        type: "work-warning",
+        step,
+        message: `the run's work could not be handed back as a branch: ${(error as Error).message}`,
+      });
     }
   }
 

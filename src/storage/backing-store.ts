@@ -18,6 +18,8 @@ import type { FlowerSessionStore } from "../store/flower-store.js";
 import { quoteIdentifier } from "./postgres/migrate.js";
 import { PostgresSessionStore } from "./postgres/session-store.js";
 import { PostgresWorkspaceFiles } from "./postgres/workspace-files.js";
+import { PostgresWorkLog } from "./postgres/work-log.js";
+import type { WorkCarrier } from "../work/work-carrier.js";
 import { RedactingSessionStore } from "../store/redacting-store.js";
 import { RoamingSessionStore } from "../store/roaming-store.js";
 import { SecretRedactor } from "../store/secret-redactor.js";
@@ -35,6 +37,8 @@ export interface BackingStore {
   sessions: { inner: FlowerSessionStore };
   /** Workbench files that follow a step to another machine; null with SQLite (they stay on this disk). */
   files: WorkspaceFiles | null;
+  /** The runs' checkpoints, carried to other machines; null with SQLite (the shadow repository keeps them). */
+  work: WorkCarrier | null;
   /** Connects and migrates now; a StoreError naming the store when it cannot. */
   ready(): Promise<void>;
   /** Waits for writes on their way, then closes the connections. The records close too. */
@@ -67,6 +71,7 @@ export function openBackingStore(
           : new SqliteSessionStore({ path }),
       },
       files: null,
+      work: null,
       ready: async () => undefined,
       close: async () => records.close(),
     };
@@ -88,6 +93,7 @@ export function openBackingStore(
       ),
     },
     files,
+    work: new PostgresWorkLog(ready, schema, location),
     ready: async () => {
       await ready();
     },

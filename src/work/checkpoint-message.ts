@@ -14,9 +14,10 @@ import { safeFileName } from "../fs/safe-file-name.js";
  * - `call`: after a main-thread tool call, before its result reaches the transcript;
  * - `end`: the step ended (done, failed, goal-not-met; a workflow pauses after a step's end);
  * - `stop`: the step was stopped (Ctrl-C, SIGTERM, a fleet's cancel or shutdown);
+ * - `rewind`: the files just before a rewind put some of them back (a forced rewind loses nothing);
  * - `reset`: the chain moved back (calls whose results the transcript lacks, or a rewind): no new tree.
  */
-export type CheckpointKind = "start" | "resume" | "call" | "end" | "stop" | "reset";
+export type CheckpointKind = "start" | "resume" | "call" | "end" | "stop" | "rewind" | "reset";
 
 export const CHECKPOINT_KINDS: readonly CheckpointKind[] = [
   "start",
@@ -24,6 +25,7 @@ export const CHECKPOINT_KINDS: readonly CheckpointKind[] = [
   "call",
   "end",
   "stop",
+  "rewind",
   "reset",
 ];
 

@@ -282,6 +282,29 @@ export class WorkTracker {
     });
   }
 
+  /**
+   * Moves the chain back to `commit` (a rewind): the old tip stays reachable under `refs/flower/rewound/`,
+   * and a shared store's log gets a reset row, so every machine goes on from `commit`.
+   */
+  moveTo(commit: string, step: string): Promise<void> {
+    return this.#serial(async () => {
+      const old = this.#tip;
+      if (old === commit) return;
+      if (old !== null) await this.shadow.setRef(`refs/flower/rewound/${this.key}/${Date.now()}`, old);
+      await this.shadow.setRef(this.ref, commit);
+      this.#tip = commit;
+      const carrier = this.#options.carrier;
+      if (carrier !== null) {
+        const fence = this.#options.fence?.();
+        this.#seq = await carrier.append(
+          this.run,
+          { commit, parent: old, step, kind: "reset", bundle: null },
+          ...(fence ? [fence] : []),
+        );
+      }
+    });
+  }
+
   /** Paths that differ from every one of `commits` (changed by someone since each). */
   async #changedSinceAll(commits: string[]): Promise<string[]> {
     if (commits.length === 0) return [];

@@ -4,10 +4,10 @@
  * person's own repository as it was; the record says what each generation changed.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { HandoffPolicy, type AgentSpec } from "../../src/index.js";
+import { HandoffPolicy, WorkRefusedError, type AgentSpec } from "../../src/index.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { handoffMarkdown } from "../support/handoff-fixture.js";
 import { rig } from "./runtime-helpers.js";
@@ -72,7 +72,7 @@ function policy(request: ModelRequest) {
 }
 
 describe("the run's work through the real binary", () => {
-  it("checkpoints every main-thread call and each generation, and records what each generation changed", async () => {
+  it("checkpoints every main-thread call and each generation, records what each generation changed, and hands the work back as a branch", async () => {
     const current = await rig({ policy });
     gitRepo(current.workspace);
     const head = sh(current.workspace, "rev-parse", "HEAD");
@@ -100,7 +100,12 @@ describe("the run's work through the real binary", () => {
     expect(existsSync(shadow)).toBe(true);
     expect(sh(current.workspace, "rev-parse", "HEAD")).toBe(head);
     expect(sh(current.workspace, "diff", "--cached", "--name-only")).toBe("");
-    expect(sh(current.workspace, "branch", "--format=%(refname:short)")).toBe("main");
+    // The work is handed back as flower/build, one commit per generation; the person's branch stays.
+    expect(sh(current.workspace, "branch", "--format=%(refname:short)")).toBe("flower/build\nmain");
+    expect(sh(current.workspace, "log", "--format=%s", "main..flower/build").split("\n")).toEqual([
+      "Wrote two.txt.",
+      "GEN-1: wrote one.txt and removed keep.txt; reading the big files",
+    ]);
     // The run's changes are the person's to commit; flower's own folders are ignored by their own .gitignore.
     const status = sh(current.workspace, "status", "--porcelain", "-z").split("\0");
     expect(
@@ -109,6 +114,83 @@ describe("the run's work through the real binary", () => {
         .filter(Boolean)
         .sort(),
     ).toEqual(["?? one.txt", "?? two.txt", "D keep.txt"]);
+    current.model.assertNoErrors();
+  });
+
+  it("rewinds a generation that deleted a file: the file comes back, its handoff is current, a person's edit of it steers the fresh session, and the diff shows only what came after", async () => {
+    /** Generation 2 deletes keep.txt (the tests need it); after the rewind it must write three.txt instead. */
+    const rewindPolicy = (request: ModelRequest) => {
+      if (request.isHandoffTurn) return policy(request);
+      const first = request.firstUserText();
+      if (first.includes("DEAD-END-KEEP")) {
+        return request.countToolResults("Bash") === 0
+          ? toolUse("Bash", { command: "echo three > three.txt" })
+          : text("Wrote three.txt, kept keep.txt.");
+      }
+      if (generationOf(request) === 2) {
+        const bash = request.countToolResults("Bash");
+        if (bash === 0) return toolUse("Bash", { command: "rm keep.txt && echo two > two.txt" });
+        return text("Removed keep.txt and wrote two.txt.");
+      }
+      if (request.countToolResults("Bash") === 0) return toolUse("Bash", { command: "echo one > one.txt" });
+      return toolUse("Read", { file_path: `big-${request.countToolResults("Read") % 6}.txt` });
+    };
+    const current = await rig({ policy: rewindPolicy });
+    gitRepo(current.workspace);
+    const options = {
+      workbench: true,
+      spillThreshold: null,
+      handoff: new HandoffPolicy({ window: 80_000, headroom: 30_000 }),
+    };
+    const rt = current.runtime(options);
+    await rt.run("build", builder, "Build the files.");
+    expect(existsSync(join(current.workspace, "keep.txt"))).toBe(false);
+
+    // A person's own edit since the last checkpoint blocks the rewind, named; nothing changes.
+    writeFileSync(join(current.workspace, "two.txt"), "my own edit\n");
+    const refused = await rt.rewind("build", { generation: 2 }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(WorkRefusedError);
+    expect((refused as Error).message).toContain("two.txt");
+    expect(existsSync(join(current.workspace, "keep.txt"))).toBe(false);
+    writeFileSync(join(current.workspace, "two.txt"), "two\n");
+
+    const rewound = await rt.rewind("build", { generation: 2 });
+    expect(rewound.restored.sort()).toEqual(["keep.txt", "two.txt"]);
+    expect(readFileSync(join(current.workspace, "keep.txt"), "utf8")).toBe("keep me\n");
+    expect(existsSync(join(current.workspace, "two.txt"))).toBe(false);
+    expect(existsSync(join(current.workspace, "one.txt"))).toBe(true);
+    const handoff = join(current.workspace, ".flower", "notes", "handoff-build.md");
+    expect(rewound.handoff).toBe(handoff);
+    expect(readFileSync(handoff, "utf8")).toContain("GEN-1");
+    let record = JSON.parse(readFileSync(join(current.runDir, "manifest.json"), "utf8")).steps.build;
+    expect(record.status).toBe("stopped");
+    expect(record.generations).toBe(1);
+    expect(record.rewound).toHaveLength(1);
+    expect(record.rewound[0].generations[0].work.files.sort()).toEqual(["keep.txt", "two.txt"]);
+
+    // The person adds the dead end; the fresh session reads it and goes another way.
+    appendFileSync(handoff, "\n- DEAD-END-KEEP: removing keep.txt broke the tests; keep it.\n");
+    const result = await rt.continue("build", builder);
+    expect(result.status).toBe("done");
+    expect(result.generations).toBe(2);
+    expect(existsSync(join(current.workspace, "keep.txt"))).toBe(true);
+    record = JSON.parse(readFileSync(join(current.runDir, "manifest.json"), "utf8")).steps.build;
+    expect(record.history[1].work.files).toEqual(["three.txt"]);
+
+    // What the run did, all told: one.txt and three.txt; the rewound deletion and two.txt are gone from it.
+    expect(await rt.diff("build", { format: "names" })).toBe("one.txt\nthree.txt\n");
+    expect(await rt.diff("build", { generation: 2, format: "names" })).toBe("three.txt\n");
+    const patch = await rt.diff("build");
+    expect(patch).toContain("+three");
+    expect(patch).not.toContain("keep.txt");
+    // The branch holds one commit per generation, the handoff's doing as the first one's message.
+    expect(sh(current.workspace, "log", "--format=%s", "main..flower/build").split("\n")).toEqual([
+      "Wrote three.txt, kept keep.txt.",
+      "GEN-1: wrote one.txt and removed keep.txt; reading the big files",
+    ]);
+    expect(sh(current.workspace, "show", "flower/build:keep.txt")).toBe("keep me");
+    // It worked in this checkout: apply has nothing to bring.
+    await expect(rt.apply("build")).rejects.toThrow(/worked in this checkout/);
     current.model.assertNoErrors();
   });
 });

@@ -1,7 +1,7 @@
 /**
  * flower's Postgres schema as an ordered list of migrations. Each runs once per schema, inside the
  * migration transaction (migrate.ts), and its version is recorded in `flower_schema_version`. Never edit
- * or reorder a released migration: add the next version instead (version 2 added run records, leases and workspace files; 4 the fleet's runs).
+ * or reorder a released migration: add the next version instead (version 2 added run records, leases and workspace files; 4 the fleet's runs; 5 the runs' work).
  *
  * Tables carry a `flower_` prefix so they can share a schema (default `public`) with an application's own.
  */
@@ -120,6 +120,26 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         heartbeat_at TIMESTAMPTZ,
         submitted_at TIMESTAMPTZ NOT NULL DEFAULT now(),
         updated_at TIMESTAMPTZ NOT NULL DEFAULT now()
+      )`,
+    ],
+  },
+  {
+    version: 5,
+    description: "the work of runs (checkpoints of their files, as git bundles)",
+    statements: (schema) => [
+      // An append-only log per run of where its chain of checkpoints stands (work/work-carrier.ts): a
+      // new checkpoint as a git bundle of what it adds, a move back as a row without one. BYTEA: bundles
+      // are binary. Rows are written under the step's lease; `forget` deletes a run's rows with it.
+      `CREATE TABLE ${schema}.flower_work (
+        run TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        commit_id TEXT NOT NULL,
+        parent_id TEXT,
+        step TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        bundle BYTEA,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (run, seq)
       )`,
     ],
   },
