@@ -21,6 +21,7 @@ import {
   withPath,
 } from "./display-format.js";
 import { cut, oneLine } from "./terminal-text.js";
+import { namedFiles } from "./work-summary.js";
 
 export const REASON_MAX_CHARS = 160;
 
@@ -183,6 +184,28 @@ export function eventLines(event: FlowerEvent, view: LineContext): ViewLine[] {
       if (event.charsSaved > 0) parts.push(t.saved(formatTokens(event.charsSaved)));
       return [t.storeLoad(shortId(event.sessionId), parts)];
     }
+    case "work-restored": {
+      // Said always: the files on disk changed (or were kept) before the step went on.
+      const parts: string[] = [];
+      const named = (files: readonly string[]) => namedFiles(files, t.moreFiles);
+      if (event.restored.length > 0)
+        parts.push(t.restoredFiles(event.restored.length, named(event.restored)));
+      if (event.kept.length > 0) parts.push(t.keptFiles(event.kept.length, named(event.kept)));
+      if (event.dropped > 0) parts.push(t.droppedCheckpoints(event.dropped));
+      return parts.length > 0 ? [t.workRestored(parts)] : [];
+    }
+    case "work-warning":
+      return [t.workWarning(cut(oneLine(event.message), 300))];
+    case "work-checkpoint":
+      // Only a checkpoint that changed files, and only under -v: one a call, most calls have one.
+      if (!view.verbose || !event.changed || event.files.length === 0) return [];
+      return [
+        t.checkpoint(
+          event.files.length,
+          namedFiles(event.files, t.moreFiles),
+          event.tool === undefined ? null : oneLine(event.tool),
+        ),
+      ];
     default:
       return [];
   }

@@ -87,6 +87,19 @@ export interface DisplayText {
   stepResumed: string;
   /** Display names of the default workflow's steps; another step shows its own name. */
   stepNames: Record<string, string>;
+  /** After the first names of a list of files: how many more. */
+  moreFiles: (rest: number) => string;
+  /** The run's files were brought to its last checkpoint as the step goes on: `parts` say what moved. */
+  workRestored: (parts: string[]) => string;
+  restoredFiles: (count: number, list: string) => string;
+  /** Files that differ from the checkpoint and were left as they are (the person's checkout). */
+  keptFiles: (count: number, list: string) => string;
+  /** Checkpoints dropped because the transcript lacks their calls' results. */
+  droppedCheckpoints: (count: number) => string;
+  /** A checkpoint that could not be taken or stored (the run goes on). */
+  workWarning: (message: string) => string;
+  /** Under -v: a checkpoint that changed files (`tool`: the main-thread call it followed). */
+  checkpoint: (count: number, list: string, tool: string | null) => string;
 }
 
 export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
@@ -164,6 +177,13 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     stepSkipped: "已冻结,不重做",
     stepResumed: "接着做",
     stepNames: { requirements: "需求确认", goal: "目标", work: "干活" },
+    moreFiles: (rest) => `,还有 ${rest} 个`,
+    workRestored: (parts) => `<- 文件回到上一个检查点:${parts.join(" · ")}`,
+    restoredFiles: (count, list) => `放回 ${count} 个(${list})`,
+    keptFiles: (count, list) => `${count} 个保持原样(${list})`,
+    droppedCheckpoints: (count) => `丢弃 ${count} 个会话里没有结果的检查点`,
+    workWarning: (message) => `!  检查点:${message}`,
+    checkpoint: (count, list, tool) => `   检查点:${count} 个文件(${list})${tool ? ` · ${tool} 之后` : ""}`,
   },
   en: {
     gauge: (context, window) => `# context ${context}${window ? `/${window}` : ""}`,
@@ -246,5 +266,14 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     stepSkipped: "already done, not redone",
     stepResumed: "continued",
     stepNames: { requirements: "requirements", goal: "goal", work: "work" },
+    moreFiles: (rest) => ` and ${rest} more`,
+    workRestored: (parts) => `<- files brought to the last checkpoint: ${parts.join(" · ")}`,
+    restoredFiles: (count, list) => `${count} put back (${list})`,
+    keptFiles: (count, list) => `${count} kept as they were (${list})`,
+    droppedCheckpoints: (count) =>
+      `${count} checkpoint${count === 1 ? "" : "s"} dropped (their calls' results are not in the session)`,
+    workWarning: (message) => `!  checkpoints: ${message}`,
+    checkpoint: (count, list, tool) =>
+      `   checkpoint: ${count} file${count === 1 ? "" : "s"} (${list})${tool ? ` · after ${tool}` : ""}`,
   },
 };

@@ -46,8 +46,8 @@ export const NO_FLEET: RunActions = {
 
 /**
  * The fleet's word on status, step and machine wins (it knows a queued run, a cancel asked); the records
- * keep the gauge, the checks and the documents. Rows of runs outside the fleet stay as they are, with
- * no action. Order: the most recently updated last, like the records' rows.
+ * keep the gauge, the files changed, the checks and the documents. Rows of runs outside the fleet stay as
+ * they are, with no action. Order: the most recently updated last, like the records' rows.
  */
 export function fleetRows(records: RunRow[], fleet: FleetRunView[]): RunRow[] {
   const byName = new Map(
@@ -62,6 +62,7 @@ export function fleetRows(records: RunRow[], fleet: FleetRunView[]): RunRow[] {
       machine: view.machine ? `pid ${view.pid}@${view.machine}` : (row?.machine ?? null),
       gauge: row?.gauge ?? null,
       generations: Math.max(view.generations, row?.generations ?? 0),
+      ...(row?.work ? { work: row.work } : {}),
       costUsd: Math.max(view.costUsd, row?.costUsd ?? 0),
       checks: row?.checks ?? [],
       documents: row?.documents ?? [],

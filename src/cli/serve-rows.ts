@@ -1,12 +1,13 @@
 /**
  * The live page's rows from step records: one row per workflow run (its steps folded in, like `flower
  * runs` does), one per step run on its own. The gauge is the main thread's context of the step the run
- * is on against that step's window and handoff line; the checks are the goal's last run of them.
+ * is on against that step's window and handoff line; the checks are the goal's last run of them; the
+ * files are what the latest generations changed (the report has every generation's).
  */
 import type { LeaseHolder } from "../errors.js";
 import { HandoffPolicy } from "../handoff/policy.js";
 import type { StepRecord } from "../records/step-record.js";
-import type { RunGauge, RunRow } from "../serve/run-source.js";
+import type { RunGauge, RunGenerationFiles, RunRow } from "../serve/run-source.js";
 import { runStatus } from "./run-status.js";
 import type { ShownStatus } from "./step-source.js";
 
@@ -53,6 +54,7 @@ function rowOf(
     machine: holder ? `pid ${holder.pid}@${holder.host}` : null,
     gauge: gaugeOf(current),
     generations: ordered.reduce((sum, record) => sum + record.generations, 0),
+    ...workOf(ordered, inRun),
     costUsd: ordered.reduce((sum, record) => sum + record.costUsd, 0),
     checks: last?.results.map((result) => ({ name: result.command, passed: result.passed })) ?? [],
     documents: ordered.flatMap((record) => (record.frozen ? [record.frozen.kind] : [])),
@@ -75,4 +77,36 @@ function gaugeOf(record: StepRecord): RunGauge | null {
   if (record.history.length === 0 && context === 0) return null;
   const { window, at, warnAt } = record.policy ?? new HandoffPolicy();
   return { context, window, at, warnAt };
+}
+
+/** Generations the page lists files for, the latest; the files named of each. */
+const GENERATIONS_SHOWN = 4;
+const FILES_SENT = 8;
+
+/**
+ * The latest generations that changed files, over the run's steps in order; nothing for a run whose
+ * records kept no checkpoints (written before them, or with them off).
+ */
+function workOf(
+  records: readonly StepRecord[],
+  inRun: boolean,
+): { work?: { generations: RunGenerationFiles[]; earlier: number } } {
+  const generations = records.flatMap((record) =>
+    record.history.map((generation) => ({ record, generation })),
+  );
+  if (!generations.some(({ generation }) => generation.work)) return {};
+  const changed = generations.flatMap(({ record, generation }) =>
+    generation.work && generation.work.files.length > 0
+      ? [
+          {
+            step: inRun ? (record.workflow?.name ?? record.step) : null,
+            generation: generation.generation,
+            count: generation.work.files.length,
+            files: generation.work.files.slice(0, FILES_SENT),
+          },
+        ]
+      : [],
+  );
+  const shown = changed.slice(-GENERATIONS_SHOWN);
+  return { work: { generations: shown, earlier: changed.length - shown.length } };
 }

@@ -81,6 +81,24 @@ export interface CliText {
     generationsTitle: string;
     current: string;
     handedOff: string;
+    /** Under a generation: the files it changed (`list` names the first few). */
+    changedFiles: (count: number, list: string) => string;
+    /** Under a generation that recorded its work and changed nothing. */
+    noFilesChanged: string;
+    /** On a step's line of `flower show <run>`: files its generations changed. */
+    filesChanged: (count: number) => string;
+    /** After the first names of a list of files: how many more. */
+    moreFiles: (rest: number) => string;
+    /** Once per step: files its checkpoints left out (a rewind cannot put them back). */
+    leftOut: (list: string) => string;
+    tooLarge: (size: string | null) => string;
+    nestedRepository: string;
+    /** A checkpoint that could not be taken or stored (the run went on). */
+    workWarning: (message: string) => string;
+    /** Heads the generations a rewind took back: when, and the generation the step went back to. */
+    rewoundTitle: (at: string, to: number) => string;
+    /** Marks a generation a rewind took back. */
+    rewound: string;
     /** A `flower handoff` request the driver acted on in this generation: who, when, their words. */
     askedBy: (by: string, at: string, next: string | null) => string;
     degraded: (why: string) => string;
@@ -182,6 +200,17 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       generationsTitle: "generations",
       current: "current",
       handedOff: "handed off",
+      changedFiles: (count, list) => `changed ${count} file${count === 1 ? "" : "s"}: ${list}`,
+      noFilesChanged: "changed no files",
+      filesChanged: (count) => `${count} file${count === 1 ? "" : "s"} changed`,
+      moreFiles: (rest) => ` and ${rest} more`,
+      leftOut: (list) => `left out of the checkpoints (a rewind cannot put them back): ${list}`,
+      tooLarge: (size) => ` (too large${size ? `, ${size}` : ""})`,
+      nestedRepository: " (a repository of its own)",
+      workWarning: (message) => `! checkpoints: ${message}`,
+      rewoundTitle: (at, to) =>
+        `rewound at ${at} (flower rewind), back to the start of generation ${to}; no longer the step's`,
+      rewound: "rewound",
       askedBy: (by, at, next) =>
         `asked by ${by} (flower handoff) at ${at}${next === null ? "" : `: ${next}`}`,
       degraded: (why) => `DEGRADED${why ? ` (${why})` : ""}`,
@@ -281,6 +310,16 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       generationsTitle: "各代",
       current: "当前",
       handedOff: "换代",
+      changedFiles: (count, list) => `改了 ${count} 个文件:${list}`,
+      noFilesChanged: "没改文件",
+      filesChanged: (count) => `改了 ${count} 个文件`,
+      moreFiles: (rest) => `,还有 ${rest} 个`,
+      leftOut: (list) => `没进检查点的文件(回退放不回它们):${list}`,
+      tooLarge: (size) => `(太大${size ? `,${size}` : ""})`,
+      nestedRepository: "(自带 git 仓库)",
+      workWarning: (message) => `! 检查点:${message}`,
+      rewoundTitle: (at, to) => `${at} 回退(flower rewind)到第 ${to} 代开头;以下几代已不算这一步的`,
+      rewound: "已回退",
       askedBy: (by, at, next) => `${by} 于 ${at} 要求交接(flower handoff)${next === null ? "" : `:${next}`}`,
       degraded: (why) => `降级${why ? `(${why})` : ""}`,
       noFile: "(没有工作台,没落盘)",

@@ -8,7 +8,13 @@ import type { Locale } from "../locale/locale.js";
 import { activityChart } from "./activity-chart.js";
 import { contextChart, contextScale } from "./context-chart.js";
 import { escapeHtml } from "./escape.js";
-import { validateReportInput, type ReportCheck, type ReportInput, type ReportStep } from "./report-input.js";
+import {
+  validateReportInput,
+  type ReportCheck,
+  type ReportGeneration,
+  type ReportInput,
+  type ReportStep,
+} from "./report-input.js";
 import { REPORT_TEXT, type ReportText } from "./report-text.js";
 import { REPORT_STYLE } from "./report-style.js";
 import { formatCost, runOverview, statusBadge, typedText, verdictBox } from "./run-overview.js";
@@ -63,33 +69,122 @@ function totals(step: ReportStep, text: ReportText): string {
   );
 }
 
-function generationTable(step: ReportStep, text: ReportText): string {
+/** At most this many files are named in a generation's row; the rest fold under "and N more". */
+const FILES_NAMED = 8;
+
+/** The files a generation changed: the first few named, the rest folded (no script: a `<details>`). */
+function filesCell(files: readonly string[] | undefined, words: ReportText["generationTable"]): string {
+  if (files === undefined) return `<td class="files"></td>`;
+  if (files.length === 0)
+    return `<td class="files" data-files="0"><span class="muted">${escapeHtml(words.noFiles)}</span></td>`;
+  const names = (list: readonly string[]) =>
+    list.map((file) => `<code>${escapeHtml(file)}</code>`).join(", ");
+  const rest = files.slice(FILES_NAMED);
+  return (
+    `<td class="files" data-files="${files.length}">${names(files.slice(0, FILES_NAMED))}` +
+    (rest.length > 0
+      ? ` <details><summary>${escapeHtml(words.moreFiles(rest.length))}</summary>${names(rest)}</details>`
+      : "") +
+    `</td>`
+  );
+}
+
+/** The table's rows; a rewound generation's turns are not in the step's series, so it has no peak. */
+function generationRows(
+  generations: readonly ReportGeneration[],
+  step: ReportStep,
+  text: ReportText,
+  options: { files: boolean; rewound: boolean },
+): string {
   const words = text.generationTable;
-  const rows = [...step.generations]
+  return [...generations]
     .sort((a, b) => a.generation - b.generation)
     .map((generation) => {
-      const contexts = step.turns
-        .filter((turn) => turn.generation === generation.generation)
-        .map((turn) => turn.context);
+      const contexts = options.rewound
+        ? []
+        : step.turns.filter((turn) => turn.generation === generation.generation).map((turn) => turn.context);
       const peak = contexts.length > 0 ? formatTokensShort(Math.max(...contexts)) : "—";
       const handoff = generation.handoff;
       const ended = handoff ? (handoff.degraded ? words.degraded : words.handoff) : words.running;
+      const classes = [...(handoff?.degraded ? ["degraded"] : []), ...(options.rewound ? ["rewound"] : [])];
       return (
-        `<tr data-generation="${generation.generation}"${handoff?.degraded ? ' class="degraded"' : ""}>` +
+        `<tr data-generation="${generation.generation}"${options.rewound ? ' data-rewound="true"' : ""}` +
+        `${classes.length > 0 ? ` class="${classes.join(" ")}"` : ""}>` +
         `<td>${generation.generation}</td>` +
         `<td class="number">${generation.numTurns}</td>` +
         `<td class="number">${escapeHtml(formatCost(generation.costUsd))}</td>` +
         `<td class="number">${escapeHtml(peak)}</td>` +
-        `<td>${escapeHtml(ended)}</td>` +
+        `<td>${escapeHtml(options.rewound ? `${handoff ? ended : ""}${handoff ? " · " : ""}${words.rewound}` : ended)}</td>` +
         `<td class="path">${handoff?.path ? escapeHtml(handoff.path) : ""}</td>` +
+        (options.files ? filesCell(generation.files, words) : "") +
         `</tr>`
       );
     })
     .join("");
+}
+
+function generationHead(text: ReportText, files: boolean): string {
+  const words = text.generationTable;
+  const heads = [words.generation, words.turns, words.cost, words.peak, words.ended, words.handoffPath];
+  if (files) heads.push(words.files);
+  return `<thead><tr>${heads.map((head) => `<th>${escapeHtml(head)}</th>`).join("")}</tr></thead>`;
+}
+
+/**
+ * Cost and turns per generation (with the files each changed, for a run that kept checkpoints); then
+ * each rewind's generations, marked as taken back.
+ */
+function generationTable(step: ReportStep, text: ReportText): string {
+  const words = text.generationTable;
+  const rewound = step.rewound ?? [];
+  const files = [...step.generations, ...rewound.flatMap((entry) => entry.generations)].some(
+    (generation) => generation.files !== undefined,
+  );
   return (
     `<table class="generations"><caption>${escapeHtml(words.caption)}</caption>` +
-    `<thead><tr><th>${escapeHtml(words.generation)}</th><th>${escapeHtml(words.turns)}</th><th>${escapeHtml(words.cost)}</th><th>${escapeHtml(words.peak)}</th><th>${escapeHtml(words.ended)}</th><th>${escapeHtml(words.handoffPath)}</th></tr></thead>` +
-    `<tbody>${rows}</tbody></table>`
+    generationHead(text, files) +
+    `<tbody>${generationRows(step.generations, step, text, { files, rewound: false })}</tbody></table>` +
+    workNotes(step, text) +
+    rewound
+      .map(
+        (entry) =>
+          `<table class="generations rewound" data-rewound-to="${entry.to}">` +
+          `<caption>${escapeHtml(words.rewoundCaption(formatTime(entry.at), entry.to))}</caption>` +
+          generationHead(text, files) +
+          `<tbody>${generationRows(entry.generations, step, text, { files, rewound: true })}</tbody></table>`,
+      )
+      .join("")
+  );
+}
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** The files the checkpoints left out, and the checkpoints that failed: said once for the step. */
+function workNotes(step: ReportStep, text: ReportText): string {
+  const words = text.work;
+  const leftOut = step.leftOut ?? [];
+  const names = leftOut.map(
+    (entry) =>
+      `<code>${escapeHtml(entry.path)}</code>${escapeHtml(
+        entry.why === "too-large"
+          ? words.tooLarge(entry.bytes === undefined ? null : formatSize(entry.bytes))
+          : words.nestedRepository,
+      )}`,
+  );
+  return (
+    (names.length > 0
+      ? `<p class="note" data-work="left-out">${escapeHtml(words.leftOut)} ${names.join(", ")}</p>`
+      : "") +
+    (step.workWarnings ?? [])
+      .map(
+        (warning) =>
+          `<p class="note" data-work="warning">${escapeHtml(words.warning)} ${escapeHtml(warning)}</p>`,
+      )
+      .join("")
   );
 }
 

@@ -37,6 +37,28 @@ export interface ReportGeneration {
   numTurns: number;
   /** Set when this generation ended in a handoff to the next one. */
   handoff?: ReportHandoff;
+  /**
+   * The files it changed (relative to the workspace), in the order they first changed; absent when the
+   * run kept no checkpoints (nothing is said then).
+   */
+  files?: string[];
+}
+
+/** A file the checkpoints left out. */
+export interface ReportLeftOut {
+  path: string;
+  why: "too-large" | "nested-repository";
+  /** The file's size, for a file too large. */
+  bytes?: number;
+}
+
+/** Generations a rewind took back: no longer the step's, still shown (marked). */
+export interface ReportRewound {
+  /** When the rewind was (ISO 8601). */
+  at: string;
+  /** The generation the step went back to the start of. */
+  to: number;
+  generations: ReportGeneration[];
 }
 
 /** One check a guard ran (tests, a build, an acceptance criterion). */
@@ -84,6 +106,12 @@ export interface ReportStep {
   warnAt: number;
   turns: ReportTurn[];
   generations: ReportGeneration[];
+  /** Files the checkpoints left out (too large, nested repositories), said once for the step. */
+  leftOut?: ReportLeftOut[];
+  /** Checkpoints that could not be taken or stored, one line each. */
+  workWarnings?: string[];
+  /** Generations taken back by rewinds, oldest rewind first. */
+  rewound?: ReportRewound[];
   /** Goal-guard rounds, once the goal guard runs. */
   guard?: ReportGuardRound[];
   /** Checks run outside a guard round (the step's own acceptance checks). */
@@ -161,6 +189,33 @@ function checks(path: string, value: unknown): void {
   });
 }
 
+function strings(path: string, value: unknown): void {
+  if (value === undefined) return;
+  if (!Array.isArray(value)) fail(path, value, "an array of strings");
+  value.forEach((item: unknown, index) => text(`${path}[${index}]`, item, false));
+}
+
+function generations(path: string, value: unknown): void {
+  if (!Array.isArray(value)) fail(path, value, "an array of generations");
+  value.forEach((record: unknown, index) => {
+    const g = `${path}[${index}]`;
+    if (typeof record !== "object" || record === null) fail(g, record, "{ generation, costUsd, numTurns }");
+    const { generation, costUsd, numTurns, handoff, files } = record as Record<string, unknown>;
+    integer(`${g}.generation`, generation, 1);
+    count(`${g}.costUsd`, costUsd);
+    integer(`${g}.numTurns`, numTurns, 0);
+    if (handoff !== undefined) {
+      if (typeof handoff !== "object" || handoff === null) {
+        fail(`${g}.handoff`, handoff, "{ degraded, path? }");
+      }
+      const { degraded, path: file } = handoff as Record<string, unknown>;
+      if (typeof degraded !== "boolean") fail(`${g}.handoff.degraded`, degraded, "a boolean");
+      text(`${g}.handoff.path`, file, true);
+    }
+    strings(`${g}.files`, files);
+  });
+}
+
 /**
  * Checks a report input before anything is drawn; the error names the bad field by its path
  * (`steps[0].turns[3].context`). Returns the input for chaining.
@@ -217,24 +272,30 @@ export function validateReportInput(input: ReportInput): ReportInput {
       if (turn.spills !== undefined) integer(`${t}.spills`, turn.spills, 0);
       if (turn.denials !== undefined) integer(`${t}.denials`, turn.denials, 0);
     });
-    if (!Array.isArray(step.generations))
-      fail(`${s}.generations`, step.generations, "an array of generations");
-    step.generations.forEach((record, index) => {
-      const g = `${s}.generations[${index}]`;
-      if (typeof record !== "object" || record === null) fail(g, record, "{ generation, costUsd, numTurns }");
-      integer(`${g}.generation`, record.generation, 1);
-      count(`${g}.costUsd`, record.costUsd);
-      integer(`${g}.numTurns`, record.numTurns, 0);
-      if (record.handoff !== undefined) {
-        if (typeof record.handoff !== "object" || record.handoff === null) {
-          fail(`${g}.handoff`, record.handoff, "{ degraded, path? }");
-        }
-        if (typeof record.handoff.degraded !== "boolean") {
-          fail(`${g}.handoff.degraded`, record.handoff.degraded, "a boolean");
-        }
-        text(`${g}.handoff.path`, record.handoff.path, true);
-      }
-    });
+    generations(`${s}.generations`, step.generations);
+    if (step.leftOut !== undefined) {
+      if (!Array.isArray(step.leftOut)) fail(`${s}.leftOut`, step.leftOut, "an array of left-out files");
+      step.leftOut.forEach((entry, index) => {
+        const l = `${s}.leftOut[${index}]`;
+        if (typeof entry !== "object" || entry === null) fail(l, entry, "{ path, why, bytes? }");
+        text(`${l}.path`, entry.path, false);
+        if (entry.why !== "too-large" && entry.why !== "nested-repository")
+          fail(`${l}.why`, entry.why, `"too-large" or "nested-repository"`);
+        if (entry.bytes !== undefined) count(`${l}.bytes`, entry.bytes);
+      });
+    }
+    strings(`${s}.workWarnings`, step.workWarnings);
+    if (step.rewound !== undefined) {
+      if (!Array.isArray(step.rewound)) fail(`${s}.rewound`, step.rewound, "an array of rewinds");
+      step.rewound.forEach((entry, index) => {
+        const r = `${s}.rewound[${index}]`;
+        if (typeof entry !== "object" || entry === null) fail(r, entry, "{ at, to, generations }");
+        if (entry.at === undefined) fail(`${r}.at`, entry.at, "an ISO 8601 time");
+        time(`${r}.at`, entry.at);
+        integer(`${r}.to`, entry.to, 1);
+        generations(`${r}.generations`, entry.generations);
+      });
+    }
     if (step.guard !== undefined) {
       if (!Array.isArray(step.guard)) fail(`${s}.guard`, step.guard, "an array of guard rounds");
       step.guard.forEach((round, index) => {

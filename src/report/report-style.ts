@@ -80,6 +80,11 @@ td.number { text-align: right; }
 td.path { overflow-wrap: anywhere; font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 12px; color: var(--muted); }
 tr.degraded td, tr.failed td:nth-child(2) { color: var(--at); }
 tr.passed td:nth-child(2) { color: var(--ok); }
+/* The files a generation changed: the first names, the rest folded. A rewind's generations are no longer
+   the step's: greyed, under a caption that says when and where to. */
+td.files { max-width: 520px; } td.files details { display: inline; } td.files summary { cursor: pointer; color: var(--muted); }
+table.rewound { color: var(--muted); } table.rewound caption { color: var(--goal-not-met); font-weight: normal; }
+tr.rewound td:first-child { text-decoration: line-through; }
 ul.checks { list-style: none; margin: 0; padding: 0; }
 ul.checks li.passed .mark { color: var(--ok); } ul.checks li.failed .mark { color: var(--at); }
 .verdict, .detail { color: var(--muted); }

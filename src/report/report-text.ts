@@ -46,6 +46,22 @@ export interface ReportText {
     handoff: string;
     degraded: string;
     running: string;
+    /** The column of the files each generation changed (shown only for a run that kept checkpoints). */
+    files: string;
+    noFiles: string;
+    /** After the first names: the rest, folded. */
+    moreFiles: (rest: number) => string;
+    /** A rewind's table: when, and the generation the step went back to the start of. */
+    rewoundCaption: (at: string, to: number) => string;
+    /** A row of a rewound generation, in the "Ended in" column after how it ended. */
+    rewound: string;
+  };
+  /** The step's files left out of the checkpoints, and checkpoints that failed. */
+  work: {
+    leftOut: string;
+    tooLarge: (size: string | null) => string;
+    nestedRepository: string;
+    warning: string;
   };
   activityTitle: string;
   activityCaption: string;
@@ -112,6 +128,18 @@ export const REPORT_TEXT: Readonly<Record<Locale, ReportText>> = {
       handoff: "handoff",
       degraded: "degraded handoff",
       running: "—",
+      files: "Files changed",
+      noFiles: "none",
+      moreFiles: (rest) => `and ${rest} more`,
+      rewoundCaption: (at, to) =>
+        `Rewound on ${at} (flower rewind): back to the start of generation ${to}. These generations are no longer the step's; their files were put back.`,
+      rewound: "rewound",
+    },
+    work: {
+      leftOut: "Left out of the checkpoints (a rewind cannot put them back):",
+      tooLarge: (size) => ` (too large${size ? `, ${size}` : ""})`,
+      nestedRepository: " (a repository of its own)",
+      warning: "Checkpoint warning:",
     },
     activityTitle: "Spills and denials per turn",
     activityCaption:
@@ -174,6 +202,18 @@ export const REPORT_TEXT: Readonly<Record<Locale, ReportText>> = {
       handoff: "换代",
       degraded: "降级换代",
       running: "—",
+      files: "改动的文件",
+      noFiles: "无",
+      moreFiles: (rest) => `还有 ${rest} 个`,
+      rewoundCaption: (at, to) =>
+        `${at} 回退(flower rewind)到第 ${to} 代开头。这几代已不算这一步的,它们改的文件已放回原样。`,
+      rewound: "已回退",
+    },
+    work: {
+      leftOut: "没进检查点的文件(回退放不回它们):",
+      tooLarge: (size) => `(太大${size ? `,${size}` : ""})`,
+      nestedRepository: "(自带 git 仓库)",
+      warning: "检查点警告:",
     },
     activityTitle: "每轮的落盘和拒绝",
     activityCaption: "落盘:过长的工具输出写到磁盘,不进上下文。拒绝:主线程亲自动手的调用被委派守卫挡回。",

@@ -52,6 +52,21 @@ export const PAGE_SCRIPT = String.raw`"use strict";
     return ul;
   }
 
+  // The files the latest generations changed: three named a line, the rest counted (all sent in the title).
+  function work(w) {
+    if (!w || w.generations.length === 0) return null;
+    const ul = el("ul", { class: "work" });
+    if (w.earlier > 0) ul.append(el("li", { class: "muted" }, fill(words.earlierGenerations, w.earlier)));
+    for (const g of w.generations) {
+      const label = (g.step ? g.step + " " : "") + fill(words.generationShort, g.generation);
+      const named = (list, shown) =>
+        list.slice(0, shown).join(", ") + (g.count > shown ? " " + fill(words.moreFiles, g.count - shown) : "");
+      ul.append(el("li", { "data-generation": g.generation, "data-files": g.count,
+        title: named(g.files, g.files.length) }, fill(words.generationFiles, label, named(g.files, 3))));
+    }
+    return ul;
+  }
+
   function actionButtons(run, actions) {
     const cell = el("td", { class: "actions" });
     if (!actions) return cell;
@@ -77,7 +92,7 @@ export const PAGE_SCRIPT = String.raw`"use strict";
       el("td", { class: "step" }, run.step || "-"),
       el("td", { class: "machine" }, run.machine || "-"),
       el("td", { class: "context" }, gauge(run.gauge)),
-      el("td", { class: "number generations" }, String(run.generations)),
+      el("td", { class: "number generations" }, String(run.generations), work(run.work)),
       el("td", { class: "number cost" }, cost(run.costUsd)),
       el("td", { class: "checks" }, checks(run.checks)),
       actionButtons(run, actions));

@@ -17,6 +17,17 @@ export interface RunGauge {
   warnAt: number;
 }
 
+/** The files one generation changed, for the page's short list under the generations. */
+export interface RunGenerationFiles {
+  /** The step's name in the workflow; null for a step run on its own. */
+  step: string | null;
+  generation: number;
+  /** How many files it changed. */
+  count: number;
+  /** The first of them (a few), in the order they first changed. */
+  files: string[];
+}
+
 /** One row of the page: a workflow run, a step run on its own, or a queued run with no record yet. */
 export interface RunRow {
   /** The run id (or the step's name): what the report route and the actions take. */
@@ -30,6 +41,11 @@ export interface RunRow {
   gauge: RunGauge | null;
   /** Sessions used, over the run's steps. */
   generations: number;
+  /**
+   * The latest generations that changed files, with the first of those files; `earlier`: how many
+   * generations before them changed files too. Absent for a run that kept no checkpoints.
+   */
+  work?: { generations: RunGenerationFiles[]; earlier: number };
   costUsd: number;
   /** The goal's checks as last run: ✓ or ✗ each. */
   checks: Array<{ name: string; passed: boolean }>;

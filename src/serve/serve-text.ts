@@ -24,6 +24,15 @@ export interface ServeText {
   report: string;
   approve: string;
   cancel: string;
+  /**
+   * Under the generations: `gen 2: a.ts, b.ts and 3 more` (a workflow step's name first). Numbers come
+   * as the script writes them, so these only place them.
+   */
+  generationShort: (generation: string) => string;
+  generationFiles: (label: string, files: string) => string;
+  moreFiles: (rest: string) => string;
+  /** Before them: how many earlier generations changed files too (the report lists them). */
+  earlierGenerations: (count: string) => string;
   /** The gauge's words: `120k / 200k, handoff at 180k`. */
   gauge: (context: string, window: string, at: string) => string;
   /** An action's answer. */
@@ -55,6 +64,10 @@ export const SERVE_TEXT: Record<Locale, ServeText> = {
     report: "report",
     approve: "Approve",
     cancel: "Cancel",
+    generationShort: (generation) => `gen ${generation}`,
+    generationFiles: (label, files) => `${label}: ${files}`,
+    moreFiles: (rest) => `and ${rest} more`,
+    earlierGenerations: (count) => `${count} earlier changed files too (see the report)`,
     gauge: (context, window, at) => `${context} / ${window}, handoff at ${at}`,
     done: (action, run) => `${action}: ${run}: done.`,
     refused: (action, run, why) => `${action}: ${run}: refused (${why}).`,
@@ -82,6 +95,10 @@ export const SERVE_TEXT: Record<Locale, ServeText> = {
     report: "报告",
     approve: "批准",
     cancel: "取消",
+    generationShort: (generation) => `第 ${generation} 代`,
+    generationFiles: (label, files) => `${label}:${files}`,
+    moreFiles: (rest) => `还有 ${rest} 个`,
+    earlierGenerations: (count) => `更早还有 ${count} 代改了文件(见报告)`,
     gauge: (context, window, at) => `${context} / ${window},换代线 ${at}`,
     done: (action, run) => `${action}:${run}:已完成。`,
     refused: (action, run, why) => `${action}:${run}:被拒绝(${why})。`,
@@ -90,12 +107,16 @@ export const SERVE_TEXT: Record<Locale, ServeText> = {
   },
 };
 
-/** The words the script needs, as plain data (the gauge line is filled in by the script: {0} {1} {2}). */
+/** The words the script needs, as plain data (the script fills in the lines' {0} {1} {2}). */
 export function pageWords(locale: Locale): Record<string, unknown> {
   const text = SERVE_TEXT[locale];
   return {
     ...text,
     gauge: text.gauge("{0}", "{1}", "{2}"),
+    generationShort: text.generationShort("{0}"),
+    generationFiles: text.generationFiles("{0}", "{1}"),
+    moreFiles: text.moreFiles("{0}"),
+    earlierGenerations: text.earlierGenerations("{0}"),
     done: text.done("{0}", "{1}"),
     refused: text.refused("{0}", "{1}", "{2}"),
   };

@@ -2,9 +2,9 @@
  * `flower report [<run>|<step>...]`: one self-contained HTML file (inline SVG and CSS, no script, no
  * network). A run's page starts with the task as typed, the steps in order, the frozen documents as
  * frozen and the goal's checks run by run; then each step's context per turn across generations, with the
- * handoff line, the handoffs, and cost and turns per generation. With a shared store (`--store`,
- * FLOWER_STORE) the records come from the store too, so a run recorded on another machine can be drawn
- * here (cli/step-source.ts).
+ * handoff line, the handoffs, and cost, turns and the files changed per generation (then the generations
+ * a rewind took back, marked). With a shared store (`--store`, FLOWER_STORE) the records come from the
+ * store too, so a run recorded on another machine can be drawn here (cli/step-source.ts).
  *
  * A name is told apart by what the records hold: a step record's name draws that step; otherwise a run id
  * (the `run` of the records) draws the run. No name: the last step's run, or the last step on its own.
@@ -24,6 +24,7 @@ import { frozenDocumentView } from "../frozen-view.js";
 import { runStatus } from "../run-status.js";
 import { openStepSource, type StepSource } from "../step-source.js";
 import { CLI_TEXT } from "../text.js";
+import { withWork } from "../work-summary.js";
 
 export interface Wanted {
   /** Set when the page draws one whole workflow run. */
@@ -66,7 +67,10 @@ export function reportInput(
           const file = source.locate(path).file ?? path;
           return encodeURI(relative(directory, file).split("\\").join("/"));
         };
-  const steps = wanted.records.map((record) => reportStep(record, source.statusOf(record), { locale, link }));
+  // Each generation's files and the rewound generations (cli/work-summary.ts): none for older records.
+  const steps = wanted.records.map((record) =>
+    withWork(reportStep(record, source.statusOf(record), { locale, link }), record),
+  );
   const title = wanted.run ?? wanted.records.map((record) => record.step).join(" · ");
   return {
     title,

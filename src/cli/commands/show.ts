@@ -10,7 +10,7 @@ import { readFrozenHandoff } from "../../handoff/freeze.js";
 import { formatTokens } from "../../handoff/text.js";
 import { builtInSpec } from "../../documents/builtin/index.js";
 import { resolveLocale, type Locale } from "../../locale/locale.js";
-import type { StepRecord } from "../../records/step-record.js";
+import type { GenerationRecord, StepRecord } from "../../records/step-record.js";
 import { generationTurns, stepTurns } from "../../records/turns.js";
 import { sparkline } from "../../report/sparkline.js";
 import { reportStep } from "../../runtime/report-input.js";
@@ -29,6 +29,7 @@ import { storeHint } from "../store-hint.js";
 import { columnsOf, cut, oneLine } from "../terminal-text.js";
 import { CLI_TEXT, type CliText } from "../text.js";
 import { USAGE_TEXT } from "../usage-text.js";
+import { leftOutName, namedFiles, stepFiles } from "../work-summary.js";
 import { localTime, sum } from "./inspect.js";
 
 export async function showCommand(parsed: ParsedCommand): Promise<number> {
@@ -102,25 +103,22 @@ function showStep(record: StepRecord, source: StepSource, output: Output): void 
   say(`${t.generationsTitle}:`);
   for (const generation of record.history) {
     const isCurrent = generation === record.history.at(-1) && !generation.handoff;
-    const parts = [
-      `${String(generation.generation).padStart(3)}  ${generation.sessionId ?? "-"}`,
-      `$${generation.costUsd.toFixed(4)}`,
-      DISPLAY_TEXT[locale].turns(generationTurns(generation)),
-      `${t.context} ${formatTokens(generation.context)}`,
-    ];
-    if (isCurrent) parts.push(t.current);
-    say(`  ${parts.join(" · ")}`);
-    const handoff = generation.handoff;
-    if (handoff) {
-      const state = handoff.degraded ? t.degraded(handoff.why ?? "") : "ok";
-      say(`       -> ${t.handedOff}: ${handoff.path ?? t.noFile} · ${state}`);
-    }
+    for (const line of generationLines(generation, locale, isCurrent ? t.current : null)) say(line);
     // A person's `flower handoff` rode on this generation's handoff: who asked, and what they wrote.
     for (const asked of record.handoffRequests ?? [])
       if (asked.generation === generation.generation)
         say(
           `       <- ${t.askedBy(asked.by, localTime(asked.at), asked.next === null ? null : cut(oneLine(asked.next), 160))}`,
         );
+  }
+  // What the checkpoints could not keep, said once for the step.
+  for (const line of workLines(record, text)) say(`  ${line}`);
+  // Generations a rewind took back: archived, listed after the current ones and marked.
+  for (const rewind of record.rewound ?? []) {
+    say("");
+    say(`${t.rewoundTitle(localTime(rewind.at), rewind.to)}:`);
+    for (const generation of rewind.generations)
+      for (const line of generationLines(generation, locale, t.rewound)) say(line);
   }
   const changed = changedDocuments(record, source, locale);
   if (changed.length > 0) {
@@ -170,6 +168,47 @@ function showStep(record: StepRecord, source: StepSource, output: Output): void 
     const state = frozenState(record, ordered, source);
     for (const line of documentLines(record, record.run ?? record.step, source, output, state)) say(line);
   }
+}
+
+/**
+ * A generation's line (`mark`: current, rewound), the files it changed (when its work was recorded) and
+ * how it handed off.
+ */
+function generationLines(generation: GenerationRecord, locale: Locale, mark: string | null): string[] {
+  const t = CLI_TEXT[locale].show;
+  const parts = [
+    `${String(generation.generation).padStart(3)}  ${generation.sessionId ?? "-"}`,
+    `$${generation.costUsd.toFixed(4)}`,
+    DISPLAY_TEXT[locale].turns(generationTurns(generation)),
+    `${t.context} ${formatTokens(generation.context)}`,
+  ];
+  if (mark !== null) parts.push(mark);
+  const lines = [`  ${parts.join(" · ")}`];
+  const files = generation.work?.files;
+  if (files !== undefined)
+    lines.push(
+      `       ${files.length > 0 ? t.changedFiles(files.length, namedFiles(files, t.moreFiles)) : t.noFilesChanged}`,
+    );
+  const handoff = generation.handoff;
+  if (handoff) {
+    const state = handoff.degraded ? t.degraded(handoff.why ?? "") : "ok";
+    lines.push(`       -> ${t.handedOff}: ${handoff.path ?? t.noFile} · ${state}`);
+  }
+  return lines;
+}
+
+/** The step's files its checkpoints left out and the checkpoints that failed; none without work. */
+function workLines(record: StepRecord, text: CliText): string[] {
+  const t = text.show;
+  const work = record.work;
+  if (!work) return [];
+  const lines: string[] = [];
+  if (work.leftOut.length > 0) {
+    const names = work.leftOut.map((entry) => leftOutName(entry, t));
+    lines.push(t.leftOut(namedFiles(names, t.moreFiles)));
+  }
+  for (const warning of work.warnings ?? []) lines.push(t.workWarning(cut(oneLine(warning), 300)));
+  return lines;
 }
 
 /**
@@ -260,6 +299,9 @@ function showRun(run: string, records: StepRecord[], source: StepSource, output:
       DISPLAY_TEXT[locale].turns(stepTurns(record)),
       `${t.generations} ${record.generations}`,
     ];
+    // A step that changed no files (a document step) says nothing of them.
+    const files = stepFiles(record)?.length ?? 0;
+    if (files > 0) parts.push(t.filesChanged(files));
     say(`  ${index + 1}  ${name}${" ".repeat(width - columnsOf(name))}  ${parts.join(" · ")}`);
     for (const error of record.errors) say(`       ! ${cut(error.replace(/\s+/g, " "), 300)}`);
   }
