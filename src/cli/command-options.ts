@@ -319,7 +319,25 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
     ...LANG,
     ...HELP,
   },
-  submit: { ...YES, ...DIRECT, window: LIVE.window!, ...STORE, ...JSON_OUT, ...LANG, ...HELP },
+  submit: {
+    ...YES,
+    ...DIRECT,
+    window: LIVE.window!,
+    workspace: {
+      type: "string",
+      value: "DIR",
+      default: { en: ". (the current directory)", zh: ".(当前目录)" },
+      help: {
+        en: "The checkout the run works on: its commit, uncommitted changes and unpushed commits go into the store, and a worker begins from exactly that in a worktree of its own.",
+        zh: "运行要做的那份检出:它的提交、未提交的改动和未推送的提交都放进存储,worker 在自己的 worktree 里从这里开始。",
+      },
+    },
+    ...RUN_DIR,
+    ...STORE,
+    ...JSON_OUT,
+    ...LANG,
+    ...HELP,
+  },
   worker: {
     concurrency: {
       type: "string",

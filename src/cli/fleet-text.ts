@@ -36,6 +36,12 @@ export interface FleetText {
   lost: (run: string) => string;
   takenBack: (run: string, who: string) => string;
   storeTrouble: (message: string) => string;
+  /** The run's own working tree: made now, or found again from an earlier drive here. */
+  workspace: (run: string, path: string, created: boolean, commit: string | null) => string;
+  setup: (run: string, line: string) => string;
+  /** The run's files came back to its last checkpoint the transcript has (from the store, a kill). */
+  restored: (run: string, files: number, kept: number, dropped: number) => string;
+  workWarning: (run: string, message: string) => string;
 }
 
 export const FLEET_TEXT: Record<Locale, FleetText> = {
@@ -58,6 +64,12 @@ export const FLEET_TEXT: Record<Locale, FleetText> = {
     workerStarted: (who, where, concurrency) =>
       `worker ${who} takes runs from ${where}, ${concurrency} at a time; Ctrl-C gives them back and stops`,
     workerStopping: "stopping: each run stops at its next message boundary and goes back to the queue",
+    workspace: (run, path, created, commit) =>
+      `${run}: ${created ? "works in" : "works again in"} ${path}${commit ? ` (a worktree at ${commit.slice(0, 10)})` : " (a copy)"}`,
+    setup: (run, line) => `${run}: setup: ${line}`,
+    restored: (run, files, kept, dropped) =>
+      `${run}: its files are as its last checkpoint${dropped > 0 ? ` (${dropped} of a cut call dropped)` : ""}: ${files} ${files === 1 ? "file" : "files"} put back${kept > 0 ? `, ${kept} kept as they were` : ""}`,
+    workWarning: (run, message) => `${run}: ${message}`,
     workerStopped: (who) => `worker ${who} stopped`,
     taken: (run) => `${run}: taken`,
     step: (run, step, resumed) => `${run}: ${step}${resumed ? " (continued)" : ""}`,
@@ -86,6 +98,12 @@ export const FLEET_TEXT: Record<Locale, FleetText> = {
     workerStarted: (who, where, concurrency) =>
       `worker ${who} 从 ${where} 取运行,同时 ${concurrency} 个;Ctrl-C 交回并停下`,
     workerStopping: "正在停下:每个运行在下一个消息边界停下并回到队列",
+    workspace: (run, path, created, commit) =>
+      `${run}:${created ? "在" : "继续在"} ${path} 里做${commit ? `(${commit.slice(0, 10)} 处的 worktree)` : "(一份拷贝)"}`,
+    setup: (run, line) => `${run}:setup:${line}`,
+    restored: (run, files, kept, dropped) =>
+      `${run}:文件已回到最后一个检查点${dropped > 0 ? `(丢弃了被中断调用的 ${dropped} 个)` : ""}:恢复 ${files} 个${kept > 0 ? `,${kept} 个保持原样` : ""}`,
+    workWarning: (run, message) => `${run}:${message}`,
     workerStopped: (who) => `worker ${who} 已停下`,
     taken: (run) => `${run}:已接手`,
     step: (run, step, resumed) => `${run}:${step}${resumed ? "(接着做)" : ""}`,

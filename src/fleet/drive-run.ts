@@ -18,6 +18,10 @@ import { defaultWorkflow } from "../workflow/default-workflow.js";
 import { workflowPosition } from "../workflow/position.js";
 import { continueWorkflow, runWorkflow } from "../workflow/run-workflow.js";
 import type { Workflow } from "../workflow/workflow.js";
+import { join, resolve } from "node:path";
+import { DEFAULTS } from "../defaults.js";
+import { openRunWorkspace, removeRunWorkspace, type RunWorkspace } from "../work/run-workspace.js";
+import type { WorkCarrier } from "../work/work-carrier.js";
 
 /** The options of each run's Runtime, but the store (the fleet's) and the window (the run's). */
 export type RunRuntimeOptions = Omit<RuntimeOptions, "store" | "onEvent">;
@@ -25,11 +29,17 @@ export type RunRuntimeOptions = Omit<RuntimeOptions, "store" | "onEvent">;
 export interface DriveRun {
   store: string;
   run: FleetRun;
+  /** The store's log of the runs' work: a run's beginning (and a dead worker's checkpoints) come from it. */
+  carrier: WorkCarrier;
   runtime: RunRuntimeOptions;
   /** Every event of the run's runtime. */
   onEvent: (event: FlowerEvent) => void;
   /** Set once the runtime exists: the worker stops the run through it (cancel, shutdown, lost row). */
   onRuntime: (rt: Runtime) => void;
+  /** The run's own working tree, once it is made (or found again). */
+  onWorkspace?: (space: RunWorkspace) => void;
+  /** A line of the repository's setup command (flower.json), run in a new working tree. */
+  onSetup?: (line: string) => void;
 }
 
 /**
@@ -50,23 +60,46 @@ const LEASE_WAIT_MS = 2 * DEFAULT_LEASE_TIMING.staleAfterMs;
 export async function driveRun(drive: DriveRun): Promise<DriveOutcome> {
   const { run } = drive;
   const window = run.options.window;
+  // Every run in a working tree of its own: runs on one worker never write over each other.
+  const checkout = resolve(drive.runtime.workspace);
+  const runDir = resolve(drive.runtime.runDir ?? join(checkout, DEFAULTS.runDir));
+  const space = await openRunWorkspace({
+    checkout,
+    runDir,
+    run: run.run,
+    commit: run.options.source?.commit ?? null,
+    carrier: drive.carrier,
+    ...(drive.onSetup ? { onSetup: drive.onSetup } : {}),
+  });
+  drive.onWorkspace?.(space);
+  const work = drive.runtime.work;
   const rt = new Runtime({
     ...drive.runtime,
+    workspace: space.path,
+    runDir,
     store: drive.store,
     onEvent: drive.onEvent,
+    work:
+      typeof work === "object" ? { ...work, isolated: true } : work === false ? false : { isolated: true },
     ...(window !== undefined ? { handoff: new HandoffPolicy({ window }) } : {}),
   });
   drive.onRuntime(rt);
+  let outcome: DriveOutcome | undefined;
   try {
     await rt.ready();
     await rt.records.pull?.();
-    return run.options.direct ? await direct(rt, run) : await workflow(rt, run);
+    outcome = run.options.direct ? await direct(rt, run) : await workflow(rt, run);
+    return outcome;
   } catch (error) {
     if (error instanceof LeaseHeldError || error instanceof StepFailedError)
-      return { status: "failed", error: oneLine(error.message) };
+      return (outcome = { status: "failed", error: oneLine(error.message) });
     throw error;
   } finally {
     rt.close();
+    // A run that is over leaves nothing on the worker: its work is in the store (flower fetch <run>).
+    // A paused or stopped one keeps its tree for the next drive here.
+    if (outcome !== undefined && outcome.status !== "paused" && outcome.status !== "stopped")
+      await removeRunWorkspace(runDir, run.run).catch(() => undefined);
   }
 }
 

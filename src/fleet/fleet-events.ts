@@ -26,6 +26,10 @@ export type FleetEvent =
       error?: string;
     }
   | { type: "run-event"; run: string; event: FlowerEvent }
+  /** The run's own working tree on this worker (made now, or found again). */
+  | { type: "run-workspace"; run: string; path: string; created: boolean; commit: string | null }
+  /** A line the repository's setup command printed in a new working tree. */
+  | { type: "run-setup"; run: string; line: string }
   | { type: "worker-error"; message: string };
 
 /** A tiny synchronous emitter; a listener that throws never breaks the worker. */

@@ -9,6 +9,9 @@ import type { FleetRunOptions } from "../records/fleet-run.js";
 import { stepNameFor } from "../workflow/run-name.js";
 import { RUN_ID } from "../workflow/workflow.js";
 import { withStore, type FleetStoreOption } from "./fleet-runs.js";
+import { join, resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { captureSource } from "../work/run-source.js";
 
 export interface SubmitOptions {
   /** The work step alone, no requirements or goal (the CLI's `--direct`). @default false */
@@ -21,6 +24,14 @@ export interface SubmitOptions {
   run?: string;
   /** Higher goes first. @default 0 */
   priority?: number;
+  /**
+   * The checkout the run works on: its commit, and the uncommitted changes and unpushed commits as
+   * they are now, go into the store, and each worker begins the run from exactly that in a worktree of
+   * its own. The CLI gives the current directory. @default none: workers run it on their own checkout's HEAD
+   */
+  workspace?: string;
+  /** Where the submitting checkout's shadow repository is kept. @default `<workspace>/runs` */
+  runDir?: string;
 }
 
 export interface Submitted {
@@ -39,6 +50,15 @@ export async function submit(
   const runOptions = checkOptions(options);
   const priority = options.priority ?? 0;
   if (!Number.isInteger(priority)) throw new ConfigurationError("priority", priority, "an integer");
+  if (
+    options.workspace !== undefined &&
+    (typeof options.workspace !== "string" ||
+      !existsSync(resolve(options.workspace)) ||
+      !statSync(resolve(options.workspace)).isDirectory())
+  )
+    throw new ConfigurationError("workspace", options.workspace, "the path of an existing directory");
+  if (options.runDir !== undefined && (typeof options.runDir !== "string" || options.runDir.trim() === ""))
+    throw new ConfigurationError("runDir", options.runDir, "a directory path");
   return withStore(store, async (fleet) => {
     await fleet.ready();
     const steps = await fleet.records.list();
@@ -56,6 +76,23 @@ export async function submit(
         throw new ConfigurationError("run", run, "a new run name (this one was taken meanwhile)");
       queued.add(run);
       run = undefined;
+    }
+    if (options.workspace !== undefined) {
+      try {
+        const checkout = resolve(options.workspace);
+        const source = await captureSource({
+          checkout,
+          runDir: resolve(options.runDir ?? join(checkout, DEFAULTS.runDir)),
+          run,
+          carrier: fleet.work,
+          now: () => new Date(),
+        });
+        if (source !== null) await fleet.runs.setOptions(run, { ...runOptions, source });
+      } catch (error) {
+        // Nothing of a failed submit stays: the row goes (its job was never sent).
+        await fleet.runs.remove(run).catch(() => undefined);
+        throw error;
+      }
     }
     const job = await fleet.queue.send(run, priority);
     await fleet.runs.setJob(run, job);

@@ -206,11 +206,21 @@ export class Worker {
     slot.done = driveRun({
       store: this.options.store,
       run,
+      carrier: fleet.work,
       runtime: this.options.runtime,
       onRuntime: (rt) => {
         slot.rt = rt;
         if (slot.stop !== null) rt.stop();
       },
+      onWorkspace: (space) =>
+        this.events.emit({
+          type: "run-workspace",
+          run: run.run,
+          path: space.path,
+          created: space.created,
+          commit: space.commit,
+        }),
+      onSetup: (line) => this.events.emit({ type: "run-setup", run: run.run, line }),
       onEvent: (event) => {
         this.events.emit({ type: "run-event", run: run.run, event });
         if (event.type === "workflow-step" && event.phase === "start")

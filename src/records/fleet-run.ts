@@ -5,6 +5,7 @@
  */
 
 import type { LeaseRow } from "./lease.js";
+import type { RunSource } from "../work/run-source.js";
 
 /** Where a fleet run stands. `queued` includes a run given back by a stopped or dead worker. */
 export type FleetStatus = "queued" | "running" | "paused" | "done" | "goal-not-met" | "failed" | "cancelled";
@@ -30,6 +31,12 @@ export interface FleetRunOptions {
   yes: boolean;
   /** `--window`: the model's context window in tokens; absent: the worker's default. */
   window?: number;
+  /**
+   * The work the run was given: the submitting checkout's repository, commit and uncommitted changes
+   * (carried in the store's log). Absent: submitted from outside a git repository (or by code that named
+   * no workspace); a worker then runs it on its own checkout's HEAD.
+   */
+  source?: RunSource;
 }
 
 /** The worker that has a run: enough to tell from another machine whether it is still alive. */

@@ -271,7 +271,14 @@ export class StepDriver {
     const workflow = options.workflow ?? continuation?.record.workflow;
     const freeze =
       options.freeze ?? (workflow?.document !== undefined ? builtInSpec(workflow.document) : undefined);
-    const work = await this.#openWork(step, workflow?.run ?? continuation?.record.run ?? step, drive.lease);
+    // A step name run again from its start (rt.run, not continue) begins a new chain of its files.
+    const again = continuation === undefined && this.#parts.records.get(step) !== undefined;
+    const work = await this.#openWork(
+      step,
+      workflow?.run ?? continuation?.record.run ?? step,
+      drive.lease,
+      again,
+    );
     const run = new StepRun(
       {
         step,
@@ -359,7 +366,12 @@ export class StepDriver {
    * when the runtime's `work.checkpoints` is false; without git (or when the shadow repository cannot be
    * opened) the step runs as before and a `work-warning` says why its files are not checkpointed.
    */
-  async #openWork(step: string, run: string, lease: StepLease): Promise<StepWork | undefined> {
+  async #openWork(
+    step: string,
+    run: string,
+    lease: StepLease,
+    again: boolean,
+  ): Promise<StepWork | undefined> {
     const { options: o, store, bus, carrier } = this.#parts;
     if (!o.work.checkpoints) return undefined;
     try {
@@ -373,6 +385,7 @@ export class StepDriver {
         maxFileBytes: o.work.maxFileBytes,
         now: o.internal.now,
       });
+      if (again) await tracker.restart();
       const projects = claudeProjectsDir({ ...process.env, ...o.env });
       const recovered = new Set<string>();
       return new StepWork({

@@ -10,6 +10,7 @@ import { PostgresFleetRuns } from "./postgres/fleet-runs.js";
 import { quoteIdentifier } from "./postgres/migrate.js";
 import { PostgresRunRecords } from "./postgres/run-records.js";
 import { RunQueue } from "./postgres/run-queue.js";
+import { PostgresWorkLog } from "./postgres/work-log.js";
 import { parseStoreSpec, type StoreSpec } from "./store-spec.js";
 
 export interface FleetStore {
@@ -17,6 +18,8 @@ export interface FleetStore {
   location: string;
   runs: PostgresFleetRuns;
   queue: RunQueue;
+  /** The runs' work (checkpoints as git bundles): submit records a run's beginning, a worker takes it in. */
+  work: PostgresWorkLog;
   /** Step records and leases (read here; the runtime writes them under its leases). */
   records: Pick<PostgresRunRecords, "list" | "leases">;
   /** Connects and migrates now: a StoreError naming the store when it cannot. */
@@ -50,6 +53,7 @@ export function openFleetStore(store: unknown, options: { supervise?: boolean } 
     location,
     runs: new PostgresFleetRuns(ready, schema, location),
     queue,
+    work: new PostgresWorkLog(ready, schema, location),
     records: new PostgresRunRecords(ready, schema, location),
     ready: async () => {
       await ready();

@@ -42,6 +42,8 @@ export interface CarryFence {
 export interface WorkCarrier {
   /** Appends a row; with a fence, only while that lease holds (LeaseLostError otherwise). Returns its seq. */
   append(run: string, row: NewCarriedCheckpoint, fence?: CarryFence): Promise<number>;
+  /** The seq of the run's last row; 0 when it has none. */
+  last(run: string): Promise<number>;
   /** The run's rows after `after` (seq), in order; bundles included. */
   list(run: string, after?: number): Promise<CarriedCheckpoint[]>;
   /** The rows of runs (without bundles), for a listing: how many and how many bytes. */

@@ -104,7 +104,7 @@ export class WorkTracker {
     const shadow = await ShadowRepo.open(
       {
         workspace,
-        dir: join(options.runDir, "work", `${shadowName(root)}.git`),
+        dir: shadowDirOf(options.runDir, root),
         exclude: ownFolders(root, workspace, options.runDir),
         maxFileBytes: options.maxFileBytes,
       },
@@ -128,6 +128,21 @@ export class WorkTracker {
   /** The commit the chain starts from: the person's HEAD (null when the workspace is not in a repository). */
   get base(): string | null {
     return this.shadow.person?.head ?? null;
+  }
+
+  /**
+   * A new run under a name that ran before (`rt.run` of the same step again): its chain starts afresh
+   * from the checkout as it is; the earlier run's checkpoints stay under `refs/flower/rewound/`, and a
+   * shared store's earlier rows are skipped, not replayed.
+   */
+  restart(): Promise<void> {
+    return this.#serial(async () => {
+      if (this.#tip !== null)
+        await this.shadow.setRef(`refs/flower/rewound/${this.key}/${Date.now()}`, this.#tip);
+      await this.shadow.deleteRef(this.ref);
+      this.#tip = null;
+      this.#seq = (await this.#options.carrier?.last(this.run)) ?? 0;
+    });
   }
 
   /** Runs `work` after everything queued before it; a failure does not block what comes after. */
@@ -168,6 +183,38 @@ export class WorkTracker {
         files: snapshot.files,
         leftOut: snapshot.leftOut,
       };
+    });
+  }
+
+  /**
+   * A submitted run's beginning: the checkout as the person sees it (uncommitted changes and unpushed
+   * commits included) goes into the store's log as the chain's first row, so a worker on any machine
+   * begins from exactly that. Returns the commit the chain begins at.
+   */
+  submitted(step: string): Promise<string | null> {
+    return this.#serial(async () => {
+      const base = this.base;
+      const meta: CheckpointMeta = { kind: "start", run: this.run, step, generation: 0 };
+      const snapshot = await this.shadow.snapshot({
+        index: this.key,
+        parent: base,
+        message: checkpointMessage(meta),
+        at: this.#options.now(),
+      });
+      const carrier = this.#options.carrier;
+      if (carrier !== null) {
+        const bundle = await this.shadow.bundle(snapshot.commit, await this.#knownElsewhere());
+        this.#seq = await carrier.append(this.run, {
+          commit: snapshot.commit,
+          parent: base,
+          step,
+          kind: "base",
+          bundle,
+        });
+      }
+      await this.shadow.setRef(this.ref, snapshot.commit);
+      this.#tip = snapshot.commit;
+      return snapshot.commit;
     });
   }
 
@@ -324,6 +371,11 @@ export class WorkTracker {
   async settled(): Promise<void> {
     await this.#queue;
   }
+}
+
+/** Where the shadow repository of a repository root (or a folder outside git) is kept. */
+export function shadowDirOf(runDir: string, root: string): string {
+  return join(runDir, "work", `${shadowName(root)}.git`);
 }
 
 /** A folder name for the shadow repository of a root: readable, and unique per path. */

@@ -5,7 +5,9 @@
  */
 import { EXIT, UsageError } from "../../errors.js";
 import { resolveLocale, type Locale } from "../../locale/locale.js";
-import { parseLang, parseWindow, type ParsedCommand } from "../args.js";
+import { resolve } from "node:path";
+import { runDirectory } from "../../storage/files.js";
+import { parseLang, parseNonEmpty, parseWindow, type ParsedCommand } from "../args.js";
 import { FLEET_TEXT } from "../fleet-text.js";
 import { invocation } from "../invocation.js";
 import { shellQuote } from "../live-run.js";
@@ -39,10 +41,15 @@ export async function submitCommand(parsed: ParsedCommand): Promise<number> {
   const window = parseWindow(parsed.values.window, locale);
   const store = fleetStore("submit", parsed.values, locale);
   const { submit } = await import("../../fleet/submit.js");
+  // The checkout as the person sees it goes with the run: commit, uncommitted changes, unpushed commits.
+  const workspace = resolve(typeof parsed.values.workspace === "string" ? parsed.values.workspace : ".");
+  const runDir = runDirectory(parseNonEmpty("--run-dir", parsed.values["run-dir"], locale));
   const submitted = await submit(store.given, task, {
     direct: parsed.values.direct === true,
     yes: parsed.values.yes === true,
     ...(window !== undefined ? { window } : {}),
+    workspace,
+    runDir,
   });
   // The name alone on stdout: `run=$(flower submit …)` in a script.
   process.stdout.write(parsed.values.json === true ? `${JSON.stringify(submitted)}\n` : `${submitted.run}\n`);

@@ -13,7 +13,7 @@ import { EXIT, UsageError } from "../../errors.js";
 import type { FleetEvent } from "../../fleet/fleet-events.js";
 import type { ParsedCommand } from "../args.js";
 import { FLEET_TEXT } from "../fleet-text.js";
-import { TERM_GRACE_MS } from "../live-run.js";
+import { displayPath, TERM_GRACE_MS } from "../live-run.js";
 import { liveSettings, requireCredentials } from "../live-settings.js";
 import { approveCommandLine, fleetStore } from "./fleet.js";
 import { USAGE_TEXT } from "../usage-text.js";
@@ -89,10 +89,16 @@ function lineOf(
   approve: (run: string) => string,
 ): string | null {
   if (event.type === "worker-error") return text.storeTrouble(event.message);
+  if (event.type === "run-workspace")
+    return text.workspace(event.run, displayPath(event.path), event.created, event.commit);
+  if (event.type === "run-setup") return text.setup(event.run, event.line);
   if (event.type === "run-event") {
     const inner = event.event;
     if (inner.type === "workflow-step" && inner.phase === "start")
       return text.step(event.run, inner.name, inner.resumed === true);
+    if (inner.type === "work-restored")
+      return text.restored(event.run, inner.restored.length, inner.kept.length, inner.dropped);
+    if (inner.type === "work-warning") return text.workWarning(event.run, inner.message);
     return null;
   }
   if (event.status === "running") return text.taken(event.run);

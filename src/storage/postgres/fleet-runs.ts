@@ -112,6 +112,19 @@ export class PostgresFleetRuns {
     return rows.length > 0;
   }
 
+  /** Replaces a queued run's options (submit adds where its work comes from once it owns the name). */
+  async setOptions(run: string, options: FleetRunOptions): Promise<void> {
+    await this.#query("record a run's options", `UPDATE ${this.#table} SET options = $2 WHERE run = $1`, [
+      run,
+      JSON.stringify(options),
+    ]);
+  }
+
+  /** Deletes a run that never reached the queue (its submit failed after the row was written). */
+  async remove(run: string): Promise<void> {
+    await this.#query("remove a run", `DELETE FROM ${this.#table} WHERE run = $1 AND job IS NULL`, [run]);
+  }
+
   /** Names the job that delivers a queued run now. */
   async setJob(run: string, job: string): Promise<void> {
     await this.#query("name a run's job", `UPDATE ${this.#table} SET job = $2 WHERE run = $1`, [run, job]);

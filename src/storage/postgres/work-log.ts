@@ -62,6 +62,15 @@ export class PostgresWorkLog implements WorkCarrier {
     return rows[0]!.seq;
   }
 
+  async last(run: string): Promise<number> {
+    const rows = await this.#query<{ seq: number | null }>(
+      "read a run's checkpoints",
+      `SELECT max(seq) AS seq FROM ${this.#table} WHERE run = $1`,
+      [run],
+    );
+    return rows[0]?.seq ?? 0;
+  }
+
   async list(run: string, after = 0): Promise<CarriedCheckpoint[]> {
     const rows = await this.#query<WorkColumns>(
       "read a run's checkpoints",

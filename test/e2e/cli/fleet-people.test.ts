@@ -13,6 +13,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { runWorkspacePath } from "../../../src/work/run-workspace.js";
 import { describe, expect, it } from "vitest";
 import { text, toolUse, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
 import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
@@ -211,7 +212,13 @@ describe("people in the fleet's loop", () => {
     };
     const requirements = (await stepRecord("requirements"))!;
     expect(requirements.status).toBe("done");
-    const file = join(workspace, ".flower", "notes", `requirements-${run}.md`);
+    // The run works in a worktree of the worker's own checkout (a copy: this workspace is not in git).
+    const file = join(
+      runWorkspacePath(join(workspace, "runs"), run),
+      ".flower",
+      "notes",
+      `requirements-${run}.md`,
+    );
     expect(requirements.frozen?.path).toBe(file);
     const frozenText = readFileSync(file, "utf8");
     expect(await stepRecord("goal")).toBeUndefined();
@@ -238,8 +245,14 @@ describe("people in the fleet's loop", () => {
     expect(after.some((request) => isDocumentStep(request) && !isGoalStep(request))).toBe(false);
     expect(after.some(isGoalStep)).toBe(true);
     expect(after.every((request) => workerOf(request) === "w2")).toBe(true);
-    expect(readFileSync(file, "utf8")).toBe(frozenText);
-    expect(existsSync(join(workspace, ".flower", "notes", "archive", "requirements"))).toBe(false);
+    // The run is over: its worktree is gone from the worker, its notes are in the store, frozen once.
+    expect(existsSync(file)).toBe(false);
+    const stored = await query<{ path: string; content: Buffer }>(
+      server().url,
+      `SELECT path, content FROM ${schema}.flower_files WHERE path LIKE '.flower/notes/%requirements%'`,
+    );
+    expect(stored.map((row) => row.path)).toEqual([`.flower/notes/requirements-${run}.md`]);
+    expect(stored[0]!.content.toString("utf8")).toBe(frozenText);
     expect(await stepRecord("requirements")).toEqual(requirements);
 
     second.child.kill("SIGTERM");
