@@ -21,6 +21,10 @@ const KNOWN_WORDS: Readonly<Record<string, string>> = {
   resume: "flower continue",
   rm: "flower forget",
   delete: "flower forget",
+  undo: "flower rewind",
+  revert: "flower rewind",
+  rollback: "flower rewind",
+  merge: "flower apply",
 };
 
 /** Within this many edits of a command name (or of a known word of 5 letters or more), a word is a typo of it. */

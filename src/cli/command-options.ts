@@ -19,7 +19,12 @@ export type CommandName =
   | "worker"
   | "approve"
   | "cancel"
-  | "serve";
+  | "serve"
+  | "diff"
+  | "apply"
+  | "discard"
+  | "fetch"
+  | "rewind";
 
 export const COMMANDS: readonly CommandName[] = [
   "run",
@@ -35,6 +40,11 @@ export const COMMANDS: readonly CommandName[] = [
   "approve",
   "cancel",
   "serve",
+  "diff",
+  "apply",
+  "discard",
+  "fetch",
+  "rewind",
 ];
 
 /** A help string in both display languages. */
@@ -243,6 +253,22 @@ const DIRECT: Record<string, OptionSpec> = {
   },
 };
 
+/** `--workspace` of the commands on a run's work: the checkout whose repository gets the branch. */
+const WORK_WORKSPACE: Record<string, OptionSpec> = {
+  workspace: {
+    type: "string",
+    value: "DIR",
+    default: { en: ". (the current directory)", zh: ".(当前目录)" },
+    help: {
+      en: "The checkout: its repository gets the run's branch flower/<run>; its shadow repository (in --run-dir) keeps the checkpoints read here.",
+      zh: "检出的目录:运行的分支 flower/<run> 放进它的仓库;这里读到的检查点存在它的影子仓库里(在 --run-dir 下)。",
+    },
+  },
+};
+
+/** Options every command on a run's work shares. */
+const WORK: Record<string, OptionSpec> = { ...WORK_WORKSPACE, ...RUN_DIR, ...STORE, ...LANG, ...HELP };
+
 /** The fleet's commands that only change a run's row (`approve`, `cancel`). */
 const FLEET_ACTION: Record<string, OptionSpec> = { ...STORE, ...JSON_OUT, ...LANG, ...HELP };
 
@@ -251,6 +277,14 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
     ...LIVE,
     ...YES,
     ...DIRECT,
+    worktree: {
+      type: "boolean",
+      default: { en: "off (the run works in this checkout)", zh: "关(运行就在这份检出里做)" },
+      help: {
+        en: "Work in a git worktree of its own (runs/worktrees/<run>, at HEAD with your uncommitted changes), not in this checkout; flower apply <run> brings the work in.",
+        zh: "在它自己的 git worktree 里做(runs/worktrees/<运行>,从 HEAD 开始并带上你未提交的改动),不动这份检出;flower apply <运行> 把成果合进来。",
+      },
+    },
     step: {
       type: "string",
       value: "NAME",
@@ -383,6 +417,72 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
     ...JSON_OUT,
     ...LANG,
     ...HELP,
+  },
+  diff: {
+    generation: {
+      type: "string",
+      numeric: true,
+      value: "N",
+      default: { en: "the whole run", zh: "整次运行" },
+      help: {
+        en: "One generation: from its start to its last checkpoint (of the run's last step with changes, or of --step).",
+        zh: "只看一代:从它开始到它最后一个检查点(运行里最后一个有改动的步骤,或 --step 指定的)。",
+      },
+    },
+    step: {
+      type: "string",
+      value: "NAME",
+      default: { en: "every step of the run", zh: "运行的每一步" },
+      help: { en: "One step of the run (work, or a step's name).", zh: "运行中的某一步(work,或步骤名)。" },
+    },
+    stat: {
+      type: "boolean",
+      default: { en: "off (the whole patch)", zh: "关(完整补丁)" },
+      help: {
+        en: "Only the files and their changed lines (git diff --stat).",
+        zh: "只列文件和改动行数(git diff --stat)。",
+      },
+    },
+    "name-only": {
+      type: "boolean",
+      default: { en: "off", zh: "关" },
+      help: { en: "Only the paths of the changed files, one per line.", zh: "只列改过的文件路径,一行一个。" },
+    },
+    ...WORK,
+  },
+  apply: {
+    squash: {
+      type: "boolean",
+      default: { en: "off (a merge commit)", zh: "关(合并提交)" },
+      help: {
+        en: "Stage the run's changes squashed into one, for you to commit (git merge --squash), instead of a merge.",
+        zh: "把运行的改动压成一份暂存起来由你提交(git merge --squash),而不是合并提交。",
+      },
+    },
+    ...WORK,
+  },
+  discard: WORK,
+  fetch: WORK,
+  rewind: {
+    to: {
+      type: "string",
+      numeric: true,
+      value: "N",
+      default: { en: "required", zh: "必填" },
+      help: {
+        en: "The generation whose start the step goes back to (1: the step's start). `flower show <step>` lists them.",
+        zh: "回到哪一代的开头(1:这一步的开头)。`flower show <步骤>` 列出各代。",
+      },
+    },
+    force: {
+      type: "boolean",
+      default: { en: "off (your edits refuse the rewind)", zh: "关(有你的改动就拒绝)" },
+      help: {
+        en: "Put files back even where you changed them since the run's last checkpoint (your version is kept in a checkpoint first).",
+        zh: "即使你在运行的最后一个检查点之后改过,也把文件放回去(你的版本先存进一个检查点)。",
+      },
+    },
+    ...WORK,
   },
   serve: {
     port: {

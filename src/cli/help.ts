@@ -98,6 +98,41 @@ const USAGE: Record<CommandName, { usage: string; summary: Localized }> = {
       zh: "一段写好剧本的长程运行,用离线模型套件和真的 Claude Code 二进制:不要密钥,不花钱。",
     },
   },
+  diff: {
+    usage: "flower diff <run> [--generation N] [options]",
+    summary: {
+      en: "What a run changed, as a patch: the whole run, one step, or one generation (--stat, --name-only for less).",
+      zh: "一次运行改了什么,以补丁形式:整次运行、某一步或某一代(--stat、--name-only 看简略的)。",
+    },
+  },
+  apply: {
+    usage: "flower apply <run> [--squash] [options]",
+    summary: {
+      en: "Merge the run's branch flower/<run> into your current branch; refused, nothing changed, over uncommitted changes or a conflict.",
+      zh: "把运行的分支 flower/<run> 合进你当前的分支;有未提交的改动或冲突就拒绝,什么都不改。",
+    },
+  },
+  discard: {
+    usage: "flower discard <run> [options]",
+    summary: {
+      en: "Throw a run's work away here: its branch flower/<run> and its own worktree go; records and checkpoints stay.",
+      zh: "在这里丢掉一次运行的成果:删掉它的分支 flower/<run> 和它自己的 worktree;记录和检查点留着。",
+    },
+  },
+  fetch: {
+    usage: "flower fetch <run> [options]",
+    summary: {
+      en: "Bring a run's work to this checkout as the branch flower/<run> (with --store: from whichever machine ran it).",
+      zh: "把一次运行的成果带到这份检出,成为分支 flower/<run>(带 --store:不管它在哪台机器上跑的)。",
+    },
+  },
+  rewind: {
+    usage: "flower rewind <step> --to N [--force] [options]",
+    summary: {
+      en: "Take a step back to the start of generation N: its files go back, later generations are archived, that generation's handoff is current again; then flower continue.",
+      zh: "把一步退回到第 N 代的开头:文件放回去,后面的代存档,那一代的交接书重新成为当前的;然后 flower continue。",
+    },
+  },
   serve: {
     usage: "flower serve [options]",
     summary: {

@@ -10,7 +10,7 @@ import { HandoffPolicy, resolveWindow } from "../handoff/policy.js";
 import { formatTokensShort } from "../handoff/text.js";
 import { resolveLocale, type Locale } from "../locale/locale.js";
 import { isDefaultRunDirectory, runDirectory } from "../storage/files.js";
-import type { StepSettings } from "../records/step-record.js";
+import type { StepRecord, StepSettings } from "../records/step-record.js";
 import type { Runtime } from "../runtime/runtime.js";
 import {
   parseBudget,
@@ -50,6 +50,11 @@ export interface LiveSettings {
   review: boolean;
   /** `--store` / FLOWER_STORE. */
   store: StoreOption;
+  /**
+   * The run's own worktree (`--worktree`, or a continued run that was started with it): the runtime works
+   * there, not in `workspace` (the checkout, where records and the printed lines stay).
+   */
+  worktree?: string;
 }
 
 /** Validates the options shared by run and continue, before anything is written. */
@@ -157,9 +162,10 @@ export async function makeRuntime(
 ): Promise<Runtime> {
   const { Runtime } = await import("../runtime/runtime.js");
   return new Runtime({
-    workspace: settings.workspace,
+    workspace: settings.worktree ?? settings.workspace,
     runDir: settings.runDir,
     workbench: true,
+    ...(settings.worktree !== undefined ? { work: { isolated: true } } : {}),
     handoff: settings.handoffOption,
     ...(settings.localeGiven ? { locale: settings.locale } : {}),
     ...(settings.model ? { model: settings.model } : {}),
@@ -214,4 +220,11 @@ export function supervised(
   name: string,
 ): Supervised {
   return { rt, output: settings.output, sink, step: name, continueCommand: continueCommand(name, settings) };
+}
+
+/** The worktree a recorded run (or step) of its own works in, when it has one on this machine. */
+export function recordedWorktree(records: readonly StepRecord[], name: string): string | undefined {
+  const mine = records.filter((record) => record.step === name || record.run === name);
+  const work = mine.map((record) => record.work).find((one) => one?.isolated === true);
+  return work !== undefined && existsSync(work.workspace) ? work.workspace : undefined;
 }

@@ -30,6 +30,11 @@ const HANDLERS: Record<CommandName, (parsed: ParsedCommand) => Promise<number>> 
   approve: async (parsed) => (await import("./commands/fleet.js")).approveCommand(parsed),
   cancel: async (parsed) => (await import("./commands/fleet.js")).cancelCommand(parsed),
   serve: async (parsed) => (await import("./commands/serve.js")).serveCommand(parsed),
+  diff: async (parsed) => (await import("./commands/diff.js")).diffCommand(parsed),
+  apply: async (parsed) => (await import("./commands/apply.js")).applyCommand(parsed),
+  discard: async (parsed) => (await import("./commands/discard.js")).discardCommand(parsed),
+  fetch: async (parsed) => (await import("./commands/fetch.js")).fetchCommand(parsed),
+  rewind: async (parsed) => (await import("./commands/rewind.js")).rewindCommand(parsed),
 };
 
 export async function main(argv: string[]): Promise<number> {

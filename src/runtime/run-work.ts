@@ -17,6 +17,7 @@ import { git, nulList } from "../work/git.js";
 import { buildBranch, publishBranch, type BranchGeneration, type BuiltBranch } from "../work/hand-back.js";
 import type { WorkCarrier } from "../work/work-carrier.js";
 import { WorkTracker } from "../work/work-tracker.js";
+import { personRepository } from "../work/shadow-repo.js";
 import type { ResolvedRuntimeOptions } from "./options.js";
 
 export interface RunWorkParts {
@@ -39,6 +40,8 @@ export interface DiffOptions {
   generation?: number;
   /** `patch` (the default), `stat` (`git diff --stat`), or `names` (one path per line). */
   format?: "patch" | "stat" | "names";
+  /** Color as git colors it on a terminal. @default false */
+  color?: boolean;
 }
 
 export interface HandedBack extends BuiltBranch {
@@ -117,10 +120,11 @@ function branchGenerations(steps: readonly StepRecord[]): BranchGeneration[] {
  * Builds `flower/<run>` from the chain and puts it into the repository of the chain's workspace. Null
  * when the workspace is not in a git repository (the work stays in the shadow repository: diff works).
  */
-export async function handBack(chain: RunChain): Promise<HandedBack | null> {
+export async function handBack(chain: RunChain, into?: string): Promise<HandedBack | null> {
   const first = chain.steps[0]!;
   const person = chain.tracker.shadow.person;
   if (person === null) return null;
+  const root = into ?? person.root;
   const built = await buildBranch(chain.tracker.shadow, {
     run: chain.run,
     base: first.work!.base,
@@ -130,8 +134,8 @@ export async function handBack(chain: RunChain): Promise<HandedBack | null> {
   });
   // A run that changed nothing (yet) gets no branch: an empty `flower/<run>` says nothing.
   if (built === null || built.commits === 0) return null;
-  await publishBranch(chain.tracker.shadow, built, person.root);
-  return { ...built, repository: person.root };
+  await publishBranch(chain.tracker.shadow, built, root);
+  return { ...built, repository: root };
 }
 
 /** The run's changes as `git diff` prints them (or its stat, or the paths). */
@@ -139,14 +143,15 @@ export async function diffRun(chain: RunChain, options: DiffOptions = {}): Promi
   const { from, to } = range(chain, options);
   if (from === null || to === null || from === to) return "";
   const format = options.format ?? "patch";
+  const color = options.color === true ? "--color=always" : "--no-color";
   const shadow = chain.tracker.shadow;
   const scope = shadow.scope === "" ? ["."] : [`:(top)${shadow.scope}`];
   const args =
     format === "stat"
-      ? ["diff", "--stat", "--no-color", from, to, "--", ...scope]
+      ? ["diff", "--stat", color, from, to, "--", ...scope]
       : format === "names"
         ? ["diff", "--name-only", "-z", from, to, "--", ...scope]
-        : ["diff", "--no-color", "--binary", from, to, "--", ...scope];
+        : ["diff", color, "--binary", from, to, "--", ...scope];
   const answer = await shadow.run(args);
   return format === "names"
     ? nulList(answer.stdout).join("\n") + (answer.stdout.length > 0 ? "\n" : "")
@@ -194,22 +199,26 @@ function generationRange(
   return { from: found.work?.start ?? null, to: found.work?.end ?? null };
 }
 
-/** `flower apply`: the branch (built afresh) merged or squashed into the current branch here. */
+/**
+ * `flower apply`: the branch (built afresh) merged or squashed into the current branch of `checkout`'s
+ * repository (the checkout the command runs in, whatever folder the run itself worked in).
+ */
 export async function applyRun(
   chain: RunChain,
+  checkout: string,
   options: { squash: boolean },
 ): Promise<AppliedBranch & { branch: string }> {
-  const person = chain.tracker.shadow.person;
+  const person = await personRepository(checkout);
   if (person === null)
     throw new WorkRefusedError(
-      `flower apply: ${chain.tracker.shadow.root} is not a git repository; the run's changes are in its checkpoints (flower diff ${chain.run})`,
+      `flower apply: ${checkout} is not a git repository; the run's changes are in its checkpoints (flower diff ${chain.run})`,
     );
   const last = chain.steps.at(-1)!.work!;
-  if (!last.isolated && (await samePlace(last.workspace, chain.tracker.shadow.root)))
+  if (!last.isolated && (await samePlace(last.workspace, person.root)))
     throw new WorkRefusedError(
       `flower apply: run "${chain.run}" worked in this checkout: its changes are already here (flower diff ${chain.run} shows them; git diff, git commit as usual)`,
     );
-  const handed = await handBack(chain);
+  const handed = await handBack(chain, person.root);
   if (handed === null) throw new WorkError(`run "${chain.run}" has nothing to hand back`);
   const task = chain.steps[0]!.workflow?.task ?? chain.steps[0]!.prompt;
   return {

@@ -38,6 +38,7 @@ import { StepDriver } from "./step-driver.js";
 import { WorkspaceSync } from "./workspace-sync.js";
 import { startTelemetry } from "./telemetry-wiring.js";
 import type { AppliedBranch } from "../work/apply-branch.js";
+import { personRepository } from "../work/shadow-repo.js";
 import { rewindStep, type RewindOptions, type Rewound } from "./rewind.js";
 import {
   applyRun,
@@ -75,14 +76,19 @@ export class Runtime {
   readonly #driver: StepDriver;
   /** OpenTelemetry export; null when telemetry is off (the default). */
   readonly #telemetry: TelemetryHook | null;
+  /** What the `claude` child's IS_SANDBOX becomes, said before the first step; null when nothing to say. */
+  #sandboxNote: string | null;
 
   constructor(options: RuntimeOptions) {
     this.options = resolveRuntimeOptions(options);
     makeIgnoredDirectory(this.options.runDir);
     this.#redactor = new SecretRedactor(secretsOf({ ...process.env, ...this.options.env }));
-    // Said once per runtime, not per session: the child gets the normalised value (agents/sandbox-env.ts).
-    const sandbox = sandboxSetting({ ...process.env, ...this.options.env }.IS_SANDBOX, runningAsRoot());
-    if (sandbox.note !== null) process.stderr.write(`flower: note: ${sandbox.note}\n`);
+    // Said once per runtime, when its first step starts (a command that only reads, such as flower diff,
+    // starts no child): the child gets the normalised value (agents/sandbox-env.ts).
+    this.#sandboxNote = sandboxSetting(
+      { ...process.env, ...this.options.env }.IS_SANDBOX,
+      runningAsRoot(),
+    ).note;
     this.#bus = new EventBus((event) => this.#redactor.value(event));
     this.#backing = openBackingStore(
       this.options.store,
@@ -225,7 +231,9 @@ export class Runtime {
   async apply(run: string, options: { squash?: boolean } = {}): Promise<AppliedBranch & { branch: string }> {
     if (options.squash !== undefined && typeof options.squash !== "boolean")
       throw new ConfigurationError("squash", options.squash, "a boolean");
-    return applyRun(await openChain(this.#workParts(), run), { squash: options.squash === true });
+    return applyRun(await openChain(this.#workParts(), run), this.options.workspace, {
+      squash: options.squash === true,
+    });
   }
 
   /**
@@ -233,7 +241,8 @@ export class Runtime {
    * shared store, from wherever the run worked. Null when the workspace is not in a git repository.
    */
   async fetch(run: string): Promise<HandedBack | null> {
-    return handBack(await openChain(this.#workParts(), run));
+    const here = await personRepository(this.options.workspace);
+    return handBack(await openChain(this.#workParts(), run), here?.root);
   }
 
   /** Deletes the run's branch and its own worktree; its records and checkpoints stay. */
@@ -328,6 +337,10 @@ export class Runtime {
       throw new ConfigurationError("wait", wait, "a boolean or a number of milliseconds >= 0");
     const stepPolicy = options.handoff === undefined ? undefined : handoffPolicyOf(options.handoff);
     const given = options.goal === undefined ? undefined : resolveGoalOption(options.goal);
+    if (this.#sandboxNote !== null) {
+      process.stderr.write(`flower: note: ${this.#sandboxNote}\n`);
+      this.#sandboxNote = null;
+    }
     this.#running.add(step);
     const stop = new AbortController();
     this.#stops.add(stop);

@@ -32,12 +32,10 @@ export async function applyBranch(
   const dirty = await uncommittedFiles(root);
   if (dirty.length > 0)
     throw new WorkRefusedError(
-      `flower apply: refused, nothing changed: uncommitted changes to ${listed(dirty)}. Commit or stash them first (git stash), then apply again.`,
+      `flower apply: refused, nothing changed: uncommitted changes to ${listed(dirty)}. Commit them first (a run that began on uncommitted changes brings them along: git merges them with your commit), then apply again.`,
       dirty,
     );
-  const files = nulList(
-    (await git(["diff", "-z", "--name-only", "HEAD...", branch], { cwd: root, ok: [0, 128] })).stdout,
-  );
+  const before = await gitText(["rev-parse", "HEAD"], { cwd: root });
   const behind = await gitText(["rev-list", "--count", `HEAD..${branch}`], { cwd: root });
   if (behind === "0") return { how: "up-to-date", commit: null, files: [] };
   const merge = await git(
@@ -61,6 +59,14 @@ export async function applyBranch(
       conflicts,
     );
   }
+  // What the person's branch got: the merge's changes against where it was (a squash: what is staged).
+  const changed = await git(
+    options.squash
+      ? ["diff", "-z", "--cached", "--name-only"]
+      : ["diff", "-z", "--name-only", before, "HEAD"],
+    { cwd: root },
+  );
+  const files = nulList(changed.stdout);
   if (options.squash) return { how: "squash", commit: null, files };
   return { how: "merge", commit: await gitText(["rev-parse", "HEAD"], { cwd: root }), files };
 }

@@ -23,6 +23,7 @@ import {
   liveSettings,
   makeRuntime,
   requireCredentials,
+  recordedWorktree,
   reviewGoal,
   supervised,
   type LiveSettings,
@@ -38,6 +39,9 @@ export async function continueCommandRun(parsed: ParsedCommand): Promise<number>
   const runDirectory = new RunDirectory(settings.runDir);
   const target = continueTarget(runDirectory, parsed.positionals[0], settings.locale);
   const records: StepRecord[] = runDirectory.steps();
+  // A run started with --worktree goes on in its worktree.
+  const worktree = recordedWorktree(records, target.kind === "run" ? target.run : target.step);
+  if (worktree !== undefined) settings.worktree = worktree;
   adoptRecorded(
     settings,
     parsed.values,

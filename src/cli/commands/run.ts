@@ -27,7 +27,10 @@ import {
   joinSharedStore,
   requireCredentials,
   reviewGoal,
+  type LiveSettings,
 } from "../live-settings.js";
+import { displayPath } from "../live-run.js";
+import { WORK_TEXT } from "../work-text.js";
 
 export { stepNameFor };
 
@@ -71,11 +74,18 @@ export async function runCommand(parsed: ParsedCommand): Promise<number> {
   const explicitStep = parseNonEmpty("--step", parsed.values.step, settings.locale);
   if (!credentialsChecked) requireCredentials(settings);
   const sink = eventSink(settings.output, settings.verbose);
-  const rt = await makeRuntime(settings, (event) => sink.handle(event));
+  let rt = await makeRuntime(settings, (event) => sink.handle(event));
   await joinSharedStore(rt, settings);
-  if (parsed.values.direct !== true) {
+  const direct = parsed.values.direct === true;
+  const name =
+    explicitStep ??
+    (direct
+      ? stepNameFor(task, (taken) => rt.records.get(taken) !== undefined)
+      : stepNameFor(task, (taken) => isTaken(rt, taken)));
+  if (parsed.values.worktree === true) rt = await inWorktree(rt, settings, name, sink);
+  if (!direct) {
     // The default run: requirements → goal → work. --step names the run (its steps are <run>/<name>).
-    const run = explicitStep ?? stepNameFor(task, (name) => isTaken(rt, name));
+    const run = name;
     return (
       await runWorkflowLive({
         ...supervised(rt, sink, settings, run),
@@ -89,13 +99,48 @@ export async function runCommand(parsed: ParsedCommand): Promise<number> {
     ).code;
   }
   // --direct: the work step alone, exactly as `flower "<task>"` ran before the workflow.
-  const step = explicitStep ?? stepNameFor(task, (name) => rt.records.get(name) !== undefined);
+  const step = name;
   const spec = defaultTeam(settings.locale);
   const outcome = await runLive({
     ...supervised(rt, sink, settings, step),
     action: () => rt.run(step, spec, task, { wait: parsed.values.wait === true, ...reviewGoal(settings) }),
   });
   return outcome.code;
+}
+
+/**
+ * `--worktree`: the run gets a git worktree of its own (runs/worktrees/<run>, at HEAD with the checkout's
+ * uncommitted changes) and a runtime that works there; the first runtime (which named the run) closes.
+ */
+async function inWorktree(
+  rt: Runtime,
+  settings: LiveSettings,
+  run: string,
+  sink: ReturnType<typeof eventSink>,
+): Promise<Runtime> {
+  const { openRunWorkspace } = await import("../../work/run-workspace.js");
+  const text = WORK_TEXT[settings.locale];
+  let space;
+  try {
+    space = await openRunWorkspace({
+      checkout: settings.workspace,
+      runDir: settings.runDir,
+      run,
+      uncommitted: true,
+      onSetup: (line) => settings.output.say(`  setup: ${line}`),
+    });
+  } finally {
+    rt.close();
+  }
+  settings.worktree = space.path;
+  settings.output.say(
+    space.created
+      ? text.worktree(displayPath(space.path), space.commit)
+      : text.worktreeAgain(displayPath(space.path)),
+  );
+  const next = await makeRuntime(settings, (event) => sink.handle(event));
+  await joinSharedStore(next, settings);
+  return next;
 }
 
 /** Whether a name is already used in the run directory, as a step or as a run. */

@@ -1,0 +1,30 @@
+/**
+ * `flower apply <run> [--squash]`: the run's branch flower/<run> into your current branch — a merge, or
+ * its changes staged squashed for you to commit. Refused (exit 2, nothing changed) over uncommitted
+ * changes to tracked files, on a conflict, and for a run that worked in this checkout itself.
+ */
+import { EXIT } from "../../errors.js";
+import { gitText } from "../../work/git.js";
+import type { ParsedCommand } from "../args.js";
+import { workCommand } from "../work-runtime.js";
+
+export async function applyCommand(parsed: ParsedCommand): Promise<number> {
+  const { rt, name, text, workspace } = await workCommand(parsed, "apply", "run");
+  try {
+    const applied = await rt.apply(name, { squash: parsed.values.squash === true });
+    const into = await gitText(["symbolic-ref", "--quiet", "--short", "HEAD"], {
+      cwd: workspace,
+      ok: [0, 1],
+    });
+    const line =
+      applied.how === "up-to-date"
+        ? text.upToDate(applied.branch)
+        : applied.how === "squash"
+          ? text.squashed(applied.branch, applied.files.length)
+          : text.merged(applied.branch, into === "" ? "HEAD" : into, applied.files.length);
+    process.stdout.write(`${line}\n`);
+    return EXIT.ok;
+  } finally {
+    rt.close();
+  }
+}

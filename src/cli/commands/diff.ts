@@ -1,0 +1,41 @@
+/**
+ * `flower diff <run> [--generation N] [--step NAME] [--stat | --name-only]`: what a run changed, as git
+ * prints it — the whole run (from the files as it found them, your uncommitted changes included, to its
+ * last checkpoint), one step, or one generation. With --store, from whichever machine ran it.
+ */
+import { EXIT, UsageError } from "../../errors.js";
+import { parseNonEmpty, type ParsedCommand } from "../args.js";
+import { workCommand } from "../work-runtime.js";
+
+export async function diffCommand(parsed: ParsedCommand): Promise<number> {
+  if (parsed.values.stat === true && parsed.values["name-only"] === true)
+    throw new UsageError("flower diff: --stat or --name-only, not both");
+  const generation = parseGeneration(parsed.values.generation);
+  const { rt, name, locale } = await workCommand(parsed, "diff", "run");
+  try {
+    const step = parseNonEmpty("--step", parsed.values.step, locale);
+    const patch = await rt.diff(name, {
+      ...(step !== undefined ? { step } : {}),
+      ...(generation !== undefined ? { generation } : {}),
+      format: parsed.values.stat === true ? "stat" : parsed.values["name-only"] === true ? "names" : "patch",
+      color: process.stdout.isTTY === true && process.env.NO_COLOR === undefined,
+    });
+    process.stdout.write(patch);
+    return EXIT.ok;
+  } finally {
+    rt.close();
+  }
+}
+
+/** `--generation N`: a whole number >= 1. */
+export function parseGeneration(
+  value: string | boolean | undefined,
+  option = "--generation",
+): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value).trim();
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new UsageError(`flower: ${option} must be a generation number (1, 2, …), got "${text}"`);
+  return n;
+}

@@ -1,0 +1,21 @@
+/**
+ * `flower fetch <run>`: the run's work as the branch flower/<run> of this checkout's repository, built
+ * from its checkpoints — with --store, whichever machine ran it (a fleet worker, a colleague's laptop).
+ */
+import { EXIT } from "../../errors.js";
+import type { ParsedCommand } from "../args.js";
+import { displayPath } from "../live-run.js";
+import { workCommand } from "../work-runtime.js";
+
+export async function fetchCommand(parsed: ParsedCommand): Promise<number> {
+  const { rt, name, text } = await workCommand(parsed, "fetch", "run");
+  try {
+    const fetched = await rt.fetch(name);
+    process.stdout.write(
+      `${fetched === null ? text.nothingToFetch(name) : text.fetched(fetched.branch, fetched.commits, displayPath(fetched.repository))}\n`,
+    );
+    return EXIT.ok;
+  } finally {
+    rt.close();
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * `flower rewind <step> --to N [--force]`: the step goes back to the start of generation N — its files,
+ * its history (later generations archived, still listed), and the handoff that started N is current
+ * again, to edit before `flower continue`. A file you changed since the run's last checkpoint refuses
+ * the rewind, named (exit 2), unless --force.
+ */
+import { EXIT, UsageError } from "../../errors.js";
+import type { ParsedCommand } from "../args.js";
+import { continueCommand } from "../live-settings.js";
+import { displayPath } from "../live-run.js";
+import { storeOption } from "../store-option.js";
+import { workCommand } from "../work-runtime.js";
+import { WORK_TEXT } from "../work-text.js";
+import { resolveLocale } from "../../locale/locale.js";
+import { parseLang } from "../args.js";
+import { parseGeneration } from "./diff.js";
+
+export async function rewindCommand(parsed: ParsedCommand): Promise<number> {
+  const generation = parseGeneration(parsed.values.to, "--to");
+  if (generation === undefined)
+    throw new UsageError(WORK_TEXT[resolveLocale(parseLang(parsed.values.lang))].needsTo);
+  const { rt, name, text, runDir, workspace, locale } = await workCommand(parsed, "rewind", "step");
+  try {
+    const rewound = await rt.rewind(name, { generation, force: parsed.values.force === true });
+    const say = (line: string) => process.stdout.write(`${line}\n`);
+    say(text.rewound(rewound.step, rewound.generation, rewound.restored, rewound.archived));
+    if (rewound.overwritten.length > 0) say(text.overwritten(rewound.overwritten));
+    say(rewound.handoff === null ? text.fromTask : text.editHandoff(displayPath(rewound.handoff)));
+    const run = rt.records.get(name)?.run ?? name;
+    say(text.goOn(continueCommand(run, { runDir, workspace, store: storeOption(parsed.values), locale })));
+    return EXIT.ok;
+  } finally {
+    rt.close();
+  }
+}
