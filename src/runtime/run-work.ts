@@ -132,8 +132,9 @@ export async function handBack(chain: RunChain, into?: string): Promise<HandedBa
     startedAt: first.startedAt,
     generations: branchGenerations(chain.steps),
   });
-  // A run that changed nothing (yet) gets no branch: an empty `flower/<run>` says nothing.
-  if (built === null || built.commits === 0) return null;
+  // A run that changed nothing (yet) gets no branch: one holding only the person's own uncommitted
+  // changes, or nothing at all, says nothing about the run.
+  if (built === null || built.own === 0) return null;
   await publishBranch(chain.tracker.shadow, built, root);
   return { ...built, repository: root };
 }

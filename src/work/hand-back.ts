@@ -46,6 +46,8 @@ export interface BuiltBranch {
   commit: string;
   /** Commits on top of base: the uncommitted changes the run began on (if any), then one per generation. */
   commits: number;
+  /** Of those, the run's own: one per generation that changed files. */
+  own: number;
 }
 
 /** Builds the branch's commits in the shadow repository; null when there is nothing to hand back. */
@@ -54,6 +56,7 @@ export async function buildBranch(shadow: ShadowRepo, input: BranchInput): Promi
   let parent = input.base;
   let tree = await shadow.treeOf(parent);
   let commits = 0;
+  let own = 0;
   const commit = async (newTree: string, message: string, at: string) => {
     const date = `${Math.floor(new Date(at).getTime() / 1000)} +0000`;
     parent = await shadow.text(["commit-tree", newTree, "-p", parent, "-F", "-"], {
@@ -75,6 +78,7 @@ export async function buildBranch(shadow: ShadowRepo, input: BranchInput): Promi
     const endTree = await shadow.treeOf(generation.end);
     if (endTree === tree) continue;
     const title = generation.summary?.trim() || `${generation.step}: generation ${generation.generation}`;
+    own += 1;
     await commit(
       endTree,
       `${title}\n\nflower run ${input.run}, step ${generation.step}, generation ${generation.generation} (${generation.files} ${generation.files === 1 ? "file" : "files"} changed)\nFlower-Checkpoint: ${generation.end}\n`,
@@ -83,7 +87,7 @@ export async function buildBranch(shadow: ShadowRepo, input: BranchInput): Promi
   }
   const branch = branchOf(input.run);
   await shadow.setRef(`refs/flower/branches/${branch.slice("flower/".length)}`, parent);
-  return { branch, commit: parent, commits };
+  return { branch, commit: parent, commits, own };
 }
 
 /**

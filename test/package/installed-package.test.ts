@@ -21,6 +21,8 @@ import {
   readdirSync,
   writeFileSync,
 } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeModel, text, toolUse, type FakeModel } from "../../src/testing/index.js";
@@ -77,6 +79,52 @@ const userEnv = {
   npm_config_update_notifier: "false",
 };
 
+/** git in the person's repository, without reading or refreshing anything flower is checked against. */
+function git(...args: string[]): string {
+  return execFileSync("git", args, {
+    cwd: project,
+    encoding: "utf8",
+    env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_OPTIONAL_LOCKS: "0" },
+  });
+}
+
+const HOOKS = [
+  "pre-commit",
+  "post-checkout",
+  "post-merge",
+  "post-commit",
+  "reference-transaction",
+  "pre-push",
+];
+
+function personsRepository(dir: string): void {
+  git("init", "-q", "-b", "main");
+  git("config", "user.email", "person@example.com");
+  git("config", "user.name", "Person");
+  writeFileSync(join(dir, ".gitignore"), "node_modules/\n");
+  git("add", "-A");
+  git("commit", "-q", "--no-verify", "-m", "the person's project");
+  for (const hook of HOOKS)
+    writeFileSync(join(dir, ".git", "hooks", hook), `#!/bin/sh\necho ${hook} >> "${dir}.hooks.log"\n`, {
+      mode: 0o755,
+    });
+  writeFileSync(join(dir, "notes.txt"), "the person's uncommitted notes\n");
+}
+
+/** What the person's own git says about their repository: every part flower must leave as it was. */
+function repositoryState(): Record<string, string> {
+  return {
+    status: git("status", "--porcelain"),
+    head: git("rev-parse", "HEAD"),
+    refs: git("for-each-ref", "--format=%(refname) %(objectname)"),
+    stash: git("stash", "list"),
+    index: createHash("sha256")
+      .update(readFileSync(join(project, ".git", "index")))
+      .digest("hex"),
+    config: readFileSync(join(project, ".git", "config"), "utf8"),
+  };
+}
+
 let model: FakeModel | undefined;
 afterEach(async () => {
   await model?.close();
@@ -93,6 +141,9 @@ beforeAll(async () => {
   expect(readdirSync(packDir)).toEqual([`flower-agent-${version}.tgz`]);
   const init = await sh("npm init -y", { cwd: project, env: userEnv, timeoutMs: 60_000 });
   expect(init.code, init.stderr).toBe(0);
+  // The project is a repository of the person's, with hooks of its own and a dirty tree: flower must
+  // run in it without running a hook or changing its index, HEAD, branches or status.
+  personsRepository(project);
   const install = lines.find((line) => line.startsWith("npm i -D "));
   expect(install, "the README installs with npm i -D").toBeDefined();
   expect(install).toContain(`${CLONE}/flower-agent-${version}.tgz`);
@@ -160,6 +211,7 @@ describe("the README's own-project lines, in a scratch project", () => {
       },
     });
     const env = { ...userEnv, ...model.env() };
+    const before = repositoryState();
     const first = await sh('npx flower "Fix the flaky test"', { cwd: project, env, timeoutMs: 180_000 });
     expect(first.code, first.stderr.slice(-2000)).toBe(0);
     // No `flower` on this project's PATH: the line says what the user can type.
@@ -177,6 +229,9 @@ describe("the README's own-project lines, in a scratch project", () => {
     expect(second.code, second.stderr.slice(-2000)).toBe(0);
     expect(second.stdout).toContain("== step 3/3 · work");
     expect(second.stdout).toContain("ok goal checks: all 1 pass");
+    // The person's repository is as it was: no hook ran, their index, HEAD, branches and stash are theirs.
+    expect(repositoryState()).toEqual(before);
+    expect(existsSync(`${project}.hooks.log`)).toBe(false);
   }, 420_000);
 
   // These two examples run here only: test/readme/ counts them as run (test/support/installed-examples.ts).
