@@ -16,6 +16,7 @@ import type { StepRecord } from "../records/step-record.js";
 import { quoteIdentifier } from "./postgres/migrate.js";
 import type { PostgresSessionStore } from "./postgres/session-store.js";
 import { PostgresWorkspaceFiles } from "./postgres/workspace-files.js";
+import { PostgresWorkLog } from "./postgres/work-log.js";
 import type { StoreSpec } from "./store-spec.js";
 import type { WorkspaceFiles } from "../store/workspace-files.js";
 import { connectPostgres, reason } from "./backing-store.js";
@@ -53,6 +54,8 @@ export interface ForgottenInStore {
   records: number;
   /** Fleet rows deleted: 1 when `fleetRun` was given, else 0. */
   fleetRuns: number;
+  /** Rows of the runs' work log deleted (a run's checkpoints go when all of its steps do). */
+  work: number;
 }
 
 /** Connections: the reads go one after another; forget holds one for its transaction and reads on another. */
@@ -64,6 +67,7 @@ export function openStoreView(spec: Extract<StoreSpec, { kind: "postgres" }>): S
   const records = new PostgresRunRecords(ready, schema, location);
   const files = new PostgresWorkspaceFiles(ready, schema, location);
   const fleet = new PostgresFleetRuns(ready, schema, location);
+  const work = new PostgresWorkLog(ready, schema, location);
   const liveLeases = async () => {
     const self = currentProcess();
     const now = new Date();
@@ -89,11 +93,22 @@ export function openStoreView(spec: Extract<StoreSpec, { kind: "postgres" }>): S
       const held = live.find((lease) => names.includes(lease.step));
       if (held) throw new LeaseHeldError(held.step, holderOf(held));
       const seen = all.filter((lease) => names.includes(lease.step));
+      // A run's checkpoints go with the last of its steps (or with its fleet row).
+      const everyStep = await records.list();
+      const runsGone = [
+        ...new Set(
+          [...steps.map((record) => record.run ?? record.step), ...(fleetRun !== undefined ? [fleetRun] : [])].filter(
+            (run) =>
+              run === fleetRun ||
+              everyStep.filter((record) => (record.run ?? record.step) === run).every((record) => names.includes(record.step)),
+          ),
+        ),
+      ];
       return forgetInTransaction(
         await ready(),
-        { records, files, sessions, fleet },
+        { records, files, sessions, fleet, work },
         { location, schema: spec.schema },
-        { steps: names, seen, concerned, ...(fleetRun !== undefined ? { fleetRun } : {}) },
+        { steps: names, seen, concerned, runsGone, ...(fleetRun !== undefined ? { fleetRun } : {}) },
         [...new Set(steps.flatMap(stepSessionIds))],
       );
     },
@@ -118,12 +133,14 @@ async function forgetInTransaction(
     files: PostgresWorkspaceFiles;
     sessions: PostgresSessionStore;
     fleet: PostgresFleetRuns;
+    work: PostgresWorkLog;
   },
   { location, schema }: { location: string; schema: string },
   target: {
     steps: string[];
     seen: readonly LeaseRow[];
     concerned: ReadonlyMap<string, string | null>;
+    runsGone: readonly string[];
     fleetRun?: string;
   },
   sessionIds: string[],
@@ -145,13 +162,14 @@ async function forgetInTransaction(
     const sessions = await tables.sessions.deleteSessions(client, sessionIds);
     const files = await tables.files.deleteOfSteps(client, steps);
     const records = await tables.records.deleteSteps(client, steps);
+    const work = await tables.work.deleteOfRuns(client, target.runsGone);
     let fleetRuns = 0;
     if (fleetRun !== undefined) {
       fleetRuns = await tables.fleet.deleteRuns(client, [fleetRun]);
       await deleteEndedJobs(client, schema, fleetRun);
     }
     await client.query("COMMIT");
-    return { sessions, files, records, fleetRuns };
+    return { sessions, files, records, fleetRuns, work };
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
     if (error instanceof StoreError || error instanceof FleetRunOpenError) throw error;

@@ -79,15 +79,15 @@ async function forgetInStore(
     const forgotten = await view.forget({ steps, ...(fleetRun !== undefined ? { fleetRun } : {}) });
     new RunDirectory(runDir).forgetRecords(steps.map((record) => record.step));
     const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-    const [sessions, files, records] = [
+    const parts = [
       plural(forgotten.sessions, "session"),
       plural(forgotten.files, "file"),
       plural(forgotten.records, "record"),
+      // The run's checkpoints (its files' history) go with the last of its steps.
+      ...(forgotten.work > 0 ? [plural(forgotten.work, "checkpoint")] : []),
+      ...(forgotten.fleetRuns > 0 ? ["the fleet's run"] : []),
     ];
-    const what =
-      forgotten.fleetRuns > 0
-        ? `${sessions}, ${files}, ${records} and the fleet's run`
-        : `${sessions}, ${files} and ${records}`;
+    const what = `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)!}`;
     process.stdout.write(`deleted ${what} of "${name}" from ${view.location}\n`);
     return EXIT.ok;
   } finally {

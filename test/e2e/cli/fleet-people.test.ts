@@ -137,7 +137,9 @@ describe("people in the fleet's loop", () => {
     // The done run is forgotten whole, its fleet row too: flower runs no longer lists it; the cancelled one stays.
     const forgotten = await runFlowerOk(["forget", paused, "--store", url], { env: cleanEnv() });
     expect(forgotten.stdout).toMatch(
-      new RegExp(`^deleted \\d+ sessions, \\d+ files, 3 records and the fleet's run of "${paused}" from `),
+      new RegExp(
+        `^deleted \\d+ sessions, \\d+ files, 3 records, \\d+ checkpoints and the fleet's run of "${paused}" from `,
+      ),
     );
     const after = await runs(url);
     expect(after).not.toMatch(/^fix-the-flaky-test\s/m);

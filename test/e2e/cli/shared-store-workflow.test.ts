@@ -178,12 +178,16 @@ describe("a workflow run continued anywhere", () => {
       [`${RUN}/%`],
     );
     expect(files.map((row) => row.path)).toContain(`.flower/notes/requirements-${RUN}.md`);
+    // The run's checkpoints (its files' history, carried in the store) go with its last step.
+    const checkpoints = await query(`SELECT 1 FROM ${schema}.flower_work WHERE run = $1`, [RUN]);
+    expect(checkpoints.length).toBeGreaterThan(0);
     const forgotten = await on(c, ["forget", RUN, "--store", url]);
     expect(forgotten.stderr).toBe("");
     expect(forgotten.code).toBe(0);
     expect(forgotten.stdout.trim()).toBe(
-      `deleted 3 sessions, ${files.length} files and 3 records of "${RUN}" from ${url.replace(PASSWORD, "***")} (schema ${schema})`,
+      `deleted 3 sessions, ${files.length} files, 3 records and ${checkpoints.length} checkpoints of "${RUN}" from ${url.replace(PASSWORD, "***")} (schema ${schema})`,
     );
+    expect(await query(`SELECT 1 FROM ${schema}.flower_work`)).toHaveLength(0);
     expect(await query(`SELECT 1 FROM ${schema}.flower_steps`)).toHaveLength(0);
     expect(
       await query(`SELECT 1 FROM ${schema}.flower_transcripts WHERE session_id = ANY($1)`, [sessions]),
