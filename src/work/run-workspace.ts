@@ -13,6 +13,7 @@
  */
 import { spawn } from "node:child_process";
 import {
+  chmodSync,
   copyFileSync,
   cpSync,
   existsSync,
@@ -96,6 +97,8 @@ async function open(options: OpenRunWorkspace): Promise<RunWorkspace> {
   await git(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", "--quiet", path, commit], {
     cwd: person.root,
   });
+  // The tree's top folder is owner-only like the rest of the run directory (git made it with the umask).
+  chmodSync(path, 0o700);
   if (options.uncommitted === true) await carryUncommitted(person.root, path);
   // The files as the run stands (a submit's uncommitted changes, a dead worker's checkpoints) before the
   // setup command sees them; the step itself then goes back past a checkpoint its transcript lacks.
@@ -206,6 +209,7 @@ function copyWorkspace(options: OpenRunWorkspace, path: string): RunWorkspace {
     }
   };
   copy(source, path);
+  chmodSync(path, 0o700);
   return { path, kind: "copy", created: true, commit: null };
 }
 

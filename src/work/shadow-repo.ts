@@ -131,7 +131,9 @@ export class ShadowRepo {
   async #init(exclude: readonly string[]): Promise<void> {
     if (!existsSync(join(this.dir, "HEAD"))) {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      await git(["init", "--quiet", "--bare", this.dir], {
+      // Owner-only like the rest of the run directory (--shared=0600: folders 0700, files 0600, objects
+      // 0400), and no template (no sample hooks).
+      await git(["init", "--quiet", "--bare", "--shared=0600", "--template=", this.dir], {
         env: { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
       });
       // Not bare after all: the work tree is given with every call. Hooks off; the untracked cache makes
@@ -150,7 +152,7 @@ export class ShadowRepo {
     // Refreshed at every open: the person may have added to their excludes, or moved their repository.
     const objects = this.person ? join(this.person.commonDir, "objects") : null;
     const alternates = join(this.dir, "objects", "info", "alternates");
-    if (objects !== null) writeFileSync(alternates, `${objects}\n`);
+    if (objects !== null) writeFileSync(alternates, `${objects}\n`, { mode: 0o600 });
     const excludesFile = await personExcludesFile(this.root);
     if (excludesFile !== null) await this.run(["config", "core.excludesFile", excludesFile]);
     const lines = [
@@ -159,8 +161,8 @@ export class ShadowRepo {
       ...exclude,
       ...(this.person ? readLines(join(this.person.commonDir, "info", "exclude")) : []),
     ];
-    mkdirSync(join(this.dir, "info"), { recursive: true });
-    writeFileSync(join(this.dir, "info", "exclude"), `${lines.join("\n")}\n`);
+    mkdirSync(join(this.dir, "info"), { recursive: true, mode: 0o700 });
+    writeFileSync(join(this.dir, "info", "exclude"), `${lines.join("\n")}\n`, { mode: 0o600 });
   }
 
   /** The pathspec limiting a call to the workspace's folder. */
@@ -402,7 +404,7 @@ export class ShadowRepo {
 
   /** Takes in a bundle's objects; the commit it carries is then known here (`has`). */
   async unbundle(bundle: Buffer, file: string): Promise<void> {
-    writeFileSync(file, bundle);
+    writeFileSync(file, bundle, { mode: 0o600 });
     await this.run(["bundle", "unbundle", file]);
   }
 }

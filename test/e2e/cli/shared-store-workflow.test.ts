@@ -291,7 +291,9 @@ describe("flower forget --store and a live driver", () => {
     const forgotten = await on(c, ["forget", "slow"]);
     expect(forgotten.stderr).toBe("");
     expect(forgotten.code).toBe(0);
-    expect(forgotten.stdout).toMatch(/^deleted \d+ sessions?, \d+ files? and 1 record of "slow" from /);
+    expect(forgotten.stdout).toMatch(
+      /^deleted \d+ sessions?, \d+ files?, 1 record and \d+ checkpoints? of "slow" from /,
+    );
     const after = await on(c, ["runs"]);
     expect(after.stdout).toContain("No steps yet in");
   }, 240_000);

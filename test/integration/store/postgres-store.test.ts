@@ -67,6 +67,7 @@ describe("PostgresSessionStore schema", () => {
       "flower_schema_version",
       "flower_steps",
       "flower_transcripts",
+      "flower_work",
     ]);
     // A later start finds the schema current and changes nothing.
     await store(schema).ready();
