@@ -39,6 +39,8 @@ export interface BuildContext {
   sessionStoreFlush?: "eager" | "batched";
   /** Resume this session (continuity, retries). */
   resume?: string;
+  /** With `resume`: go on from this entry of the transcript, the ones after it left behind (a rewind by turn). */
+  resumeSessionAt?: string;
   /** Model when the spec sets none. */
   model?: string;
   maxBudgetUsd?: number;
@@ -152,6 +154,7 @@ export function buildOptions(spec: AgentSpec, context: BuildContext): Options {
       ? { sessionStoreFlush: context.sessionStoreFlush }
       : {}),
     ...(context.resume ? { resume: context.resume } : {}),
+    ...(context.resume && context.resumeSessionAt ? { resumeSessionAt: context.resumeSessionAt } : {}),
     ...(context.maxBudgetUsd !== undefined ? { maxBudgetUsd: context.maxBudgetUsd } : {}),
     ...(context.abortController ? { abortController: context.abortController } : {}),
   };

@@ -474,6 +474,16 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
         zh: "回到哪一代的开头(1:这一步的开头)。`flower show <步骤>` 列出各代。",
       },
     },
+    turn: {
+      type: "string",
+      numeric: true,
+      value: "T",
+      default: { en: "none (the generation's start)", zh: "无(那一代的开头)" },
+      help: {
+        en: "Go back to the end of turn T of that generation instead: its files as that turn's calls left them, its conversation resumed from there by flower continue.",
+        zh: "改为退回到那一代第 T 轮结束时:文件是那一轮的调用留下的样子,flower continue 从那里接着这段对话。",
+      },
+    },
     force: {
       type: "boolean",
       default: { en: "off (your edits refuse the rewind)", zh: "关(有你的改动就拒绝)" },

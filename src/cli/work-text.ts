@@ -15,6 +15,13 @@ export interface WorkText {
   fetched: (branch: string, commits: number, repository: string) => string;
   nothingToFetch: (run: string) => string;
   rewound: (step: string, generation: number, restored: readonly string[], archived: number) => string;
+  rewoundToTurn: (
+    step: string,
+    generation: number,
+    turn: number,
+    restored: readonly string[],
+    archived: number,
+  ) => string;
   overwritten: (files: readonly string[]) => string;
   editHandoff: (path: string) => string;
   fromTask: string;
@@ -52,6 +59,8 @@ export const WORK_TEXT: Record<Locale, WorkText> = {
       `run "${run}" has no branch to hand back: it changed no files, or its workspace is not a git repository (flower diff ${run} shows its changes)`,
     rewound: (step, generation, restored, archived) =>
       `rewound "${step}" to the start of generation ${generation}: ${restored.length === 0 ? "no files to put back" : `${plural(restored.length, "file", "files")} put back (${named(restored, (n) => `and ${n} more`)})`}; ${plural(archived, "generation", "generations")} archived (flower show ${step} lists ${archived === 1 ? "it" : "them"}, marked)`,
+    rewoundToTurn: (step, generation, turn, restored, archived) =>
+      `rewound "${step}" to the end of turn ${turn} of generation ${generation}: ${restored.length === 0 ? "no files to put back" : `${plural(restored.length, "file", "files")} put back (${named(restored, (n) => `and ${n} more`)})`}; the turns after it are taken back${archived > 0 ? `, ${plural(archived, "later generation", "later generations")} archived` : ""}; its conversation goes on from there`,
     overwritten: (files) =>
       `your changes to ${named(files, (n) => `and ${n} more`)} were put back too (--force); your version is kept in the run's checkpoints`,
     editHandoff: (path) =>
@@ -81,6 +90,8 @@ export const WORK_TEXT: Record<Locale, WorkText> = {
       `运行 "${run}" 没有可交回的分支:它没改文件,或者它的工作区不是 git 仓库(flower diff ${run} 看它的改动)`,
     rewound: (step, generation, restored, archived) =>
       `已把 "${step}" 退回到第 ${generation} 代的开头:${restored.length === 0 ? "没有要放回的文件" : `放回了 ${restored.length} 个文件(${named(restored, (n) => `等另外 ${n} 个`)})`};存档了 ${archived} 代(flower show ${step} 会列出并标明)`,
+    rewoundToTurn: (step, generation, turn, restored, archived) =>
+      `已把 "${step}" 退回到第 ${generation} 代第 ${turn} 轮结束时:${restored.length === 0 ? "没有要放回的文件" : `放回了 ${restored.length} 个文件(${named(restored, (n) => `等另外 ${n} 个`)})`};之后的轮次已撤回${archived > 0 ? `,存档了后面的 ${archived} 代` : ""};这段对话从那里接着做`,
     overwritten: (files) =>
       `你对 ${named(files, (n) => `等另外 ${n} 个`)} 的改动也被放回了(--force);你的版本存在运行的检查点里`,
     editHandoff: (path) => `开始那一代的交接书重新成为当前的:${path} —— 打开它,加上死路,保存`,

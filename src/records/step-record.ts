@@ -173,8 +173,10 @@ export interface StepWork {
 /** Generations a rewind archived: no longer the step's, still listed by show and the report. */
 export interface RewoundGenerations {
   at: string;
-  /** The generation the step went back to the start of. */
+  /** The generation the step went back to the start of (with `turn`: to the end of that turn of it). */
   to: number;
+  /** The turn of generation `to` the step went back to the end of; absent: to the generation's start. */
+  turn?: number;
   /** The checkpoint the files went back to. */
   commit: string | null;
   /** Where the tip was: the archived generations' files are still in the shadow repository there. */
@@ -248,6 +250,11 @@ export interface StepRecord extends StepResult {
   workflow?: WorkflowMembership;
   /** The step's files: where they are and their checkpoints; absent when checkpoints were off (or no git). */
   work?: StepWork;
+  /**
+   * A rewind by turn: the next continue resumes this session from this entry (`resumeSessionAt`), the
+   * turns after it taken back. Cleared once that session has gone on.
+   */
+  resumeAt?: { sessionId: string; uuid: string; generation: number; turn: number };
   /** Generations taken back by `flower rewind`, newest last: archived, not deleted. */
   rewound?: RewoundGenerations[];
   /** Earlier records of a step name that `run()` started afresh: kept, never overwritten. */

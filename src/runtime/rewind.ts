@@ -25,10 +25,18 @@ import { WorkTracker } from "../work/work-tracker.js";
 import type { RunWorkParts } from "./run-work.js";
 import { handBack, openChain, type HandedBack } from "./run-work.js";
 import { StepLease } from "./step-lease.js";
+import { turnPoint, type TurnPoint } from "./turn-point.js";
+import type { SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
 
 export interface RewindOptions {
   /** The generation whose start the step goes back to (1 = the step's start). */
   generation: number;
+  /**
+   * A turn of that generation (1 = its first, as `flower show` counts them): the step goes back to the
+   * end of that turn instead — its files to the checkpoint after that turn's calls, its conversation
+   * resumed from there on the next continue (the turns after it taken back).
+   */
+  turn?: number;
   /** Put files back even where a person changed them since the last checkpoint (kept in a checkpoint first). */
   force?: boolean;
 }
@@ -36,6 +44,8 @@ export interface RewindOptions {
 export interface Rewound {
   step: string;
   generation: number;
+  /** The turn of `generation` it went back to the end of; absent for a rewind to the generation's start. */
+  turn?: number;
   /** Files put back, relative to the workspace. */
   restored: string[];
   /** Generations archived. */
@@ -49,7 +59,11 @@ export interface Rewound {
 }
 
 export async function rewindStep(
-  parts: RunWorkParts & { saveNotes?: (step: string) => Promise<void> },
+  parts: RunWorkParts & {
+    saveNotes?: (step: string) => Promise<void>;
+    /** A session's main transcript as stored (its local tail recovered first), for a rewind by turn. */
+    transcript: (sessionId: string) => Promise<SessionStoreEntry[]>;
+  },
   step: string,
   options: RewindOptions,
 ): Promise<Rewound> {
@@ -65,8 +79,11 @@ export async function rewindStep(
       `a generation of step "${step}" (1 to ${before.history.length})`,
     );
   const work = before.work;
-  const start = before.history[generation - 1]?.work?.start ?? null;
-  if (!work || start === null)
+  const turn = options.turn;
+  if (turn !== undefined && (!Number.isInteger(turn) || turn < 1))
+    throw new ConfigurationError("turn", turn, "a turn number (1, 2, …)");
+  const generationStart = before.history[generation - 1]?.work?.start ?? null;
+  if (!work || generationStart === null)
     throw new WorkError(
       `step "${step}" has no checkpoint of generation ${generation}'s start: it ran without checkpoints`,
     );
@@ -101,6 +118,18 @@ export async function rewindStep(
     await tracker.catchUp();
     const tip = tracker.tip ?? work.tip;
     if (tip === null) throw new WorkError(`step "${step}" has no checkpoint to rewind from`);
+    const point = turn === undefined ? null : await pointOf(before, generation, turn, parts.transcript);
+    // By turn: the newest checkpoint of a call made up to that turn (or of an earlier generation or step).
+    const start =
+      point === null
+        ? generationStart
+        : ((await tracker.findCheckpoint(
+            (meta) =>
+              meta.step !== step ||
+              meta.generation < generation ||
+              (meta.generation === generation &&
+                (meta.kind === "start" || (meta.kind === "call" && point.kept.has(meta.call ?? "")))),
+          )) ?? generationStart);
     const back = await tracker.shadow.changedBetween(start, tip);
     const persons = new Set(await tracker.shadow.changedSince(tip, tracker.key));
     const inTheWay = back.filter((path) => persons.has(path));
@@ -119,8 +148,13 @@ export async function rewindStep(
     const restored = await tracker.shadow.restore(start, tracker.key, { only: back });
     await tracker.moveTo(start, step);
 
-    const record = rewoundRecord(before, generation, { start, tip, now: o.internal.now() });
-    const handoff = currentHandoff(record, before, generation, workspace, o.internal.now());
+    const at = { start, tip, now: o.internal.now() };
+    const record =
+      point === null ? rewoundRecord(before, generation, at) : rewoundToTurn(before, generation, point, at);
+    const books = point === null ? undefined : record.history[generation - 1]?.work;
+    if (books) books.files = await tracker.shadow.changedBetween(books.start ?? start, start);
+    const handoff =
+      point === null ? currentHandoff(record, before, generation, workspace, o.internal.now()) : null;
     records.put(record, { lease: lease.token });
     await records.flush?.(step);
     await parts.saveNotes?.(step);
@@ -129,8 +163,9 @@ export async function rewindStep(
     return {
       step,
       generation,
+      ...(turn !== undefined ? { turn } : {}),
       restored,
-      archived: before.history.length - generation + 1,
+      archived: before.history.length - generation + (point === null ? 1 : 0),
       handoff,
       branch,
       overwritten: inTheWay,
@@ -138,6 +173,71 @@ export async function rewindStep(
   } finally {
     await lease.release();
   }
+}
+
+/**
+ * The record after a rewind to the end of `point`'s turn of `generation`: the later generations archived,
+ * that generation current again and resumed from the turn's last entry on the next continue.
+ */
+function rewoundToTurn(
+  before: StepRecord,
+  generation: number,
+  point: TurnPoint & { sessionId: string; turn: number },
+  at: { start: string; tip: string; now: Date },
+): StepRecord {
+  const record = structuredClone(before);
+  record.rewound = [
+    ...(record.rewound ?? []),
+    {
+      at: at.now.toISOString(),
+      to: generation,
+      turn: point.turn,
+      commit: at.start,
+      from: at.tip,
+      generations: record.history.slice(generation),
+      handoffs: record.handoffs.slice(generation - 1),
+      retired: record.retired.slice(generation - 1),
+    },
+  ];
+  record.history = record.history.slice(0, generation);
+  const current = record.history[generation - 1]!;
+  current.handoff = null;
+  current.endedAt = null;
+  if (current.turns) current.turns = current.turns.slice(0, point.turn);
+  if (current.work) current.work.end = at.start;
+  record.generations = generation;
+  record.handoffs = record.handoffs.slice(0, generation - 1);
+  record.retired = record.retired.slice(0, generation - 1);
+  record.sessionId = point.sessionId;
+  record.resumeAt = { sessionId: point.sessionId, uuid: point.uuid, generation, turn: point.turn };
+  record.status = "stopped";
+  record.result = null;
+  record.pendingHandoff = null;
+  record.pendingPrompt = null;
+  record.updatedAt = at.now.toISOString();
+  if (record.work) record.work.tip = at.start;
+  return record;
+}
+
+/** Where turn `turn` of generation `generation` ends in its session's transcript; a clear error when it has none. */
+async function pointOf(
+  before: StepRecord,
+  generation: number,
+  turn: number,
+  transcript: (sessionId: string) => Promise<SessionStoreEntry[]>,
+): Promise<TurnPoint & { sessionId: string; turn: number }> {
+  const sessionId = before.history[generation - 1]?.sessionId ?? null;
+  if (sessionId === null)
+    throw new WorkError(`generation ${generation} of step "${before.step}" has no session to go back into`);
+  const entries = await transcript(sessionId);
+  const point = turnPoint(entries, turn);
+  if (point === null)
+    throw new ConfigurationError(
+      "turn",
+      turn,
+      `a turn of generation ${generation} (1 to ${turnPoint(entries, 1)?.turns ?? 0})`,
+    );
+  return { ...point, sessionId, turn };
 }
 
 /** The record after the rewind: the generations from `generation` on archived, the step stopped. */

@@ -40,6 +40,7 @@ import { startTelemetry } from "./telemetry-wiring.js";
 import type { AppliedBranch } from "../work/apply-branch.js";
 import { personRepository } from "../work/shadow-repo.js";
 import { rewindStep, type RewindOptions, type Rewound } from "./rewind.js";
+import { claudeProjectsDir, recoverLocalTail } from "./recover-local-tail.js";
 import {
   applyRun,
   diffRun,
@@ -266,12 +267,33 @@ export class Runtime {
       throw new ConfigurationError("options", options, "{ generation, force? }");
     if (options.force !== undefined && typeof options.force !== "boolean")
       throw new ConfigurationError("force", options.force, "a boolean");
+    for (const key of Object.keys(options))
+      if (!["generation", "turn", "force"].includes(key))
+        throw new ConfigurationError(
+          key,
+          (options as unknown as Record<string, unknown>)[key],
+          "generation, turn or force",
+        );
     return rewindStep(
       {
         ...this.#workParts(),
         saveNotes: async (name) => {
           this.#sync?.saveNotes(name);
           await this.#sync?.flush();
+        },
+        transcript: async (sessionId) => {
+          // A killed driver's last turn may be only in the binary's local copy: stored first.
+          const inner = this.store.inner;
+          await recoverLocalTail(
+            inner,
+            sessionId,
+            claudeProjectsDir({ ...process.env, ...this.options.env }),
+          );
+          for (const projectKey of await this.store.projectKeysOf(sessionId)) {
+            const entries = await inner.load({ projectKey, sessionId });
+            if (entries !== null) return entries;
+          }
+          return [];
         },
       },
       step,

@@ -52,6 +52,7 @@ export interface StepSession {
   settings: StepSettings;
   session: {
     resume?: string;
+    resumeAt?: string;
     writing: boolean;
     sink: (event: FlowerEvent) => void;
     stderr?: StderrSink;
@@ -115,6 +116,7 @@ export function stepSessionOptions(wiring: SessionWiring, input: StepSession): O
     sessionStore: wiring.store,
     ...storeFlush(o),
     ...(resume ? { resume } : {}),
+    ...(resume && input.session.resumeAt ? { resumeSessionAt: input.session.resumeAt } : {}),
     ...(settings.model !== null ? { model: settings.model } : {}),
     // The writing turn must be able to finish: no budget cap there.
     ...(settings.maxBudgetUsd !== null && !writing ? { maxBudgetUsd: settings.maxBudgetUsd } : {}),

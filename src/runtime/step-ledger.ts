@@ -293,6 +293,13 @@ export class StepLedger {
     return this.#record.work ? structuredClone(this.#record.work) : undefined;
   }
 
+  /** A rewind by turn's resume point was used: the session goes on from there, once. */
+  resumedAt(sessionId: string): void {
+    if (this.#record.resumeAt?.sessionId !== sessionId) return;
+    delete this.#record.resumeAt;
+    this.save();
+  }
+
   /** A step-level error that ends it (maxGenerations). */
   addError(message: string): void {
     this.#record.errors.push(message);

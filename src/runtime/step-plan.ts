@@ -29,6 +29,8 @@ export interface StepEnvironment {
    */
   sessionOptions(session: {
     resume?: string;
+    /** With `resume`: go on from this transcript entry (a rewind by turn took the later ones back). */
+    resumeAt?: string;
     writing: boolean;
     sink: (event: FlowerEvent) => void;
     stderr?: StderrSink;

@@ -33,7 +33,7 @@ import { freezeStepDocument } from "./step-document.js";
 import type { StepEnvironment, StepPlan } from "./step-plan.js";
 import { StderrTail } from "./stderr-tail.js";
 import { CANNOT_PASS, CONTINUE_AFTER_FAILURE } from "./text.js";
-import { workNote } from "./work-text.js";
+import { REWOUND_TO_TURN, workNote } from "./work-text.js";
 
 export type { StepEnvironment, StepPlan } from "./step-plan.js";
 
@@ -48,6 +48,8 @@ export class StepRun {
   readonly #env: StepEnvironment;
   readonly #ledger: StepLedger;
   readonly #switch: SwitchContext;
+  /** A rewind by turn: the first resume goes on from this transcript entry (record.resumeAt). */
+  #resumeAt: string | undefined;
 
   constructor(plan: StepPlan, env: StepEnvironment) {
     this.#plan = plan;
@@ -118,6 +120,7 @@ export class StepRun {
         step: plan.step,
         options: env.sessionOptions({
           ...(resume ? { resume } : {}),
+          ...(resume !== undefined && this.#takeResumeAt(resume)),
           writing,
           sink,
           stderr,
@@ -159,6 +162,11 @@ export class StepRun {
       } else {
         resume = plan.continuation.record.sessionId ?? undefined;
         prompt = plan.continuation.prompt;
+        const at = plan.continuation.record.resumeAt;
+        if (at !== undefined && at.sessionId === resume) {
+          this.#resumeAt = at.uuid;
+          prompt = `${prompt}\n\n${REWOUND_TO_TURN[plan.locale](at.turn)}`;
+        }
         if (!ledger.hasHistory) ledger.expectGeneration();
       }
     } else {
@@ -292,6 +300,15 @@ export class StepRun {
     const reconciled = await work.begin(ledger.work?.start ?? null, (event) => ledger.accept(event, false));
     if (reconciled === null || !continuing) return null;
     return workNote(reconciled, this.#plan.locale);
+  }
+
+  /** The entry a resumed session goes on from, once (a rewind by turn), as session options. */
+  #takeResumeAt(resume: string): { resumeAt?: string } {
+    const at = this.#resumeAt;
+    this.#resumeAt = undefined;
+    if (at === undefined) return {};
+    this.#ledger.resumedAt(resume);
+    return { resumeAt: at };
   }
 
   /** The files as the step leaves them (its end or its stop), then the step's end in the record. */

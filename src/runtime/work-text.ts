@@ -6,6 +6,14 @@
 import type { Locale } from "../locale/locale.js";
 import type { Reconciled } from "../work/work-tracker.js";
 
+/** A session resumed at the end of a turn a person rewound it to: what happened to the turns after it. */
+export const REWOUND_TO_TURN: Readonly<Record<Locale, (turn: number) => string>> = {
+  zh: (turn) =>
+    `[flower] 有人把这段对话和文件退回到了第 ${turn} 轮结束时:之后的轮次和它们对文件的改动都已撤销。从这里接着做;如果工作区或交接里写了原因,先看一眼。`,
+  en: (turn) =>
+    `[flower] A person took this conversation and its files back to the end of turn ${turn}: the turns after it, and what they did to the files, were undone. Go on from here.`,
+};
+
 /** At most this many paths are named; the rest are counted. */
 const NAMED = 20;
 

@@ -97,10 +97,15 @@ export function openStoreView(spec: Extract<StoreSpec, { kind: "postgres" }>): S
       const everyStep = await records.list();
       const runsGone = [
         ...new Set(
-          [...steps.map((record) => record.run ?? record.step), ...(fleetRun !== undefined ? [fleetRun] : [])].filter(
+          [
+            ...steps.map((record) => record.run ?? record.step),
+            ...(fleetRun !== undefined ? [fleetRun] : []),
+          ].filter(
             (run) =>
               run === fleetRun ||
-              everyStep.filter((record) => (record.run ?? record.step) === run).every((record) => names.includes(record.step)),
+              everyStep
+                .filter((record) => (record.run ?? record.step) === run)
+                .every((record) => names.includes(record.step)),
           ),
         ),
       ];

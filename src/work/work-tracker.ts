@@ -352,6 +352,20 @@ export class WorkTracker {
     });
   }
 
+  /**
+   * The newest checkpoint of the chain, from its tip back along first parents, that `accept` takes; the
+   * chain's base (a commit that is not a checkpoint) when none is.
+   */
+  async findCheckpoint(accept: (meta: CheckpointMeta) => boolean): Promise<string | null> {
+    let commit = this.#tip;
+    while (commit !== null) {
+      const meta = parseCheckpointMessage(await this.shadow.messageOf(commit));
+      if (meta === null || meta.run !== this.run || accept(meta)) return commit;
+      commit = await this.#parentOf(commit);
+    }
+    return null;
+  }
+
   /** Paths that differ from every one of `commits` (changed by someone since each). */
   async #changedSinceAll(commits: string[]): Promise<string[]> {
     if (commits.length === 0) return [];

@@ -193,4 +193,48 @@ describe("the run's work through the real binary", () => {
     await expect(rt.apply("build")).rejects.toThrow(/worked in this checkout/);
     current.model.assertNoErrors();
   });
+
+  it("rewinds by turn: the files as that turn's calls left them, and the conversation resumed from its end", async () => {
+    const afterRewind = (request: ModelRequest) => request.lastUserText().includes("took this conversation");
+    const current = await rig({
+      policy: (request: ModelRequest) => {
+        const bash = request.countToolResults("Bash");
+        if (request.allText().includes("end of turn 2")) {
+          // The resumed session: the turns after 2 are gone from its conversation.
+          return bash === 2
+            ? toolUse("Bash", { command: "echo other > other.txt" })
+            : text("Went another way.");
+        }
+        return bash < 4
+          ? toolUse("Bash", { command: `echo ${bash + 1} > turn-${bash + 1}.txt` })
+          : text("Wrote four files.");
+      },
+    });
+    gitRepo(current.workspace);
+    const rt = current.runtime({ workbench: true, spillThreshold: null });
+    await rt.run("build", builder, "Write the turn files.");
+    for (const n of [1, 2, 3, 4]) expect(existsSync(join(current.workspace, `turn-${n}.txt`))).toBe(true);
+
+    const rewound = await rt.rewind("build", { generation: 1, turn: 2 });
+    expect(rewound.turn).toBe(2);
+    expect(rewound.restored.sort()).toEqual(["turn-3.txt", "turn-4.txt"]);
+    expect(existsSync(join(current.workspace, "turn-2.txt"))).toBe(true);
+    expect(existsSync(join(current.workspace, "turn-3.txt"))).toBe(false);
+
+    const result = await rt.continue("build", builder);
+    expect(result.status).toBe("done");
+    expect(result.result).toBe("Went another way.");
+    const resumed = current.model.requests.find(afterRewind)!;
+    expect(resumed.sessionId).toBe(result.sessionId);
+    expect(resumed.toolResults().map((one) => one.text.trim())).toEqual([
+      "(Bash completed with no output)",
+      "(Bash completed with no output)",
+    ]);
+    expect(existsSync(join(current.workspace, "other.txt"))).toBe(true);
+    expect(await rt.diff("build", { format: "names" })).toBe("other.txt\nturn-1.txt\nturn-2.txt\n");
+    const record = JSON.parse(readFileSync(join(current.runDir, "manifest.json"), "utf8")).steps.build;
+    expect(record.resumeAt).toBeUndefined();
+    expect(record.rewound[0]).toMatchObject({ to: 1, turn: 2 });
+    current.model.assertNoErrors();
+  });
 });

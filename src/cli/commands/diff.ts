@@ -36,6 +36,8 @@ export function parseGeneration(
   const text = String(value).trim();
   const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isSafeInteger(n) || n < 1)
-    throw new UsageError(`flower: ${option} must be a generation number (1, 2, …), got "${text}"`);
+    throw new UsageError(
+      `flower: ${option} must be a ${option === "--turn" ? "turn" : "generation"} number (1, 2, …), got "${text}"`,
+    );
   return n;
 }

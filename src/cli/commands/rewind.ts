@@ -17,15 +17,31 @@ import { parseGeneration } from "./diff.js";
 
 export async function rewindCommand(parsed: ParsedCommand): Promise<number> {
   const generation = parseGeneration(parsed.values.to, "--to");
+  const turn = parseGeneration(parsed.values.turn, "--turn");
   if (generation === undefined)
     throw new UsageError(WORK_TEXT[resolveLocale(parseLang(parsed.values.lang))].needsTo);
   const { rt, name, text, runDir, workspace, locale } = await workCommand(parsed, "rewind", "step");
   try {
-    const rewound = await rt.rewind(name, { generation, force: parsed.values.force === true });
+    const rewound = await rt.rewind(name, {
+      generation,
+      ...(turn !== undefined ? { turn } : {}),
+      force: parsed.values.force === true,
+    });
     const say = (line: string) => process.stdout.write(`${line}\n`);
-    say(text.rewound(rewound.step, rewound.generation, rewound.restored, rewound.archived));
+    say(
+      rewound.turn === undefined
+        ? text.rewound(rewound.step, rewound.generation, rewound.restored, rewound.archived)
+        : text.rewoundToTurn(
+            rewound.step,
+            rewound.generation,
+            rewound.turn,
+            rewound.restored,
+            rewound.archived,
+          ),
+    );
     if (rewound.overwritten.length > 0) say(text.overwritten(rewound.overwritten));
-    say(rewound.handoff === null ? text.fromTask : text.editHandoff(displayPath(rewound.handoff)));
+    if (rewound.turn === undefined)
+      say(rewound.handoff === null ? text.fromTask : text.editHandoff(displayPath(rewound.handoff)));
     const run = rt.records.get(name)?.run ?? name;
     say(text.goOn(continueCommand(run, { runDir, workspace, store: storeOption(parsed.values), locale })));
     return EXIT.ok;
