@@ -127,7 +127,7 @@ const USAGE: Record<CommandName, { usage: string; summary: Localized }> = {
     },
   },
   rewind: {
-    usage: "flower rewind <step> --to N [--turn T] [--force] [options]",
+    usage: "flower rewind <step> --to N [options]",
     summary: {
       en: "Take a step back to the start of generation N: its files go back, later generations are archived, that generation's handoff is current again; then flower continue.",
       zh: "把一步退回到第 N 代的开头:文件放回去,后面的代存档,那一代的交接书重新成为当前的;然后 flower continue。",

@@ -78,6 +78,8 @@ export interface CliText {
     denials: string;
     session: string;
     retired: string;
+    work: string;
+    workWhere: (workspace: string, isolated: boolean, checkpoints: number, branch: string) => string;
     generationsTitle: string;
     current: string;
     handedOff: string;
@@ -197,6 +199,9 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       denials: "denials",
       session: "session",
       retired: "retired",
+      work: "files",
+      workWhere: (workspace, isolated, checkpoints, branch) =>
+        `${isolated ? `its own worktree ${workspace}` : workspace} · ${checkpoints} ${checkpoints === 1 ? "checkpoint" : "checkpoints"} · branch ${branch} (flower diff, flower apply)`,
       generationsTitle: "generations",
       current: "current",
       handedOff: "handed off",
@@ -307,6 +312,9 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       denials: "拒绝",
       session: "会话",
       retired: "已烧掉",
+      work: "文件",
+      workWhere: (workspace, isolated, checkpoints, branch) =>
+        `${isolated ? `它自己的 worktree ${workspace}` : workspace} · ${checkpoints} 个检查点 · 分支 ${branch}(flower diff、flower apply)`,
       generationsTitle: "各代",
       current: "当前",
       handedOff: "换代",

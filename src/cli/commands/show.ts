@@ -30,6 +30,7 @@ import { columnsOf, cut, oneLine } from "../terminal-text.js";
 import { CLI_TEXT, type CliText } from "../text.js";
 import { USAGE_TEXT } from "../usage-text.js";
 import { leftOutName, namedFiles, stepFiles } from "../work-summary.js";
+import { branchOf } from "../../work/checkpoint-message.js";
 import { localTime, sum } from "./inspect.js";
 
 export async function showCommand(parsed: ParsedCommand): Promise<number> {
@@ -99,6 +100,11 @@ function showStep(record: StepRecord, source: StepSource, output: Output): void 
   }
   say(`${label(t.session)}${record.sessionId ?? t.none}`);
   say(`${label(t.retired)}${record.retired.length ? record.retired.join(", ") : t.none}`);
+  // Where the step's files are and how to see them: its own worktree or the checkout, its branch.
+  if (record.work)
+    say(
+      `${label(t.work)}${t.workWhere(displayPath(record.work.workspace), record.work.isolated, record.work.checkpoints, branchOf(record.run ?? record.step))}`,
+    );
   say("");
   say(`${t.generationsTitle}:`);
   for (const generation of record.history) {
