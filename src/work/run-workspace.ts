@@ -103,7 +103,14 @@ async function open(options: OpenRunWorkspace): Promise<RunWorkspace> {
   // The files as the run stands (a submit's uncommitted changes, a dead worker's checkpoints) before the
   // setup command sees them; the step itself then goes back past a checkpoint its transcript lacks.
   if (options.carrier) await bringToTip(path, options);
-  await runSetup(path, options.onSetup);
+  try {
+    await runSetup(path, options.onSetup);
+  } catch (error) {
+    // A tree whose setup failed is not one to work in: the next try makes it afresh and sets it up again.
+    await git(["worktree", "remove", "--force", path], { cwd: person.root, ok: [0, 128] });
+    rmSync(path, { recursive: true, force: true });
+    throw error;
+  }
   return { path, kind: "worktree", created: true, commit };
 }
 

@@ -206,4 +206,60 @@ describe("a run's work, as a person handles it", () => {
     expect(git(root, "worktree", "list").split("\n")).toHaveLength(1);
     model.assertNoErrors();
   }, 240_000);
+
+  it("runs the repository's setup command in a new worktree, and a failing one stops the run before any model request", async () => {
+    const model = await startModel({
+      policy: (request: ModelRequest) => {
+        if (request.kind === "title" || request.kind === "compact") return undefined;
+        if (request.isSubagent) return engineerReply(request);
+        return request.countToolResults("Agent") === 0
+          ? engineer("RUN: cat .installed")
+          : text("The setup had run.");
+      },
+    });
+    const root = repository();
+    writeFileSync(
+      join(root, "flower.json"),
+      JSON.stringify({ setup: "echo deps > .installed && echo installed the deps" }),
+    );
+    writeFileSync(join(root, ".gitignore"), "runs/\n.installed\n");
+    git(root, "add", "-A");
+    git(root, "commit", "-q", "--no-verify", "-m", "a setup command");
+    const env = cleanEnv(model.env());
+    const run = await runFlower(["--direct", "--worktree", "--step", "with-setup", "Use the deps"], {
+      env,
+      cwd: root,
+      timeoutMs: 120_000,
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("  setup: installed the deps");
+    const engineerSaw = model.requests
+      .filter((request) => request.isSubagent)
+      .flatMap((request) => request.toolResults().map((result) => result.text));
+    expect(engineerSaw.join("\n")).toContain("deps");
+
+    writeFileSync(join(root, "flower.json"), JSON.stringify({ setup: "echo missing a tool >&2; exit 7" }));
+    git(root, "commit", "-q", "--no-verify", "-am", "a broken setup");
+    const asked = model.requests.length;
+    const failed = await runFlower(["--direct", "--worktree", "--step", "broken-setup", "Use the deps"], {
+      env,
+      cwd: root,
+      timeoutMs: 120_000,
+    });
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(
+      /the setup command of flower.json \(echo missing a tool >&2; exit 7\) failed in .* \(exit 7\): missing a tool; the whole output is in .*broken-setup-[0-9a-f]+\.setup\.log/,
+    );
+    expect(model.requests.length).toBe(asked);
+    // The broken tree is gone: a second try makes it afresh and runs the setup again.
+    expect(git(root, "worktree", "list").split("\n")).toHaveLength(2);
+    const again = await runFlower(["--direct", "--worktree", "--step", "broken-setup", "Use the deps"], {
+      env,
+      cwd: root,
+      timeoutMs: 120_000,
+    });
+    expect(again.stderr).toContain("failed in");
+    expect(again.stderr).toContain("(exit 7)");
+    model.assertNoErrors();
+  }, 240_000);
 });
