@@ -83,6 +83,12 @@ export const DEFAULTS = {
    * large as the file, and git handles such files poorly. Source files are far below it.
    */
   checkpointMaxFileBytes: 10 * 1024 * 1024,
+  /**
+   * A stop (Ctrl-C, SIGTERM, a fleet's cancel) waits this long for the reply in flight — it is paid for,
+   * and it reaches the transcript a continue resumes — then cuts it. Under the CLI's 8 s before it quits
+   * on SIGTERM (docker sends SIGKILL after 10 s), so the stop is recorded first.
+   */
+  stopGraceMs: 6_000,
   /** Where `run` keeps records and sessions when no `--run-dir`/`runDir` is given (storage/files.ts resolves it). */
   runDir: "runs",
   /** The workbench folder under the workspace. */

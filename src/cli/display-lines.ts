@@ -53,6 +53,8 @@ export function eventLines(event: FlowerEvent, view: LineContext): ViewLine[] {
         lines.push(`   ! ${cut(oneLine(error), REASON_MAX_CHARS)}${times > 1 ? ` (×${times})` : ""}`);
       return lines;
     }
+    case "reply-cut":
+      return [t.replyCut(Math.round(event.waitedMs / 1000))];
     case "retry":
       return [
         t.retry(

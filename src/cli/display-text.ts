@@ -36,6 +36,8 @@ export interface DisplayText {
   turns: (n: number) => string;
   generations: (n: number) => string;
   retry: (step: string, attempt: number, max: number, reason: string) => string;
+  /** A stop cut the reply in flight after waiting for it. */
+  replyCut: (seconds: number) => string;
   /** Heads the child's stderr lines under -v. */
   claudeStderr: string;
   leaseWait: (step: string, pid: number, host: string) => string;
@@ -126,6 +128,7 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     generations: (n) => `${n} 代`,
     claudeStderr: "   claude 的 stderr(最后几行):",
     retry: (step, attempt, max, reason) => `!! ${step} 第 ${attempt}/${max} 次尝试失败:${reason} —— 重试`,
+    replyCut: (seconds) => `!  正在路上的回复等了 ${seconds} 秒还没到,已截断(停下最多等这么久)`,
     leaseWait: (step, pid, host) => `.. ${step} 正由 ${host} 上的进程 ${pid} 驱动,等它结束`,
     handoffRequest: (step, by, next) =>
       `>> ${step}:${by} 用 flower handoff 要求交接${next ? `,下一步:${next}` : ""}`,
@@ -211,6 +214,8 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     claudeStderr: "   claude's stderr (last lines):",
     retry: (step, attempt, max, reason) =>
       `!! ${step} attempt ${attempt}/${max} failed: ${reason} — retrying`,
+    replyCut: (seconds) =>
+      `!  the reply in flight was cut: it had not come after ${seconds} s, as long as a stop waits for it`,
     leaseWait: (step, pid, host) => `.. ${step} is driven by pid ${pid} on ${host}; waiting for it to finish`,
     handoffRequest: (step, by, next) =>
       `>> ${step}: ${by} asked for a handoff (flower handoff)${next ? `; next: ${next}` : ""}`,

@@ -79,6 +79,7 @@ export interface CliText {
     session: string;
     retired: string;
     work: string;
+    estimated: (usd: string, responses: number, models: string) => string;
     workWhere: (workspace: string, isolated: boolean, checkpoints: number, branch: string) => string;
     generationsTitle: string;
     current: string;
@@ -200,6 +201,8 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       session: "session",
       retired: "retired",
       work: "files",
+      estimated: (usd, responses, models) =>
+        `≈$${usd} of it estimated: ${responses} ${responses === 1 ? "response" : "responses"} a stopped driver was billed for before the binary reported its total, priced at the binary's prices for ${models}`,
       workWhere: (workspace, isolated, checkpoints, branch) =>
         `${isolated ? `its own worktree ${workspace}` : workspace} · ${checkpoints} ${checkpoints === 1 ? "checkpoint" : "checkpoints"} · branch ${branch} (flower diff, flower apply)`,
       generationsTitle: "generations",
@@ -313,6 +316,8 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       session: "会话",
       retired: "已烧掉",
       work: "文件",
+      estimated: (usd, responses, models) =>
+        `其中约 $${usd} 是估算:驱动在二进制报出总额前停掉了,这 ${responses} 次回复按二进制对 ${models} 的价格计算`,
       workWhere: (workspace, isolated, checkpoints, branch) =>
         `${isolated ? `它自己的 worktree ${workspace}` : workspace} · ${checkpoints} 个检查点 · 分支 ${branch}(flower diff、flower apply)`,
       generationsTitle: "各代",

@@ -126,6 +126,28 @@ export interface ContextEvent {
   usage?: ResponseUsage | undefined;
 }
 
+/**
+ * A model response was served, to the main thread or a worker: what it used. The step books its cost as
+ * it arrives (at the binary's prices for the model), so a driver killed before the binary's total came
+ * has its spend in the record; the binary's total, when it comes, replaces the figure.
+ */
+export interface UsageEvent {
+  type: "usage";
+  step: string;
+  sessionId: string | null;
+  /** A worker's response (a subagent's), not the main thread's. */
+  worker: boolean;
+  usage: ResponseUsage;
+}
+
+/** A stop waited for the reply in flight as long as a stop waits, then cut it (it was not in yet). */
+export interface ReplyCutEvent {
+  type: "reply-cut";
+  step: string;
+  /** How long the stop waited for it. */
+  waitedMs: number;
+}
+
 /** Who is working now: the coordinator, or a worker started through the Agent tool. */
 export interface AgentEvent {
   type: "agent";
@@ -301,6 +323,8 @@ export type FlowerEvent =
   | RetryEvent
   | ClaudeStderrEvent
   | ContextEvent
+  | UsageEvent
+  | ReplyCutEvent
   | AgentEvent
   | ToolUseEvent
   | ToolDeniedEvent

@@ -229,6 +229,16 @@ export interface StepRecord extends StepResult {
   pendingPrompt: string | null;
   /** Per session, the last cumulative `total_cost_usd` seen (a resumed session starts from it). */
   sessionCosts: Record<string, number>;
+  /**
+   * Per session, the responses priced as they arrived since its last reported total (in `costUsd`
+   * already): the binary's next total replaces them; one that never comes leaves them `estimatedCost`.
+   */
+  pendingCosts?: Record<string, { usd: number; responses: number; models: string[] }>;
+  /**
+   * Spend in `costUsd` that no total of the binary covers — a driver killed (or a session that died)
+   * before the binary reported it: flower priced those responses itself, at the binary's prices.
+   */
+  estimatedCost?: { usd: number; responses: number; models: string[]; unknownModel?: boolean };
   storeLoads: StoreLoadRecord[];
   /**
    * The latest plan the step's main thread wrote with TodoWrite (handoff/plan.ts); a handoff appends it

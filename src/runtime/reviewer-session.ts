@@ -33,7 +33,10 @@ export async function reviewerSession(input: ReviewerSessionInput): Promise<Revi
     policy: NO_HANDOFF,
     generation: ledger.generationNumber,
     writing: true,
-    sink: () => {},
+    // The reviewer's events are not the coordinator's; what its responses used is the step's spend.
+    sink: (event) => {
+      if (event.type === "usage") ledger.accept(event, true);
+    },
     onSession: () => {},
     stopSignal: input.stopSignal,
     query: input.query,

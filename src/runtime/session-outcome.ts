@@ -47,6 +47,8 @@ export interface SessionOutcome extends SessionCounts {
    * boundary, handoff/trigger.ts `letCallsFinish`) before it handed off. 0 otherwise.
    */
   finishedCalls: number;
+  /** Only on `stopped`: the stop waited for the reply in flight as long as it waits, and then cut it. */
+  replyCut?: boolean;
 }
 
 export interface SessionEnding {

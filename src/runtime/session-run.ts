@@ -48,6 +48,8 @@ export interface SessionRunInput {
   stderr?: StderrTail;
   /** Whether a person asked for a handoff (`flower handoff`, handoff-request.ts): due like a crossed line. */
   requested?: () => boolean;
+  /** How long a stop waits for the reply in flight before it cuts it. @default DEFAULTS.stopGraceMs */
+  stopGraceMs?: number;
 }
 
 export async function runSession(input: SessionRunInput): Promise<SessionOutcome> {
@@ -68,10 +70,28 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
       // The session may already be finishing; the outcome is decided by what was read.
     });
   };
+  /** A stop waiting for the reply in flight; when its grace runs out the reply is cut. */
+  let waitingForReply: NodeJS.Timeout | null = null;
+  let replyCut = false;
+  const stopWaiting = () => {
+    if (waitingForReply !== null) clearTimeout(waitingForReply);
+    waitingForReply = null;
+  };
   const onStop = () => {
     stopRequested = true;
-    interrupt();
     queue.end();
+    // A tool is running: the stop cuts it now (its result says so). Otherwise a reply is on its way, or
+    // about to be asked for: it is paid for, so the stop waits for it — the next message boundary — up to
+    // the grace, and then cuts it.
+    if (translator.reading.openCalls.length > 0) {
+      interrupt();
+      return;
+    }
+    waitingForReply = setTimeout(() => {
+      waitingForReply = null;
+      replyCut = true;
+      interrupt();
+    }, input.stopGraceMs ?? DEFAULTS.stopGraceMs);
   };
   if (input.stopSignal.aborted) onStop();
   else input.stopSignal.addEventListener("abort", onStop, { once: true });
@@ -80,6 +100,11 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
   const contexts: number[] = [];
   const afterMainResponse = (context: number, stopReason: string | null, usage: ResponseUsage) => {
     contexts.push(context);
+    // The reply a stop waited for is in: the boundary. A reply that ends the turn needs no interrupt.
+    if (waitingForReply !== null) {
+      stopWaiting();
+      if (stopReason === "tool_use") interrupt();
+    }
     sink({
       type: "context",
       step,
@@ -136,7 +161,17 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
           case "main-response":
             afterMainResponse(signal.context, signal.stopReason, signal.usage);
             break;
+          case "served":
+            sink({
+              type: "usage",
+              step,
+              sessionId: translator.reading.sessionId,
+              worker: signal.worker,
+              usage: signal.usage,
+            });
+            break;
           case "result":
+            stopWaiting();
             // Background work still running means the CLI will start another turn on its own.
             if (!signal.backgroundRunning) queue.end();
             break;
@@ -157,6 +192,7 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
   } catch (error) {
     thrown = error;
   } finally {
+    stopWaiting();
     input.stopSignal.removeEventListener("abort", onStop);
     queue.end();
     q.close();
@@ -170,7 +206,7 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
     cutShort !== null && reading.sessionId !== null
       ? lastApiError(claudeProjectsDir(input.options.env ?? process.env), reading.sessionId)
       : null;
-  return classifySession({
+  const outcome = classifySession({
     reading,
     stopRequested,
     handoffRequested,
@@ -179,4 +215,5 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
     stderr: input.stderr?.lines() ?? [],
     ...(cutShort !== null ? { cutShort: { cannotPass: cutShort, detail } } : {}),
   });
+  return replyCut && outcome.kind === "stopped" ? { ...outcome, replyCut: true } : outcome;
 }

@@ -21,6 +21,8 @@ export type SessionSignal =
   | { kind: "session"; sessionId: string }
   /** A main-thread API response ended: its prompt + output tokens, how they split, and why it stopped. */
   | { kind: "main-response"; context: number; stopReason: string | null; usage: ResponseUsage }
+  /** A response was served (main thread or a worker's): what it used, to be booked as it arrives. */
+  | { kind: "served"; usage: ResponseUsage; worker: boolean }
   /** A result message arrived; `backgroundRunning` = the CLI will start another turn on its own. */
   | { kind: "result"; backgroundRunning: boolean }
   /** The binary is about to send a failed request again (`system/api_retry`): its status and error. */
@@ -118,6 +120,8 @@ export class SessionTranslator {
   #promptTokens = 0;
   /** How those prompt tokens split, and the answering model (message_start says both). */
   #prompt: Omit<ResponseUsage, "outputTokens"> = { inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  /** A worker's response being streamed, by the Agent call that started the worker: its prompt and model. */
+  readonly #workerPrompts = new Map<string, Omit<ResponseUsage, "outputTokens">>();
   /** Background tasks still running: while any is, a result does not end the session. */
   readonly #background = new Set<string>();
   /** Agent tool_use id → worker name, to tell who is working. */
@@ -176,13 +180,14 @@ export class SessionTranslator {
   }
 
   #streamEvent(message: Extract<SDKMessage, { type: "stream_event" }>): SessionSignal[] {
-    if (message.parent_tool_use_id !== null) return [];
     const event = message.event as {
       type: string;
       message?: { usage?: Usage; model?: string };
       usage?: Usage;
       delta?: { stop_reason?: string | null };
     };
+    if (message.parent_tool_use_id !== null)
+      return this.#workerStreamEvent(message.parent_tool_use_id, event);
     if (event.type === "message_start") {
       const usage = event.message?.usage ?? {};
       this.#promptTokens = promptSize(usage);
@@ -201,7 +206,34 @@ export class SessionTranslator {
     this.reading.context = context;
     this.reading.mainResponses += 1;
     const usage = { ...this.#prompt, outputTokens };
-    return [{ kind: "main-response", context, stopReason: event.delta?.stop_reason ?? null, usage }];
+    return [
+      { kind: "served", usage, worker: false },
+      { kind: "main-response", context, stopReason: event.delta?.stop_reason ?? null, usage },
+    ];
+  }
+
+  /** A worker's response: only what it used (its context and calls are the worker's own business). */
+  #workerStreamEvent(
+    parent: string,
+    event: { type: string; message?: { usage?: Usage; model?: string }; usage?: Usage },
+  ): SessionSignal[] {
+    if (event.type === "message_start") {
+      const usage = event.message?.usage ?? {};
+      this.#workerPrompts.set(parent, {
+        inputTokens: usage.input_tokens ?? 0,
+        cacheReadTokens: usage.cache_read_input_tokens ?? 0,
+        cacheWriteTokens: usage.cache_creation_input_tokens ?? 0,
+        ...(typeof event.message?.model === "string" ? { model: event.message.model } : {}),
+      });
+      return [];
+    }
+    if (event.type !== "message_delta") return [];
+    const prompt = this.#workerPrompts.get(parent);
+    if (prompt === undefined) return [];
+    this.#workerPrompts.delete(parent);
+    return [
+      { kind: "served", usage: { ...prompt, outputTokens: event.usage?.output_tokens ?? 0 }, worker: true },
+    ];
   }
 
   #assistant(message: Extract<SDKMessage, { type: "assistant" }>): SessionSignal[] {

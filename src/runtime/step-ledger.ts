@@ -23,7 +23,7 @@ import {
   type StepSettings,
   type WorkflowMembership,
 } from "../records/step-record.js";
-import { bookSession } from "./accounting.js";
+import { bookResponse, bookSession, settlePending } from "./accounting.js";
 import type { FlowerEvent } from "./events.js";
 import { GuardBooks } from "./guard-books.js";
 import { bookHandoff } from "./handoff-booking.js";
@@ -147,6 +147,11 @@ export class StepLedger {
         this.#turns.count(this.#generation, 0, 1);
         this.save();
         break;
+      case "usage":
+        bookResponse(record, this.#generation, event);
+        this.save();
+        // Booked, not shown: the context event already carries a main response's usage.
+        return;
       case "context":
         if (!silent) {
           this.#turns.turn(this.#generation, event.context);
@@ -228,6 +233,11 @@ export class StepLedger {
   /** The generation the running (or next) session belongs to. */
   get generationNumber(): number {
     return this.#record.generations + (this.#pendingGeneration ? 1 : 0);
+  }
+
+  /** Before a session runs: what earlier runs priced and no total covered stays, as an estimate. */
+  settle(): void {
+    if (settlePending(this.#record)) this.save();
   }
 
   /** Adds what one session run cost to the step and its generation. */

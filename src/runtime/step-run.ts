@@ -13,6 +13,7 @@
  * - A stop (Ctrl-C) during the writing turn lets the handoff finish and stops right after it: cutting the
  *   turn would only leave a degraded handoff to continue from.
  */
+import { DEFAULTS } from "../defaults.js";
 import { StepFailedError } from "../errors.js";
 import type { StepRecord, StepResult } from "../records/step-record.js";
 import type { FlowerEvent } from "./events.js";
@@ -98,6 +99,7 @@ export class StepRun {
     const env = this.#env;
     const ledger = this.#ledger;
     await env.beforeSession(resume);
+    ledger.settle();
     const sink = (event: FlowerEvent) => ledger.accept(event, writing);
     // The files as this session finds them: a new generation's start, or where a resumed one goes on.
     if (!writing && env.work)
@@ -208,7 +210,11 @@ export class StepRun {
         prompt = judgement.message;
         continue;
       }
-      if (outcome.kind === "stopped") return this.#finish("stopped");
+      if (outcome.kind === "stopped") {
+        if (outcome.replyCut)
+          this.#env.emit({ type: "reply-cut", step: plan.step, waitedMs: DEFAULTS.stopGraceMs });
+        return this.#finish("stopped");
+      }
 
       // With handoff off, auto-compact is the CLI's own answer to a full context; an overflow that still
       // reaches us is an ordinary failure, not a reason to switch sessions behind the user's back.

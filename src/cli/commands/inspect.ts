@@ -121,7 +121,8 @@ function printRuns(
       label,
       status,
       String(record.generations),
-      `$${record.costUsd.toFixed(4)}`,
+      // ≈: part of it is flower's own pricing of responses no total of the binary covered (a kill).
+      `${(record.estimatedCost?.usd ?? 0) > 0 ? "≈" : ""}$${record.costUsd.toFixed(4)}`,
       String(stepTurns(record)),
       localTime(record.updatedAt),
       held,

@@ -89,7 +89,7 @@ function showStep(record: StepRecord, source: StepSource, output: Output): void 
   // A workflow step's prompt is generated; its task is what the person typed (the report shows both).
   say(`${label(t.task)}${cut((record.workflow?.task ?? record.prompt).replace(/\s+/g, " ").trim(), 160)}`);
   say(
-    `${label(t.totals)}${t.cost} $${record.costUsd.toFixed(4)} · ${t.turns} ${stepTurns(record)} · ${t.generations} ${record.generations}` +
+    `${label(t.totals)}${t.cost} $${record.costUsd.toFixed(4)}${estimateOf(record, t)} · ${t.turns} ${stepTurns(record)} · ${t.generations} ${record.generations}` +
       ` · ${t.failedAttempts} ${record.attempts} · ${t.context} ${formatTokens(record.context)}` +
       ` · ${t.spills} ${record.spills} · ${t.denials} ${record.denials}`,
   );
@@ -174,6 +174,13 @@ function showStep(record: StepRecord, source: StepSource, output: Output): void 
     const state = frozenState(record, ordered, source);
     for (const line of documentLines(record, record.run ?? record.step, source, output, state)) say(line);
   }
+}
+
+/** ` (≈$0.0123 of it estimated: …)` when part of the cost is flower's own pricing; "" otherwise. */
+function estimateOf(record: StepRecord, t: CliText["show"]): string {
+  const estimate = record.estimatedCost;
+  if (!estimate || estimate.usd <= 0) return "";
+  return ` (${t.estimated(estimate.usd.toFixed(4), estimate.responses, estimate.models.join(", "))})`;
 }
 
 /**

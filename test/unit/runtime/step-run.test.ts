@@ -36,7 +36,7 @@ function delegationTo(prompt: string): SDKMessage {
 }
 
 describe("StepRun over a scripted query", () => {
-  it("runs a step to its answer and books cost, turns and context", async () => {
+  it("runs a step to its answer and books cost, the requests served and context", async () => {
     const h = harness([
       session("s1", response("s1", 12_000), result("s1", { text: "42 lines", turns: 3, cost: 0.25 })),
     ]);
@@ -47,7 +47,8 @@ describe("StepRun over a scripted query", () => {
       generations: 1,
       attempts: 0,
       costUsd: 0.25,
-      numTurns: 3,
+      // The responses served (one here), not the SDK's num_turns (3), which counts a cut request too.
+      numTurns: 1,
       context: 12_000,
     });
     expect(h.saves.at(-1)).toMatchObject({ status: "done", history: [{ sessionId: "s1", costUsd: 0.25 }] });
