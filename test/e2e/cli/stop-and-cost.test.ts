@@ -11,7 +11,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { text, toolUse, type Exchange, type ModelRequest, type Reply } from "../../../src/testing/index.js";
+import { text, toolUse, type Exchange, type Reply } from "../../../src/testing/index.js";
 import { cleanEnv, runFlower, runFlowerOk, spawnFlower, useCliTest, type Spawned } from "./helpers.js";
 
 const { temp, startModel } = useCliTest();
@@ -41,7 +41,7 @@ describe("a stop keeps the reply in flight", () => {
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     it(`${signal} while a reply streams: the reply reaches the session, the process exits within the grace`, async () => {
       const root = temp.make("flower-stop-");
-      let flower: Spawned | undefined;
+      const running: { flower?: Spawned } = {};
       let stoppedAt = 0;
       const model = await startModel({
         policy: async (request): Promise<Reply | undefined> => {
@@ -51,15 +51,15 @@ describe("a stop keeps the reply in flight", () => {
           // The second reply takes 2 s; the stop comes 0.3 s into it.
           setTimeout(() => {
             stoppedAt = Date.now();
-            process.kill(flower!.child.pid!, signal);
+            process.kill(running.flower!.child.pid!, signal);
           }, 300);
           await sleep(2_000);
           return toolUse("Bash", { command: "echo second" }, { text: "REPLY-IN-FLIGHT: one more command" });
         },
       });
       const env = cleanEnv(model.env());
-      flower = spawnFlower(runArgs, { env, cwd: root, timeoutMs: 60_000 });
-      const stopped = await flower.done;
+      running.flower = spawnFlower(runArgs, { env, cwd: root, timeoutMs: 60_000 });
+      const stopped = await running.flower.done;
       const exitedAfter = Date.now() - stoppedAt;
       expect(stopped.code).toBe(signal === "SIGTERM" ? 143 : 130);
       expect(exitedAfter).toBeLessThan(8_000);
@@ -76,7 +76,7 @@ describe("a stop keeps the reply in flight", () => {
 
   it("a reply slower than the grace is cut, and the stop line says so", async () => {
     const root = temp.make("flower-stop-long-");
-    let flower: Spawned | undefined;
+    const running: { flower?: Spawned } = {};
     let stoppedAt = 0;
     const model = await startModel({
       policy: async (request) => {
@@ -84,14 +84,14 @@ describe("a stop keeps the reply in flight", () => {
         if (request.countToolResults("Bash") === 0) return toolUse("Bash", { command: "echo first" });
         setTimeout(() => {
           stoppedAt = Date.now();
-          process.kill(flower!.child.pid!, "SIGTERM");
+          process.kill(running.flower!.child.pid!, "SIGTERM");
         }, 300);
         await sleep(30_000);
         return text("far too late");
       },
     });
-    flower = spawnFlower(runArgs, { env: cleanEnv(model.env()), cwd: root, timeoutMs: 60_000 });
-    const stopped = await flower.done;
+    running.flower = spawnFlower(runArgs, { env: cleanEnv(model.env()), cwd: root, timeoutMs: 60_000 });
+    const stopped = await running.flower.done;
     expect(stopped.code).toBe(143);
     expect(Date.now() - stoppedAt).toBeLessThan(9_000);
     expect(stopped.stdout).toContain("the reply in flight was cut: it had not come after 6 s");
@@ -101,7 +101,7 @@ describe("a stop keeps the reply in flight", () => {
 describe("every dollar booked", () => {
   it("SIGKILL after three answered turns, continue to done: the cost is what was served at the binary's prices, and the requests are counted", async () => {
     const root = temp.make("flower-cost-");
-    let flower: Spawned | undefined;
+    const running: { flower?: Spawned } = {};
     let killedIn: Exchange["index"] | undefined;
     const model = await startModel({
       policy: async (request) => {
@@ -112,21 +112,21 @@ describe("every dollar booked", () => {
             : toolUse("Bash", { command: "echo more" });
         const bash = request.countToolResults("Bash");
         // Three turns answered; the fourth request is where the driver dies.
-        if (bash === 3 && killedIn === undefined && flower !== undefined) {
+        if (bash === 3 && killedIn === undefined && running.flower !== undefined) {
           killedIn = model.requests.length - 1;
-          process.kill(flower.child.pid!, "SIGKILL");
+          process.kill(running.flower.child.pid!, "SIGKILL");
           await sleep(500);
         }
         return toolUse("Bash", { command: `echo ${bash + 1}` });
       },
     });
     const env = cleanEnv(model.env());
-    flower = spawnFlower(["--direct", "--step", "paid", "Run five commands"], {
+    running.flower = spawnFlower(["--direct", "--step", "paid", "Run five commands"], {
       env,
       cwd: root,
       timeoutMs: 60_000,
     });
-    expect((await flower.done).signal).toBe("SIGKILL");
+    expect((await running.flower.done).signal).toBe("SIGKILL");
     const continued = await runFlower(["continue", "paid"], { env, cwd: root, timeoutMs: 90_000 });
     expect(continued.code).toBe(0);
 
