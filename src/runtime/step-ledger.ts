@@ -71,7 +71,12 @@ export class StepLedger {
       : newStepRecord(options.step, options.agent, options.prompt, options.now());
     if (options.earlier && !options.continued) {
       const { earlierRuns = [], ...rest } = options.earlier;
-      this.#record.earlierRuns = [...earlierRuns, rest];
+      // A start that never got a session (its driver killed before the first answer, as a busy machine
+      // makes likely) is not an earlier run: nothing happened in it, and this run is its start again.
+      if (rest.history.length === 0 && rest.sessionId === null) {
+        this.#record.startedAt = rest.startedAt;
+        if (earlierRuns.length > 0) this.#record.earlierRuns = earlierRuns;
+      } else this.#record.earlierRuns = [...earlierRuns, rest];
     }
     if (options.workflow) {
       this.#record.run = options.workflow.run;

@@ -2,7 +2,7 @@
  * The step loop without the binary: StepRun over an in-process scripted query() and a recording
  * environment. End to end, the same paths run through the real binary in test/e2e/.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
@@ -12,7 +12,8 @@ import { parseHandoff } from "../../../src/handoff/parse.js";
 import { HandoffPolicy } from "../../../src/handoff/policy.js";
 import { REQUIREMENTS } from "../../../src/index.js";
 import { init, overflow, response, result, type ScriptedSession } from "../../support/scripted-query.js";
-import { HANDOFF_ANSWER, session, useStepHarness } from "../../support/step-harness.js";
+import { HANDOFF_ANSWER, session, stepHarness, useStepHarness } from "../../support/step-harness.js";
+import { newStepRecord } from "../../../src/records/step-record.js";
 
 const harness = useStepHarness();
 
@@ -423,5 +424,45 @@ describe("StepRun over a scripted query", () => {
       [[9_000, 0, 0]],
     ]);
     expect(record.policy).toEqual({ enabled: true, window: 100_000, at: 50_000, warnAt: 30_000 });
+  });
+});
+
+describe("a step started again", () => {
+  it("keeps an earlier run that got somewhere, and takes over a start that never got a session (a driver killed before its first answer)", async () => {
+    const never = {
+      ...newStepRecord("survey", "lead", "Count the lines in data/.", new Date(Date.UTC(2026, 10, 30, 11))),
+    };
+    const once = stepHarness(
+      [session("s2", response("s2", 4_000), result("s2", { text: "done" }))],
+      {},
+      "flower-again-",
+      {
+        earlier: () => never,
+      },
+    );
+    try {
+      await once.run.run();
+      const record = once.saves.at(-1)!;
+      expect(record.earlierRuns).toBeUndefined();
+      expect(record.startedAt).toBe(never.startedAt);
+    } finally {
+      rmSync(once.workspace, { recursive: true, force: true });
+    }
+
+    const got = structuredClone(once.saves.at(-1)!);
+    const twice = stepHarness(
+      [session("s3", response("s3", 4_000), result("s3", { text: "again" }))],
+      {},
+      "flower-again-",
+      {
+        earlier: () => got,
+      },
+    );
+    try {
+      await twice.run.run();
+      expect(twice.saves.at(-1)!.earlierRuns?.map((earlier) => earlier.sessionId)).toEqual(["s2"]);
+    } finally {
+      rmSync(twice.workspace, { recursive: true, force: true });
+    }
   });
 });
