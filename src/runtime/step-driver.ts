@@ -220,12 +220,12 @@ export class StepDriver {
     }
   }
 
-  /** The record of a step that `continue` can pick up; a clear error otherwise. */
+  /**
+   * The record of a step that `continue` picks up. One that never got a session (its driver killed before
+   * the first answer, which a busy machine makes likely) starts from its task in that same record.
+   */
   #continuable(step: string): StepRecord {
     const record = recordedStep(this.#parts.records, step);
-    if (!record.sessionId && !record.pendingHandoff && !record.pendingPrompt) {
-      throw new StepFailedError(step, "it has no session to resume yet; run it again with rt.run()");
-    }
     // Recorded on another machine: its handoff paths name that machine's checkout.
     return this.#parts.shared ? relocatedRecord(record, this.#parts.options.workspace) : record;
   }

@@ -163,7 +163,8 @@ export class StepRun {
         ledger.expectGeneration();
       } else {
         resume = plan.continuation.record.sessionId ?? undefined;
-        prompt = plan.continuation.prompt;
+        // Never got a session: it starts from its task, not from "continue".
+        prompt = resume === undefined ? plan.prompt : plan.continuation.prompt;
         const at = plan.continuation.record.resumeAt;
         if (at !== undefined && at.sessionId === resume) {
           this.#resumeAt = at.uuid;
