@@ -42,6 +42,8 @@ export interface FleetText {
   /** The run's files came back to its last checkpoint the transcript has (from the store, a kill). */
   restored: (run: string, files: number, kept: number, dropped: number) => string;
   workWarning: (run: string, message: string) => string;
+  /** Why a fleet run failed, under `flower runs`. */
+  failedWhy: (run: string, error: string) => string;
 }
 
 export const FLEET_TEXT: Record<Locale, FleetText> = {
@@ -70,6 +72,7 @@ export const FLEET_TEXT: Record<Locale, FleetText> = {
     restored: (run, files, kept, dropped) =>
       `${run}: its files are as its last checkpoint${dropped > 0 ? ` (${dropped} of a cut call dropped)` : ""}: ${files} ${files === 1 ? "file" : "files"} put back${kept > 0 ? `, ${kept} kept as they were` : ""}`,
     workWarning: (run, message) => `${run}: ${message}`,
+    failedWhy: (run, error) => `${run} failed: ${error}`,
     workerStopped: (who) => `worker ${who} stopped`,
     taken: (run) => `${run}: taken`,
     step: (run, step, resumed) => `${run}: ${step}${resumed ? " (continued)" : ""}`,
@@ -104,6 +107,7 @@ export const FLEET_TEXT: Record<Locale, FleetText> = {
     restored: (run, files, kept, dropped) =>
       `${run}:文件已回到最后一个检查点${dropped > 0 ? `(丢弃了被中断调用的 ${dropped} 个)` : ""}:恢复 ${files} 个${kept > 0 ? `,${kept} 个保持原样` : ""}`,
     workWarning: (run, message) => `${run}:${message}`,
+    failedWhy: (run, error) => `${run} 失败了:${error}`,
     workerStopped: (who) => `worker ${who} 已停下`,
     taken: (run) => `${run}:已接手`,
     step: (run, step, resumed) => `${run}:${step}${resumed ? "(接着做)" : ""}`,

@@ -17,7 +17,7 @@ import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
 import { makeOutput, type Output } from "../live-run.js";
 import { runStatus } from "../run-status.js";
 import { storeOption } from "../store-option.js";
-import { columnsOf } from "../terminal-text.js";
+import { columnsOf, cut } from "../terminal-text.js";
 import { USAGE_TEXT } from "../usage-text.js";
 import { CLI_TEXT } from "../text.js";
 import { FLEET_TEXT } from "../fleet-text.js";
@@ -166,6 +166,10 @@ function printRuns(
   }
   for (const line of table([[...text.runsHeader], ...rows], [false, false, true, true, true, false, false]))
     output.say(line);
+  // A fleet run that failed says why, under the table: its worker's words, one line.
+  const failed = [...fleet.values()].filter((run) => run.status === "failed" && run.error !== null);
+  if (failed.length > 0) output.say("");
+  for (const run of failed) output.say(fleetText.failedWhy(run.run, cut(run.error!, 300)));
   // The table says the status in a word; what to do about it is a line below, not a wider column.
   const hints = Object.entries(text.statusHint).filter(([status]) => shown.has(status));
   if (hints.length > 0) output.say("");

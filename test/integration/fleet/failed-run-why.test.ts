@@ -1,0 +1,35 @@
+/**
+ * A fleet run that failed says why where a person looks first: `flower runs --store` prints its worker's
+ * one line under the table. Through the built CLI and a real PostgreSQL server; the worker's part is
+ * played through the fleet's library face (claim, finish), as test/integration/fleet/fleet-runs.test.ts does.
+ */
+import { describe, expect, it } from "vitest";
+import { openFleet } from "../../../src/index.js";
+import { currentProcess } from "../../../src/records/process-identity.js";
+import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
+import { submitRun } from "../../e2e/cli/fleet-helpers.js";
+import { cleanEnv, runFlowerOk } from "../../e2e/cli/helpers.js";
+
+const postgres = usePostgresServer();
+
+describe("flower runs --store and a failed fleet run", () => {
+  it("says why it failed, in its worker's words", async () => {
+    const url = `${postgres().url}?schema=${freshSchema("why")}`;
+    const run = await submitRun(url, "Fix the flaky test", ["--direct"]);
+    const fleet = openFleet(url);
+    try {
+      const [job] = await fleet.queue.fetch(1);
+      expect(await fleet.runs.claim(run, "token-1", currentProcess())).not.toBeNull();
+      const why = `Step "${run}" failed: 3 of 3 attempts failed; last: API Error: 529 Overloaded`;
+      expect(await fleet.runs.finish(run, "token-1", "failed", { job: null, error: why })).toBe(true);
+      await fleet.queue.complete(job!.id);
+    } finally {
+      await fleet.close();
+    }
+    const listed = (await runFlowerOk(["runs", "--store", url], { env: cleanEnv() })).stdout;
+    expect(listed).toMatch(new RegExp(`^${run}\\s+failed\\s`, "m"));
+    expect(listed).toContain(
+      `\n${run} failed: Step "${run}" failed: 3 of 3 attempts failed; last: API Error: 529 Overloaded\n`,
+    );
+  });
+});
