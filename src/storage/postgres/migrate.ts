@@ -8,8 +8,11 @@ import type { PoolClient } from "pg";
 import { StoreError } from "../../errors.js";
 import type { PostgresMigration } from "./migrations.js";
 
-/** First half of the advisory lock key: "flow" in ASCII, so flower's locks are recognisable in pg_locks. */
-const LOCK_NAMESPACE = 0x666c6f77;
+/**
+ * First half of the advisory lock key: "flow" in ASCII, so flower's locks are recognisable in pg_locks
+ * (the fleet's queue start takes one too, run-queue.ts).
+ */
+export const LOCK_NAMESPACE = 0x666c6f77;
 
 /** `"name"`, for a name already checked by `isSchemaName`. */
 export function quoteIdentifier(name: string): string {

@@ -12,11 +12,11 @@
  * What the queue does not decide: who drives a step (the step leases do, records/lease.ts) and whether a
  * run is still held (the fleet row does, fleet-runs.ts). A job is one delivery of a run to a worker.
  */
-import type { ClientBase } from "pg";
+import pg, { type ClientBase } from "pg";
 import PgBoss from "pg-boss";
 import { StoreError } from "../../errors.js";
 import type { StoreSpec } from "../store-spec.js";
-import { quoteIdentifier } from "./migrate.js";
+import { LOCK_NAMESPACE, quoteIdentifier } from "./migrate.js";
 
 /** The one queue of a store's fleet. */
 const QUEUE = "flower-runs";
@@ -41,6 +41,8 @@ export interface RunJob {
 
 export class RunQueue {
   readonly #boss: PgBoss;
+  readonly #url: string;
+  readonly #schema: string;
   readonly #location: string;
   #started: Promise<void> | null = null;
 
@@ -49,6 +51,8 @@ export class RunQueue {
    * one-off command (submit, approve) does not.
    */
   constructor(spec: Extract<StoreSpec, { kind: "postgres" }>, location: string, supervise: boolean) {
+    this.#url = spec.url;
+    this.#schema = spec.schema;
     this.#location = location;
     this.#boss = new PgBoss({
       connectionString: spec.url,
@@ -65,23 +69,56 @@ export class RunQueue {
 
   /** Starts pg-boss (creating its schema on first use) and the queue; once. */
   start(): Promise<void> {
-    this.#started ??= this.#guard("start the queue", async () => {
-      await this.#boss.start();
-      if (!(await this.#boss.getQueue(QUEUE)))
-        await this.#boss
-          .createQueue(QUEUE, {
+    this.#started ??= this.#guard("start the queue", () =>
+      this.#serialized(async () => {
+        await this.#boss.start();
+        if (!(await this.#boss.getQueue(QUEUE)))
+          await this.#boss.createQueue(QUEUE, {
             name: QUEUE,
             policy: "standard",
             retryLimit: RETRY_LIMIT,
             retryDelay: 0,
             expireInSeconds: EXPIRE_SECONDS,
-          })
-          // Two processes creating it at once: the loser's insert fails, the queue is there all the same.
-          .catch(async (error: unknown) => {
-            if (!(await this.#boss.getQueue(QUEUE))) throw error;
           });
-    });
+      }),
+    );
     return this.#started;
+  }
+
+  /**
+   * Runs `action` (the start) while holding a transaction-level advisory lock keyed on the store's schema,
+   * on a connection of its own, so processes starting together start the queue one after another.
+   *
+   * Without it, workers started at once on a fresh store failed with "deadlock detected": pg-boss's
+   * `create_queue` (one statement, under no lock) inserts the queue's row `ON CONFLICT DO NOTHING`, then
+   * creates its partition and adds foreign keys to that queue table; a second caller's insert holds the
+   * queue table and waits for the first's transaction, the first's `ALTER TABLE … FOREIGN KEY` waits for
+   * the second's table lock, and PostgreSQL aborts one. The loser could not tell that from a real failure:
+   * a re-check found no queue while the winner, unblocked, was still creating it. (pg-boss's own schema
+   * creation does take its lock, but the losers of that race get "already exists" and each reconnects;
+   * under this lock they find the schema done.) The second starter waits here until the first committed,
+   * then finds pg-boss installed and the queue there. The lock is free to take for a runner's role (DML
+   * only); should a holder's process hang, the server ends its idle transaction, freeing the lock, and the
+   * holder ignores that at its COMMIT (its start went on other connections).
+   */
+  async #serialized(action: () => Promise<void>): Promise<void> {
+    const client = new pg.Client({ connectionString: this.#url, connectionTimeoutMillis: 10_000 });
+    // A connection the server ends (the idle timeout below) is reported as an event; its COMMIT fails instead.
+    client.on("error", () => undefined);
+    await client.connect();
+    try {
+      await client.query("BEGIN");
+      await client.query("SET LOCAL idle_in_transaction_session_timeout = '60s'");
+      // Keyed apart from the migration's lock on the same schema (migrate.ts): ":" is not in a schema name.
+      await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [
+        LOCK_NAMESPACE,
+        `queue:${this.#schema}`,
+      ]);
+      await action();
+      await client.query("COMMIT").catch(() => undefined);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
   }
 
   /** Queues a delivery of `run`; `priority`: higher first. Returns the job's id. */
