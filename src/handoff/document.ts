@@ -14,6 +14,12 @@ export { isRule, normalizeSection } from "../documents/normalize.js";
 
 export type HandoffSections = Record<HandoffSectionName, string>;
 
+/**
+ * Why the previous generation handed off, as its successor is told: its context neared the handoff line
+ * (or overflowed), or a person asked for it with `flower handoff` (record.handoffRequests).
+ */
+export type HandoffCause = "context" | "person";
+
 export interface HandoffInit extends Partial<HandoffSections> {
   /** The step's name; used only in the document's title, never parsed back. */
   step?: string;
@@ -99,11 +105,12 @@ export class Handoff {
    * The new session's first prompt. The header says plainly that it is taking over, so it does not
    * turn around and ask for background; a degraded handoff says it is incomplete and to look at the scene;
    * a handoff with mechanical sections names them, so the successor knows which parts are the session's
-   * words (trust them) and which are flower's (check them against the scene).
+   * words (trust them) and which are flower's (check them against the scene). `cause`: a handoff a person
+   * asked for says so, not that the context was nearly full.
    */
-  promptBlock(locale: Locale): string {
+  promptBlock(locale: Locale, cause: HandoffCause = "context"): string {
     const text = PROMPT_HEADER[locale];
-    const lines = [text.header(this.step)];
+    const lines = [text.header(this.step, cause)];
     const mechanical = this.mechanical;
     if (this.degraded) lines.push(text.degraded);
     else if (mechanical.length > 0) {
@@ -116,11 +123,18 @@ export class Handoff {
 
 const PROMPT_HEADER: Record<
   Locale,
-  { header: (step: string) => string; degraded: string; mechanical: (headings: string[]) => string }
+  {
+    header: (step: string, cause: HandoffCause) => string;
+    degraded: string;
+    mechanical: (headings: string[]) => string;
+  }
 > = {
   zh: {
-    header: (step) =>
-      `你在接手${step ? `「${step}」这一步` : "这一步"}。上一条会话的上下文快满了,它写下下面这份交接书后退场,你是新开的会话,接着它往下做。` +
+    header: (step, cause) =>
+      `你在接手${step ? `「${step}」这一步` : "这一步"}。` +
+      (cause === "person"
+        ? `有人用 flower handoff 要求上一条会话交接(不是上下文满了),它写下下面这份交接书后退场,你是新开的会话,接着它往下做。`
+        : `上一条会话的上下文快满了,它写下下面这份交接书后退场,你是新开的会话,接着它往下做。`) +
       `背景都在这份交接书和磁盘上的文件里 —— 不要回头问人要背景,也不要从头再来;已经定下的别重新讨论,走不通的路别再走一遍,从"下一步"开始。`,
     degraded:
       "注意:这份交接是降级件 —— 上一条会话没能写成交接书,下面是机械拼出来的,不完整。先自己去现场看(工作区里的文件、工作台的 notes/ 和 artifacts/),弄清做到哪了,再接着做。",
@@ -128,8 +142,11 @@ const PROMPT_HEADER: Record<
       `注意:这份交接书是上一条会话自己写的,只有${headings.map((h) => `"${h}"`).join("、")}除外 —— 它把这${headings.length > 1 ? "几" : ""}段留空或没写实,是 flower 机械补上的(开头标着 ${MECHANICAL})。其余各段都是它的原话,照着用;机械补的部分先到现场核对。`,
   },
   en: {
-    header: (step) =>
-      `You are taking over ${step ? `the step "${step}"` : "this step"}. The previous session's context was nearly full; it wrote the handoff below and retired. You are the new session and continue from where it stopped. ` +
+    header: (step, cause) =>
+      `You are taking over ${step ? `the step "${step}"` : "this step"}. ` +
+      (cause === "person"
+        ? `A person asked the previous session to hand over (with flower handoff; its context was not full); it wrote the handoff below and retired. You are the new session and continue from where it stopped. `
+        : `The previous session's context was nearly full; it wrote the handoff below and retired. You are the new session and continue from where it stopped. `) +
       `The background is in this handoff and in the files on disk — do not ask anyone for background and do not start over; do not re-open what is decided, do not re-walk the dead ends, start with the next step.`,
     degraded:
       "Note: this handoff is degraded — the previous session could not write one, so what follows was assembled mechanically and is incomplete. Look at the scene yourself first (the files in the workspace, the workbench's notes/ and artifacts/), find out how far the work got, then continue.",

@@ -11,6 +11,7 @@
  */
 import { existsSync } from "node:fs";
 import { degradedError } from "../handoff/degraded.js";
+import type { HandoffCause } from "../handoff/document.js";
 import { readEditedHandoff } from "../handoff/edited-file.js";
 import { withCutCalls } from "../handoff/cut-calls.js";
 import { withPlan } from "../handoff/plan.js";
@@ -19,6 +20,7 @@ import type { HandoffPolicy } from "../handoff/policy.js";
 import { handoffPrompt } from "../handoff/prompt.js";
 import { freezeForSuccessor, produceHandoff, type FrozenForSuccessor } from "../handoff/switch.js";
 import type { Locale } from "../locale/locale.js";
+import type { StepRecord } from "../records/step-record.js";
 import type { FlowerEvent } from "./events.js";
 import type { HandoffRequestSource } from "./handoff-request.js";
 import { isFileSystemError, NOT_FROZEN } from "./not-frozen.js";
@@ -78,12 +80,25 @@ export function switchRefused(
   return null;
 }
 
-/** The successor's prompt from the frozen file as a person left it; an empty or binary file degrades. */
+/**
+ * The successor's prompt from the frozen file as a person left it; an empty or binary file degrades. A
+ * handoff a person asked for (flower handoff) says so to its successor, also when it starts later.
+ */
 export function editedHandoffPrompt(context: SwitchContext, path: string): string {
   const { step, task, locale } = context;
   const edited = readEditedHandoff(path, { step, task, locale });
   if (edited.unusable !== null) context.ledger.addError(degradedError(edited.unusable, locale));
-  return edited.handoff.promptBlock(locale);
+  return edited.handoff.promptBlock(locale, causeOf(context.ledger.record, path));
+}
+
+/**
+ * Why the generation that froze `path` handed off: "person" when the record keeps a `flower handoff`
+ * request that ended that generation, else "context".
+ */
+export function causeOf(record: StepRecord, path: string): HandoffCause {
+  const generation = record.history.findLast((entry) => entry.handoff?.path === path)?.generation;
+  if (generation === undefined) return "context";
+  return record.handoffRequests?.some((asked) => asked.generation === generation) ? "person" : "context";
 }
 
 /**
@@ -174,7 +189,8 @@ export async function handOff(
     frozen = freezeForSuccessor(produced.handoff, { ...freezing, notesDir: null });
     ledger.addError(NOT_FROZEN[locale](`${error.code}: ${error.message}`));
   }
-  const successorPrompt = frozen.successor.promptBlock(locale);
+  // Asked for by a person, the successor is told so, not that the context was nearly full.
+  const successorPrompt = frozen.successor.promptBlock(locale, request !== null ? "person" : "context");
   ledger.handedOff(burned, produced, frozen, successorPrompt, cutCalls.length, outcome.finishedCalls);
   context.emit({
     type: "handoff",

@@ -1,7 +1,8 @@
 /**
  * `flower handoff <step> --next "…"` from a second process, through the built binary, the real `claude`
  * binary and the offline kit: the live driver hands off at its next message boundary, the person's words
- * lead the frozen handoff's next step, marked as theirs, and the successor's first request carries them.
+ * lead the frozen handoff's next step, marked as theirs, and the successor's first request carries them
+ * and says a person asked for the handoff (not that the context was nearly full).
  * From a second checkout on a shared store (a real PostgreSQL server) too. Without a live driver the
  * command says so and exits 1; an unknown step is a usage error naming it.
  */
@@ -81,6 +82,9 @@ function localRecord(runDir: string, step: string): StepRecord {
   return manifest.steps[step]!;
 }
 
+/** How the successor's first request says why the previous generation handed off. */
+const ASKED = 'You are taking over the step "busy". A person asked the previous session to hand over';
+
 /** What the person's words look like in `next`: first, marked as theirs. */
 const MARKED = `- From ${BY} via flower handoff: ${WORDS}`;
 
@@ -113,6 +117,9 @@ describe("flower handoff", () => {
     // The writing turn was told who asked and what they want; the successor starts from their words.
     expect(seen.writingPrompt).toContain(WORDS);
     expect(seen.successorFirst).toContain(MARKED);
+    // The successor is told a person asked for the handoff, not that the context was nearly full.
+    expect(seen.successorFirst).toContain(ASKED);
+    expect(seen.successorFirst).not.toContain("nearly full");
 
     const record = localRecord(runDir, "busy");
     expect(record.generations).toBe(2);
@@ -187,6 +194,8 @@ describe("flower handoff", () => {
     const finished = await driver.done;
     expect(finished.code, finished.stderr).toBe(0);
     expect(seen.successorFirst).toContain(MARKED);
+    expect(seen.successorFirst).toContain(ASKED);
+    expect(seen.successorFirst).not.toContain("nearly full");
     const record = localRecord(a.runDir, "busy");
     expect(record.handoffRequests?.map((request) => request.next)).toEqual([WORDS]);
     expect(readFileSync(record.handoffs[0]!, "utf8")).toContain(MARKED);
