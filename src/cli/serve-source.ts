@@ -4,7 +4,8 @@
  * read per second must not open a connection pool each time); a report is drawn like `flower report`
  * draws it (commands/report.ts), from a step source opened for that one request.
  */
-import { readFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { readFileInside } from "../fs/contained-file.js";
 import type { Locale } from "../locale/locale.js";
 import { renderHtmlReport } from "../report/html-report.js";
 import { runDirectory as runDirectoryPath } from "../storage/files.js";
@@ -104,7 +105,9 @@ async function readLog(
         record.guard?.checkRuns.some((run) => run.results.some((result) => result.logPath === path)),
       );
     const file = named ? source.locate(path).file : null;
-    return file === null ? null : readFileSync(file, "utf8");
+    // Only a regular file in the log folder, through no link: a log replaced by a link to a file outside
+    // (or a hard link to one) is not served because the record names its path.
+    return file === null ? null : readFileInside(dirname(file), file);
   } finally {
     await source.close();
   }

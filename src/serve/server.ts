@@ -42,10 +42,15 @@ export async function serveRuns(options: ServeOptions): Promise<ServedRuns> {
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     // DNS rebinding: a page under another name reaching this server reads nothing and does nothing.
     if (!hostAllowed(request, hosts)) return reply(response, 421, "text/plain", "unknown host name\n");
-    const url = new URL(request.url ?? "/", "http://localhost");
+    const url = parsedUrl(request.url ?? "/");
+    if (url === null) return reply(response, 400, "text/plain", "malformed URL\n");
     const path = url.pathname;
     const method = request.method ?? "GET";
     const runRoute = /^\/runs\/([^/]+)\/(report|log|approve|cancel)$/.exec(path);
+    // A malformed %-escape (`/runs/%E0%A4%A/report`) is the request's fault: 400, not a 500.
+    const name = runRoute ? decoded(runRoute[1]!) : null;
+    if (runRoute && name === null)
+      return reply(response, 400, "text/plain", "malformed %-escape in the URL\n");
     if (runRoute && method === "POST") {
       const action = runRoute[2] as keyof RunActions | "report" | "log";
       if (action === "report" || action === "log") return reply(response, 405, "text/plain", "GET only\n");
@@ -55,9 +60,8 @@ export async function serveRuns(options: ServeOptions): Promise<ServedRuns> {
       if (!originAllowed(request)) return reply(response, 403, "text/plain", "foreign origin\n");
       if (!tokenMatches(token, request.headers[TOKEN_HEADER]))
         return reply(response, 403, "text/plain", "missing or wrong token\n");
-      const name = decodeURIComponent(runRoute[1]!);
       try {
-        await actions[action](name);
+        await actions[action](name!);
       } catch (error) {
         return reply(response, 409, "text/plain", `${error instanceof Error ? error.message : error}\n`);
       }
@@ -74,13 +78,13 @@ export async function serveRuns(options: ServeOptions): Promise<ServedRuns> {
     if (path === "/events") return feed.attach(response);
     if (path === "/api/runs") return reply(response, 200, "application/json", await feed.snapshot());
     if (runRoute?.[2] === "report") {
-      const html = await source.report(decodeURIComponent(runRoute[1]!));
+      const html = await source.report(name!);
       if (html === null) return reply(response, 404, "text/plain", "no such run\n");
       return reply(response, 200, "text/html", html, REPORT_CSP);
     }
     if (runRoute?.[2] === "log") {
       const file = url.searchParams.get("path");
-      const text = file && source.log ? await source.log(decodeURIComponent(runRoute[1]!), file) : null;
+      const text = file && source.log ? await source.log(name!, file) : null;
       if (text === null) return reply(response, 404, "text/plain", "no such log\n");
       return reply(response, 200, "text/plain", text);
     }
@@ -119,6 +123,24 @@ export async function serveRuns(options: ServeOptions): Promise<ServedRuns> {
         await source.close();
       })()),
   };
+}
+
+/** The request's URL; null when it cannot be parsed (the request's fault: 400). */
+function parsedUrl(target: string): URL | null {
+  try {
+    return new URL(target, "http://localhost");
+  } catch {
+    return null;
+  }
+}
+
+/** A path segment's %-escapes decoded; null when one is malformed. */
+function decoded(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
 }
 
 function reply(response: ServerResponse, status: number, type: string, body: string, csp?: string): void {

@@ -237,5 +237,36 @@ describe("serveRuns", () => {
     await expect(serveRuns({ source, host: " " })).rejects.toThrow(/host/);
     await expect(serveRuns({ source, allowActions: true })).rejects.toThrow(/actions/);
     await expect(serveRuns({ source, actions, locale: "fr" as "en" })).rejects.toThrow(/locale: got "fr"/);
+    // A misspelt option is refused, not served read-only without a word.
+    await expect(serveRuns({ source, actions, allowActons: true } as never)).rejects.toThrow(
+      /Invalid option allowActons: got true, expected a known option/,
+    );
+  });
+
+  it("answers a malformed %-escape in a run's name with 400, reading and changing nothing", async () => {
+    const { source, actions, done } = memorySource([row("a", 1000, "paused")]);
+    const asked: string[] = [];
+    source.report = async (name) => (asked.push(name), null);
+    source.log = async (name) => (asked.push(name), null);
+    const served = await serve({ source, actions, allowActions: true });
+    const headers = { "x-flower-token": served.token!, origin: `http://${new URL(served.url).host}` };
+    for (const path of [
+      "runs/%E0%A4%A/report",
+      "runs/%E0%A4%A/log?path=%2Flogs%2Fcheck-1.log",
+      "runs/%ZZ/report",
+    ]) {
+      const answer = await call(`${served.url}${path}`);
+      expect(answer.status, path).toBe(400);
+      expect(answer.body).toBe("malformed %-escape in the URL\n");
+    }
+    for (const action of ["approve", "cancel"]) {
+      const answer = await call(`${served.url}runs/%E0%A4%A/${action}`, { method: "POST", headers });
+      expect(answer.status).toBe(400);
+    }
+    expect(asked).toEqual([]);
+    expect(done).toEqual([]);
+    // A well-formed escape still reaches the source, decoded.
+    expect((await call(`${served.url}runs/%E0%A4%A4/report`)).status).toBe(404);
+    expect(asked).toEqual(["\u0924"]);
   });
 });
