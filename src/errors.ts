@@ -182,3 +182,27 @@ export class WorkRefusedError extends FlowerError {
     this.paths = paths;
   }
 }
+
+/**
+ * Refuses a key an options object does not know: a typo (`windw`) would otherwise leave the option at its
+ * default without a word. The error names the key (`prefix` + key, as `work.` for a nested object), its
+ * value and the keys there are. List the keys with `satisfies Record<keyof Options, true>` so that the
+ * compiler keeps the list and the interface together.
+ */
+export function refuseUnknownOptions(
+  options: object,
+  known: Readonly<Record<string, true>>,
+  prefix = "",
+): void {
+  for (const key of Object.keys(options)) {
+    if (!Object.hasOwn(known, key)) {
+      const value = (options as Record<string, unknown>)[key];
+      throw new ConfigurationError(
+        `${prefix}${key}`,
+        // A misspelt `url` or `store` must not print its password.
+        typeof value === "string" ? value.replace(/(\/\/[^/:@\s]*:)[^@\s]*@/g, "$1***@") : value,
+        `a known option (${Object.keys(known).join(", ")})`,
+      );
+    }
+  }
+}

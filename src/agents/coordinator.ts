@@ -1,4 +1,4 @@
-import { ConfigurationError } from "../errors.js";
+import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 import { validateMainThreadTools } from "../guards/delegate-guard.js";
 import type { AgentSpec, WorkerSpec } from "./agent-spec.js";
 
@@ -15,6 +15,11 @@ export interface CoordinatorOptions {
    */
   allowTools?: string[];
 }
+
+const KNOWN = { glance: true, model: true, allowTools: true } as const satisfies Record<
+  keyof CoordinatorOptions,
+  true
+>;
 
 /** The tools a coordinator uses itself: it delegates, tracks tasks and reads reports, nothing hands-on. */
 export const COORDINATOR_TOOLS = ["Agent", "TodoWrite", "Read"] as const;
@@ -56,6 +61,13 @@ export function coordinator(
   if (!workers || typeof workers !== "object" || Object.keys(workers).length === 0) {
     throw new ConfigurationError("coordinator workers", workers, "an object with at least one worker");
   }
+  if (typeof options !== "object" || options === null)
+    throw new ConfigurationError(
+      "coordinator options",
+      options,
+      "an object { glance?, model?, allowTools? }",
+    );
+  refuseUnknownOptions(options, KNOWN, "coordinator ");
   const glance = options.glance ?? true;
   const allowTools = [...validateMainThreadTools("coordinator allowTools", options.allowTools ?? [])];
   return {

@@ -1,4 +1,4 @@
-import { ConfigurationError } from "../errors.js";
+import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 import type { WorkerSpec } from "./agent-spec.js";
 
 export interface WorkerOptions {
@@ -7,6 +7,8 @@ export interface WorkerOptions {
   /** @default "inherit" — workers save context, not model class */
   model?: string;
 }
+
+const KNOWN = { tools: true, model: true } as const satisfies Record<keyof WorkerOptions, true>;
 
 /** A worker the coordinator sends hands-on work to. */
 export function worker(description: string, instructions: string, options: WorkerOptions = {}): WorkerSpec {
@@ -19,6 +21,9 @@ export function worker(description: string, instructions: string, options: Worke
   }
   if (typeof instructions !== "string")
     throw new ConfigurationError("worker instructions", instructions, "a string");
+  if (typeof options !== "object" || options === null)
+    throw new ConfigurationError("worker options", options, "an object { tools?, model? }");
+  refuseUnknownOptions(options, KNOWN, "worker ");
   if (options.tools !== undefined && !isStringList(options.tools)) {
     throw new ConfigurationError("worker tools", options.tools, "an array of tool names");
   }

@@ -6,8 +6,10 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { DEFAULTS } from "../defaults.js";
 import { UsageError } from "../errors.js";
+import { notADirectoryOnPath } from "../fs/directory-path.js";
 import { formatTokensShort } from "../handoff/text.js";
 import { localeOfTag, resolveLocale, type Locale } from "../locale/locale.js";
+import { runDirectory } from "../storage/files.js";
 import { COMMAND_OPTIONS, COMMANDS, MIN_WINDOW, type CommandName } from "./command-options.js";
 import { USAGE_TEXT } from "./usage-text.js";
 
@@ -234,6 +236,19 @@ export function parseLang(value: string | boolean | undefined): Locale | undefin
   const locale = typeof value === "string" ? localeOfTag(value) : undefined;
   if (!locale) throw new UsageError(USAGE_TEXT[resolveLocale()].lang(String(value)));
   return locale;
+}
+
+/**
+ * `--run-dir` as an absolute path (the default when not given). A command that writes there refuses a
+ * path that is a file or lies under one (`somefile/runs`) with one usage line, before anything is written.
+ */
+export function parseRunDir(value: string | boolean | undefined, locale: Locale = "en"): string {
+  const given = parseNonEmpty("--run-dir", value, locale);
+  const runDir = runDirectory(given);
+  const notDirectory = notADirectoryOnPath(runDir);
+  if (notDirectory !== null)
+    throw new UsageError(USAGE_TEXT[locale].runDirNotDirectory(given ?? runDir, notDirectory));
+  return runDir;
 }
 
 export function parseNonEmpty(

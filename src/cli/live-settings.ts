@@ -9,13 +9,14 @@ import { UsageError } from "../errors.js";
 import { HandoffPolicy, resolveWindow } from "../handoff/policy.js";
 import { formatTokensShort } from "../handoff/text.js";
 import { resolveLocale, type Locale } from "../locale/locale.js";
-import { isDefaultRunDirectory, runDirectory } from "../storage/files.js";
+import { isDefaultRunDirectory } from "../storage/files.js";
 import type { StepRecord, StepSettings } from "../records/step-record.js";
 import type { Runtime } from "../runtime/runtime.js";
 import {
   parseBudget,
   parseLang,
   parseNonEmpty,
+  parseRunDir,
   parseWindow,
   windowNote,
   type ParsedCommand,
@@ -68,7 +69,7 @@ export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
   if (!existsSync(workspace) || !statSync(workspace).isDirectory()) {
     throw new UsageError(USAGE_TEXT[locale].workspaceMissing(workspace));
   }
-  const runDir = runDirectory(parseNonEmpty("--run-dir", values["run-dir"], locale));
+  const runDir = parseRunDir(values["run-dir"], locale);
   const store = storeOption(values);
   const handoffOption = new HandoffPolicy({
     ...(values["no-handoff"] === true ? { enabled: false } : {}),
@@ -155,13 +156,20 @@ export function requireCredentials(settings: LiveSettings): void {
   say(text.workspace(settings.workspace));
 }
 
-/** Imported here, not at the top: a usage error found before this point should not load the SDK. */
+/**
+ * The runtime of a live command. Imported here, not at the top: a usage error found before this point
+ * should not load the SDK. With a shared store, the store is reached first (an unreachable server is one
+ * line, and nothing is written: the runtime makes the run directory and its records.db at once), then
+ * joined (joinSharedStore).
+ */
 export async function makeRuntime(
   settings: LiveSettings,
   onEvent: Runtime["options"]["onEvent"],
 ): Promise<Runtime> {
+  const { reachStore } = await import("../storage/backing-store.js");
+  await reachStore(settings.store.spec);
   const { Runtime } = await import("../runtime/runtime.js");
-  return new Runtime({
+  const rt = new Runtime({
     workspace: settings.worktree ?? settings.workspace,
     runDir: settings.runDir,
     workbench: true,
@@ -173,6 +181,8 @@ export async function makeRuntime(
     ...(onEvent ? { onEvent } : {}),
     ...(settings.store.given !== undefined ? { store: settings.store.given } : {}),
   });
+  await joinSharedStore(rt, settings);
+  return rt;
 }
 
 /**
@@ -180,7 +190,7 @@ export async function makeRuntime(
  * or any step starts) and copies every step's record from the store, so names and `continue` see the
  * whole fleet. Closes the runtime when it fails.
  */
-export async function joinSharedStore(rt: Runtime, settings: LiveSettings): Promise<void> {
+async function joinSharedStore(rt: Runtime, settings: LiveSettings): Promise<void> {
   if (settings.store.spec.kind !== "postgres") return;
   try {
     await rt.ready();

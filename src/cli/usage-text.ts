@@ -16,6 +16,8 @@ export interface UsageText {
   langVariable: (text: string, used: Locale) => string;
   empty: (option: string) => string;
   workspaceMissing: (path: string) => string;
+  /** `--run-dir` is a file, or lies under one: no folder can be made there. */
+  runDirNotDirectory: (given: string, blocker: string) => string;
   oneTask: (count: number, joined: string) => string;
   noTask: string;
   emptyTask: string;
@@ -43,6 +45,8 @@ export const USAGE_TEXT: Record<Locale, UsageText> = {
       `flower: note: FLOWER_LANG=${text} is not a language flower speaks (zh or en); using ${used}`,
     empty: (option) => `flower: ${option} must not be empty`,
     workspaceMissing: (path) => `flower: --workspace must be an existing directory, got ${path}`,
+    runDirNotDirectory: (given, blocker) =>
+      `flower: --run-dir must be a directory, got ${given} (${blocker} is not a directory)`,
     oneTask: (count, joined) =>
       `flower: give the task as one quoted argument, got ${count} words (flower "${joined}")`,
     noTask: 'flower: no task given. Usage: flower "<task>" (see flower --help)',
@@ -67,6 +71,7 @@ export const USAGE_TEXT: Record<Locale, UsageText> = {
       `flower: 提示: FLOWER_LANG=${text} 不是 flower 会说的语言(zh 或 en),改用 ${used}`,
     empty: (option) => `flower: ${option} 不能为空`,
     workspaceMissing: (path) => `flower: --workspace 必须是已存在的目录,收到 ${path}`,
+    runDirNotDirectory: (given, blocker) => `flower: --run-dir 必须是目录,收到 ${given}(${blocker} 不是目录)`,
     oneTask: (count, joined) =>
       `flower: 任务要作为一个带引号的参数给出,收到 ${count} 个词(flower "${joined}")`,
     noTask: 'flower: 没有给任务。用法: flower "<任务>"(见 flower --help)',

@@ -41,6 +41,9 @@ export async function workCommand(
   const store = storeOption(parsed.values);
   // Nothing is made in a folder that has no runs: the name cannot be found there.
   if (store.spec.kind !== "postgres" && !existsSync(runDir)) throw new UsageError(text.noRuns(runDir));
+  // A shared store is reached before the runtime makes the run directory: an unreachable one leaves nothing.
+  const { reachStore } = await import("../storage/backing-store.js");
+  await reachStore(store.spec);
   const { Runtime } = await import("../runtime/runtime.js");
   const rt = new Runtime({
     workspace,

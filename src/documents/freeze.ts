@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 import type { Locale } from "../locale/locale.js";
 import { safeFileName } from "../fs/safe-file-name.js";
 import type { ParsedDocument } from "./document.js";
@@ -29,6 +30,13 @@ export interface FreezeDocumentOptions {
  * `<notes>/archive/<stem>/<run>-<timestamp>.md` first.
  */
 export function freezeDocument(document: ParsedDocument, options: FreezeDocumentOptions): FrozenFile {
+  if (typeof options !== "object" || options === null)
+    throw new ConfigurationError("options", options, "an object { notesDir, locale, now? }");
+  refuseUnknownOptions(options, {
+    notesDir: true,
+    locale: true,
+    now: true,
+  } satisfies Record<keyof FreezeDocumentOptions, true>);
   const stem = document.spec.file[options.locale];
   return freezeFile({
     path: documentPath(options.notesDir, document.spec, document.run, options.locale),

@@ -4,6 +4,7 @@
  * frozen anyway, marked degraded with the reason, and the next step and the record say so. Nothing the
  * agent wrote is dropped on that path either: what it did write stays in its sections and notes.
  */
+import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 import { ParsedDocument } from "./document.js";
 import { assessDocument } from "./quality.js";
 import { parseDocument } from "./read.js";
@@ -31,6 +32,12 @@ export function produceDocument(
   answer: string | null,
   options: ProduceDocumentOptions,
 ): ProducedDocument {
+  if (typeof options !== "object" || options === null)
+    throw new ConfigurationError("options", options, "an object { run, error? }");
+  refuseUnknownOptions(options, { run: true, error: true } satisfies Record<
+    keyof ProduceDocumentOptions,
+    true
+  >);
   if (answer === null || answer.trim() === "") {
     const empty = new ParsedDocument(spec, { run: options.run });
     const why = options.error ?? "the step gave no answer";

@@ -8,7 +8,7 @@
  */
 import type { FleetHolder, FleetStatus } from "../records/fleet-run.js";
 import type { FlowerEvent } from "../runtime/events.js";
-import { ConfigurationError } from "../errors.js";
+import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 import { listFleetRuns, type FleetRunView, type FleetStoreOption } from "./fleet-runs.js";
 import { openFleetStore } from "../storage/fleet-store.js";
 
@@ -73,6 +73,12 @@ export async function* watchFleet(
   store: FleetStoreOption,
   options: WatchFleetOptions = {},
 ): AsyncGenerator<FleetChange, void, undefined> {
+  if (typeof options !== "object" || options === null)
+    throw new ConfigurationError("options", options, "an object { intervalMs?, signal? }");
+  refuseUnknownOptions(options, { intervalMs: true, signal: true } satisfies Record<
+    keyof WatchFleetOptions,
+    true
+  >);
   const intervalMs = options.intervalMs ?? 1_000;
   if (!(typeof intervalMs === "number" && intervalMs >= 50))
     throw new ConfigurationError("intervalMs", intervalMs, "a number >= 50");

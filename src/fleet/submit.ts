@@ -3,7 +3,7 @@
  * (`flower submit "<task>" --store postgres://…`). Nothing runs here: the row and one job are written,
  * and the run's name is returned for approve, cancel and `flower runs`.
  */
-import { ConfigurationError } from "../errors.js";
+import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 import { DEFAULTS } from "../defaults.js";
 import type { FleetRunOptions } from "../records/fleet-run.js";
 import { stepNameFor } from "../workflow/run-name.js";
@@ -11,6 +11,7 @@ import { RUN_ID } from "../workflow/workflow.js";
 import { withStore, type FleetStoreOption } from "./fleet-runs.js";
 import { join, resolve } from "node:path";
 import { existsSync, statSync } from "node:fs";
+import { notADirectoryOnPath } from "../fs/directory-path.js";
 import { captureSource } from "../work/run-source.js";
 
 export interface SubmitOptions {
@@ -33,6 +34,17 @@ export interface SubmitOptions {
   /** Where the submitting checkout's shadow repository is kept. @default `<workspace>/runs` */
   runDir?: string;
 }
+
+/** Every option name, checked against SubmitOptions by the compiler. */
+const KNOWN = {
+  direct: true,
+  yes: true,
+  window: true,
+  run: true,
+  priority: true,
+  workspace: true,
+  runDir: true,
+} as const satisfies Record<keyof SubmitOptions, true>;
 
 export interface Submitted {
   run: string;
@@ -59,6 +71,13 @@ export async function submit(
     throw new ConfigurationError("workspace", options.workspace, "the path of an existing directory");
   if (options.runDir !== undefined && (typeof options.runDir !== "string" || options.runDir.trim() === ""))
     throw new ConfigurationError("runDir", options.runDir, "a directory path");
+  const notDirectory = options.runDir === undefined ? null : notADirectoryOnPath(options.runDir);
+  if (notDirectory !== null)
+    throw new ConfigurationError(
+      "runDir",
+      options.runDir,
+      `a directory path (${notDirectory} is not a directory)`,
+    );
   return withStore(store, async (fleet) => {
     await fleet.ready();
     const steps = await fleet.records.list();
@@ -101,6 +120,9 @@ export async function submit(
 }
 
 function checkOptions(options: SubmitOptions): FleetRunOptions {
+  if (typeof options !== "object" || options === null)
+    throw new ConfigurationError("options", options, "an object of submit options");
+  refuseUnknownOptions(options, KNOWN);
   for (const name of ["direct", "yes"] as const) {
     if (options[name] !== undefined && typeof options[name] !== "boolean")
       throw new ConfigurationError(name, options[name], "a boolean");

@@ -19,7 +19,8 @@ import { DEFAULT_LEASE_TIMING, ownerGone } from "../records/lease.js";
 import { currentProcess, type ProcessIdentity } from "../records/process-identity.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { openFleetStore, type FleetStore } from "../storage/fleet-store.js";
-import { ConfigurationError } from "../errors.js";
+import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
+import { RUNTIME_OPTION_NAMES } from "../runtime/options.js";
 import { driveRun, type DriveOutcome, type RunRuntimeOptions } from "./drive-run.js";
 import { FleetEvents, type FleetEvent } from "./fleet-events.js";
 import { settle } from "./settle.js";
@@ -34,6 +35,19 @@ export interface FleetWorkerOptions {
   /** How often the worker beats, watches and fetches (ms). @default 1000 */
   pollMs?: number;
 }
+
+/** Every option name, checked against FleetWorkerOptions by the compiler. */
+const KNOWN = { store: true, concurrency: true, runtime: true, pollMs: true } as const satisfies Record<
+  keyof FleetWorkerOptions,
+  true
+>;
+
+/** The runtime options a worker passes on to each run's Runtime: all but the store and onEvent (the fleet's). */
+const RUNTIME_KNOWN: Readonly<Record<string, true>> = Object.fromEntries(
+  Object.keys(RUNTIME_OPTION_NAMES)
+    .filter((key) => key !== "store" && key !== "onEvent")
+    .map((key) => [key, true] as const),
+);
 
 /** A run this worker holds. */
 interface Slot {
@@ -58,6 +72,9 @@ export class Worker {
   #stopping: Promise<void> | null = null;
 
   constructor(options: FleetWorkerOptions) {
+    if (typeof options !== "object" || options === null)
+      throw new ConfigurationError("options", options, "an object { store, runtime, concurrency?, pollMs? }");
+    refuseUnknownOptions(options, KNOWN);
     const concurrency = options.concurrency ?? 1;
     if (!Number.isInteger(concurrency) || concurrency < 1)
       throw new ConfigurationError("concurrency", concurrency, "an integer >= 1");
@@ -70,6 +87,8 @@ export class Worker {
         options.runtime?.workspace,
         "the workspace runs are driven in",
       );
+    // Said now, not when the first run fails with it.
+    refuseUnknownOptions(options.runtime, RUNTIME_KNOWN, "runtime.");
     this.options = { store: options.store, concurrency, pollMs, runtime: options.runtime };
     // Refuses a store that is not PostgreSQL now, before anything starts.
     this.#fleet = openFleetStore(options.store, { supervise: true });

@@ -2,7 +2,7 @@
  * Auto-compact and handoff must not both run: when the context drops, nobody could tell which of the
  * two did it. So an enabled handoff turns auto-compact off unless the spec asks for it explicitly.
  */
-import { ConfigurationError } from "../errors.js";
+import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 
 export type CompactMode = "auto" | "no_summary";
 
@@ -15,10 +15,15 @@ export interface CompactPolicyOptions {
   mode?: CompactMode;
 }
 
+const KNOWN = { mode: true } as const satisfies Record<keyof CompactPolicyOptions, true>;
+
 export class CompactPolicy {
   readonly mode: CompactMode;
 
   constructor(options: CompactPolicyOptions = {}) {
+    if (typeof options !== "object" || options === null)
+      throw new ConfigurationError("compact", options, "an object { mode? }");
+    refuseUnknownOptions(options, KNOWN, "compact.");
     const { mode = "auto" } = options;
     if (mode !== "auto" && mode !== "no_summary") {
       throw new ConfigurationError("compact.mode", mode, '"auto" or "no_summary"');

@@ -3,7 +3,7 @@
  * session writes a handoff document and a new session takes over from it.
  */
 import { DEFAULTS } from "../defaults.js";
-import { ConfigurationError } from "../errors.js";
+import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 
 export {
   defaultWindow,
@@ -59,6 +59,16 @@ export interface HandoffPolicyOptions {
 
 export type HandoffRule = "line" | "cost";
 
+/** Every option name, checked against HandoffPolicyOptions by the compiler. */
+const KNOWN = {
+  enabled: true,
+  window: true,
+  headroom: true,
+  maxGenerations: true,
+  rule: true,
+  handoffOutputTokens: true,
+} as const satisfies Record<keyof HandoffPolicyOptions, true>;
+
 export class HandoffPolicy {
   readonly enabled: boolean;
   readonly window: number;
@@ -73,6 +83,10 @@ export class HandoffPolicy {
   readonly given: Readonly<HandoffPolicyOptions>;
 
   constructor(options: HandoffPolicyOptions = {}) {
+    if (typeof options !== "object" || options === null)
+      throw new ConfigurationError("options", options, "an object of HandoffPolicy options");
+    // `windw: 200000` must not leave the window at its 1M default unnoticed.
+    refuseUnknownOptions(options, KNOWN);
     const {
       enabled = true,
       window = DEFAULTS.window,

@@ -6,7 +6,8 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { DEFAULTS } from "../defaults.js";
-import { ConfigurationError } from "../errors.js";
+import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
+import { notADirectoryOnPath } from "../fs/directory-path.js";
 import { HandoffPolicy, resolveWindow } from "../handoff/policy.js";
 import { isLocale, resolveLocale, type Locale } from "../locale/locale.js";
 import { parseStoreSpec, type StoreSpec } from "../storage/store-spec.js";
@@ -166,9 +167,8 @@ const KNOWN = {
   _internal: true,
 } as const satisfies Record<keyof RuntimeOptions, true>;
 
-function isKnownOption(key: string): key is keyof RuntimeOptions {
-  return Object.hasOwn(KNOWN, key);
-}
+/** The names of every Runtime option (a caller that passes RuntimeOptions on refuses unknown ones with them). */
+export const RUNTIME_OPTION_NAMES: Readonly<Record<keyof RuntimeOptions, true>> = KNOWN;
 
 /**
  * A handoff option as a policy: a policy is taken as is (anything else fails as in `HandoffPolicy.from`);
@@ -197,14 +197,7 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
   if (!options || typeof options !== "object") {
     throw new ConfigurationError("options", options, "an object with at least { workspace }");
   }
-  for (const key of Object.keys(options)) {
-    if (!isKnownOption(key))
-      throw new ConfigurationError(
-        key,
-        (options as unknown as Record<string, unknown>)[key],
-        `a known option (${Object.keys(KNOWN).join(", ")})`,
-      );
-  }
+  refuseUnknownOptions(options, KNOWN);
   const { workspace } = options;
   if (typeof workspace !== "string" || workspace.trim() === "") {
     throw new ConfigurationError("workspace", workspace, "the path of an existing directory");
@@ -216,6 +209,10 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
   const runDir = options.runDir ?? DEFAULTS.runDir;
   if (typeof runDir !== "string" || runDir.trim() === "")
     throw new ConfigurationError("runDir", runDir, "a directory path");
+  // A path that is a file, or under one (`somefile/runs`), can never be made: said here, before any write.
+  const notDirectory = notADirectoryOnPath(runDir);
+  if (notDirectory !== null)
+    throw new ConfigurationError("runDir", runDir, `a directory path (${notDirectory} is not a directory)`);
   const workbench = options.workbench ?? false;
   if (typeof workbench !== "boolean") throw new ConfigurationError("workbench", workbench, "a boolean");
   if (
@@ -321,14 +318,7 @@ function resolveWork(value: boolean | WorkOptions | undefined): Required<WorkOpt
   if (value === false) return { ...defaults, checkpoints: false };
   if (typeof value !== "object" || value === null)
     throw new ConfigurationError("work", value, "a boolean or { checkpoints?, isolated?, maxFileBytes? }");
-  for (const key of Object.keys(value)) {
-    if (!Object.hasOwn(WORK_KNOWN, key))
-      throw new ConfigurationError(
-        `work.${key}`,
-        (value as Record<string, unknown>)[key],
-        `a known option (${Object.keys(WORK_KNOWN).join(", ")})`,
-      );
-  }
+  refuseUnknownOptions(value, WORK_KNOWN, "work.");
   for (const key of ["checkpoints", "isolated"] as const) {
     if (value[key] !== undefined && typeof value[key] !== "boolean")
       throw new ConfigurationError(`work.${key}`, value[key], "a boolean");

@@ -49,3 +49,20 @@ export interface ContinueOptions extends RunOptions {
   /** The file the given goal was read from (the frozen goal document), for the record and the views. */
   goalFile?: string;
 }
+
+/** Every option name of `rt.run()`, checked against RunOptions by the compiler. */
+export const RUN_OPTION_NAMES = {
+  handoff: true,
+  wait: true,
+  freeze: true,
+  workflow: true,
+  goal: true,
+} as const satisfies Record<keyof RunOptions, true>;
+
+/** Every option name of `rt.continue()`, checked against ContinueOptions by the compiler. */
+export const CONTINUE_OPTION_NAMES = {
+  ...RUN_OPTION_NAMES,
+  prompt: true,
+  replaceGoal: true,
+  goalFile: true,
+} as const satisfies Record<keyof ContinueOptions, true>;

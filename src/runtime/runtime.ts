@@ -7,7 +7,7 @@
 import type { AgentSpec } from "../agents/agent-spec.js";
 import { runningAsRoot, sandboxSetting } from "../agents/sandbox-env.js";
 import { makeIgnoredDirectory } from "../fs/private-files.js";
-import { ConfigurationError } from "../errors.js";
+import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 import { resolveGoalOption } from "../goal/goal-option.js";
 import { PruningSessionStore } from "../store/pruning-store.js";
 import { SecretRedactor, secretsOf } from "../store/secret-redactor.js";
@@ -33,7 +33,12 @@ import type { RunRecords } from "../records/run-records.js";
 import type { StepRecord, StepResult, StepSettings, WorkflowMembership } from "../records/step-record.js";
 import { recordedSettings } from "./step-settings.js";
 import { defineDocument } from "../documents/spec.js";
-import type { ContinueOptions, RunOptions } from "./run-options.js";
+import {
+  CONTINUE_OPTION_NAMES,
+  RUN_OPTION_NAMES,
+  type ContinueOptions,
+  type RunOptions,
+} from "./run-options.js";
 import { StepDriver } from "./step-driver.js";
 import { WorkspaceSync } from "./workspace-sync.js";
 import { startTelemetry } from "./telemetry-wiring.js";
@@ -82,7 +87,16 @@ export class Runtime {
 
   constructor(options: RuntimeOptions) {
     this.options = resolveRuntimeOptions(options);
-    makeIgnoredDirectory(this.options.runDir);
+    try {
+      makeIgnoredDirectory(this.options.runDir);
+    } catch (error) {
+      // Made a file meanwhile, not writable: the option is named, not a raw mkdir error.
+      throw new ConfigurationError(
+        "runDir",
+        options.runDir ?? this.options.runDir,
+        `a directory flower can make and write (${(error as Error).message})`,
+      );
+    }
     this.#redactor = new SecretRedactor(secretsOf({ ...process.env, ...this.options.env }));
     // Said once per runtime, when its first step starts (a command that only reads, such as flower diff,
     // starts no child): the child gets the normalised value (agents/sandbox-env.ts).
@@ -163,6 +177,7 @@ export class Runtime {
     this.#checkStep(step);
     if (typeof prompt !== "string" || prompt.trim() === "")
       throw new ConfigurationError("prompt", prompt, "a non-empty task");
+    checkStepOptions(options, RUN_OPTION_NAMES);
     return this.#runStep(step, spec, prompt, options, undefined);
   }
 
@@ -172,6 +187,7 @@ export class Runtime {
    */
   async continue(step: string, spec: AgentSpec, options: ContinueOptions = {}): Promise<StepResult> {
     this.#checkStep(step);
+    checkStepOptions(options, CONTINUE_OPTION_NAMES);
     // A shared store may know the step although this machine never ran it.
     await this.records.pull?.(step);
     // Only that the step exists: whether it can be resumed is decided under its lease (a holder we wait
@@ -212,6 +228,7 @@ export class Runtime {
    * a shared store) to hand off at its next message boundary, `next` first in the handoff's next step.
    */
   requestHandoff(step: string, options: RequestHandoffOptions = {}): Promise<HandoffAsked> {
+    checkStepOptions(options, { next: true, by: true } satisfies Record<keyof RequestHandoffOptions, true>);
     return requestHandoff(recordsTarget(this.records), step, options);
   }
 
@@ -221,6 +238,12 @@ export class Runtime {
    * less. With a shared store the run may have worked on any machine: its checkpoints come from the store.
    */
   async diff(run: string, options: DiffOptions = {}): Promise<string> {
+    checkStepOptions(options, {
+      step: true,
+      generation: true,
+      format: true,
+      color: true,
+    } satisfies Record<keyof DiffOptions, true>);
     return diffRun(await openChain(this.#workParts(), run), options);
   }
 
@@ -230,6 +253,7 @@ export class Runtime {
    * files, on a conflict (merge it by hand), and for a run that worked in this checkout itself.
    */
   async apply(run: string, options: { squash?: boolean } = {}): Promise<AppliedBranch & { branch: string }> {
+    checkStepOptions(options, { squash: true });
     if (options.squash !== undefined && typeof options.squash !== "boolean")
       throw new ConfigurationError("squash", options.squash, "a boolean");
     return applyRun(await openChain(this.#workParts(), run), this.options.workspace, {
@@ -389,6 +413,20 @@ export class Runtime {
       (event.type === "handoff" && event.phase === "done") || (event.type as string) === "document-frozen";
     if (frozen) this.#sync?.saveNotes((event as { step?: string }).step ?? "");
   }
+}
+
+/**
+ * The options object of a call: known keys only (`goall` must not run a step without its guard, `formt`
+ * must not print a whole patch).
+ */
+function checkStepOptions(options: unknown, known: Readonly<Record<string, true>>): void {
+  if (typeof options !== "object" || options === null)
+    throw new ConfigurationError(
+      "options",
+      options,
+      `an object of options (${Object.keys(known).join(", ")})`,
+    );
+  refuseUnknownOptions(options, known);
 }
 
 /** The workflow option as `runWorkflow` sets it; a clear error for anything else. */

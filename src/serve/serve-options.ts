@@ -2,7 +2,7 @@
  * The options of `serveRuns`, checked once before anything listens: a bad one fails with the option's
  * name and the value it got.
  */
-import { ConfigurationError } from "../errors.js";
+import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 import { isLocale, type Locale } from "../locale/locale.js";
 import type { RunActions, RunSource } from "./run-source.js";
 
@@ -30,12 +30,26 @@ export interface ServeOptions {
 
 export const SERVE_DEFAULTS = { port: 7733, host: "127.0.0.1", intervalMs: 1_000 } as const;
 
+/** Every option name, checked against ServeOptions by the compiler. */
+const KNOWN = {
+  source: true,
+  actions: true,
+  port: true,
+  host: true,
+  allowActions: true,
+  locale: true,
+  intervalMs: true,
+  token: true,
+} as const satisfies Record<keyof ServeOptions, true>;
+
 export type ResolvedServeOptions = Required<Omit<ServeOptions, "actions" | "token">> &
   Pick<ServeOptions, "actions" | "token">;
 
 export function resolveServeOptions(options: ServeOptions): ResolvedServeOptions {
   if (typeof options !== "object" || options === null)
     throw new ConfigurationError("serveRuns options", options, "{ source, port?, host?, allowActions? }");
+  // `allowActons: true` must not serve a read-only page without a word.
+  refuseUnknownOptions(options, KNOWN);
   const { source, actions } = options;
   if (typeof source?.runs !== "function" || typeof source.report !== "function")
     throw new ConfigurationError("source", source, "a RunSource ({ where, runs(), report(), close() })");

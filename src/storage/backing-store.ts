@@ -133,6 +133,23 @@ export function connectPostgres(
   return { location, pool, sessions, ready };
 }
 
+/**
+ * Connects to a shared store and brings its schema up to date, then lets go: a StoreError naming the store
+ * (without its password) when it cannot. The CLI asks this before it opens a runtime, whose run directory
+ * (records.db, .gitignore) is made at once: an unreachable server then leaves nothing behind. Nothing to do
+ * for SQLite.
+ */
+export async function reachStore(spec: StoreSpec): Promise<void> {
+  if (spec.kind !== "postgres") return;
+  const { pool, sessions, ready } = connectPostgres(spec, 1);
+  try {
+    await ready();
+  } finally {
+    await sessions.close().catch(() => undefined);
+    await pool.end().catch(() => undefined);
+  }
+}
+
 /** The root cause in one line (a refused connection to "localhost" is an AggregateError without a message). */
 export function reason(error: unknown): string {
   let current = error;

@@ -8,9 +8,13 @@
 import type { SessionStore } from "@anthropic-ai/claude-agent-sdk";
 import { isEphemeral as glanceTable } from "../glance/is-ephemeral.js";
 import { DEFAULTS } from "../defaults.js";
-import { ConfigurationError } from "../errors.js";
+import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 import type { RewriteOptions } from "./passes/rewrite.js";
-import { TrimmingSessionStore, type TrimmingSessionStoreOptions } from "./trimming-store.js";
+import {
+  TRIMMING_OPTION_NAMES,
+  TrimmingSessionStore,
+  type TrimmingSessionStoreOptions,
+} from "./trimming-store.js";
 
 export interface PruningSessionStoreOptions extends TrimmingSessionStoreOptions {
   /**
@@ -31,6 +35,14 @@ export interface PruningSessionStoreOptions extends TrimmingSessionStoreOptions 
   isEphemeral?: (command: string) => boolean;
 }
 
+/** Every option name, checked against PruningSessionStoreOptions by the compiler. */
+const KNOWN = {
+  ...TRIMMING_OPTION_NAMES,
+  keepEphemeral: true,
+  keepDenials: true,
+  isEphemeral: true,
+} as const satisfies Record<keyof PruningSessionStoreOptions, true>;
+
 export class PruningSessionStore extends TrimmingSessionStore {
   readonly keepEphemeral: number;
   readonly keepDenials: number;
@@ -47,6 +59,7 @@ export class PruningSessionStore extends TrimmingSessionStore {
     if (typeof isEphemeral !== "function")
       throw new ConfigurationError("isEphemeral", isEphemeral, "a function (command) => boolean");
     super(options);
+    if (new.target === PruningSessionStore) refuseUnknownOptions(options, KNOWN);
     this.keepEphemeral = keepEphemeral;
     this.keepDenials = keepDenials;
     this.#isEphemeral = isEphemeral;

@@ -1,5 +1,5 @@
 import { DEFAULTS } from "../defaults.js";
-import { ConfigurationError } from "../errors.js";
+import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 
 export interface TrimPolicyOptions {
   /**
@@ -14,12 +14,17 @@ export interface TrimPolicyOptions {
   minChars?: number;
 }
 
+const KNOWN = { keepRecent: true, minChars: true } as const satisfies Record<keyof TrimPolicyOptions, true>;
+
 /** How the store trims long tool results when a session is loaded for resume. `trim: true` means `new TrimPolicy()`. */
 export class TrimPolicy {
   readonly keepRecent: number;
   readonly minChars: number;
 
   constructor(options: TrimPolicyOptions = {}) {
+    if (typeof options !== "object" || options === null)
+      throw new ConfigurationError("options", options, "an object of TrimPolicy options");
+    refuseUnknownOptions(options, KNOWN);
     const { keepRecent = DEFAULTS.trimKeepRecent, minChars = DEFAULTS.trimMinChars } = options;
     if (!Number.isInteger(keepRecent) || keepRecent < 0)
       throw new ConfigurationError("keepRecent", keepRecent, "a non-negative integer");

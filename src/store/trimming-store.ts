@@ -13,7 +13,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { SessionKey, SessionStore, SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
 import { DEFAULTS } from "../defaults.js";
-import { ConfigurationError, StoreError } from "../errors.js";
+import { ConfigurationError, StoreError, refuseUnknownOptions } from "../errors.js";
 import { writeFileAtomically } from "../fs/atomic-write.js";
 import { isLocale, type Locale } from "../locale/locale.js";
 import type { BlobStore } from "./blob-store.js";
@@ -54,6 +54,16 @@ export interface TrimmingSessionStoreOptions {
   onLoad?: (key: SessionKey, report: RewriteReport) => void;
 }
 
+/** Every option name, checked against TrimmingSessionStoreOptions by the compiler. */
+export const TRIMMING_OPTION_NAMES = {
+  inner: true,
+  workspace: true,
+  trim: true,
+  locale: true,
+  blobs: true,
+  onLoad: true,
+} as const satisfies Record<keyof TrimmingSessionStoreOptions, true>;
+
 export class TrimmingSessionStore extends ForwardingSessionStore {
   readonly workspace: string;
   readonly trim: TrimPolicy | null;
@@ -62,7 +72,8 @@ export class TrimmingSessionStore extends ForwardingSessionStore {
   readonly #onLoad: ((key: SessionKey, report: RewriteReport) => void) | undefined;
 
   constructor(options: TrimmingSessionStoreOptions) {
-    validateTrimmingOptions(options);
+    // A subclass (PruningSessionStore) has options of its own and checks the names itself.
+    validateTrimmingOptions(options, new.target === TrimmingSessionStore ? TRIMMING_OPTION_NAMES : null);
     super(options.inner);
     this.workspace = resolve(options.workspace);
     this.trim = options.trim === true ? new TrimPolicy() : options.trim || null;
@@ -129,7 +140,10 @@ function blobsOf(store: SessionStore): BlobStore | null {
     : null;
 }
 
-function validateTrimmingOptions(options: TrimmingSessionStoreOptions): void {
+function validateTrimmingOptions(
+  options: TrimmingSessionStoreOptions,
+  known: Readonly<Record<string, true>> | null,
+): void {
   if (typeof options !== "object" || options === null)
     throw new ConfigurationError("options", options, "an options object");
   const { inner, workspace, trim, locale, blobs, onLoad } = options;
@@ -137,6 +151,7 @@ function validateTrimmingOptions(options: TrimmingSessionStoreOptions): void {
   const path = (options as { path?: unknown }).path;
   if (path !== undefined)
     throw new ConfigurationError("path", path, "absent: give inner: new SqliteSessionStore({ path })");
+  if (known !== null) refuseUnknownOptions(options, known);
   if (
     typeof inner !== "object" ||
     inner === null ||

@@ -13,7 +13,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULTS } from "../defaults.js";
-import { FakeModelError } from "../errors.js";
+import { FakeModelError, refuseUnknownOptions } from "../errors.js";
 import { ModelRequest, type RequestKind, type WireRequestBody } from "./model-request.js";
 import {
   defaultReply,
@@ -24,7 +24,12 @@ import {
   type Reply,
 } from "./replies.js";
 import { measurePrompt, tokensFor, type Usage } from "./usage.js";
-import { isValidationMode, validateConversation, type ValidationMode } from "./validate.js";
+import {
+  isValidationMode,
+  validateConversation,
+  type ValidationMode,
+  type ValidationOptions,
+} from "./validate.js";
 import { apiError, FAULT_STATUS, sendJson, sendMessage, startCutStream, startCutToolStream } from "./wire.js";
 
 /** Chooses the reply to one request. Return undefined to let the kit answer a side request itself. */
@@ -88,16 +93,32 @@ interface Conversation {
   segments: string[];
 }
 
+/** Every option name, checked against FakeModelOptions by the compiler. */
+const KNOWN = {
+  policy: true,
+  contextWindow: true,
+  validation: true,
+  chunkChars: true,
+} as const satisfies Record<keyof FakeModelOptions, true>;
+
+const VALIDATION_KNOWN = { alternation: true, nonEmpty: true } as const satisfies Record<
+  keyof ValidationOptions,
+  true
+>;
+
 export async function startFakeModel(options: FakeModelOptions): Promise<FakeModel> {
   if (typeof options?.policy !== "function") {
     throw new FakeModelError("startFakeModel: options.policy must be a function (request) => reply");
   }
+  // `contextWindw: 200_000` must not leave the kit at its 1M default unnoticed.
+  refuseUnknownOptions(options, KNOWN);
   const validation = options.validation ?? {};
   if (validation !== false && !isValidationMode(validation)) {
     throw new FakeModelError(
       `startFakeModel: options.validation must be "anthropic", "strict", an options object or false, got ${JSON.stringify(validation)}`,
     );
   }
+  if (typeof validation === "object") refuseUnknownOptions(validation, VALIDATION_KNOWN, "validation.");
   const contextWindow = options.contextWindow ?? DEFAULTS.window;
   const chunkChars = options.chunkChars ?? 80;
   const configDir = await mkdtemp(join(tmpdir(), "flower-fake-claude-"));

@@ -26,6 +26,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { refuseUnknownOptions } from "../errors.js";
 import { pidExists } from "../records/process-identity.js";
 
 export const INSTALL_HINT =
@@ -60,6 +61,11 @@ const live = new Set<{ pid: () => number | undefined; dir: string }>();
 let exitHandlerInstalled = false;
 
 export async function startPostgresServer(options: PostgresServerOptions = {}): Promise<PostgresServer> {
+  refuseUnknownOptions(options, {
+    durable: true,
+    maxConnections: true,
+    sharedBuffers: true,
+  } satisfies Record<keyof PostgresServerOptions, true>);
   const { durable = false, maxConnections = 200, sharedBuffers = "32MB" } = options;
   if (!Number.isInteger(maxConnections) || maxConnections < 3)
     throw new Error(

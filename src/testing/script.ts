@@ -12,7 +12,7 @@
  * first pending step that accepts it: steps of one kind are used in their order, steps of different
  * kinds do not wait for each other, and `when` lets a step wait for its own conversation.
  */
-import { FakeModelError, describeValue } from "../errors.js";
+import { FakeModelError, describeValue, refuseUnknownOptions } from "../errors.js";
 import type { Policy } from "./fake-model.js";
 import type { ModelRequest, RequestKind } from "./model-request.js";
 import type { Reply } from "./replies.js";
@@ -86,6 +86,7 @@ export function script(entries: readonly ScriptEntry[], options: ScriptOptions =
   if (!Array.isArray(entries)) {
     throw new FakeModelError(`script: expected an array of replies, got ${describeValue(entries)}`);
   }
+  refuseUnknownOptions(options, { otherwise: true } satisfies Record<keyof ScriptOptions, true>);
   if (options.otherwise !== undefined && typeof options.otherwise !== "function") {
     throw new FakeModelError(
       `script: options.otherwise must be a policy (request) => reply, got ${describeValue(options.otherwise)}`,

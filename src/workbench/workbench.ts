@@ -14,7 +14,7 @@ import path from "node:path";
 import { DEFAULTS } from "../defaults.js";
 import { writeFileAtomicallyAsync } from "../fs/atomic-write.js";
 import { makeIgnoredDirectoryAsync, makePrivateDirectoryAsync } from "../fs/private-files.js";
-import { ConfigurationError } from "../errors.js";
+import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 import { isLocale, type Locale } from "../locale/locale.js";
 import { describeFile } from "./describe-file.js";
 import { WORKBENCH_TEXT } from "./text.js";
@@ -76,6 +76,11 @@ export class Workbench {
     if (typeof options !== "object" || options === null) {
       throw new ConfigurationError("workbench options", options, "an object { workspace }");
     }
+    refuseUnknownOptions(options, {
+      workspace: true,
+      locale: true,
+      maxEntries: true,
+    } satisfies Record<keyof WorkbenchOptions, true>);
     const { workspace, locale, maxEntries = DEFAULTS.indexMaxEntries } = options;
     if (typeof workspace !== "string" || workspace === "") {
       throw new ConfigurationError("workspace", workspace, "a directory path");

@@ -8,7 +8,7 @@ import { defaultTeam } from "../agents/default-team.js";
 import { GOAL, goalChecks } from "../documents/builtin/goal.js";
 import { REQUIREMENTS } from "../documents/builtin/requirements.js";
 import type { Locale } from "../locale/locale.js";
-import { ConfigurationError } from "../errors.js";
+import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 import { documentAgent } from "./document-agent.js";
 import { promptText, workStepPrompt } from "./step-prompt.js";
 import { defineWorkflow, type StepInput, type Workflow, type WorkflowStep } from "./workflow.js";
@@ -36,6 +36,11 @@ export const DEFAULT_STEPS = ["requirements", "goal", "work"] as const;
 export function defaultWorkflow(options: DefaultWorkflowOptions = {}): Workflow {
   if (typeof options !== "object" || options === null)
     throw new ConfigurationError("defaultWorkflow options", options, "an object, e.g. { review: true }");
+  refuseUnknownOptions(
+    options,
+    { work: true, model: true, review: true } satisfies Record<keyof DefaultWorkflowOptions, true>,
+    "defaultWorkflow ",
+  );
   if (
     options.work !== undefined &&
     ((typeof options.work !== "object" && typeof options.work !== "function") || options.work === null)

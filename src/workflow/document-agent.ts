@@ -9,6 +9,7 @@ import { documentInstructions } from "../documents/instructions.js";
 import type { DocumentSpec } from "../documents/spec.js";
 import { READ_ONLY_TOOLS, readOnlyGuard } from "../guards/read-only-guard.js";
 import type { Locale } from "../locale/locale.js";
+import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 
 export interface DocumentAgentOptions {
   /** @default the spec's kind */
@@ -25,6 +26,17 @@ export function documentAgent(
   locale: Locale,
   options: DocumentAgentOptions = {},
 ): AgentSpec {
+  if (typeof options !== "object" || options === null)
+    throw new ConfigurationError(
+      "documentAgent options",
+      options,
+      "an object { name?, model?, instructions? }",
+    );
+  refuseUnknownOptions(
+    options,
+    { name: true, model: true, instructions: true } satisfies Record<keyof DocumentAgentOptions, true>,
+    "documentAgent ",
+  );
   const instructions = [options.instructions ?? "", documentInstructions(spec, locale)]
     .filter((part) => part.trim() !== "")
     .join("\n\n");

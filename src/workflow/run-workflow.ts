@@ -11,7 +11,7 @@ import { GOAL } from "../documents/builtin/goal.js";
 import { checkpoint } from "../fs/checkpoint.js";
 import { documentRequest } from "../documents/instructions.js";
 import type { FrozenDocumentRecord } from "../records/frozen-document-record.js";
-import { ConfigurationError } from "../errors.js";
+import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 import { toStepResult, type StepRecord, type StepResult } from "../records/step-record.js";
 import type { RunOptions, Runtime } from "../runtime/runtime.js";
 import { documentsAtEnd, type DocumentAtEnd } from "./documents-at-end.js";
@@ -47,6 +47,16 @@ export interface ContinueWorkflowOptions extends Omit<WorkflowOptions, "run"> {
    */
   rereadGoal?: boolean;
 }
+
+/** Every option name of runWorkflow and continueWorkflow, checked against their interfaces by the compiler. */
+const RUN_KNOWN = { run: true, pauseAfter: true, wait: true } as const satisfies Record<
+  keyof WorkflowOptions,
+  true
+>;
+const CONTINUE_KNOWN = { pauseAfter: true, wait: true, rereadGoal: true } as const satisfies Record<
+  keyof ContinueWorkflowOptions,
+  true
+>;
 
 export interface WorkflowStepOutcome {
   /** The step's name in the workflow. */
@@ -101,6 +111,7 @@ export async function runWorkflow(
   const steps = defineWorkflow(workflow?.steps).steps;
   if (typeof task !== "string" || task.trim() === "")
     throw new ConfigurationError("task", task, "a non-empty task");
+  checkOptions(options, RUN_KNOWN);
   let run = options.run;
   if (run === undefined) run = newRunId(rt);
   else {
@@ -123,10 +134,18 @@ export async function continueWorkflow(
   options: ContinueWorkflowOptions = {},
 ): Promise<WorkflowResult> {
   const steps = defineWorkflow(workflow?.steps).steps;
+  checkOptions(options, CONTINUE_KNOWN);
   if (options.rereadGoal !== undefined && typeof options.rereadGoal !== "boolean")
     throw new ConfigurationError("rereadGoal", options.rereadGoal, "a boolean");
   const position = workflowPosition(rt, { steps }, run);
   return drive(rt, withReview(steps, workflow), run, position.task, options);
+}
+
+/** The options object of a workflow call: known keys only (`pauseAftr: false` must not pause the run). */
+function checkOptions(options: unknown, known: Readonly<Record<string, true>>): void {
+  if (typeof options !== "object" || options === null)
+    throw new ConfigurationError("options", options, `an object (${Object.keys(known).join(", ")})`);
+  refuseUnknownOptions(options, known);
 }
 
 /** The validated steps with the workflow's `review` (recorded with each step's settings). */

@@ -19,7 +19,6 @@ import { continueWorkflow } from "../../workflow/run-workflow.js";
 import { defaultWorkflow } from "../../workflow/default-workflow.js";
 import {
   adoptRecorded,
-  joinSharedStore,
   liveSettings,
   makeRuntime,
   requireCredentials,
@@ -157,7 +156,6 @@ async function continueFromStore(
 ): Promise<number> {
   let sink = eventSink(settings.output, settings.verbose);
   const rt = await makeRuntime(settings, (event) => sink.handle(event));
-  await joinSharedStore(rt, settings);
   const where = rt.records.location;
   const name = parsed.positionals[0] ?? rt.records.list().at(-1)?.step;
   // The records came from the store just now: the step's language is known only from here on.

@@ -6,8 +6,7 @@
 import { EXIT, UsageError } from "../../errors.js";
 import { resolveLocale, type Locale } from "../../locale/locale.js";
 import { resolve } from "node:path";
-import { runDirectory } from "../../storage/files.js";
-import { parseLang, parseNonEmpty, parseWindow, type ParsedCommand } from "../args.js";
+import { parseLang, parseRunDir, parseWindow, type ParsedCommand } from "../args.js";
 import { FLEET_TEXT } from "../fleet-text.js";
 import { invocation } from "../invocation.js";
 import { shellQuote } from "../live-run.js";
@@ -43,7 +42,7 @@ export async function submitCommand(parsed: ParsedCommand): Promise<number> {
   const { submit } = await import("../../fleet/submit.js");
   // The checkout as the person sees it goes with the run: commit, uncommitted changes, unpushed commits.
   const workspace = resolve(typeof parsed.values.workspace === "string" ? parsed.values.workspace : ".");
-  const runDir = runDirectory(parseNonEmpty("--run-dir", parsed.values["run-dir"], locale));
+  const runDir = parseRunDir(parsed.values["run-dir"], locale);
   const submitted = await submit(store.given, task, {
     direct: parsed.values.direct === true,
     yes: parsed.values.yes === true,

@@ -24,7 +24,6 @@ import {
   supervised,
   liveSettings,
   makeRuntime,
-  joinSharedStore,
   requireCredentials,
   reviewGoal,
   type LiveSettings,
@@ -74,8 +73,8 @@ export async function runCommand(parsed: ParsedCommand): Promise<number> {
   const explicitStep = parseNonEmpty("--step", parsed.values.step, settings.locale);
   if (!credentialsChecked) requireCredentials(settings);
   const sink = eventSink(settings.output, settings.verbose);
+  // With --store, the store is reached before anything is written here (live-settings.ts).
   let rt = await makeRuntime(settings, (event) => sink.handle(event));
-  await joinSharedStore(rt, settings);
   const direct = parsed.values.direct === true;
   const name =
     explicitStep ??
@@ -138,9 +137,7 @@ async function inWorktree(
       ? text.worktree(displayPath(space.path), space.commit)
       : text.worktreeAgain(displayPath(space.path)),
   );
-  const next = await makeRuntime(settings, (event) => sink.handle(event));
-  await joinSharedStore(next, settings);
-  return next;
+  return makeRuntime(settings, (event) => sink.handle(event));
 }
 
 /** Whether a name is already used in the run directory, as a step or as a run. */

@@ -13,7 +13,7 @@
  */
 import pg, { type ClientBase, type Pool } from "pg";
 import type { SessionKey, SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
-import { ConfigurationError, StoreError } from "../../errors.js";
+import { ConfigurationError, StoreError, refuseUnknownOptions } from "../../errors.js";
 import type { FlowerSessionStore } from "../../store/flower-store.js";
 import { checkSessionKey, MAIN_SUBPATH, subpathOf } from "../../store/session-key.js";
 import { dedupKeys } from "../sqlite/session-store.js";
@@ -54,6 +54,12 @@ export class PostgresSessionStore implements FlowerSessionStore {
   constructor(options: PostgresSessionStoreOptions) {
     if (typeof options !== "object" || options === null)
       throw new ConfigurationError("options", options, "an options object");
+    refuseUnknownOptions(options, {
+      url: true,
+      pool: true,
+      schema: true,
+      maxConnections: true,
+    } satisfies Record<keyof PostgresSessionStoreOptions, true>);
     const { url, pool, schema = "public", maxConnections = 4 } = options;
     if ((url === undefined) === (pool === undefined))
       throw new ConfigurationError("url", url, "a postgres:// URL, or a pool instead (exactly one of them)");

@@ -19,7 +19,7 @@ import { createPrivateFile, makePrivateDirectory } from "../../fs/private-files.
 import { dirname, resolve } from "node:path";
 import type Database from "better-sqlite3";
 import type { SessionKey, SessionStore, SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
-import { ConfigurationError, StoreError } from "../../errors.js";
+import { ConfigurationError, StoreError, refuseUnknownOptions } from "../../errors.js";
 import { openWal } from "./open-wal.js";
 import { checkSessionKey, MAIN_SUBPATH, subpathOf } from "../../store/session-key.js";
 
@@ -74,6 +74,10 @@ export class SqliteSessionStore implements SessionStore {
   constructor(options: SqliteSessionStoreOptions) {
     if (typeof options !== "object" || options === null)
       throw new ConfigurationError("options", options, "an options object");
+    refuseUnknownOptions(options, { path: true, busyTimeoutMs: true } satisfies Record<
+      keyof SqliteSessionStoreOptions,
+      true
+    >);
     const { path, busyTimeoutMs = 10_000 } = options;
     if (typeof path !== "string" || path.trim() === "")
       throw new ConfigurationError("path", path, "a file path");
