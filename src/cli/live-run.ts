@@ -88,10 +88,13 @@ export async function runLive(live: LiveRun): Promise<LiveOutcome> {
   return supervise(live, live.action, (result, stopCode) => {
     const status = rt.records.get(live.step)?.status ?? "done";
     if (output.json) process.stdout.write(`${JSON.stringify({ type: "result", ...result, status })}\n`);
-    if (status === "stopped" || stopCode !== null) {
+    if (status === "stopped") {
       output.say(text.stopped(live.continueCommand));
       return { code: stopCode ?? EXIT.interrupted, status: "stopped", result };
     }
+    // The stop waits for the reply in flight; when that reply was the step's last, the step is over
+    // and saying "stopped, continue with …" would send the person to continue finished work.
+    if (stopCode !== null && status === "done") output.say(text.finishedBeforeStop);
     if (live.printAnswer !== false && !output.json && result.result) {
       output.say("");
       output.say(text.answer);

@@ -31,6 +31,8 @@ export interface CliText {
   /** SIGTERM (docker stop, systemd, timeout): the same stop, with the grace period it allows. */
   terminating: (graceSeconds: number) => string;
   stopped: (command: string) => string;
+  /** A stop came, but the reply in flight ended the step: there is nothing to continue. */
+  finishedBeforeStop: string;
   /** After goal-not-met: how to give the work its guard rounds again (same goal). */
   tryAgain: (command: string) => string;
   failed: (command: string) => string;
@@ -154,6 +156,8 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     terminating: (grace) =>
       `SIGTERM: stopping at the next message boundary… (another signal, or ${grace} s, quits at once)`,
     stopped: (command) => `Stopped at a message boundary.${command ? ` Pick it up with: ${command}` : ""}`,
+    finishedBeforeStop:
+      "The reply in flight ended the step before the stop took effect: nothing to continue.",
     tryAgain: (command) => `Try again (the goal recorded when the work began): ${command}`,
     failed: (command) => `The step failed; after fixing the cause, try: ${command}`,
     answer: "── answer ──",
@@ -271,6 +275,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     stopping: "^C 在下一个消息边界停下……(再按一次 Ctrl-C 立即退出)",
     terminating: (grace) => `SIGTERM:在下一个消息边界停下……(再来一个信号,或 ${grace} 秒后,立即退出)`,
     stopped: (command) => `已在消息边界停下。${command ? `接着跑: ${command}` : ""}`,
+    finishedBeforeStop: "停下生效之前,途中的回复已经结束了这一步:没有要接着跑的。",
     tryAgain: (command) => `再试一次(按工作开始时记下的目标): ${command}`,
     failed: (command) => `这一步失败了;排除原因后可以: ${command}`,
     answer: "── 回答 ──",

@@ -38,10 +38,13 @@ export async function runWorkflowLive(live: WorkflowLive): Promise<WorkflowOutco
     const lastStatus = last ? (rt.records.get(last.step)?.status ?? "done") : "done";
     if (output.json) process.stdout.write(`${JSON.stringify({ type: "result", ...workflow })}\n`);
     // A work step that ended goal-not-met ends the run, but it is a verdict, not a stop to continue from.
-    if ((workflow.status === "stopped" && lastStatus !== "goal-not-met") || stopCode !== null) {
+    if (workflow.status === "stopped" && lastStatus !== "goal-not-met") {
       output.say(text.stopped(live.continueCommand));
       return { code: stopCode ?? EXIT.interrupted, status: "stopped", result, workflow };
     }
+    // The reply in flight ended the run's last step before the stop took effect: nothing to continue.
+    if (stopCode !== null && workflow.status !== "paused" && lastStatus === "done")
+      output.say(text.finishedBeforeStop);
     if (workflow.status === "paused") {
       // Human lines: on stderr with --json, so a pipe still learns where the file is and how to go on.
       for (const line of pauseLines(workflow, live.goOnCommand ?? live.continueCommand, output.locale))

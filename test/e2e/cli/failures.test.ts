@@ -5,14 +5,14 @@
  * - A binary that refuses to start says why (its stderr line), once, and is not started again.
  * - A refused connection is retried, then its reason is said.
  * - SIGTERM stops at a message boundary like Ctrl-C: exit 143, the continue line, and that line resumes
- *   the same session.
+ *   the same session. When the reply in flight was the step's last, the step is done and says so.
  */
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ManifestFile, StepRecord } from "../../../src/index.js";
-import { fault, text, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
+import { fault, text, toolUse, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
 import { cleanEnv, runFlower, spawnFlower, type Spawned, useCliTest } from "./helpers.js";
 
 const { temp, startModel } = useCliTest();
@@ -116,7 +116,9 @@ describe("SIGTERM is a stop request", () => {
           terminated = true;
           first.spawned?.child.kill("SIGTERM");
         }
-        return text("Too late: this answer is cut off.", { delayMs: 3_000 });
+        // The reply in flight lands within the stop's grace and asks for a tool: the step stops at
+        // that boundary, before the tool runs.
+        return toolUse("Bash", { command: "echo never-run" }, { delayMs: 1_500 });
       },
     });
     const paths = setUp();
@@ -143,6 +145,30 @@ describe("SIGTERM is a stop request", () => {
     const continued = model.requests.slice(requestsBefore).find((request) => request.isMainThread)!;
     expect(continued.sessionId).toBe(before.sessionId);
     expect(record(paths.runDir, "term")).toMatchObject({ status: "done", sessionId: before.sessionId });
+    model.assertNoErrors();
+  });
+
+  it("when the reply in flight ends the step, it is done: exit 0, its answer, no continue line", async () => {
+    const running: { spawned?: Spawned } = {};
+    model = await startModel({
+      policy: (request: ModelRequest) => {
+        if (!request.isMainThread) return undefined;
+        running.spawned?.child.kill("SIGTERM");
+        return text("The last words, delivered.", { delayMs: 1_500 });
+      },
+    });
+    const paths = setUp();
+    running.spawned = spawnFlower(direct(paths, "last", "Say hello slowly."), {
+      env: cleanEnv(model.env()),
+      cwd: paths.root,
+    });
+    const ended = await running.spawned.done;
+    expect(ended.stderr).toContain("SIGTERM: stopping at the next message boundary");
+    expect(ended.code, ended.stdout + ended.stderr).toBe(0);
+    expect(ended.stdout).toContain("The reply in flight ended the step before the stop took effect");
+    expect(ended.stdout).toContain("The last words, delivered.");
+    expect(ended.stdout).not.toContain("Pick it up with");
+    expect(record(paths.runDir, "last").status).toBe("done");
     model.assertNoErrors();
   });
 });
