@@ -108,7 +108,7 @@ describe("SIGTERM is a stop request", () => {
     const first: { spawned?: Spawned } = {};
     let terminated = false;
     model = await startModel({
-      policy: (request: ModelRequest) => {
+      policy: async (request: ModelRequest) => {
         if (!request.isMainThread) return undefined;
         if (request.lastUserText().includes("Continue the task.")) return text("Finished after SIGTERM.");
         if (!terminated) {
@@ -118,7 +118,8 @@ describe("SIGTERM is a stop request", () => {
         }
         // The reply in flight lands within the stop's grace and asks for a tool: the step stops at
         // that boundary, before the tool runs.
-        return toolUse("Bash", { command: "echo never-run" }, { delayMs: 1_500 });
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        return toolUse("Bash", { command: "echo never-run" });
       },
     });
     const paths = setUp();
