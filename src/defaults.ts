@@ -16,8 +16,13 @@ export const DEFAULTS = {
    * calls issued in its first half finish, calls issued closer to the window are cut and named.
    */
   inflightMargin: 25_000,
-  /** The only brake when `window` is below a role's start-up floor: handoffs do not use retry budget. */
-  maxGenerations: 8,
+  /**
+   * The loop brake (generation-switch.ts): a generation that reaches the handoff line within this many
+   * turns did no work. Two in a row — or a successor whose start-up context is already at the line — is
+   * a line below the role's start-up floor (seed H10), and the step stops saying so; a long healthy job,
+   * whose generations work for dozens of turns, never meets it.
+   */
+  loopTurns: 2,
   /**
    * The cost rule's guess of a handoff document in output tokens (`HandoffPolicy({ rule: "cost" })`):
    * the seeds' handoffs run to a few thousand characters; guessing long makes the rule switch later.

@@ -7,6 +7,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { DEFAULTS } from "../defaults.js";
 import { UsageError } from "../errors.js";
 import { notADirectoryOnPath } from "../fs/directory-path.js";
+import type { HandoffRule } from "../handoff/policy.js";
 import { formatTokensShort } from "../handoff/text.js";
 import { localeOfTag, resolveLocale, type Locale } from "../locale/locale.js";
 import { runDirectory } from "../storage/files.js";
@@ -180,6 +181,17 @@ function describeParseError(error: unknown, command: CommandName, locale: Locale
   }
   if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") return text.unexpected(where);
   return `${where}: ${message.split("\n")[0]}`;
+}
+
+/** `--handoff-rule line|cost` (HandoffPolicy's `rule`). */
+export function parseHandoffRule(
+  value: string | boolean | undefined,
+  locale: Locale = "en",
+): HandoffRule | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value).trim();
+  if (text !== "line" && text !== "cost") throw new UsageError(USAGE_TEXT[locale].handoffRule(text));
+  return text;
 }
 
 /**

@@ -166,6 +166,15 @@ const LIVE: Record<string, OptionSpec> = {
       zh: `模型的上下文窗口,单位 token(整数,>= ${MIN_WINDOW};低于 ${DEFAULTS.comfortableWindow} 会提示每代很短)。换代线是 window - ${DEFAULTS.headroom}。`,
     },
   },
+  "handoff-rule": {
+    type: "string",
+    value: "line|cost",
+    default: { en: "line", zh: "line" },
+    help: {
+      en: `When to hand off: line (at the handoff line, window - ${DEFAULTS.headroom}) or cost (as soon as re-reading the context has cost as much as one handoff: far earlier and far more often, the cheapest rule measured on long jobs).`,
+      zh: `何时换代:line(到换代线,即窗口减 ${DEFAULTS.headroom})或 cost(一旦反复读上下文花掉的已等于一次交接:换得更早更勤,长任务实测最省)。`,
+    },
+  },
   "no-handoff": {
     type: "boolean",
     default: { en: "off (handoff on)", zh: "关(换代开着)" },
@@ -357,6 +366,7 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
     ...YES,
     ...DIRECT,
     window: LIVE.window!,
+    "handoff-rule": LIVE["handoff-rule"]!,
     workspace: {
       type: "string",
       value: "DIR",

@@ -73,6 +73,7 @@ export const SETTING_FLAGS: Record<SettingName, string> = {
   window: "--window",
   handoff: "--no-handoff",
   headroom: "headroom",
+  rule: "--handoff-rule",
   maxBudgetUsd: "--max-budget-usd",
   review: "--review",
   locale: "--lang",

@@ -2,6 +2,7 @@
  * The live view's words, per locale: the gauge, the handoff lines and one line per event. The lines
  * around a run (credentials, stop, continue hints) are in text.ts.
  */
+import type { SettingName } from "../events/flower-events.js";
 import type { Locale } from "../locale/locale.js";
 
 export interface DisplayText {
@@ -45,10 +46,7 @@ export interface DisplayText {
   handoffRequest: (step: string, by: string, next: string | null) => string;
   /** A continued step does not keep a setting it was started with: `window 90K as started → 200K (--window)`. */
   override: (setting: string, recorded: string, now: string, by: string) => string;
-  settingNames: Record<
-    "model" | "window" | "handoff" | "headroom" | "maxBudgetUsd" | "review" | "locale",
-    string
-  >;
+  settingNames: Record<SettingName, string>;
   /** How a setting's value reads: on/off, no budget, no model named. */
   settingValues: { on: string; off: string; none: string; defaultModel: string };
   coordinator: string;
@@ -138,6 +136,7 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
       window: "窗口",
       handoff: "换代",
       headroom: "余量",
+      rule: "换代规则",
       maxBudgetUsd: "预算",
       review: "评审",
       locale: "语言",
@@ -225,6 +224,7 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
       window: "window",
       handoff: "handoff",
       headroom: "headroom",
+      rule: "handoff rule",
       maxBudgetUsd: "budget",
       review: "review",
       locale: "language",

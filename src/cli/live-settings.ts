@@ -17,6 +17,7 @@ import {
   parseLang,
   parseNonEmpty,
   parseRunDir,
+  parseHandoffRule,
   parseWindow,
   windowNote,
   type ParsedCommand,
@@ -63,6 +64,7 @@ export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
   // The language first: every usage error after it is in that language.
   const locale = resolveLocale(parseLang(values.lang));
   const window = parseWindow(values.window, locale);
+  const rule = parseHandoffRule(values["handoff-rule"], locale);
   const model = parseNonEmpty("--model", values.model, locale);
   const maxBudgetUsd = parseBudget(values["max-budget-usd"], locale);
   const workspace = resolve(parseNonEmpty("--workspace", values.workspace, locale) ?? ".");
@@ -74,11 +76,13 @@ export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
   const handoffOption = new HandoffPolicy({
     ...(values["no-handoff"] === true ? { enabled: false } : {}),
     ...(window !== undefined ? { window } : {}),
+    ...(rule !== undefined ? { rule } : {}),
   });
   // For -v only: the Runtime decides the same way (model > ANTHROPIC_MODEL > 1M).
   const handoff = new HandoffPolicy({
     enabled: handoffOption.enabled,
     window: resolveWindow({ window, model, env: process.env }),
+    rule: handoffOption.rule,
   });
   const json = values.json === true;
   return {
@@ -116,6 +120,7 @@ export function adoptRecorded(
     enabled: values["no-handoff"] === true ? false : recorded.handoff.enabled,
     window: window ?? recorded.handoff.window,
     headroom: recorded.handoff.headroom,
+    rule: parseHandoffRule(values["handoff-rule"]) ?? recorded.handoff.rule ?? "line",
   });
 }
 

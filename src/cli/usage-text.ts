@@ -6,6 +6,8 @@ import type { Locale } from "../locale/locale.js";
 
 export interface UsageText {
   windowNotInteger: (text: string, minimum: number) => string;
+  /** `--handoff-rule` is `line` or `cost`. */
+  handoffRule: (text: string) => string;
   /** A window a coordinator cannot work in: where the line would be, and what it needs. */
   windowTooSmall: (window: number, at: string, startup: string, headroom: string, minimum: number) => string;
   /** A window that works, but hands off so often that most of each generation is its start-up. */
@@ -34,6 +36,8 @@ export const USAGE_TEXT: Record<Locale, UsageText> = {
   en: {
     windowNotInteger: (text, minimum) =>
       `flower: --window must be an integer number of tokens (>= ${minimum}), got "${text}"`,
+    handoffRule: (text) =>
+      `flower: --handoff-rule must be line (hand off at the line, window - headroom) or cost (as soon as staying costs more than a handoff), got "${text}"`,
     windowTooSmall: (window, at, startup, headroom, minimum) =>
       `flower: --window ${window} is too small to work in: the handoff line would be at ${at} (window - ${headroom} headroom), not above the ~${startup} a coordinator needs just to start, so every generation would hand off before doing anything; give at least ${minimum}`,
     windowSmall: (window, at, startup, comfortable) =>
@@ -61,6 +65,8 @@ export const USAGE_TEXT: Record<Locale, UsageText> = {
   },
   zh: {
     windowNotInteger: (text, minimum) => `flower: --window 必须是整数个 token(>= ${minimum}),收到 "${text}"`,
+    handoffRule: (text) =>
+      `flower: --handoff-rule 只能是 line(到换代线才换代,即窗口减余量)或 cost(一旦留下比交接更贵就换代),收到 "${text}"`,
     windowTooSmall: (window, at, startup, headroom, minimum) =>
       `flower: --window ${window} 太小,干不了活: 换代线会在 ${at}(窗口减去 ${headroom} 余量),不高于协调者光启动就要的约 ${startup},每一代还没干活就得换代;至少给 ${minimum}`,
     windowSmall: (window, at, startup, comfortable) =>

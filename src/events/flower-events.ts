@@ -30,7 +30,8 @@ export type {
   WorkWarningEvent,
 } from "./work-events.js";
 
-export type SettingName = "model" | "window" | "handoff" | "headroom" | "maxBudgetUsd" | "review" | "locale";
+export type SettingName =
+  "model" | "window" | "handoff" | "headroom" | "rule" | "maxBudgetUsd" | "review" | "locale";
 
 export type SettingValue = string | number | boolean | null;
 

@@ -81,7 +81,14 @@ export async function driveRun(drive: DriveRun): Promise<DriveOutcome> {
     onEvent: drive.onEvent,
     work:
       typeof work === "object" ? { ...work, isolated: true } : work === false ? false : { isolated: true },
-    ...(window !== undefined ? { handoff: new HandoffPolicy({ window }) } : {}),
+    ...(window !== undefined || run.options.rule !== undefined
+      ? {
+          handoff: new HandoffPolicy({
+            ...(window !== undefined ? { window } : {}),
+            ...(run.options.rule !== undefined ? { rule: run.options.rule } : {}),
+          }),
+        }
+      : {}),
   });
   drive.onRuntime(rt);
   let outcome: DriveOutcome | undefined;

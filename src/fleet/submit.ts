@@ -13,6 +13,7 @@ import { join, resolve } from "node:path";
 import { existsSync, statSync } from "node:fs";
 import { notADirectoryOnPath } from "../fs/directory-path.js";
 import { captureSource } from "../work/run-source.js";
+import type { HandoffRule } from "../handoff/policy.js";
 
 export interface SubmitOptions {
   /** The work step alone, no requirements or goal (the CLI's `--direct`). @default false */
@@ -21,6 +22,8 @@ export interface SubmitOptions {
   yes?: boolean;
   /** The model's context window in tokens (the CLI's `--window`). @default the worker's */
   window?: number;
+  /** When its steps hand off (the CLI's `--handoff-rule`). @default "line" */
+  rule?: HandoffRule;
   /** The run's name. @default from the task's first words, unique in the store */
   run?: string;
   /** Higher goes first. @default 0 */
@@ -40,6 +43,7 @@ const KNOWN = {
   direct: true,
   yes: true,
   window: true,
+  rule: true,
   run: true,
   priority: true,
   workspace: true,
@@ -131,11 +135,15 @@ function checkOptions(options: SubmitOptions): FleetRunOptions {
   const MIN_WINDOW = DEFAULTS.minimumWindow;
   if (window !== undefined && !(Number.isInteger(window) && window >= MIN_WINDOW))
     throw new ConfigurationError("window", window, `an integer >= ${MIN_WINDOW}`);
+  const rule = options.rule;
+  if (rule !== undefined && rule !== "line" && rule !== "cost")
+    throw new ConfigurationError("rule", rule, '"line" or "cost"');
   if (options.run !== undefined && (typeof options.run !== "string" || !RUN_ID.test(options.run)))
     throw new ConfigurationError("run", options.run, "a run name of letters, digits, . - or _ (at most 80)");
   return {
     direct: options.direct === true,
     yes: options.yes === true,
     ...(window !== undefined ? { window } : {}),
+    ...(rule !== undefined ? { rule } : {}),
   };
 }

@@ -36,9 +36,10 @@ export interface HandoffPolicyOptions {
    */
   headroom?: number;
   /**
-   * The brake against endless handoffs when `at` is below a role's start-up floor (handoffs use no retry
-   * budget, so nothing else stops them).
-   * @default 8
+   * A cap on generations, for a job that should stop after so many. Not needed as a brake: generations
+   * that hand off before doing any work (a line below the role's start-up floor) are stopped by the loop
+   * brake after two (generation-switch.ts), however many a long healthy job needs.
+   * @default no cap
    */
   maxGenerations?: number;
   /**
@@ -46,7 +47,7 @@ export interface HandoffPolicyOptions {
    * soon as staying costs more than a handoff (`costDue` in trigger.ts: the extra input this session
    * has re-read above its start-up floor reaches the priced cost of one handoff), and at `at` at the
    * latest. The cost rule hands off far earlier and far more often (every few dozen turns when each
-   * turn adds a few hundred tokens), so give it a `maxGenerations` that fits the job.
+   * turn adds a few hundred tokens): that is the plan, and no brake stops it.
    * @default "line"
    */
   rule?: HandoffRule;
@@ -91,14 +92,17 @@ export class HandoffPolicy {
       enabled = true,
       window = DEFAULTS.window,
       headroom = DEFAULTS.headroom,
-      maxGenerations = DEFAULTS.maxGenerations,
+      maxGenerations = Number.POSITIVE_INFINITY,
       rule = "line",
       handoffOutputTokens = DEFAULTS.handoffOutputTokens,
     } = options;
     if (typeof enabled !== "boolean") throw new ConfigurationError("enabled", enabled, "a boolean");
     requirePositiveInteger("window", window);
     requirePositiveInteger("headroom", headroom);
-    if (!Number.isSafeInteger(maxGenerations) || maxGenerations < 1) {
+    if (
+      maxGenerations !== Number.POSITIVE_INFINITY &&
+      (!Number.isSafeInteger(maxGenerations) || maxGenerations < 1)
+    ) {
       throw new ConfigurationError("maxGenerations", maxGenerations, "an integer >= 1");
     }
     if (rule !== "line" && rule !== "cost") throw new ConfigurationError("rule", rule, '"line" or "cost"');

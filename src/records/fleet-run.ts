@@ -6,6 +6,7 @@
 
 import type { LeaseRow } from "./lease.js";
 import type { RunSource } from "../work/run-source.js";
+import type { HandoffRule } from "../handoff/policy.js";
 
 /** Where a fleet run stands. `queued` includes a run given back by a stopped or dead worker. */
 export type FleetStatus = "queued" | "running" | "paused" | "done" | "goal-not-met" | "failed" | "cancelled";
@@ -31,6 +32,8 @@ export interface FleetRunOptions {
   yes: boolean;
   /** `--window`: the model's context window in tokens; absent: the worker's default. */
   window?: number;
+  /** `--handoff-rule`: when its steps hand off; absent: the line. */
+  rule?: HandoffRule;
   /**
    * The work the run was given: the submitting checkout's repository, commit and uncommitted changes
    * (carried in the store's log). Absent: submitted from outside a git repository (or by code that named

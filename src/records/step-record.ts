@@ -6,6 +6,7 @@
  */
 import type { FrozenDocumentRecord, ReadDocumentRecord } from "./frozen-document-record.js";
 import type { PlanItem } from "../handoff/plan.js";
+import type { HandoffRule } from "../handoff/policy.js";
 import type { HandoffSectionName } from "../handoff-sections.js";
 import type { RewriteReport } from "../store/passes/report.js";
 import type { GuardRecord } from "./guard-record.js";
@@ -195,9 +196,10 @@ export interface StepSettings {
   model: string | null;
   /**
    * The handoff line. `windowGuessed`: the window came from the model name, not from an explicit
-   * `window` (so a model given on `continue` moves it too).
+   * `window` (so a model given on `continue` moves it too). `rule`: when the step hands off (the line,
+   * or the cost rule); absent in records written before it was kept, which ran with the line.
    */
-  handoff: { enabled: boolean; window: number; headroom: number; windowGuessed: boolean };
+  handoff: { enabled: boolean; window: number; headroom: number; windowGuessed: boolean; rule?: HandoffRule };
   /** Budget cap per session; null: none. */
   maxBudgetUsd: number | null;
   /** The goal guard's reviewer after the checks pass (`--review`). */

@@ -27,7 +27,9 @@ import { isFileSystemError, NOT_FROZEN } from "./not-frozen.js";
 import type { SessionOutcome } from "./session-outcome.js";
 import type { StepLedger } from "./step-ledger.js";
 import { isStartOverflow, SUCCESSOR_OVERFLOW_MESSAGE, TASK_OVERFLOW_MESSAGE } from "./successor-overflow.js";
-import { COST_RULE_BRAKE_MESSAGE, FLOOR_MESSAGE } from "./text.js";
+import { LOOP_MESSAGE, MAX_GENERATIONS_MESSAGE } from "./text.js";
+import { DEFAULTS } from "../defaults.js";
+import type { GenerationRecord } from "../records/step-record.js";
 
 /** What a switch needs of its step; built once per step by StepRun. */
 export interface SwitchContext {
@@ -64,19 +66,40 @@ export function switchRefused(
       ? SUCCESSOR_OVERFLOW_MESSAGE[locale](error)
       : TASK_OVERFLOW_MESSAGE[locale](error, prompt.length);
   }
-  if (ledger.generations >= policy.maxGenerations) {
-    // Under the cost rule many generations are the plan, not a line below the floor.
-    if (policy.rule === "cost")
-      return COST_RULE_BRAKE_MESSAGE[locale]({
-        handoffs: ledger.generations - 1,
-        max: policy.maxGenerations,
-      });
-    return FLOOR_MESSAGE[locale]({
-      handoffs: ledger.generations - 1,
-      max: policy.maxGenerations,
-      at: policy.at,
-    });
-  }
+  // A handoff a person asked for is not a loop, however early it comes.
+  const asked = new Set((ledger.record.handoffRequests ?? []).map((request) => request.generation));
+  if (context.handoffRequests?.pending() != null) asked.add(ledger.generationNumber);
+  const loop = loopBrake(
+    ledger.record.history.filter((generation) => !asked.has(generation.generation)),
+    policy.at,
+  );
+  if (loop !== null) return LOOP_MESSAGE[locale]({ ...loop, at: policy.at });
+  if (ledger.generations >= policy.maxGenerations)
+    return MAX_GENERATIONS_MESSAGE[locale]({ handoffs: ledger.generations - 1, max: policy.maxGenerations });
+  return null;
+}
+
+/**
+ * The loop brake: generations that reach the line before doing any work. A line below the role's
+ * start-up floor (seed H10) hands off over and over, each generation spending its room on starting up;
+ * handoffs use no retry budget, so nothing else would stop it. Caught when the generation handing off
+ * now began already at the line (its first answer's context), or when it and the one before both reached
+ * the line within their first `loopTurns` turns. A long healthy job — the cost rule's dozens of
+ * generations of a few dozen turns each — never meets either.
+ */
+export function loopBrake(
+  history: readonly GenerationRecord[],
+  at: number,
+): { generation: number; startup: number | null; turns: number } | null {
+  const current = history.at(-1);
+  if (!current) return null;
+  const turnsOf = (generation: GenerationRecord) => generation.turns?.length ?? Number.POSITIVE_INFINITY;
+  const startup = current.turns?.[0]?.[0] ?? null;
+  if (current.generation > 1 && startup !== null && startup >= at)
+    return { generation: current.generation, startup, turns: turnsOf(current) };
+  const previous = history.at(-2);
+  if (previous && turnsOf(current) <= DEFAULTS.loopTurns && turnsOf(previous) <= DEFAULTS.loopTurns)
+    return { generation: current.generation, startup, turns: turnsOf(current) };
   return null;
 }
 

@@ -190,6 +190,7 @@ export function givenHandoff(value: HandoffPolicy | boolean | undefined): GivenS
     ...(typeof value === "boolean" ? { handoff: value } : {}),
     ...(given.window !== undefined ? { window: given.window } : {}),
     ...(given.headroom !== undefined ? { headroom: given.headroom } : {}),
+    ...(given.rule !== undefined ? { rule: given.rule } : {}),
   };
 }
 

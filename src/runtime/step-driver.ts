@@ -145,7 +145,7 @@ export class StepDriver {
         window: settings.handoff.window,
         headroom: settings.handoff.headroom,
         maxGenerations: stepPolicy?.given.maxGenerations ?? o.handoff.maxGenerations,
-        rule: stepPolicy?.given.rule ?? o.handoff.rule,
+        rule: settings.handoff.rule ?? "line",
         handoffOutputTokens: stepPolicy?.given.handoffOutputTokens ?? o.handoff.handoffOutputTokens,
       });
       const continuation =

@@ -6,6 +6,7 @@
  * environment it resolved at its door.
  */
 import { DEFAULTS } from "../defaults.js";
+import type { HandoffRule } from "../handoff/policy.js";
 import { resolveWindow } from "../handoff/window.js";
 import type { Locale } from "../locale/locale.js";
 import type { SettingName, SettingOverride, SettingValue } from "../events/flower-events.js";
@@ -17,6 +18,7 @@ export interface GivenSettings {
   handoff?: boolean | undefined;
   window?: number | undefined;
   headroom?: number | undefined;
+  rule?: HandoffRule | undefined;
   maxBudgetUsd?: number | undefined;
   review?: boolean | undefined;
   locale?: Locale | undefined;
@@ -49,6 +51,7 @@ export function resolveStepSettings(
           window: resolveWindow({ window: given.window, model: given.model, env: defaults.env }),
           headroom: given.headroom ?? DEFAULTS.headroom,
           windowGuessed: given.window === undefined,
+          rule: given.rule ?? "line",
         },
         maxBudgetUsd: given.maxBudgetUsd ?? null,
         review: given.review ?? false,
@@ -67,6 +70,7 @@ export function resolveStepSettings(
   const handoff = { ...recorded.handoff };
   handoff.enabled = pick("handoff", given.handoff, recorded.handoff.enabled);
   handoff.headroom = pick("headroom", given.headroom, recorded.handoff.headroom);
+  handoff.rule = pick("rule", given.rule, recorded.handoff.rule ?? "line");
   if (given.window !== undefined) {
     handoff.window = pick("window", given.window, recorded.handoff.window);
     handoff.windowGuessed = false;

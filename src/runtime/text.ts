@@ -14,30 +14,25 @@ export const CONTINUE_AFTER_FAILURE: Readonly<Record<Locale, (reason: string) =>
 };
 
 /**
- * maxGenerations reached: the threshold is probably below the role's start-up floor (seed H10). The zh
- * text carries the seeds' sentence as written.
+ * The loop brake (generation-switch.ts): generations hand off before doing any work, so the line is
+ * probably below the role's start-up floor (seed H10). The zh text keeps the seeds' diagnosis.
  */
-export const FLOOR_MESSAGE: Readonly<
-  Record<Locale, (counts: { handoffs: number; max: number; at: number }) => string>
+export const LOOP_MESSAGE: Readonly<
+  Record<Locale, (loop: { generation: number; startup: number | null; turns: number; at: number }) => string>
 > = {
-  zh: ({ handoffs, max, at }) =>
-    `已换代 ${handoffs} 次,到了 max_generations=${max},仍然越线(阈值 ${at},协调者实测启动地板约 ${DEFAULTS.coordinatorStartupFloor / 1000}k)。阈值很可能低于这个角色的启动地板,把 window 调大,或 --no-handoff。`,
-  en: ({ handoffs, max, at }) =>
-    `Handed off ${handoffs} ${handoffs === 1 ? "time" : "times"} and reached maxGenerations (${max}), still over the line. The threshold (${at}) is probably below this role's start-up floor (measured ~${DEFAULTS.coordinatorStartupFloor / 1000}k for a coordinator): raise window, or use --no-handoff.`,
+  zh: ({ generation, startup, turns, at }) =>
+    `第 ${generation} 代${startup !== null && startup >= at ? `一开始就有 ${startup} token,已经到了换代线(${at})` : `和上一代都只做了 ${turns} 轮就到了换代线(${at})`},每一代都在干活之前就交接。阈值很可能低于这个角色的启动地板(协调者实测约 ${DEFAULTS.coordinatorStartupFloor / 1000}k):把 window 调大,或 --no-handoff。`,
+  en: ({ generation, startup, turns, at }) =>
+    `Generations hand off before doing any work: generation ${generation} ${startup !== null && startup >= at ? `began at ${startup} tokens, already at the handoff line (${at})` : `and the one before reached the handoff line (${at}) within ${turns} ${turns === 1 ? "turn" : "turns"}`}. The line is probably below this role's start-up floor (measured ~${DEFAULTS.coordinatorStartupFloor / 1000}k for a coordinator): raise window, or use --no-handoff.`,
 };
 
-/**
- * maxGenerations reached under the cost rule: nothing is wrong with the window, the rule hands off every
- * few dozen turns by design (workload 5 of the bench: 27 generations for 1,000 sub-tasks), so the brake
- * is too low for the job.
- */
-export const COST_RULE_BRAKE_MESSAGE: Readonly<
+/** A cap the caller set (`maxGenerations`) was reached: the step stops there, as asked. */
+export const MAX_GENERATIONS_MESSAGE: Readonly<
   Record<Locale, (counts: { handoffs: number; max: number }) => string>
 > = {
-  zh: ({ handoffs, max }) =>
-    `已换代 ${handoffs} 次,到了 maxGenerations=${max}。成本规则(rule: "cost")本来就每几十轮换代一次,这个上限对这么长的任务太低:把 maxGenerations 调大(大约每 40 轮一代)。`,
+  zh: ({ handoffs, max }) => `已换代 ${handoffs} 次,到了设定的 maxGenerations=${max}:按要求停在这里。`,
   en: ({ handoffs, max }) =>
-    `Handed off ${handoffs} ${handoffs === 1 ? "time" : "times"} and reached maxGenerations (${max}). The cost rule (rule: "cost") hands off every few dozen turns by design, so the brake is too low for a job this long: raise maxGenerations (about one generation per 40 turns).`,
+    `Handed off ${handoffs} ${handoffs === 1 ? "time" : "times"} and reached the maxGenerations you set (${max}): stopped there, as asked.`,
 };
 
 /** The binary said so on stderr: it will not run bypassPermissions as root without IS_SANDBOX=1. */

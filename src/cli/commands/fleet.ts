@@ -6,7 +6,7 @@
 import { EXIT, UsageError } from "../../errors.js";
 import { resolveLocale, type Locale } from "../../locale/locale.js";
 import { resolve } from "node:path";
-import { parseLang, parseRunDir, parseWindow, type ParsedCommand } from "../args.js";
+import { parseHandoffRule, parseLang, parseRunDir, parseWindow, type ParsedCommand } from "../args.js";
 import { FLEET_TEXT } from "../fleet-text.js";
 import { invocation } from "../invocation.js";
 import { shellQuote } from "../live-run.js";
@@ -38,6 +38,7 @@ export async function submitCommand(parsed: ParsedCommand): Promise<number> {
   const task = parsed.positionals[0]!.trim();
   if (task === "") throw new UsageError(text.oneTask(0));
   const window = parseWindow(parsed.values.window, locale);
+  const rule = parseHandoffRule(parsed.values["handoff-rule"], locale);
   const store = fleetStore("submit", parsed.values, locale);
   const { submit } = await import("../../fleet/submit.js");
   // The checkout as the person sees it goes with the run: commit, uncommitted changes, unpushed commits.
@@ -47,6 +48,7 @@ export async function submitCommand(parsed: ParsedCommand): Promise<number> {
     direct: parsed.values.direct === true,
     yes: parsed.values.yes === true,
     ...(window !== undefined ? { window } : {}),
+    ...(rule !== undefined ? { rule } : {}),
     workspace,
     runDir,
   });

@@ -158,7 +158,7 @@ describe("flower continue <step> with no flags runs the step as it was started",
       expect(after.status).toBe("done");
       expect(after.settings).toEqual({
         model: SONNET,
-        handoff: { enabled: true, window: 90_000, headroom: 50_000, windowGuessed: false },
+        handoff: { enabled: true, window: 90_000, headroom: 50_000, windowGuessed: false, rule: "line" },
         maxBudgetUsd: null,
         review: true,
         locale: "zh",
@@ -291,6 +291,8 @@ describe("a flag given to flower continue overrides one setting and says so", ()
         "5",
         "--review",
         "--no-handoff",
+        "--handoff-rule",
+        "cost",
       ];
       const { resumed, requests } = await continueAsPrinted(stopped, "o", root, flags);
       expect(resumed.code, resumed.stdout).toBe(0);
@@ -299,6 +301,7 @@ describe("a flag given to flower continue overrides one setting and says so", ()
       expect(lines).toEqual([
         `model ${SONNET} as started → ${HAIKU} (--model)`,
         "handoff on as started → off (--no-handoff)",
+        "handoff rule line as started → cost (--handoff-rule)",
         "window 90K as started → 200K (--window)",
         "budget none as started → $5 (--max-budget-usd)",
         "review off as started → on (--review)",
@@ -311,7 +314,7 @@ describe("a flag given to flower continue overrides one setting and says so", ()
       // The step now runs with what the flags said: the next bare continue keeps it.
       expect(record(root, "o").settings).toEqual({
         model: HAIKU,
-        handoff: { enabled: false, window: 200_000, headroom: 50_000, windowGuessed: false },
+        handoff: { enabled: false, window: 200_000, headroom: 50_000, windowGuessed: false, rule: "cost" },
         maxBudgetUsd: 5,
         review: true,
         locale: "en",

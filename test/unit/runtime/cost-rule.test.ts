@@ -62,7 +62,7 @@ describe("HandoffPolicy rule: cost", () => {
 });
 
 describe("HandoffPolicy rule: cost, at maxGenerations", () => {
-  it("says to raise maxGenerations, not the window: the cost rule hands off often by design", async () => {
+  it("stops at a cap the caller set, saying so, not blaming the window", async () => {
     const policy = costPolicy(1);
     const h = harness(
       [session("s1", growing("s1", 10), response("s1", 35_000), result("s1", { text: "never" }))],
@@ -72,8 +72,7 @@ describe("HandoffPolicy rule: cost, at maxGenerations", () => {
     );
     const step = await h.run.run().catch((error: unknown) => error);
     const text = JSON.stringify(step instanceof Error ? step.message : step);
-    expect(text).toContain("maxGenerations (1)");
-    expect(text).toContain("raise maxGenerations");
+    expect(text).toContain("reached the maxGenerations you set (1)");
     expect(text).not.toContain("raise window");
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The step loop's rules for the switch between generations, over the harness (StepRun and a scripted
- * query): degraded handoffs, maxGenerations, handoff off, a stop at the handoff, a frozen handoff a person
+ * query): degraded handoffs, the loop brake and maxGenerations, handoff off, a stop at the handoff, a frozen handoff a person
  * broke, an overflow at the switch, a successor's retry.
  * What only the binary can show (the writing turn in the burned session, a stop at a boundary and the
  * files a person edits, a subagent's context) stays in test/e2e/handoff.e2e.test.ts.
@@ -70,15 +70,75 @@ describe("degraded handoffs", () => {
   });
 });
 
-describe("maxGenerations", () => {
-  it("stops with the start-up floor message, and the last generation is not asked to write a handoff", async () => {
-    const h = harness([over("s1"), writes("s1"), over("s2")], {
+/** A generation that works `turns` turns below the line, then passes it. */
+const works = (id: string, turns: number): ScriptedSession =>
+  session(
+    id,
+    ...Array.from({ length: turns }, (_, turn) => response(id, 10_000 + turn * 1_000, "tool_use")).flat(),
+    ...response(id, 60_000, "tool_use"),
+  );
+
+describe("the loop brake", () => {
+  it("stops a successor whose start-up is already at the line, with the start-up floor diagnosis; it is not asked to write", async () => {
+    const h = harness([over("s1"), writes("s1"), over("s2")]);
+    const error = await h.run.run().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StepFailedError);
+    expect((error as Error).message).toMatch(
+      /generation 2 began at 60000 tokens, already at the handoff line \(50000\)/,
+    );
+    expect((error as Error).message).toMatch(/start-up floor/);
+    expect((error as Error).message).toMatch(/raise window, or use --no-handoff/);
+    expect(h.saves.at(-1)).toMatchObject({ status: "failed", generations: 2, retired: ["s1"] });
+    expect(writingCalls(h.calls)).toHaveLength(1);
+    h.assertComplete();
+  });
+
+  it("stops two generations in a row that reach the line within their first turns", async () => {
+    const h = harness([works("s1", 1), writes("s1"), works("s2", 1)]);
+    const error = await h.run.run().catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(
+      /generation 2 and the one before reached the handoff line \(50000\) within 2 turns/,
+    );
+    expect(h.saves.at(-1)).toMatchObject({ status: "failed", generations: 2 });
+    h.assertComplete();
+  });
+
+  it("lets a long healthy job hand off as often as it needs: twelve generations that work, then done", async () => {
+    const script: ScriptedSession[] = [];
+    for (let generation = 1; generation <= 12; generation++) {
+      script.push(works(`s${generation}`, 3), writes(`s${generation}`));
+    }
+    script.push(session("s13", response("s13", 10_000), result("s13", { text: "all done" })));
+    const h = harness(script);
+    const step = await h.run.run();
+    expect(step).toMatchObject({ generations: 13, degraded: 0, result: "all done" });
+    h.assertComplete();
+  });
+
+  it("one short generation is not a loop: the next one that works goes on", async () => {
+    const h = harness([
+      works("s1", 1),
+      writes("s1"),
+      works("s2", 4),
+      writes("s2"),
+      session("s3", response("s3", 10_000), result("s3", { text: "done" })),
+    ]);
+    expect(await h.run.run()).toMatchObject({ generations: 3, result: "done" });
+    h.assertComplete();
+  });
+});
+
+describe("maxGenerations, a cap the caller sets", () => {
+  it("stops there saying it was asked to, not blaming the window", async () => {
+    const h = harness([works("s1", 3), writes("s1"), works("s2", 3)], {
       policy: new HandoffPolicy({ window: 100_000, headroom: 50_000, maxGenerations: 2 }),
     });
     const error = await h.run.run().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StepFailedError);
-    expect((error as Error).message).toMatch(/start-up floor/);
-    expect((error as Error).message).toMatch(/raise window, or use --no-handoff/);
+    expect((error as Error).message).toContain(
+      "reached the maxGenerations you set (2): stopped there, as asked",
+    );
+    expect((error as Error).message).not.toMatch(/raise window/);
     expect(h.saves.at(-1)).toMatchObject({ status: "failed", generations: 2, retired: ["s1"] });
     expect(writingCalls(h.calls)).toHaveLength(1);
     h.assertComplete();

@@ -9,7 +9,6 @@ import { describe, expect, it } from "vitest";
 import { StepFailedError } from "../../../src/errors.js";
 import { MECHANICAL } from "../../../src/handoff/mechanical.js";
 import { parseHandoff } from "../../../src/handoff/parse.js";
-import { HandoffPolicy } from "../../../src/handoff/policy.js";
 import { REQUIREMENTS } from "../../../src/index.js";
 import { init, overflow, response, result, type ScriptedSession } from "../../support/scripted-query.js";
 import { HANDOFF_ANSWER, session, stepHarness, useStepHarness } from "../../support/step-harness.js";
@@ -393,18 +392,15 @@ describe("StepRun over a scripted query", () => {
     expect(second.calls[0]!.prompt).toContain("Sum the per-file counts.");
   });
 
-  it("stops at maxGenerations counting the handoffs it made, in the seeds' words in zh", async () => {
+  it("stops a successor that begins at the line, with the seeds' diagnosis in zh", async () => {
     const over = (id: string): ScriptedSession => session(id, response(id, 60_000, "tool_use"));
     const writes = (id: string): ScriptedSession => session(id, result(id, { text: HANDOFF_ANSWER }));
-    const h = harness([over("s1"), writes("s1"), over("s2"), writes("s2"), over("s3")], {
-      locale: "zh",
-      policy: new HandoffPolicy({ window: 100_000, headroom: 50_000, maxGenerations: 3 }),
-    });
+    const h = harness([over("s1"), writes("s1"), over("s2")], { locale: "zh" });
     const error = (await h.run.run().catch((e: unknown) => e)) as StepFailedError;
     expect(error).toBeInstanceOf(StepFailedError);
-    expect(error.message).toContain("已换代 2 次");
-    expect(error.message).toContain("阈值很可能低于这个角色的启动地板,把 window 调大,或 --no-handoff");
-    expect(h.saves.at(-1)).toMatchObject({ generations: 3, retired: ["s1", "s2"], status: "failed" });
+    expect(error.message).toContain("第 2 代一开始就有 60000 token");
+    expect(error.message).toContain("阈值很可能低于这个角色的启动地板");
+    expect(h.saves.at(-1)).toMatchObject({ generations: 2, retired: ["s1"], status: "failed" });
     h.assertComplete();
   });
 

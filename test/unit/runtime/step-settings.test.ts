@@ -6,7 +6,7 @@ const defaults = { env: {}, locale: "en" as const };
 
 const started: StepSettings = {
   model: "claude-sonnet-4-5-20250929",
-  handoff: { enabled: true, window: 90_000, headroom: 50_000, windowGuessed: false },
+  handoff: { enabled: true, window: 90_000, headroom: 50_000, windowGuessed: false, rule: "line" },
   maxBudgetUsd: 3,
   review: true,
   locale: "zh",
@@ -17,7 +17,7 @@ describe("resolveStepSettings: a new step", () => {
     expect(resolveStepSettings({}, undefined, defaults)).toEqual({
       settings: {
         model: null,
-        handoff: { enabled: true, window: 1_000_000, headroom: 50_000, windowGuessed: true },
+        handoff: { enabled: true, window: 1_000_000, headroom: 50_000, windowGuessed: true, rule: "line" },
         maxBudgetUsd: null,
         review: false,
         locale: "en",
@@ -31,13 +31,21 @@ describe("resolveStepSettings: a new step", () => {
         .window,
     ).toBe(1_000_000);
     const given = resolveStepSettings(
-      { model: "m", handoff: false, window: 300_000, maxBudgetUsd: 1, review: true, locale: "zh" },
+      {
+        model: "m",
+        handoff: false,
+        window: 300_000,
+        rule: "cost",
+        maxBudgetUsd: 1,
+        review: true,
+        locale: "zh",
+      },
       undefined,
       defaults,
     ).settings;
     expect(given).toEqual({
       model: "m",
-      handoff: { enabled: false, window: 300_000, headroom: 50_000, windowGuessed: false },
+      handoff: { enabled: false, window: 300_000, headroom: 50_000, windowGuessed: false, rule: "cost" },
       maxBudgetUsd: 1,
       review: true,
       locale: "zh",
@@ -68,6 +76,19 @@ describe("resolveStepSettings: a continued step", () => {
       { setting: "maxBudgetUsd", recorded: 3, now: 5, by: "maxBudgetUsd" },
       { setting: "locale", recorded: "zh", now: "en", by: "locale" },
     ]);
+  });
+
+  it("a record from before the rule was kept ran with the line; a rule given on continue overrides it", () => {
+    const { rule: _kept, ...older } = started.handoff;
+    const old: StepSettings = { ...started, handoff: older };
+    expect(resolveStepSettings({}, old, defaults)).toMatchObject({
+      settings: { handoff: { rule: "line" } },
+      overrides: [],
+    });
+    expect(resolveStepSettings({ rule: "cost" }, old, defaults)).toMatchObject({
+      settings: { handoff: { rule: "cost" } },
+      overrides: [{ setting: "rule", recorded: "line", now: "cost", by: "rule" }],
+    });
   });
 
   it("handoff off, and a model named where none was", () => {
