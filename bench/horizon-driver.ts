@@ -220,11 +220,10 @@ async function drive(config: DriverConfig): Promise<DriverOutcome> {
     );
     return { ...none, ...outcome };
   }
-  // A night-long job hands off more often than the default brake of 8 generations allows (at 90k the
-  // seeds' line needs ~9 for 1,000 sub-tasks, the cost rule dozens): a user of such a job raises it.
+  // The defaults, as a user runs a night-long job: no generation cap to raise (the loop brake stops only
+  // generations that do no work; the cost rule needs dozens for 1,000 sub-tasks).
   const policy = new HandoffPolicy({
     window: config.window,
-    maxGenerations: 1000,
     ...(config.headroom !== undefined ? { headroom: config.headroom } : {}),
     ...(config.rule !== undefined ? { rule: config.rule } : {}),
   });

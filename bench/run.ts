@@ -2,9 +2,11 @@
  * `npm run bench`: every workload once, then bench/results.json, the SVG charts and the results block of
  * bench/README.md are regenerated from what was measured.
  *
- *   node bench/dist/run.js [--only economy,long,hooks,store,postgres] [--subtasks 40] [--long-subtasks 200]
+ *   node bench/dist/run.js [--only economy,long,hooks,store,postgres,horizon,lines,work] [--subtasks 40] [--long-subtasks 200]
  *                          [--long-window 90000] [--calls 300] [--full | --sequential] [--parallel]
  *                          [--horizon-windows 200000,90000] [--lines-window 90000] [--lines 60k,70k,cost]
+ *                          [--work-files 10000] [--work-turns 20] [--work-rounds 2] [--work-checkpoints 1000]
+ *                          [--work-samples 20] [--work-no-postgres]
  *                          [--import bench/dist/last-run.json]
  *                          [--no-write]
  *
@@ -48,6 +50,8 @@ import {
   type Workload,
 } from "./report.js";
 import type { Mode } from "./workload.js";
+import { runWork, WORK_DEFAULTS } from "./work.js";
+import { workTargets } from "./work-report.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** bench/ (this file runs from bench/dist/). */
@@ -194,6 +198,7 @@ const results: Results = {
   postgres: undefined,
   horizon: undefined,
   lines: undefined,
+  work: undefined,
   targets: [],
 };
 
@@ -353,6 +358,35 @@ async function horizonWorkload(): Promise<void> {
   };
 }
 
+/**
+ * Workload 6: the run's work as checkpoints, on the issue's repository (10,000 files, 200 MB): a turn
+ * with and without checkpoints (ratio), the checkpoint alone, the store's bytes per checkpoint, and
+ * 1,000 sub-tasks' checkpoints (bench/work.ts).
+ */
+async function workWorkload(): Promise<void> {
+  console.log("work");
+  const files = integerArgument("work-files", WORK_DEFAULTS.files);
+  const result = await runWork(
+    {
+      ...WORK_DEFAULTS,
+      files,
+      // 100 files a folder, as the issue's 10,000 in 100 folders.
+      folders: Math.max(1, Math.round(files / 100)),
+      turns: integerArgument("work-turns", WORK_DEFAULTS.turns),
+      rounds: integerArgument("work-rounds", WORK_DEFAULTS.rounds),
+      samples: integerArgument("work-samples", WORK_DEFAULTS.samples),
+      checkpoints: integerArgument("work-checkpoints", WORK_DEFAULTS.checkpoints),
+      postgres: process.argv.includes("--work-no-postgres")
+        ? false
+        : (process.env.FLOWER_BENCH_POSTGRES_URL ?? true),
+    },
+    (line) => console.log(line),
+  );
+  if (!result.ok) console.log(`  work: PROBLEM: ${result.error}`);
+  console.log(`  work: ${result.seconds} s`);
+  results.work = result;
+}
+
 function linesWindow(): number {
   return integerArgument("lines-window", 90_000);
 }
@@ -431,6 +465,7 @@ if (only.has("postgres"))
   chosen.push(async () => {
     results.postgres = { ...(await storeLoadWorkload(benchDir, write)) };
   });
+if (only.has("work")) chosen.push(workWorkload);
 // --parallel also runs the workloads at the same time: quicker on a loaded machine, rougher wall times.
 if (imported) Object.assign(results, imported);
 else if (parallel) await Promise.all(chosen.map((workload) => workload()));
@@ -463,6 +498,7 @@ if (!only.has("hooks")) results.hooks = previous.hooks;
 if (!only.has("horizon")) results.horizon = previous.horizon;
 else if (results.horizon && previous.horizon)
   results.horizon.windows = keptWindows(results.horizon, previous.horizon);
+if (!only.has("work")) results.work = previous.work;
 if (!only.has("lines")) results.lines = previous.lines;
 else results.lines = keptLines(results.lines, previous.lines);
 
@@ -643,6 +679,7 @@ for (const load of loads)
     ),
   );
 targets.push(...horizonTargets(results.horizon, results.lines));
+targets.push(...workTargets(results.work));
 results.targets = targets;
 if (only.size === 0) {
   // --render measured nothing: the header stays that of the run that did.
