@@ -28,6 +28,7 @@ export function startTelemetry(
     runKey: (run) => `${home}\0${run}`,
     redact: (text) => redactor.text(text),
     defaultModel: options.model ?? options.childEnv.ANTHROPIC_MODEL ?? null,
+    locale: options.locale,
     childEnv: options.childEnv,
   });
   bus.on((event) => {

@@ -7,10 +7,12 @@
  * Loading takes a moment, and the runtime's constructor cannot wait: events that arrive meanwhile are
  * queued with the time they happened and replayed, so spans start and end when the work did.
  */
+import type { Locale } from "../locale/locale.js";
 import type { StepRecord } from "../records/step-record.js";
 import { claudeTelemetryEnv } from "./child-env.js";
 import type { TelemetryEvent } from "./event-shapes.js";
 import type { TelemetrySettings } from "./settings.js";
+import { SDK_MISSING } from "./text.js";
 
 /** What the sink may look up besides the events: the records are the other source of truth. */
 export interface TelemetryContext {
@@ -22,6 +24,8 @@ export interface TelemetryContext {
   redact(text: string): string;
   /** The model the child answers with when no step names one (ANTHROPIC_MODEL), or null. */
   defaultModel: string | null;
+  /** The language of the lines telemetry prints (an export that failed, a missing SDK). */
+  locale: Locale;
   /** The environment the child sees, for the child's telemetry variables. */
   childEnv: Readonly<Record<string, string | undefined>>;
 }
@@ -61,10 +65,7 @@ export class TelemetryHook {
         },
         (error: unknown) => {
           this.#queue = null;
-          process.stderr.write(
-            `flower: telemetry is on but the OpenTelemetry SDK could not be loaded (${String(error)}); ` +
-              `install the optional dependencies (npm install flower-agent --include=optional). Nothing is exported.\n`,
-          );
+          process.stderr.write(`${SDK_MISSING[context.locale](String(error))}\n`);
         },
       );
   }

@@ -5,16 +5,21 @@
  *
  * The providers are this runtime's own, never registered globally: an application that has its own
  * OpenTelemetry setup keeps it, and two runtimes in one process (the demo's) do not fight over it.
+ *
+ * Each exporter is watched (export-watch.ts): the first export that fails in the process is said on
+ * stderr, once.
  */
 import { ROOT_CONTEXT, type Attributes, type Tracer } from "@opentelemetry/api";
 import { FLOWER } from "./attributes.js";
 import type { EventOf, TelemetryEvent } from "./event-shapes.js";
+import { describeExportError, sayOnce, watchedAgent, watchResults } from "./export-watch.js";
 import type { TelemetryContext, TelemetrySink } from "./hook.js";
 import { FlowerMetrics } from "./metrics.js";
 import { ForcedIdGenerator } from "./run-ids.js";
 import { RunSpans } from "./run-spans.js";
 import type { TelemetrySettings } from "./settings.js";
 import { StepTrace } from "./step-trace.js";
+import { EXPORT_FAILED } from "./text.js";
 
 /** What the step-level span events carry (events with no span of their own). */
 function noteOf(event: TelemetryEvent, content: boolean): [string, Attributes] | null {
@@ -150,37 +155,44 @@ export async function startOtelSink(
   const { resourceFromAttributes } = await import("@opentelemetry/resources");
   const resource = resourceFromAttributes({ "service.name": settings.serviceName });
   const ids = new ForcedIdGenerator();
-  const closers: Array<() => Promise<void>> = [];
+  const closers: Array<{ url: string; close: () => Promise<void> }> = [];
+  /** Says, once in the process, that an export to `url` failed (the line is redacted: a URL may hold a key). */
+  const failed = (url: string) => (error: unknown) =>
+    sayOnce(() => context.redact(EXPORT_FAILED[context.locale](url, describeExportError(error))));
+  const exporterOptions = (url: string) => ({
+    url,
+    headers: settings.headers,
+    httpAgentOptions: watchedAgent(failed(url)),
+  });
   let tracer: Tracer | null = null;
   if (settings.traces) {
     const { TracerProvider, BatchSpanProcessor } = await import("@opentelemetry/sdk-trace");
     const { OTLPTraceExporter } = await import("@opentelemetry/exporter-trace-otlp-http");
-    const exporter = new OTLPTraceExporter({ url: settings.tracesUrl, headers: settings.headers });
+    const exporter = new OTLPTraceExporter(exporterOptions(settings.tracesUrl));
+    watchResults(exporter, failed(settings.tracesUrl));
     const provider = new TracerProvider({
       resource,
       idGenerator: ids,
       spanProcessors: [new BatchSpanProcessor({ exporter })],
     });
     tracer = provider.getTracer("flower-agent");
-    closers.push(() => provider.shutdown());
+    closers.push({ url: settings.tracesUrl, close: () => provider.shutdown() });
   }
   let metrics: FlowerMetrics | null = null;
   if (settings.metrics) {
     const { MeterProvider, PeriodicExportingMetricReader } = await import("@opentelemetry/sdk-metrics");
     const { OTLPMetricExporter } = await import("@opentelemetry/exporter-metrics-otlp-http");
-    const exporter = new OTLPMetricExporter({ url: settings.metricsUrl, headers: settings.headers });
+    const exporter = new OTLPMetricExporter(exporterOptions(settings.metricsUrl));
+    watchResults(exporter, failed(settings.metricsUrl));
     const provider = new MeterProvider({
       resource,
       readers: [new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 60_000 })],
     });
     metrics = new FlowerMetrics(provider.getMeter("flower-agent"));
-    closers.push(() => provider.shutdown());
+    closers.push({ url: settings.metricsUrl, close: () => provider.shutdown() });
   }
   const shutdown = async () => {
-    const results = await Promise.allSettled(closers.map((close) => close()));
-    for (const result of results)
-      if (result.status === "rejected")
-        process.stderr.write(`flower: telemetry could not be sent: ${String(result.reason)}\n`);
+    await Promise.all(closers.map(({ url, close }) => close().catch(failed(url))));
   };
   return new OtelSink(settings, context, { tracer, ids, metrics, shutdown });
 }

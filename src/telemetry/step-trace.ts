@@ -5,6 +5,10 @@
  * Turns are known when they end (the `context` event of a response), so a turn's span is started at the
  * end of the one before it, and only when something needs it: its own end, a worker it sends, a spill or
  * denial in it. A turn the handoff cut (no `context` event) is ended where the generation ends.
+ *
+ * The model: the one the step asked for (`--model`, ANTHROPIC_MODEL) when it named one; otherwise the
+ * one each response named (its `message_start`), which is what the binary asked for on its own. Every
+ * request names its model, so a trace without `--model` still says which one worked.
  */
 import {
   SpanStatusCode,
@@ -48,6 +52,8 @@ interface Generation extends Open {
   number: number;
   turns: number;
   usage: UsageTotals;
+  /** The model its latest answered turn named. */
+  answered: string | null;
   /** Where the next turn starts: the end of the last one, or the generation's start. */
   lastEnd: number;
 }
@@ -69,6 +75,8 @@ export class StepTrace {
   /** The generation the open guard round began in. */
   #guardGeneration: number | null = null;
   readonly #usage = noUsage();
+  /** The model the latest response named, this step's and this generation's (null: none said yet). */
+  #answered: string | null = null;
 
   constructor(tracer: Tracer, parent: Context, start: EventOf<"step-start">, at: number, info: StepInfo) {
     this.#tracer = tracer;
@@ -170,6 +178,7 @@ export class StepTrace {
       [FLOWER.turns]: event.turns,
       [FLOWER.generations]: event.generations,
       ...usageAttributes(this.#usage),
+      ...this.#modelAttributes(this.#answered),
     });
     if (event.status === "done") span.setStatus({ code: SpanStatusCode.OK });
     // The words the CLI prints under the step's end line: its last error, or the status it shows.
@@ -199,6 +208,7 @@ export class StepTrace {
       number,
       turns: 0,
       usage: noUsage(),
+      answered: null,
       lastEnd: at,
     };
   }
@@ -219,6 +229,7 @@ export class StepTrace {
       [FLOWER.turns]: generation.turns,
       [FLOWER.costUsd]: this.#info.generationCost(generation.number),
       ...usageAttributes(generation.usage),
+      ...this.#modelAttributes(generation.answered),
     });
     generation.span.end(at);
     this.#burned = null;
@@ -241,7 +252,9 @@ export class StepTrace {
           [GEN_AI.system]: SYSTEM,
           [GEN_AI.operation]: "chat",
           ...(generation ? { [FLOWER.generation]: generation.number } : {}),
-          ...(this.#info.model !== null ? { [GEN_AI.requestModel]: this.#info.model } : {}),
+          // Known before the answer when the step named it or an earlier response did (the same session
+          // asks the same model); a turn that never answers keeps this.
+          ...this.#modelAttributes(null),
         },
       },
       parent,
@@ -261,11 +274,12 @@ export class StepTrace {
   #turnEnded(event: EventOf<"context">, at: number): void {
     const turn = this.#openTurn(at);
     const usage = event.usage;
+    if (usage?.model) this.#answered = usage.model;
     turn.span.setAttributes({
       [FLOWER.contextTokens]: event.context,
       ...(event.window !== null ? { [FLOWER.contextWindow]: event.window } : {}),
       ...(usage ? usageAttributes(usage) : {}),
-      ...(usage?.model ? { [GEN_AI.responseModel]: usage.model } : {}),
+      ...this.#modelAttributes(usage?.model ?? null),
     });
     turn.span.end(at);
     this.#turn = null;
@@ -278,6 +292,19 @@ export class StepTrace {
       addUsage(generation.usage, usage);
       addUsage(this.#usage, usage);
     }
+    if (usage?.model) generation.answered = usage.model;
+  }
+
+  /**
+   * `gen_ai.request.model`: the model the step asked for, else the one the responses named (what the
+   * binary asked for on its own); `gen_ai.response.model`: the one that answered, when `answered` is known.
+   */
+  #modelAttributes(answered: string | null): Record<string, string> {
+    const requested = this.#info.model ?? this.#answered;
+    return {
+      ...(requested !== null ? { [GEN_AI.requestModel]: requested } : {}),
+      ...(answered !== null ? { [GEN_AI.responseModel]: answered } : {}),
+    };
   }
 
   #handoffEvent(event: EventOf<"handoff">, at: number): void {

@@ -187,6 +187,49 @@ describe("StepTrace: a step's events as spans", () => {
     expect(successorTurn.parentSpanContext?.spanId).toBe(successor.spanContext().spanId);
   });
 
+  it("with no model named, takes the one the responses named: turns, their generation and the step", async () => {
+    const answered = (tokens: number, model: string, generation = 1): TelemetryEvent => {
+      const event = context(tokens, generation) as Extract<TelemetryEvent, { type: "context" }>;
+      return { ...event, usage: { ...event.usage!, model } };
+    };
+    const { named } = await traced(
+      [
+        [{ type: "step-start", step, attempt: 1, generation: 1 }, 0],
+        [answered(100, "claude-a"), 10],
+        [answered(200, "claude-b"), 20],
+        // A turn the handoff cut: no answer, but the session asks the model it asked before.
+        [{ type: "spill", step, tool: "Bash", path: "/w/.flower/spill/1.txt", chars: 9000 }, 25],
+        [{ type: "handoff", step, phase: "writing", generation: 1, context: 200, window: 1000 }, 30],
+        [{ type: "handoff", step, phase: "done", generation: 1, context: 200, window: 1000 }, 40],
+        [answered(50, "claude-b", 2), 50],
+        [end("done"), 60],
+      ],
+      { model: null },
+    );
+    const models = (name: string) => [
+      named(name).attributes["gen_ai.request.model"],
+      named(name).attributes["gen_ai.response.model"],
+    ];
+    expect(models("turn 1")).toEqual(["claude-a", "claude-a"]);
+    expect(models("turn 2")).toEqual(["claude-b", "claude-b"]);
+    expect(models("turn 3")).toEqual(["claude-b", undefined]);
+    expect(models("generation 1")).toEqual(["claude-b", "claude-b"]);
+    expect(models("step s")).toEqual(["claude-b", "claude-b"]);
+  });
+
+  it("with a model named (--model, ANTHROPIC_MODEL), asks for it, and the response says what answered", async () => {
+    const event = context(100) as Extract<TelemetryEvent, { type: "context" }>;
+    const { named } = await traced([
+      [{ type: "step-start", step, attempt: 1, generation: 1 }, 0],
+      [{ ...event, usage: { ...event.usage!, model: "claude-test-20990101" } }, 10],
+      [end("done"), 20],
+    ]);
+    expect(named("turn 1").attributes).toMatchObject({
+      "gen_ai.request.model": "claude-test",
+      "gen_ai.response.model": "claude-test-20990101",
+    });
+  });
+
   it("sets an error status with the step's last error, as the CLI prints it", async () => {
     const { named } = await traced([
       [{ type: "step-start", step, attempt: 1, generation: 1 }, 0],
