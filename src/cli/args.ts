@@ -239,6 +239,18 @@ export function parseBudget(value: string | boolean | undefined, locale: Locale 
   return n;
 }
 
+/** `--drift-after N`: generations without progress before the drift watch pauses; 0 turns it off. */
+export function parseDriftAfter(
+  value: string | boolean | undefined,
+  locale: Locale = "en",
+): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value).trim();
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(n)) throw new UsageError(USAGE_TEXT[locale].driftAfter(text));
+  return n;
+}
+
 /**
  * `--lang`: any usual spelling of zh or en (`ZH`, `zh-CN`, `zh_CN.UTF-8`, `en_US`), read by the same
  * `localeOfTag` as FLOWER_LANG; anything else is refused (in the environment's language).

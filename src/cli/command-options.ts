@@ -175,6 +175,16 @@ const LIVE: Record<string, OptionSpec> = {
       zh: `何时换代:line(到换代线,即窗口减 ${DEFAULTS.headroom})或 cost(一旦反复读上下文花掉的已等于一次交接:换得更早更勤,长任务实测最省)。`,
     },
   },
+  "drift-after": {
+    type: "string",
+    numeric: true,
+    value: "N",
+    default: { en: `${DEFAULTS.driftAfter}`, zh: `${DEFAULTS.driftAfter}` },
+    help: {
+      en: "Pause at a handoff for a person when N generations in a row made no newly passing goal check and changed no file (their progress is shown at each handoff); 0 turns the watch off.",
+      zh: "连续 N 代既没有新通过的目标检查、也没有改动文件时,在交接处停下等人(每次交接都显示进展);0 关掉这个看守。",
+    },
+  },
   "no-handoff": {
     type: "boolean",
     default: { en: "off (handoff on)", zh: "关(换代开着)" },

@@ -74,6 +74,7 @@ export const SETTING_FLAGS: Record<SettingName, string> = {
   handoff: "--no-handoff",
   headroom: "headroom",
   rule: "--handoff-rule",
+  driftAfter: "--drift-after",
   maxBudgetUsd: "--max-budget-usd",
   review: "--review",
   locale: "--lang",

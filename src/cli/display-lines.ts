@@ -5,6 +5,7 @@
  */
 import type { Locale } from "../locale/locale.js";
 import type { FlowerEvent } from "../runtime/events.js";
+import type { GenerationProgress } from "../records/step-record.js";
 import { formatTokens } from "../handoff/text.js";
 import { checkFailureText } from "../goal/check-failure.js";
 import { guardStatusLine } from "../goal/guard-message.js";
@@ -198,6 +199,18 @@ export function eventLines(event: FlowerEvent, view: LineContext): ViewLine[] {
     }
     case "work-warning":
       return [t.workWarning(cut(oneLine(event.message), 300))];
+    case "generation-progress": {
+      const parts = progressParts(event.progress, t);
+      return parts.length > 0 ? [t.progress(event.generation, parts)] : [];
+    }
+    case "drift-pause":
+      return [
+        t.driftPause(event.generations.length),
+        ...event.generations.map(({ generation, progress }) =>
+          t.progress(generation, progressParts(progress, t)),
+        ),
+        ...(event.handoff !== null ? [t.driftHandoff(event.handoff)] : []),
+      ];
     case "work-checkpoint":
       // Only a checkpoint that changed files, and only under -v: one a call, most calls have one.
       if (!view.verbose || !event.changed || event.files.length === 0) return [];
@@ -211,4 +224,13 @@ export function eventLines(event: FlowerEvent, view: LineContext): ViewLine[] {
     default:
       return [];
   }
+}
+
+/** What a handoff's progress line says: the checks (when the goal has some) and the files (when known). */
+function progressParts(progress: GenerationProgress, t: DisplayText): string[] {
+  const parts: string[] = [];
+  if (progress.passing !== null)
+    parts.push(t.progressChecks(progress.passing.length, progress.checks, progress.newlyPassing.length));
+  if (progress.files !== null) parts.push(t.progressFiles(progress.files));
+  return parts;
 }

@@ -98,6 +98,13 @@ export interface DisplayText {
   droppedCheckpoints: (count: number) => string;
   /** A checkpoint that could not be taken or stored (the run goes on). */
   workWarning: (message: string) => string;
+  /** Where the run stood at a handoff: "3/5 checks pass (+1 new) · 4 files changed". */
+  progress: (generation: number, parts: string[]) => string;
+  progressChecks: (passing: number, total: number, newly: number) => string;
+  progressFiles: (files: number) => string;
+  /** The drift watch paused the step: its evidence, then the handoff to read and how to go on. */
+  driftPause: (generations: number) => string;
+  driftHandoff: (path: string) => string;
   /** Under -v: a checkpoint that changed files (`tool`: the main-thread call it followed). */
   checkpoint: (count: number, list: string, tool: string | null) => string;
 }
@@ -137,6 +144,7 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
       handoff: "换代",
       headroom: "余量",
       rule: "换代规则",
+      driftAfter: "漂移看守",
       maxBudgetUsd: "预算",
       review: "评审",
       locale: "语言",
@@ -185,6 +193,13 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     keptFiles: (count, list) => `${count} 个保持原样(${list})`,
     droppedCheckpoints: (count) => `丢弃 ${count} 个会话里没有结果的检查点`,
     workWarning: (message) => `!  检查点:${message}`,
+    progress: (generation, parts) => `.. 第 ${generation} 代交接时:${parts.join(" · ")}`,
+    progressChecks: (passing, total, newly) =>
+      `检查 ${passing}/${total} 通过${newly > 0 ? `(新通过 ${newly})` : "(没有新通过的)"}`,
+    progressFiles: (files) => `改了 ${files} 个文件`,
+    driftPause: (generations) =>
+      `!! 连续 ${generations} 代既没有新通过的检查,也没有改动文件:在这次交接处停下,等人看一眼。`,
+    driftHandoff: (path) => `   交接书(继续前可以修改): ${path}`,
     checkpoint: (count, list, tool) => `   检查点:${count} 个文件(${list})${tool ? ` · ${tool} 之后` : ""}`,
   },
   en: {
@@ -225,6 +240,7 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
       handoff: "handoff",
       headroom: "headroom",
       rule: "handoff rule",
+      driftAfter: "drift watch",
       maxBudgetUsd: "budget",
       review: "review",
       locale: "language",
@@ -278,6 +294,13 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     droppedCheckpoints: (count) =>
       `${count} checkpoint${count === 1 ? "" : "s"} dropped (their calls' results are not in the session)`,
     workWarning: (message) => `!  checkpoints: ${message}`,
+    progress: (generation, parts) => `.. at generation ${generation}'s handoff: ${parts.join(" · ")}`,
+    progressChecks: (passing, total, newly) =>
+      `${passing}/${total} checks pass${newly > 0 ? ` (${newly} newly)` : " (none newly)"}`,
+    progressFiles: (files) => `${files} ${files === 1 ? "file" : "files"} changed`,
+    driftPause: (generations) =>
+      `!! ${generations} generations in a row made no newly passing check and changed no file: paused at this handoff for a person.`,
+    driftHandoff: (path) => `   the handoff (edit it before you continue): ${path}`,
     checkpoint: (count, list, tool) =>
       `   checkpoint: ${count} file${count === 1 ? "" : "s"} (${list})${tool ? ` · after ${tool}` : ""}`,
   },

@@ -88,6 +88,13 @@ export async function runLive(live: LiveRun): Promise<LiveOutcome> {
   return supervise(live, live.action, (result, stopCode) => {
     const status = rt.records.get(live.step)?.status ?? "done";
     if (output.json) process.stdout.write(`${JSON.stringify({ type: "result", ...result, status })}\n`);
+    const record = rt.records.get(live.step);
+    // The drift watch's pause is a pause, not a stop: the person was asked to look (exit 0, as the
+    // workflow's pause after its requirements).
+    if (status === "stopped" && stopCode === null && record?.drift && record.pendingHandoff !== null) {
+      output.say(text.driftPaused(live.continueCommand));
+      return { code: EXIT.ok, status: "stopped", result };
+    }
     if (status === "stopped") {
       output.say(text.stopped(live.continueCommand));
       return { code: stopCode ?? EXIT.interrupted, status: "stopped", result };

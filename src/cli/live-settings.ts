@@ -17,6 +17,7 @@ import {
   parseLang,
   parseNonEmpty,
   parseRunDir,
+  parseDriftAfter,
   parseHandoffRule,
   parseWindow,
   windowNote,
@@ -38,6 +39,8 @@ export interface LiveSettings {
   runDir: string;
   model: string | undefined;
   maxBudgetUsd: number | undefined;
+  /** `--drift-after N`: the drift watch's generations without progress (0: off); undefined: not given. */
+  driftAfter: number | undefined;
   /** The handoff line shown with -v: what a new step gets, or what a continued step was started with. */
   handoff: HandoffPolicy;
   /**
@@ -67,6 +70,7 @@ export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
   const rule = parseHandoffRule(values["handoff-rule"], locale);
   const model = parseNonEmpty("--model", values.model, locale);
   const maxBudgetUsd = parseBudget(values["max-budget-usd"], locale);
+  const driftAfter = parseDriftAfter(values["drift-after"], locale);
   const workspace = resolve(parseNonEmpty("--workspace", values.workspace, locale) ?? ".");
   if (!existsSync(workspace) || !statSync(workspace).isDirectory()) {
     throw new UsageError(USAGE_TEXT[locale].workspaceMissing(workspace));
@@ -92,6 +96,7 @@ export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
     runDir,
     model,
     maxBudgetUsd,
+    driftAfter,
     handoff,
     handoffOption,
     locale,
@@ -183,6 +188,7 @@ export async function makeRuntime(
     ...(settings.localeGiven ? { locale: settings.locale } : {}),
     ...(settings.model ? { model: settings.model } : {}),
     ...(settings.maxBudgetUsd !== undefined ? { maxBudgetUsd: settings.maxBudgetUsd } : {}),
+    ...(settings.driftAfter !== undefined ? { driftAfter: settings.driftAfter } : {}),
     ...(onEvent ? { onEvent } : {}),
     ...(settings.store.given !== undefined ? { store: settings.store.given } : {}),
   });

@@ -31,6 +31,8 @@ export interface CliText {
   /** SIGTERM (docker stop, systemd, timeout): the same stop, with the grace period it allows. */
   terminating: (graceSeconds: number) => string;
   stopped: (command: string) => string;
+  /** The drift watch paused the step at a handoff (its evidence was shown as it came). */
+  driftPaused: (command: string) => string;
   /** A stop came, but the reply in flight ended the step: there is nothing to continue. */
   finishedBeforeStop: string;
   /** After goal-not-met: how to give the work its guard rounds again (same goal). */
@@ -90,6 +92,8 @@ export interface CliText {
     changedFiles: (count: number, list: string) => string;
     /** Under a generation that recorded its work and changed nothing. */
     noFilesChanged: string;
+    /** The drift watch paused the step after these generations made no progress. */
+    driftPaused: (generations: number[], at: string) => string;
     /** On a step's line of `flower show <run>`: files its generations changed. */
     filesChanged: (count: number) => string;
     /** After the first names of a list of files: how many more. */
@@ -156,6 +160,8 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     terminating: (grace) =>
       `SIGTERM: stopping at the next message boundary… (another signal, or ${grace} s, quits at once)`,
     stopped: (command) => `Stopped at a message boundary.${command ? ` Pick it up with: ${command}` : ""}`,
+    driftPaused: (command) =>
+      `Paused for a person: read the handoff, add what the next generation should know (or fix what blocks it), then${command ? `: ${command}` : " continue the step"}.`,
     finishedBeforeStop:
       "The reply in flight ended the step before the stop took effect: nothing to continue.",
     tryAgain: (command) => `Try again (the goal recorded when the work began): ${command}`,
@@ -213,6 +219,8 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       current: "current",
       handedOff: "handed off",
       changedFiles: (count, list) => `changed ${count} file${count === 1 ? "" : "s"}: ${list}`,
+      driftPaused: (generations, at) =>
+        `paused by the drift watch on ${at}: generations ${generations.join(", ")} made no newly passing check and changed no file`,
       noFilesChanged: "changed no files",
       filesChanged: (count) => `${count} file${count === 1 ? "" : "s"} changed`,
       moreFiles: (rest) => ` and ${rest} more`,
@@ -275,6 +283,8 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     stopping: "^C 在下一个消息边界停下……(再按一次 Ctrl-C 立即退出)",
     terminating: (grace) => `SIGTERM:在下一个消息边界停下……(再来一个信号,或 ${grace} 秒后,立即退出)`,
     stopped: (command) => `已在消息边界停下。${command ? `接着跑: ${command}` : ""}`,
+    driftPaused: (command) =>
+      `停下来等人:读一下交接书,写上下一代该知道的(或排除卡住它的原因),然后${command ? `: ${command}` : "接着跑这一步"}。`,
     finishedBeforeStop: "停下生效之前,途中的回复已经结束了这一步:没有要接着跑的。",
     tryAgain: (command) => `再试一次(按工作开始时记下的目标): ${command}`,
     failed: (command) => `这一步失败了;排除原因后可以: ${command}`,
@@ -329,6 +339,8 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       current: "当前",
       handedOff: "换代",
       changedFiles: (count, list) => `改了 ${count} 个文件:${list}`,
+      driftPaused: (generations, at) =>
+        `${at} 被漂移看守停下:第 ${generations.join("、")} 代既没有新通过的检查,也没有改动文件`,
       noFilesChanged: "没改文件",
       filesChanged: (count) => `改了 ${count} 个文件`,
       moreFiles: (rest) => `,还有 ${rest} 个`,

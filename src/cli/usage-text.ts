@@ -8,6 +8,8 @@ export interface UsageText {
   windowNotInteger: (text: string, minimum: number) => string;
   /** `--handoff-rule` is `line` or `cost`. */
   handoffRule: (text: string) => string;
+  /** `--drift-after` is a whole number of generations. */
+  driftAfter: (text: string) => string;
   /** A window a coordinator cannot work in: where the line would be, and what it needs. */
   windowTooSmall: (window: number, at: string, startup: string, headroom: string, minimum: number) => string;
   /** A window that works, but hands off so often that most of each generation is its start-up. */
@@ -36,6 +38,8 @@ export const USAGE_TEXT: Record<Locale, UsageText> = {
   en: {
     windowNotInteger: (text, minimum) =>
       `flower: --window must be an integer number of tokens (>= ${minimum}), got "${text}"`,
+    driftAfter: (text) =>
+      `flower: --drift-after must be a whole number of generations (0 turns the drift watch off), got "${text}"`,
     handoffRule: (text) =>
       `flower: --handoff-rule must be line (hand off at the line, window - headroom) or cost (as soon as staying costs more than a handoff), got "${text}"`,
     windowTooSmall: (window, at, startup, headroom, minimum) =>
@@ -65,6 +69,7 @@ export const USAGE_TEXT: Record<Locale, UsageText> = {
   },
   zh: {
     windowNotInteger: (text, minimum) => `flower: --window 必须是整数个 token(>= ${minimum}),收到 "${text}"`,
+    driftAfter: (text) => `flower: --drift-after 必须是整数代(0 关掉漂移看守),收到 "${text}"`,
     handoffRule: (text) =>
       `flower: --handoff-rule 只能是 line(到换代线才换代,即窗口减余量)或 cost(一旦留下比交接更贵就换代),收到 "${text}"`,
     windowTooSmall: (window, at, startup, headroom, minimum) =>

@@ -38,6 +38,17 @@ export async function runWorkflowLive(live: WorkflowLive): Promise<WorkflowOutco
     const lastStatus = last ? (rt.records.get(last.step)?.status ?? "done") : "done";
     if (output.json) process.stdout.write(`${JSON.stringify({ type: "result", ...workflow })}\n`);
     // A work step that ended goal-not-met ends the run, but it is a verdict, not a stop to continue from.
+    const lastRecord = last ? rt.records.get(last.step) : undefined;
+    // The drift watch's pause is a pause, not a stop: the person was asked to look (exit 0).
+    if (
+      workflow.status === "stopped" &&
+      stopCode === null &&
+      lastRecord?.drift &&
+      lastRecord.pendingHandoff !== null
+    ) {
+      output.say(text.driftPaused(live.continueCommand));
+      return { code: EXIT.ok, status: "stopped", result, workflow };
+    }
     if (workflow.status === "stopped" && lastStatus !== "goal-not-met") {
       output.say(text.stopped(live.continueCommand));
       return { code: stopCode ?? EXIT.interrupted, status: "stopped", result, workflow };

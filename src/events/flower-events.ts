@@ -23,6 +23,9 @@ import type {
   WorkWarningEvent,
 } from "./work-events.js";
 
+import type { DriftPauseEvent, GenerationProgressEvent } from "./progress-events.js";
+
+export type { DriftPauseEvent, GenerationProgressEvent } from "./progress-events.js";
 export type {
   WorkBranchEvent,
   WorkCheckpointEvent,
@@ -31,7 +34,7 @@ export type {
 } from "./work-events.js";
 
 export type SettingName =
-  "model" | "window" | "handoff" | "headroom" | "rule" | "maxBudgetUsd" | "review" | "locale";
+  "model" | "window" | "handoff" | "headroom" | "rule" | "maxBudgetUsd" | "review" | "locale" | "driftAfter";
 
 export type SettingValue = string | number | boolean | null;
 
@@ -348,6 +351,8 @@ export type FlowerEvent =
   | WorkCheckpointEvent
   | WorkRestoredEvent
   | WorkWarningEvent
+  | GenerationProgressEvent
+  | DriftPauseEvent
   | WorkBranchEvent;
 
 export type FlowerEventType = FlowerEvent["type"];

@@ -132,6 +132,29 @@ export interface GenerationRecord {
   } | null;
   /** What the generation did to the files (checkpoints, src/work/); absent when checkpoints were off. */
   work?: GenerationWork;
+  /** Where the run stood when it handed off (runtime/drift-watch.ts); absent for the last, or older records. */
+  progress?: GenerationProgress;
+}
+
+/** Where a run stood at a handoff: the goal's checks, run then, and the files the generation changed. */
+export interface GenerationProgress {
+  /** The goal's checks that passed (their commands); null without a goal with checks (a `--direct` run). */
+  passing: string[] | null;
+  /** How many checks the goal has (0 without). */
+  checks: number;
+  /** Checks that passed now and at no earlier handoff or guard round of the step. */
+  newlyPassing: string[];
+  /** Files the generation changed (checkpoints); null when checkpoints were off. */
+  files: number | null;
+}
+
+/** A pause of the drift watch: generations in a row without a newly passing check or a changed file. */
+export interface DriftPause {
+  /** The generation that handed off last before the pause; the watch counts only generations after it. */
+  after: number;
+  /** The generations without progress that made it. */
+  generations: number[];
+  at: string;
 }
 
 /** A generation's files: the checkpoint it began from, its latest, and what it changed. */
@@ -200,6 +223,8 @@ export interface StepSettings {
    * or the cost rule); absent in records written before it was kept, which ran with the line.
    */
   handoff: { enabled: boolean; window: number; headroom: number; windowGuessed: boolean; rule?: HandoffRule };
+  /** The drift watch's generations without progress before a pause (0: off); absent: the default. */
+  driftAfter?: number;
   /** Budget cap per session; null: none. */
   maxBudgetUsd: number | null;
   /** The goal guard's reviewer after the checks pass (`--review`). */
@@ -222,6 +247,8 @@ export interface StepRecord extends StepResult {
   agent: string;
   failures: AttemptFailure[];
   history: GenerationRecord[];
+  /** The drift watch's last pause (runtime/drift-watch.ts); absent when it never paused the step. */
+  drift?: DriftPause;
   /** A frozen handoff whose successor has not started yet: `continue` starts it from this file. */
   pendingHandoff: string | null;
   /**

@@ -63,6 +63,12 @@ export interface RuntimeOptions {
    * overrides a continued step's recorded cap. @default a continued step's recorded cap; else none
    */
   maxBudgetUsd?: number;
+  /**
+   * The drift watch: after this many generations in a row with no newly passing goal check and no
+   * changed file, a step pauses at the handoff for a person (`continue` goes on). 0 turns it off. Given,
+   * it overrides a continued step's recorded value. @default 3
+   */
+  driftAfter?: number;
   /** Extra environment for the `claude` child, over process.env (credentials, the offline kit's env()). */
   env?: Record<string, string>;
   /**
@@ -160,6 +166,7 @@ const KNOWN = {
   locale: true,
   model: true,
   maxBudgetUsd: true,
+  driftAfter: true,
   env: true,
   store: true,
   telemetry: true,
@@ -252,6 +259,11 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
   ) {
     throw new ConfigurationError("maxBudgetUsd", options.maxBudgetUsd, "a positive number of dollars");
   }
+  if (
+    options.driftAfter !== undefined &&
+    !(Number.isSafeInteger(options.driftAfter) && options.driftAfter >= 0)
+  )
+    throw new ConfigurationError("driftAfter", options.driftAfter, "an integer >= 0 (0 turns the watch off)");
   const env = options.env ?? {};
   if (
     typeof env !== "object" ||
@@ -266,6 +278,7 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     ...givenHandoff(options.handoff),
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
+    ...(options.driftAfter !== undefined ? { driftAfter: options.driftAfter } : {}),
     ...(options.locale !== undefined ? { locale: options.locale } : {}),
   };
   const handoff = new HandoffPolicy({

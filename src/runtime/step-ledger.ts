@@ -17,6 +17,8 @@ import { nearDue } from "../handoff/trigger.js";
 import {
   newStepRecord,
   toStepResult,
+  type DriftPause,
+  type GenerationProgress,
   type GenerationRecord,
   type StepRecord,
   type StepResult,
@@ -233,6 +235,20 @@ export class StepLedger {
     this.#pendingGeneration = true;
     this.#warned = false;
     this.#turns.reset();
+  }
+
+  /** Where the run stood when a generation handed off (drift-watch.ts). */
+  progress(generation: number, progress: GenerationProgress): void {
+    const booked = this.#record.history.find((entry) => entry.generation === generation);
+    if (!booked) return;
+    booked.progress = progress;
+    this.save();
+  }
+
+  /** The drift watch paused the step at this handoff (the successor starts on `continue`). */
+  driftPause(pause: DriftPause): void {
+    this.#record.drift = pause;
+    this.save();
   }
 
   /** The generation the running (or next) session belongs to. */

@@ -26,6 +26,7 @@ import {
   type SwitchContext,
 } from "./generation-switch.js";
 import { judgeGoal, type Judgement } from "./goal-judge.js";
+import { driftEvidence, measureProgress } from "./drift-watch.js";
 import { reviewerSession } from "./reviewer-session.js";
 import type { SessionOutcome } from "./session-outcome.js";
 import { runSession } from "./session-run.js";
@@ -279,6 +280,7 @@ export class StepRun {
       }
       const successorPrompt = await this.#handOff(outcome);
       if (plan.stopSignal.aborted) return this.#finish("stopped");
+      if (await this.#watchDrift()) return this.#finish("stopped");
       ledger.expectGeneration();
       resume = undefined;
       prompt = successorPrompt;
@@ -355,6 +357,49 @@ export class StepRun {
       const result = this.#ledger.finish("failed");
       throw new StepFailedError(plan.step, message, { cause: result });
     }
+  }
+
+  /**
+   * At a handoff: where the run stands (the goal's checks, the generation's files), recorded and shown;
+   * true when the drift watch pauses the step here for a person (drift-watch.ts).
+   */
+  async #watchDrift(): Promise<boolean> {
+    const plan = this.#plan;
+    const ledger = this.#ledger;
+    const record = ledger.record;
+    const generation = record.history.at(-1);
+    if (!generation) return false;
+    const progress = await measureProgress({
+      generation,
+      record,
+      goal: plan.goal,
+      workspace: plan.workspace,
+      signal: plan.stopSignal,
+    });
+    ledger.progress(generation.generation, progress);
+    this.#env.emit({
+      type: "generation-progress",
+      step: plan.step,
+      generation: generation.generation,
+      progress,
+    });
+    if (plan.stopSignal.aborted) return false;
+    const history = ledger.record.history;
+    const driftAfter = plan.settings?.driftAfter ?? DEFAULTS.driftAfter;
+    const evidence = driftEvidence(history, driftAfter, record.drift?.after ?? 0);
+    if (evidence === null) return false;
+    ledger.driftPause({
+      after: generation.generation,
+      generations: evidence.map((entry) => entry.generation),
+      at: this.#env.now().toISOString(),
+    });
+    this.#env.emit({
+      type: "drift-pause",
+      step: plan.step,
+      generations: evidence.map((entry) => ({ generation: entry.generation, progress: entry.progress! })),
+      handoff: ledger.record.pendingHandoff,
+    });
+    return true;
   }
 
   /** Runs the goal's checks (and the reviewer) and decides; the ledger records every result. */

@@ -19,6 +19,7 @@ export interface GivenSettings {
   window?: number | undefined;
   headroom?: number | undefined;
   rule?: HandoffRule | undefined;
+  driftAfter?: number | undefined;
   maxBudgetUsd?: number | undefined;
   review?: boolean | undefined;
   locale?: Locale | undefined;
@@ -56,6 +57,7 @@ export function resolveStepSettings(
         maxBudgetUsd: given.maxBudgetUsd ?? null,
         review: given.review ?? false,
         locale: given.locale ?? defaults.locale,
+        ...(given.driftAfter !== undefined ? { driftAfter: given.driftAfter } : {}),
       },
       overrides: [],
     };
@@ -87,6 +89,9 @@ export function resolveStepSettings(
       maxBudgetUsd: pick("maxBudgetUsd", given.maxBudgetUsd, recorded.maxBudgetUsd),
       review: pick("review", given.review, recorded.review),
       locale: pick("locale", given.locale, recorded.locale),
+      ...(given.driftAfter !== undefined || recorded.driftAfter !== undefined
+        ? { driftAfter: pick("driftAfter", given.driftAfter, recorded.driftAfter ?? DEFAULTS.driftAfter) }
+        : {}),
     },
     overrides,
   };

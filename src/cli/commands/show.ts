@@ -117,6 +117,7 @@ function showStep(record: StepRecord, source: StepSource, output: Output): void 
           `       <- ${t.askedBy(asked.by, localTime(asked.at), asked.next === null ? null : cut(oneLine(asked.next), 160))}`,
         );
   }
+  if (record.drift) say(`  !! ${t.driftPaused(record.drift.generations, localTime(record.drift.at))}`);
   // What the checkpoints could not keep, said once for the step.
   for (const line of workLines(record, text)) say(`  ${line}`);
   // Generations a rewind took back: archived, listed after the current ones and marked.
@@ -205,7 +206,12 @@ function generationLines(generation: GenerationRecord, locale: Locale, mark: str
   const handoff = generation.handoff;
   if (handoff) {
     const state = handoff.degraded ? t.degraded(handoff.why ?? "") : "ok";
-    lines.push(`       -> ${t.handedOff}: ${handoff.path ?? t.noFile} · ${state}`);
+    const progress = generation.progress;
+    const checks =
+      progress && progress.passing !== null
+        ? ` · ${DISPLAY_TEXT[locale].progressChecks(progress.passing.length, progress.checks, progress.newlyPassing.length)}`
+        : "";
+    lines.push(`       -> ${t.handedOff}: ${handoff.path ?? t.noFile} · ${state}${checks}`);
   }
   return lines;
 }
