@@ -33,7 +33,7 @@ export { RECALL_TOOL } from "../store/recall-search.js";
 export type RecallOffer = RecallMention;
 
 /** The offer for a spec: the worker when it has workers (under a name none of them has), else the tool. */
-export function recallOffer(spec: Pick<AgentSpec, "subagents">): RecallOffer {
+export function recallOffer(spec: AgentSpec): RecallOffer {
   const workers = Object.keys(spec.subagents ?? {});
   if (workers.length === 0) return { tool: RECALL_TOOL };
   return { worker: RECALL_WORKERS.find((name) => !workers.includes(name)) ?? RECALL_WORKERS.at(-1)! };

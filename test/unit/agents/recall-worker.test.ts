@@ -19,8 +19,8 @@ describe("recallOffer", () => {
   it("is the recall worker for a spec with workers (under a free name), the tool for one without", () => {
     expect(recallOffer(coordinator("lead", "g", { analyst }))).toEqual({ worker: "recall" });
     expect(recallOffer(coordinator("lead", "g", { recall: analyst }))).toEqual({ worker: "flower-recall" });
-    expect(recallOffer({ subagents: {} })).toEqual({ tool: RECALL_TOOL });
-    expect(recallOffer({})).toEqual({ tool: "mcp__flower__recall" });
+    expect(recallOffer({ name: "p", instructions: "", subagents: {} })).toEqual({ tool: RECALL_TOOL });
+    expect(recallOffer({ name: "p", instructions: "" })).toEqual({ tool: "mcp__flower__recall" });
   });
 });
 

@@ -49,7 +49,11 @@ function twoGenerations(): RecallTranscript[] {
   const first = new TranscriptBuilder({ prefix: "g1" });
   first.prompt("Set up the deploy for the service.");
   const [agentCall] = first.response(null, [
-    ok("Agent", { subagent_type: "analyst", description: "Find token", prompt: "Find the deploy token." }),
+    ok(
+      "Agent",
+      { subagent_type: "analyst", description: "Find token", prompt: "Find the deploy token." },
+      "Found it.",
+    ),
   ]);
   first.response("Reading the README.", [
     ok(
@@ -262,7 +266,11 @@ describe("searchTranscripts", () => {
     const main = new TranscriptBuilder({ prefix: "r" });
     main.prompt("Go on.");
     const [call] = main.response(null, [
-      ok("Agent", { subagent_type: "recall", description: "Recall", prompt: "Find the vault path." }),
+      ok(
+        "Agent",
+        { subagent_type: "recall", description: "Recall", prompt: "Find the vault path." },
+        "From generation 1: vault path secret/ci/X",
+      ),
     ]);
     main.response(null, [ok(RECALL_TOOL, { query: "vault" }, "[1] generation 1 … vault path secret/ci/X")]);
     const worker = workerTranscript("recall", call!, (t) => {
