@@ -111,6 +111,20 @@ export const DEFAULTS = {
    * does not lose its step, a vanished machine's step is taken over within half a minute.
    */
   leaseTiming: { heartbeatMs: 5_000, staleAfterMs: 30_000 },
+  /**
+   * Recall (store/recall-search.ts): one answer of the search over earlier generations' transcripts is
+   * at most this many characters, headers and notes included. The spill guard's threshold: an answer
+   * never puts more into a context than a tool output the guard lets through (MCP results are not
+   * spilled), and a handoff's successor that asks twice still starts small.
+   */
+  recallMaxChars: 4_000,
+  /**
+   * One passage of a recall answer: the lines around the match, enough for a path, a command and a line
+   * of its output; six such passages fit in `recallMaxChars` with their headers.
+   */
+  recallPassageChars: 500,
+  /** Passages shown per answer, however short: more is a list to read, not an answer. */
+  recallMaxPassages: 6,
 } as const;
 
 /** The goal guard's defaults (src/goal/). */

@@ -16,6 +16,8 @@ import { delegateGuard, type DelegateDenial } from "../guards/delegate-guard.js"
 import type { Locale } from "../locale/locale.js";
 import type { AgentSpec } from "./agent-spec.js";
 import { COORDINATOR_RULES, WORKER_RULES } from "./rules.js";
+import { recallServer, recallWorker, type RecallOffer, type RecallSearch } from "./recall-worker.js";
+import { RECALL_SERVER } from "../store/recall-search.js";
 import { foregroundAgents } from "./foreground-agents.js";
 import { runningAsRoot, sandboxSetting } from "./sandbox-env.js";
 import { claudeSpawner, type StderrSink } from "./spawn-claude.js";
@@ -53,6 +55,11 @@ export interface BuildContext {
   onSpawn?: (pid: number) => void;
   /** Receives what the child writes on stderr (the runtime keeps the last lines for a failure's reason). */
   stderr?: StderrSink;
+  /**
+   * Recall of the step's earlier generations (a successor's sessions): flower's MCP server answering with
+   * `search`, and with `offer.worker` the recall worker (agents/recall-worker.ts).
+   */
+  recall?: { offer: RecallOffer; search: RecallSearch };
 }
 
 /** Merges hook maps, keeping every matcher (order: first map first). */
@@ -115,6 +122,10 @@ export function buildOptions(spec: AgentSpec, context: BuildContext): Options {
     };
   }
 
+  const recall = context.recall;
+  if (recall && "worker" in recall.offer)
+    agents[recall.offer.worker] = recallWorker(context.locale, spec.tools);
+
   const specHooks: HookMap = { PreToolUse: [foregroundAgents()] };
   if (spec.delegateOnly) {
     specHooks.PreToolUse!.unshift(
@@ -146,6 +157,7 @@ export function buildOptions(spec: AgentSpec, context: BuildContext): Options {
     ...(!spec.tools && spec.allowedTools ? { allowedTools: spec.allowedTools } : {}),
     ...(spec.disallowedTools ? { disallowedTools: spec.disallowedTools } : {}),
     ...(Object.keys(agents).length > 0 ? { agents } : {}),
+    ...(recall ? { mcpServers: { [RECALL_SERVER]: recallServer(recall.search, context.locale) } } : {}),
     ...(model ? { model } : {}),
     ...(spec.maxTurns ? { maxTurns: spec.maxTurns } : {}),
     ...(context.settings ? { settings: context.settings } : {}),

@@ -12,12 +12,13 @@ import { deny, failClosed } from "./deny.js";
 import { isEphemeral } from "../glance/is-ephemeral.js";
 import { isLocale, type Locale } from "../locale/locale.js";
 import { READ_ONLY_DENIAL } from "./text.js";
+import { RECALL_TOOL } from "../store/recall-search.js";
 
 /** The tools a read-only agent has: looking, and Bash for glances only. */
 export const READ_ONLY_TOOLS = ["Read", "Glob", "Grep", "Bash"] as const;
 
-/** Tools that only look, allowed as they are. */
-const LOOKING: ReadonlySet<string> = new Set(["Read", "Glob", "Grep", "TodoWrite"]);
+/** Tools that only look, allowed as they are: recall searches earlier generations' transcripts. */
+const LOOKING: ReadonlySet<string> = new Set(["Read", "Glob", "Grep", "TodoWrite", RECALL_TOOL]);
 
 function commandOf(toolInput: unknown): string | undefined {
   if (typeof toolInput !== "object" || toolInput === null) return undefined;

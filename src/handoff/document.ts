@@ -20,6 +20,12 @@ export type HandoffSections = Record<HandoffSectionName, string>;
  */
 export type HandoffCause = "context" | "person";
 
+/**
+ * How the successor can recall what this handoff left out from the earlier generations' transcripts
+ * (agents/recall-worker.ts): the worker to send, or the tool to call itself. Absent: no recall.
+ */
+export type RecallMention = { worker: string } | { tool: string };
+
 export interface HandoffInit extends Partial<HandoffSections> {
   /** The step's name; used only in the document's title, never parsed back. */
   step?: string;
@@ -106,9 +112,10 @@ export class Handoff {
    * turn around and ask for background; a degraded handoff says it is incomplete and to look at the scene;
    * a handoff with mechanical sections names them, so the successor knows which parts are the session's
    * words (trust them) and which are flower's (check them against the scene). `cause`: a handoff a person
-   * asked for says so, not that the context was nearly full.
+   * asked for says so, not that the context was nearly full. `recall`: the successor is told it can
+   * search the earlier generations for a detail the handoff does not have, and how.
    */
-  promptBlock(locale: Locale, cause: HandoffCause = "context"): string {
+  promptBlock(locale: Locale, cause: HandoffCause = "context", recall?: RecallMention): string {
     const text = PROMPT_HEADER[locale];
     const lines = [text.header(this.step, cause)];
     const mechanical = this.mechanical;
@@ -116,6 +123,7 @@ export class Handoff {
     else if (mechanical.length > 0) {
       lines.push(text.mechanical(mechanical.map((name) => SECTION_HEADINGS[locale][name])));
     }
+    if (recall) lines.push(text.recall(recall));
     lines.push(this.toMarkdown(locale));
     return lines.join("\n\n");
   }
@@ -127,6 +135,7 @@ const PROMPT_HEADER: Record<
     header: (step: string, cause: HandoffCause) => string;
     degraded: string;
     mechanical: (headings: string[]) => string;
+    recall: (recall: RecallMention) => string;
   }
 > = {
   zh: {
@@ -140,6 +149,12 @@ const PROMPT_HEADER: Record<
       "注意:这份交接是降级件 —— 上一条会话没能写成交接书,下面是机械拼出来的,不完整。先自己去现场看(工作区里的文件、工作台的 notes/ 和 artifacts/),弄清做到哪了,再接着做。",
     mechanical: (headings) =>
       `注意:这份交接书是上一条会话自己写的,只有${headings.map((h) => `"${h}"`).join("、")}除外 —— 它把这${headings.length > 1 ? "几" : ""}段留空或没写实,是 flower 机械补上的(开头标着 ${MECHANICAL})。其余各段都是它的原话,照着用;机械补的部分先到现场核对。`,
+    recall: (recall) =>
+      `回忆:你之前几代的记录都还在。需要交接书里没有的细节 —— 确切的路径、某个值、某条命令的输出、某件事为什么这么定 —— ` +
+      ("worker" in recall
+        ? `就派 "${recall.worker}" 执行者去找(任务书写清要找什么),`
+        : `就用几个有区分度的词调用 ${recall.tool} 工具去找,`) +
+      `不要把找到它的活重做一遍;回答是原文和出处(第几代、第几轮)。先照交接书做:只回忆它没写的。`,
   },
   en: {
     header: (step, cause) =>
@@ -152,5 +167,11 @@ const PROMPT_HEADER: Record<
       "Note: this handoff is degraded — the previous session could not write one, so what follows was assembled mechanically and is incomplete. Look at the scene yourself first (the files in the workspace, the workbench's notes/ and artifacts/), find out how far the work got, then continue.",
     mechanical: (headings) =>
       `Note: the previous session wrote this handoff itself, except ${headings.map((h) => `"${h}"`).join(" and ")}: it left ${headings.length > 1 ? "those sections" : "that section"} empty or hollow, and flower filled ${headings.length > 1 ? "them" : "it"} in mechanically (marked ${MECHANICAL} at the start). Every other section is the session's own words: rely on them; check the mechanical parts against the scene.`,
+    recall: (recall) =>
+      `Recall: the transcripts of the generations before you are kept. When you need a detail this handoff does not have — an exact path, a value, a command's output, why something was decided — ` +
+      ("worker" in recall
+        ? `send the "${recall.worker}" worker with what you are looking for`
+        : `call the ${recall.tool} tool with a few distinctive words`) +
+      ` instead of redoing the work that found it; the answer is the passages and where they came from (generation, turn). Start from the handoff: recall only what it leaves out.`,
   },
 };

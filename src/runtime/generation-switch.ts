@@ -11,7 +11,7 @@
  */
 import { existsSync } from "node:fs";
 import { degradedError } from "../handoff/degraded.js";
-import type { HandoffCause } from "../handoff/document.js";
+import type { HandoffCause, RecallMention } from "../handoff/document.js";
 import { readEditedHandoff } from "../handoff/edited-file.js";
 import { withCutCalls } from "../handoff/cut-calls.js";
 import { withPlan } from "../handoff/plan.js";
@@ -46,6 +46,8 @@ export interface SwitchContext {
   now(): Date;
   /** Requests of `flower handoff` addressed to this driver; absent: nobody can ask. */
   handoffRequests?: HandoffRequestSource;
+  /** How a successor recalls the earlier generations (its prompt says so); absent: no recall. */
+  recall?: RecallMention;
 }
 
 /**
@@ -111,7 +113,7 @@ export function editedHandoffPrompt(context: SwitchContext, path: string): strin
   const { step, task, locale } = context;
   const edited = readEditedHandoff(path, { step, task, locale });
   if (edited.unusable !== null) context.ledger.addError(degradedError(edited.unusable, locale));
-  return edited.handoff.promptBlock(locale, causeOf(context.ledger.record, path));
+  return edited.handoff.promptBlock(locale, causeOf(context.ledger.record, path), context.recall);
 }
 
 /**
@@ -213,7 +215,11 @@ export async function handOff(
     ledger.addError(NOT_FROZEN[locale](`${error.code}: ${error.message}`));
   }
   // Asked for by a person, the successor is told so, not that the context was nearly full.
-  const successorPrompt = frozen.successor.promptBlock(locale, request !== null ? "person" : "context");
+  const successorPrompt = frozen.successor.promptBlock(
+    locale,
+    request !== null ? "person" : "context",
+    context.recall,
+  );
   ledger.handedOff(burned, produced, frozen, successorPrompt, cutCalls.length, outcome.finishedCalls);
   context.emit({
     type: "handoff",

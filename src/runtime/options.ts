@@ -45,6 +45,13 @@ export interface RuntimeOptions {
   trim?: boolean | TrimPolicy;
   /** Failed attempts before a step gives up. Handoffs never count. @default 3 */
   maxAttempts?: number;
+  /**
+   * Recall: a successor generation can search its step's earlier generations' transcripts for what the
+   * handoff left out (a `recall` worker, or the `mcp__flower__recall` tool for an agent without workers;
+   * docs/handoffs.md). `false`: successors get neither, and their prompt does not mention it.
+   * @default true
+   */
+  recall?: boolean;
   /** Receives every event (step start/end, retry, context, agents, denials, spills, handoffs, store loads). */
   onEvent?: (event: FlowerEvent) => void;
   /**
@@ -138,6 +145,7 @@ export interface ResolvedRuntimeOptions {
   spillThreshold: number | null;
   trim: TrimPolicy | null;
   maxAttempts: number;
+  recall: boolean;
   onEvent: ((event: FlowerEvent) => void) | undefined;
   locale: Locale;
   model: string | undefined;
@@ -162,6 +170,7 @@ const KNOWN = {
   spillThreshold: true,
   trim: true,
   maxAttempts: true,
+  recall: true,
   onEvent: true,
   locale: true,
   model: true,
@@ -245,6 +254,8 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
   const maxAttempts = options.maxAttempts ?? DEFAULTS.maxAttempts;
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1)
     throw new ConfigurationError("maxAttempts", maxAttempts, "an integer >= 1");
+  const recall = options.recall ?? true;
+  if (typeof recall !== "boolean") throw new ConfigurationError("recall", recall, "a boolean");
   if (options.onEvent !== undefined && typeof options.onEvent !== "function") {
     throw new ConfigurationError("onEvent", options.onEvent, "a function (event) => void");
   }
@@ -303,6 +314,7 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     spillThreshold: spillThreshold === 0 ? null : spillThreshold,
     trim: trim === true ? new TrimPolicy() : trim === false ? null : trim,
     maxAttempts,
+    recall,
     onEvent: options.onEvent,
     locale: resolveLocale(options.locale),
     model: options.model,

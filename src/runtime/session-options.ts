@@ -22,6 +22,9 @@ import type { ResolvedRuntimeOptions } from "./options.js";
 import type { StepLease } from "./step-lease.js";
 import type { StepSettings } from "../records/step-record.js";
 import type { StepWork } from "./step-work.js";
+import type { RecallOffer } from "../agents/recall-worker.js";
+import type { GenerationSessions } from "../records/earlier-generations.js";
+import { recallSearch } from "./recall-access.js";
 
 /** What the runtime lends every session. */
 export interface SessionWiring {
@@ -57,12 +60,16 @@ export interface StepSession {
     sink: (event: FlowerEvent) => void;
     stderr?: StderrSink;
     generation?: () => number;
+    /** The step's generations before this session's (recall searches them). */
+    earlier?: readonly GenerationSessions[];
   };
   lease: StepLease;
   /** The run's work: a checkpoint after each main-thread call (step-work.ts); absent when off. */
   work?: StepWork | undefined;
   /** A goal guards the step: worker reports that claim success are checked for evidence. */
   guarded: boolean;
+  /** How a successor reaches recall (runtime option `recall`); absent: off. */
+  recall?: RecallOffer;
 }
 
 /** Options for a session of the step's own agent (the coordinator, or a step's document agent). */
@@ -105,6 +112,13 @@ export function stepSessionOptions(wiring: SessionWiring, input: StepSession): O
   );
   // The writing turn answers with the handoff's text; a worker or a file would take it elsewhere.
   if (writing) hooks.PreToolUse = [writingGuard(o.locale)];
+  // A successor recalls the generations before it. Every session of a generation gets the same tools,
+  // its writing turn too (a different list would break the prompt cache); the first generation none.
+  const earlier = input.session.earlier ?? [];
+  const recall =
+    input.recall && earlier.length > 0
+      ? { offer: input.recall, search: recallSearch(wiring.store, earlier, locale, wiring.redact) }
+      : undefined;
   return buildOptions(spec, {
     workspace: o.workspace,
     locale,
@@ -123,6 +137,7 @@ export function stepSessionOptions(wiring: SessionWiring, input: StepSession): O
     abortController: childAbort(wiring.kill),
     onSpawn: (pid) => lease.addChild(pid),
     ...(input.session.stderr ? { stderr: input.session.stderr } : {}),
+    ...(recall ? { recall } : {}),
     onDeny: (denial) =>
       sink({
         type: "tool-denied",

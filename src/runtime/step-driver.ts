@@ -10,6 +10,7 @@
  */
 import { join } from "node:path";
 import type { AgentSpec } from "../agents/agent-spec.js";
+import { recallOffer } from "../agents/recall-worker.js";
 import { DEFAULTS } from "../defaults.js";
 import { StepFailedError } from "../errors.js";
 import { safeFileName } from "../fs/safe-file-name.js";
@@ -296,6 +297,7 @@ export class StepDriver {
         // Without a workbench the document still needs a file: the next step reads it from disk.
         ...(freeze ? { freeze: { spec: freeze, run: workflow?.run ?? step, notesDir } } : {}),
         ...(goal ? { goal: { goal, logDir: this.#checkLogDir(step), env: process.env, change } } : {}),
+        ...(o.recall ? { recall: recallOffer(spec) } : {}),
       },
       this.#environment(step, spec, { policy, settings }, drive.lease, goal !== undefined, work),
     );
@@ -340,7 +342,17 @@ export class StepDriver {
       save: (record) => records.put(redactor.value(record), { lease: lease.token }),
       earlier: (name) => records.get(name),
       sessionOptions: (session) =>
-        stepSessionOptions(this.#wiring(), { step, spec, policy, settings, session, lease, guarded, work }),
+        stepSessionOptions(this.#wiring(), {
+          step,
+          spec,
+          policy,
+          settings,
+          session,
+          lease,
+          guarded,
+          work,
+          ...(o.recall ? { recall: recallOffer(spec) } : {}),
+        }),
       redact: (text) => redactor.text(text),
       reviewerOptions: () => reviewerSessionOptions(this.#wiring(), spec, lease, settings),
       // The index is refreshed before every session so the prompt block lists what is on disk now.

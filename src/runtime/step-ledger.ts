@@ -10,6 +10,7 @@
  * A generation is booked when its session exists, never before: a crash between a handoff and the
  * successor's start must not leave a generation without a session (generations = 1 + handoffs, always).
  */
+import { earlierGenerations, type GenerationSessions } from "../records/earlier-generations.js";
 import type { FrozenDocumentRecord } from "../records/frozen-document-record.js";
 import type { HandoffPolicy } from "../handoff/policy.js";
 import type { FrozenForSuccessor, ProducedHandoff } from "../handoff/switch.js";
@@ -249,6 +250,11 @@ export class StepLedger {
   driftPause(pause: DriftPause): void {
     this.#record.drift = pause;
     this.save();
+  }
+
+  /** The generations before the running (or next) session's, with their sessions: what recall searches. */
+  earlierGenerations(): GenerationSessions[] {
+    return earlierGenerations(this.#record, this.generationNumber);
   }
 
   /** The generation the running (or next) session belongs to. */

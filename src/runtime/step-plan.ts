@@ -16,6 +16,8 @@ import type { FlowerEvent } from "./events.js";
 import type { GoalChange } from "./frozen-goal.js";
 import type { QueryFunction } from "./session-run.js";
 import type { StepWork } from "./step-work.js";
+import type { RecallOffer } from "../agents/recall-worker.js";
+import type { GenerationSessions } from "../records/earlier-generations.js";
 
 /** What a step needs from the runtime around it: wiring, no decisions. */
 export interface StepEnvironment {
@@ -36,6 +38,8 @@ export interface StepEnvironment {
     stderr?: StderrSink;
     /** The generation the session belongs to (a checkpoint's commit message names it). */
     generation?: () => number;
+    /** The step's generations before this session's: a successor can recall them (plan.recall). */
+    earlier?: readonly GenerationSessions[];
   }): Options;
   /** Takes the credentials out of a text (the child's stderr, an error message). @default unchanged */
   redact?(text: string): string;
@@ -77,6 +81,11 @@ export interface StepPlan {
   workflow?: WorkflowMembership;
   /** The document the step must end with, frozen to `notesDir` under the run id. */
   freeze?: { spec: DocumentSpec; run: string; notesDir: string };
+  /**
+   * How a successor generation reaches recall of the earlier ones (its worker, or the tool itself); its
+   * first prompt says so. Absent: no recall.
+   */
+  recall?: RecallOffer;
   /** The goal guard (SPEC §8): checks flower runs when the session completes, and how often to send it back. */
   goal?: { goal: ResolvedGoal; logDir: string; env: NodeJS.ProcessEnv; change?: GoalChange | null };
 }

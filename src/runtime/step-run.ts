@@ -81,6 +81,7 @@ export class StepRun {
       emit: (event) => env.emit(event),
       now: () => env.now(),
       ...(env.handoffRequests ? { handoffRequests: env.handoffRequests } : {}),
+      ...(plan.recall ? { recall: plan.recall } : {}),
     };
     if (plan.goal)
       this.#ledger.guard.start(
@@ -128,6 +129,7 @@ export class StepRun {
           sink,
           stderr,
           generation: () => ledger.generationNumber,
+          ...(plan.recall ? { earlier: ledger.earlierGenerations() } : {}),
         }),
         stderr,
         prompt,

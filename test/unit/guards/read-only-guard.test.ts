@@ -15,6 +15,8 @@ describe("readOnlyGuard", () => {
     ["Grep", { pattern: "TODO" }],
     ["Bash", { command: "git status" }],
     ["Bash", { command: "ls -la && cat package.json" }],
+    // Recall only searches the step's earlier transcripts.
+    ["mcp__flower__recall", { query: "deploy token" }],
   ])("lets %s %j through", async (tool, input) => {
     expect(await decision(tool, input)).toBeNull();
   });
@@ -28,6 +30,7 @@ describe("readOnlyGuard", () => {
     ["Bash", { command: "cat a > b" }],
     ["AskUserQuestion", { questions: [] }],
     ["WebFetch", { url: "https://example.com" }],
+    ["mcp__tracker__update", { id: 1 }],
   ])("denies %s %j with the read-only message", async (tool, input) => {
     expect(await decision(tool, input)).toBe(READ_ONLY_DENIAL.en);
   });

@@ -15,6 +15,8 @@ describe("resolveRuntimeOptions", () => {
     expect(resolved.spillThreshold).toBe(4000);
     expect(resolved.trim).toBeNull();
     expect(resolved.maxAttempts).toBe(3);
+    expect(resolved.recall).toBe(true);
+    expect(resolveRuntimeOptions({ workspace, recall: false }).recall).toBe(false);
     expect(resolved.runDir).toBe(join(process.cwd(), "runs"));
   });
 
@@ -31,6 +33,7 @@ describe("resolveRuntimeOptions", () => {
       /Invalid option handoff: got "yes", expected a HandoffPolicy or a boolean/,
     ],
     [{ workspace, workbench: "true" }, /Invalid option workbench: got "true", expected a boolean/],
+    [{ workspace, recall: "on" }, /Invalid option recall: got "on", expected a boolean/],
     [{ workspace, locale: "de" }, /Invalid option locale: got "de"/],
     [{ workspace, windw: 5 }, /Invalid option windw: got 5, expected a known option/],
     [{ workspace, env: { A: 1 } }, /Invalid option env/],
