@@ -90,9 +90,17 @@ describe("the goal guard in the step loop", () => {
       "guard-round",
       "handoff",
       "handoff",
+      "generation-progress",
       "goal-checks",
       "step-end",
     ]);
+    // Where the run stood at the handoff: the check run then, still failing; no checkpoints here.
+    expect(h.saves.at(-1)!.history[0]!.progress).toEqual({
+      passing: [],
+      checks: 1,
+      newlyPassing: [],
+      files: null,
+    });
     h.assertComplete();
   });
 
