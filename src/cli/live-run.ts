@@ -21,7 +21,14 @@ import type { FlowerEvent } from "../runtime/events.js";
 import type { Runtime } from "../runtime/runtime.js";
 import type { StepResult, StepStatus } from "../records/step-record.js";
 import { Display } from "./display.js";
-import { failedNotice, goalNotMetWhy, goOnLine, notifyAfterRun, type Notice } from "./run-notice.js";
+import {
+  driftNotice,
+  failedNotice,
+  goalNotMetWhy,
+  goOnLine,
+  notifyAfterRun,
+  type Notice,
+} from "./run-notice.js";
 import { CLI_TEXT } from "./text.js";
 import { NOTIFY_TEXT } from "../notify/index.js";
 import { showCommandFor, verdictLines } from "./verdict-lines.js";
@@ -92,7 +99,7 @@ export async function runLive(live: LiveRun): Promise<LiveOutcome> {
   const text = CLI_TEXT[output.locale];
   return supervise(live, live.action, (result, stopCode, tell) => {
     const status = rt.records.get(live.step)?.status ?? "done";
-    tell(endNotice(rt, live, status, result));
+    tell(endNotice(rt, live, status, result, stopCode));
     if (output.json) process.stdout.write(`${JSON.stringify({ type: "result", ...result, status })}\n`);
     const record = rt.records.get(live.step);
     // The drift watch's pause is a pause, not a stop: the person was asked to look (exit 0, as the
@@ -124,8 +131,22 @@ export async function runLive(live: LiveRun): Promise<LiveOutcome> {
   });
 }
 
-/** The notice of a step run on its own that ended with `status` (none for a stop). */
-function endNotice(rt: Runtime, live: LiveRun, status: StepStatus, result: StepResult): Notice | null {
+/** The notice of a step run on its own that ended with `status`, or that the drift watch paused (none for a stop). */
+function endNotice(
+  rt: Runtime,
+  live: LiveRun,
+  status: StepStatus,
+  result: StepResult,
+  stopCode: number | null,
+): Notice | null {
+  const drift = driftNotice(
+    rt.records.get(live.step),
+    "work",
+    stopCode,
+    live.continueCommand,
+    live.output.locale,
+  );
+  if (drift) return drift;
   const words = NOTIFY_TEXT[live.output.locale].why;
   const common = { step: "work", status, continue: goOnLine(live.continueCommand) };
   if (status === "done") return { ...common, event: "done", why: words.done, continue: null };

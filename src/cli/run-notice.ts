@@ -32,6 +32,28 @@ export function stepOfRun(run: string, recordStep: string | undefined): string {
 }
 
 /**
+ * The notice of a step the drift watch paused (it stopped at a handoff, by itself, with the successor
+ * still to start), or null when `record` is not such a pause.
+ */
+export function driftNotice(
+  record: StepRecord | undefined,
+  step: string,
+  stopCode: number | null,
+  continueCommand: string,
+  locale: Locale,
+): Notice | null {
+  if (stopCode !== null || record?.status !== "stopped" || !record.drift || record.pendingHandoff === null)
+    return null;
+  return {
+    event: "drift",
+    step,
+    status: "paused",
+    why: NOTIFY_TEXT[locale].why.drift(record.drift.generations, record.pendingHandoff),
+    continue: goOnLine(continueCommand),
+  };
+}
+
+/**
  * The notice of a run that ended with an error, or null when the error is the caller's to fix (a usage
  * or configuration error, a step another process drives: nothing ran here that a person must hear of).
  */

@@ -11,7 +11,7 @@ import type { WorkflowResult } from "../workflow/run-workflow.js";
 import { sectionItems } from "./document-summary.js";
 import { DISPLAY_TEXT } from "./display-text.js";
 import { supervise, type LiveOutcome, type Supervised } from "./live-run.js";
-import { goalNotMetWhy, goOnLine, stepOfRun, type Notice } from "./run-notice.js";
+import { driftNotice, goalNotMetWhy, goOnLine, stepOfRun, type Notice } from "./run-notice.js";
 import { NOTIFY_TEXT } from "../notify/index.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { oneLine } from "./terminal-text.js";
@@ -39,7 +39,7 @@ export async function runWorkflowLive(live: WorkflowLive): Promise<WorkflowOutco
     const last = workflow.steps.at(-1);
     const result: StepResult | null = last?.result ?? null;
     const lastStatus = last ? (rt.records.get(last.step)?.status ?? "done") : "done";
-    tell(workflowNotice(rt, live, workflow, lastStatus));
+    tell(workflowNotice(rt, live, workflow, lastStatus, stopCode));
     if (output.json) process.stdout.write(`${JSON.stringify({ type: "result", ...workflow })}\n`);
     // A work step that ended goal-not-met ends the run, but it is a verdict, not a stop to continue from.
     const lastRecord = last ? rt.records.get(last.step) : undefined;
@@ -89,17 +89,22 @@ export async function runWorkflowLive(live: WorkflowLive): Promise<WorkflowOutco
   });
 }
 
-/** The notice of a workflow run that paused for a person or ended (none for a stop). */
+/** The notice of a workflow run that paused for a person (after a step, or by the drift watch) or ended (none for a stop). */
 function workflowNotice(
   rt: Runtime,
   live: WorkflowLive,
   workflow: WorkflowResult,
   lastStatus: string,
+  stopCode: number | null,
 ): Notice | null {
   const locale = live.output.locale;
   const words = NOTIFY_TEXT[locale].why;
   const last = workflow.steps.at(-1);
   const goOn = goOnLine(live.continueCommand);
+  if (last && workflow.status === "stopped") {
+    const drift = driftNotice(rt.records.get(last.step), last.name, stopCode, live.continueCommand, locale);
+    if (drift) return drift;
+  }
   if (workflow.status === "paused" && workflow.paused) {
     const paused = workflow.paused;
     return {
