@@ -3,6 +3,10 @@
  * notification of the run's pause or end, sent after the run's lines are printed and its runtime
  * closed, within the notifier's time limit. A Ctrl-C or SIGTERM while it is sent quits at once (the run
  * is recorded), ending the notifier's command first.
+ *
+ * Which notice a run's end makes is decided where its lines are (live-run.ts's endNotice for a step run
+ * on its own, workflow-live.ts's workflowNotice for a workflow run); a run budget's status, once runs
+ * have one, is told there as the `budget-reached` event the payload's union already names.
  */
 import { EXIT, EXIT_CODES, FlowerError, StepFailedError } from "../errors.js";
 import type { Locale } from "../locale/locale.js";

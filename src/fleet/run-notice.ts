@@ -1,7 +1,9 @@
 /**
  * What a worker tells a run's notifiers once its turn with the run is settled: a paused run waits for
  * `flower approve` (`approval`), an ended one is `done`, `goal-not-met` or `failed`. A cancelled, lost
- * or given-back run needs no word: a person or another worker has it.
+ * or given-back run needs no word: a person or another worker has it. (A fleet run the drift watch
+ * paused, or that reached a run budget, gets `drift` / `budget-reached` here once drive-run.ts tells
+ * those ends apart from a stop.)
  */
 import type { Locale } from "../locale/locale.js";
 import { NOTIFY_TEXT, type Notification } from "../notify/index.js";
