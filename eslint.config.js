@@ -6,7 +6,7 @@ import tseslint from "typescript-eslint";
  * The direction of imports inside src/, enforced: an upward import fails the lint.
  *
  *   cli → fleet, serve (the live page) → workflow → runtime → storage → middle (agents, documents,
- *   handoff, guards, store, records, workbench, goal, report, telemetry, events, work) → leaves
+ *   handoff, guards, store, records, workbench, goal, report, telemetry, events, work, notify) → leaves
  *   storage (the one owner of the storage stack: its SQLite and PostgreSQL backends, the only code that
  *   opens a database or deletes from one; it builds the stack from the store spec, names its files,
  *   forgets from it) sits above store and records, which keep the record types, the lease rules and the
@@ -33,6 +33,7 @@ const MIDDLE = [
   "telemetry",
   "events",
   "work",
+  "notify",
 ];
 const LEAF_FOLDERS = ["fs", "glance", "locale"];
 const LEAF_FILES = ["errors", "defaults", "handoff-sections"];

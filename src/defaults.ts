@@ -101,6 +101,16 @@ export const DEFAULTS = {
    * on SIGTERM (docker sends SIGKILL after 10 s), so the stop is recorded first.
    */
   stopGraceMs: 6_000,
+  /**
+   * A notifier (`--notify`: a command or a webhook) gets this long to answer; then its command's process
+   * group is ended, its request aborted, and that is said once. The run was recorded before it is told,
+   * so a hung notifier only delays the command's exit, by at most this (and `notifyKillGraceMs`); 10 s
+   * is ample for a webhook or a desktop notification, and short enough that a hang is not mistaken for
+   * flower's own.
+   */
+  notifyTimeoutMs: 10_000,
+  /** After SIGTERM, a notifier command's process group gets this long before SIGKILL. */
+  notifyKillGraceMs: 1_000,
   /** Where `run` keeps records and sessions when no `--run-dir`/`runDir` is given (storage/files.ts resolves it). */
   runDir: "runs",
   /** The workbench folder under the workspace. */

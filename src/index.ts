@@ -188,7 +188,11 @@ export type {
   FleetStatus,
   FleetRunOptions,
   FleetStore,
+  FleetCommandFor,
 } from "./fleet/index.js";
+
+export { NOTIFY_EVENTS } from "./notify/index.js";
+export type { Notification, NotifyEvent } from "./notify/index.js";
 
 export { serveRuns, SERVE_DEFAULTS } from "./serve/index.js";
 export type {

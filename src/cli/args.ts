@@ -10,6 +10,7 @@ import { notADirectoryOnPath } from "../fs/directory-path.js";
 import type { HandoffRule } from "../handoff/policy.js";
 import { formatTokensShort } from "../handoff/text.js";
 import { localeOfTag, resolveLocale, type Locale } from "../locale/locale.js";
+import { parseNotifyTarget, shownTarget, type NotifyTarget } from "../notify/index.js";
 import { runDirectory } from "../storage/files.js";
 import { COMMAND_OPTIONS, COMMANDS, MIN_WINDOW, type CommandName } from "./command-options.js";
 import { USAGE_TEXT } from "./usage-text.js";
@@ -284,4 +285,21 @@ export function parseNonEmpty(
   const text = String(value).trim();
   if (text === "") throw new UsageError(USAGE_TEXT[locale].empty(option));
   return text;
+}
+
+/**
+ * `--notify CMD|URL`: an http(s) URL is a webhook, anything else a shell command; another scheme
+ * (`ftp://…`) is refused with one line naming the value (its secrets left out), before anything is written.
+ */
+export function parseNotify(
+  value: string | boolean | undefined,
+  locale: Locale = "en",
+): NotifyTarget | undefined {
+  const given = parseNonEmpty("--notify", value, locale);
+  if (given === undefined) return undefined;
+  const target = parseNotifyTarget(given);
+  if (!("refused" in target)) return target;
+  throw new UsageError(
+    USAGE_TEXT[locale].notify(shownTarget(given), target.refused === "scheme" ? target.scheme : null),
+  );
 }

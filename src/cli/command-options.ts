@@ -151,6 +151,22 @@ const VERBOSE_RUN: OptionSpec = {
   },
 };
 
+/**
+ * `--notify`: who is told when a run needs a person or ends. The same words for every command but the
+ * last sentence, which says whose runs.
+ */
+function notifyOption(whose: Localized): OptionSpec {
+  return {
+    type: "string",
+    value: "CMD|URL",
+    default: { en: "none", zh: "无" },
+    help: {
+      en: `Tell someone when a run pauses for a person or ends (done, goal not met, failed): a shell command (gets the JSON on stdin and in FLOWER_NOTIFY_* variables) or an http(s) URL (a POST of the JSON). A notifier that fails or takes over ${DEFAULTS.notifyTimeoutMs / 1000} s is ended and said once; the run is not affected. ${whose.en}`,
+      zh: `运行停下等人或结束(完成、目标未达成、失败)时通知别人:一条 shell 命令(JSON 从 stdin 和 FLOWER_NOTIFY_* 变量拿到)或一个 http(s) 地址(POST 这个 JSON)。通知失败或超过 ${DEFAULTS.notifyTimeoutMs / 1000} 秒会被结束并说一次;运行不受影响。${whose.zh}`,
+    },
+  };
+}
+
 /** Options of a live run (`flower "<task>"`, `flower continue`). */
 const LIVE: Record<string, OptionSpec> = {
   window: {
@@ -237,6 +253,10 @@ const LIVE: Record<string, OptionSpec> = {
       zh: "每个会话的预算上限,单位美元(写交接的那一轮不受限)。",
     },
   },
+  notify: notifyOption({
+    en: "For this command only: a later flower continue is given it again.",
+    zh: "只管这一条命令:之后的 flower continue 要再给一次。",
+  }),
   ...JSON_OUT,
   ...LANG,
 };
@@ -386,6 +406,10 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
         zh: "运行要做的那份检出:它的提交、未提交的改动和未推送的提交都放进存储,worker 在自己的 worktree 里从这里开始。",
       },
     },
+    notify: notifyOption({
+      en: "Kept with the run: the worker that drives it tells this one (a paused run: when it waits for flower approve).",
+      zh: "随运行保存:驱动它的 worker 通知这里(暂停的运行:在等 flower approve 时)。",
+    }),
     ...RUN_DIR,
     ...STORE,
     ...JSON_OUT,
@@ -405,6 +429,10 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
     ...STORE,
     model: LIVE.model!,
     "max-budget-usd": LIVE["max-budget-usd"]!,
+    notify: notifyOption({
+      en: "Every run this worker drives (a paused run: when it waits for flower approve); a run's own --notify of flower submit is told too.",
+      zh: "这个 worker 驱动的每个运行(暂停的运行:在等 flower approve 时);flower submit 给运行的 --notify 也照样通知。",
+    }),
     ...LANG,
     ...HELP,
   },

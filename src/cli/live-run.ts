@@ -16,11 +16,21 @@
 import { relative } from "node:path";
 import { EXIT } from "../errors.js";
 import type { Locale } from "../locale/locale.js";
+import type { NotifyTarget } from "../notify/index.js";
 import type { FlowerEvent } from "../runtime/events.js";
 import type { Runtime } from "../runtime/runtime.js";
 import type { StepResult, StepStatus } from "../records/step-record.js";
 import { Display } from "./display.js";
+import {
+  driftNotice,
+  failedNotice,
+  goalNotMetWhy,
+  goOnLine,
+  notifyAfterRun,
+  type Notice,
+} from "./run-notice.js";
 import { CLI_TEXT } from "./text.js";
+import { NOTIFY_TEXT } from "../notify/index.js";
 import { showCommandFor, verdictLines } from "./verdict-lines.js";
 
 /** How long SIGTERM waits for the message boundary: under docker's 10 s before its SIGKILL. */
@@ -73,6 +83,8 @@ export interface LiveRun {
   action: () => Promise<StepResult>;
   /** Print the final answer after the run (not for the demo, which prints its own summary). */
   printAnswer?: boolean;
+  /** `--notify`: told when the run ends (done, goal not met, failed) or pauses for a person. */
+  notify?: NotifyTarget | undefined;
 }
 
 export interface LiveOutcome {
@@ -85,8 +97,9 @@ export interface LiveOutcome {
 export async function runLive(live: LiveRun): Promise<LiveOutcome> {
   const { rt, output } = live;
   const text = CLI_TEXT[output.locale];
-  return supervise(live, live.action, (result, stopCode) => {
+  return supervise(live, live.action, (result, stopCode, tell) => {
     const status = rt.records.get(live.step)?.status ?? "done";
+    tell(endNotice(rt, live, status, result, stopCode));
     if (output.json) process.stdout.write(`${JSON.stringify({ type: "result", ...result, status })}\n`);
     const record = rt.records.get(live.step);
     // The drift watch's pause is a pause, not a stop: the person was asked to look (exit 0, as the
@@ -118,16 +131,67 @@ export async function runLive(live: LiveRun): Promise<LiveOutcome> {
   });
 }
 
-/** What every live command shares: who to stop, where to report, and how to be picked up again. */
-export type Supervised = Pick<LiveRun, "rt" | "output" | "sink" | "step" | "continueCommand">;
+/** The notice of a step run on its own that ended with `status`, or that the drift watch paused (none for a stop). */
+function endNotice(
+  rt: Runtime,
+  live: LiveRun,
+  status: StepStatus,
+  result: StepResult,
+  stopCode: number | null,
+): Notice | null {
+  const drift = driftNotice(
+    rt.records.get(live.step),
+    "work",
+    stopCode,
+    live.continueCommand,
+    live.output.locale,
+  );
+  if (drift) return drift;
+  const words = NOTIFY_TEXT[live.output.locale].why;
+  const common = { step: "work", status, continue: goOnLine(live.continueCommand) };
+  if (status === "done") return { ...common, event: "done", why: words.done, continue: null };
+  if (status === "goal-not-met")
+    return {
+      ...common,
+      event: "goal-not-met",
+      why: goalNotMetWhy(rt.records.get(live.step), live.output.locale),
+    };
+  if (status === "failed")
+    return { ...common, event: "failed", why: result.errors.at(-1)?.split("\n")[0] ?? words.failed };
+  return null;
+}
+
+/** What every live command shares: who to stop, where to report, how to be picked up again, whom to tell. */
+export type Supervised = Pick<LiveRun, "rt" | "output" | "sink" | "step" | "continueCommand" | "notify">;
 
 /**
  * Runs `action` with Ctrl-C and SIGTERM wired to rt.stop() (a second signal, or SIGTERM's grace period,
  * quits at once), then lets `end` decide the outcome (it is told the exit code of the stop signal that
- * came, null for none); closes the sink and the runtime whatever happens. Errors are rethrown after
- * clean-up.
+ * came, null for none, and may `tell` the notifier a notice); closes the sink and the runtime whatever
+ * happens. Errors are rethrown after clean-up. The notice (an error's: `failed`) goes to `--notify`
+ * last, once everything is printed and the runtime closed.
  */
 export async function supervise<T, O>(
+  live: Supervised,
+  action: () => Promise<T>,
+  end: (value: T, stopCode: number | null, tell: (notice: Notice | null) => void) => O,
+): Promise<O> {
+  const told: { notice: Notice | null } = { notice: null };
+  try {
+    return await superviseRun(live, action, (value, stopCode) =>
+      end(value, stopCode, (notice) => (told.notice = notice)),
+    );
+  } catch (error) {
+    if (live.notify)
+      told.notice = failedNotice(error, live.rt, live.step, live.continueCommand, live.output.locale);
+    throw error;
+  } finally {
+    if (live.notify && told.notice)
+      await notifyAfterRun(live.notify, live.step, told.notice, live.output.locale);
+  }
+}
+
+async function superviseRun<T, O>(
   live: Supervised,
   action: () => Promise<T>,
   end: (value: T, stopCode: number | null) => O,

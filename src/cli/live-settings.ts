@@ -9,6 +9,7 @@ import { UsageError } from "../errors.js";
 import { HandoffPolicy, resolveWindow } from "../handoff/policy.js";
 import { formatTokensShort } from "../handoff/text.js";
 import { resolveLocale, type Locale } from "../locale/locale.js";
+import type { NotifyTarget } from "../notify/index.js";
 import { isDefaultRunDirectory } from "../storage/files.js";
 import type { StepRecord, StepSettings } from "../records/step-record.js";
 import type { Runtime } from "../runtime/runtime.js";
@@ -16,6 +17,7 @@ import {
   parseBudget,
   parseLang,
   parseNonEmpty,
+  parseNotify,
   parseRunDir,
   parseDriftAfter,
   parseHandoffRule,
@@ -55,6 +57,8 @@ export interface LiveSettings {
   review: boolean;
   /** `--store` / FLOWER_STORE. */
   store: StoreOption;
+  /** `--notify`: told when the run pauses for a person or ends. */
+  notify: NotifyTarget | undefined;
   /**
    * The run's own worktree (`--worktree`, or a continued run that was started with it): the runtime works
    * there, not in `workspace` (the checkout, where records and the printed lines stay).
@@ -77,6 +81,7 @@ export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
   }
   const runDir = parseRunDir(values["run-dir"], locale);
   const store = storeOption(values);
+  const notify = parseNotify(values.notify, locale);
   const handoffOption = new HandoffPolicy({
     ...(values["no-handoff"] === true ? { enabled: false } : {}),
     ...(window !== undefined ? { window } : {}),
@@ -103,6 +108,7 @@ export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
     localeGiven: values.lang !== undefined,
     review: values.review === true,
     store,
+    notify,
   };
 }
 
@@ -240,7 +246,14 @@ export function supervised(
   settings: LiveSettings,
   name: string,
 ): Supervised {
-  return { rt, output: settings.output, sink, step: name, continueCommand: continueCommand(name, settings) };
+  return {
+    rt,
+    output: settings.output,
+    sink,
+    step: name,
+    continueCommand: continueCommand(name, settings),
+    notify: settings.notify,
+  };
 }
 
 /** The worktree a recorded run (or step) of its own works in, when it has one on this machine. */

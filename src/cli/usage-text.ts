@@ -19,6 +19,8 @@ export interface UsageText {
   /** FLOWER_LANG names a language flower does not speak; the note says what it uses instead. */
   langVariable: (text: string, used: Locale) => string;
   empty: (option: string) => string;
+  /** `--notify` that is neither a command nor an http(s) URL: the value as it may be shown, and the scheme. */
+  notify: (shown: string, scheme: string | null) => string;
   workspaceMissing: (path: string) => string;
   /** `--run-dir` is a file, or lies under one: no folder can be made there. */
   runDirNotDirectory: (given: string, blocker: string) => string;
@@ -52,6 +54,8 @@ export const USAGE_TEXT: Record<Locale, UsageText> = {
     langVariable: (text, used) =>
       `flower: note: FLOWER_LANG=${text} is not a language flower speaks (zh or en); using ${used}`,
     empty: (option) => `flower: ${option} must not be empty`,
+    notify: (shown, scheme) =>
+      `flower: --notify must be a shell command, or an http:// or https:// URL for a webhook; got ${shown}${scheme ? ` (${scheme}:// is neither)` : " (not a URL that parses)"}`,
     workspaceMissing: (path) => `flower: --workspace must be an existing directory, got ${path}`,
     runDirNotDirectory: (given, blocker) =>
       `flower: --run-dir must be a directory, got ${given} (${blocker} is not a directory)`,
@@ -81,6 +85,8 @@ export const USAGE_TEXT: Record<Locale, UsageText> = {
     langVariable: (text, used) =>
       `flower: 提示: FLOWER_LANG=${text} 不是 flower 会说的语言(zh 或 en),改用 ${used}`,
     empty: (option) => `flower: ${option} 不能为空`,
+    notify: (shown, scheme) =>
+      `flower: --notify 必须是一条 shell 命令,或 webhook 的 http:// / https:// 地址;收到 ${shown}${scheme ? `(${scheme}:// 两者都不是)` : "(不是能解析的 URL)"}`,
     workspaceMissing: (path) => `flower: --workspace 必须是已存在的目录,收到 ${path}`,
     runDirNotDirectory: (given, blocker) => `flower: --run-dir 必须是目录,收到 ${given}(${blocker} 不是目录)`,
     oneTask: (count, joined) =>

@@ -11,6 +11,9 @@ import type { WorkflowResult } from "../workflow/run-workflow.js";
 import { sectionItems } from "./document-summary.js";
 import { DISPLAY_TEXT } from "./display-text.js";
 import { supervise, type LiveOutcome, type Supervised } from "./live-run.js";
+import { driftNotice, goalNotMetWhy, goOnLine, stepOfRun, type Notice } from "./run-notice.js";
+import { NOTIFY_TEXT } from "../notify/index.js";
+import type { Runtime } from "../runtime/runtime.js";
 import { oneLine } from "./terminal-text.js";
 import { CLI_TEXT } from "./text.js";
 import { showCommandFor, verdictLines } from "./verdict-lines.js";
@@ -32,10 +35,11 @@ export interface WorkflowOutcome extends LiveOutcome {
 export async function runWorkflowLive(live: WorkflowLive): Promise<WorkflowOutcome> {
   const { rt, output } = live;
   const text = CLI_TEXT[output.locale];
-  return supervise(live, live.action, (workflow, stopCode): WorkflowOutcome => {
+  return supervise(live, live.action, (workflow, stopCode, tell): WorkflowOutcome => {
     const last = workflow.steps.at(-1);
     const result: StepResult | null = last?.result ?? null;
     const lastStatus = last ? (rt.records.get(last.step)?.status ?? "done") : "done";
+    tell(workflowNotice(rt, live, workflow, lastStatus, stopCode));
     if (output.json) process.stdout.write(`${JSON.stringify({ type: "result", ...workflow })}\n`);
     // A work step that ended goal-not-met ends the run, but it is a verdict, not a stop to continue from.
     const lastRecord = last ? rt.records.get(last.step) : undefined;
@@ -83,6 +87,58 @@ export async function runWorkflowLive(live: WorkflowLive): Promise<WorkflowOutco
     }
     return { code: lastStatus === "done" ? EXIT.ok : EXIT.failed, status: lastStatus, result, workflow };
   });
+}
+
+/** The notice of a workflow run that paused for a person (after a step, or by the drift watch) or ended (none for a stop). */
+function workflowNotice(
+  rt: Runtime,
+  live: WorkflowLive,
+  workflow: WorkflowResult,
+  lastStatus: string,
+  stopCode: number | null,
+): Notice | null {
+  const locale = live.output.locale;
+  const words = NOTIFY_TEXT[locale].why;
+  const last = workflow.steps.at(-1);
+  const goOn = goOnLine(live.continueCommand);
+  if (last && workflow.status === "stopped") {
+    const drift = driftNotice(rt.records.get(last.step), last.name, stopCode, live.continueCommand, locale);
+    if (drift) return drift;
+  }
+  if (workflow.status === "paused" && workflow.paused) {
+    const paused = workflow.paused;
+    return {
+      event: "paused",
+      step: paused.after,
+      status: "paused",
+      why: words.paused(
+        DISPLAY_TEXT[locale].stepNames[paused.after] ?? paused.after,
+        paused.document?.path ?? null,
+        sectionItems(paused.openQuestions).length,
+      ),
+      continue: goOnLine(live.goOnCommand ?? live.continueCommand),
+    };
+  }
+  const step = last?.name ?? stepOfRun(live.step, undefined);
+  if (lastStatus === "goal-not-met")
+    return {
+      event: "goal-not-met",
+      step,
+      status: "goal-not-met",
+      why: goalNotMetWhy(last ? rt.records.get(last.step) : undefined, locale),
+      continue: goOn,
+    };
+  if (workflow.status === "stopped") return null;
+  if (lastStatus === "done") return { event: "done", step, status: "done", why: words.done, continue: null };
+  if (lastStatus === "failed")
+    return {
+      event: "failed",
+      step,
+      status: "failed",
+      why: last?.result.errors.at(-1)?.split("\n")[0] ?? words.failed,
+      continue: goOn,
+    };
+  return null;
 }
 
 /** The pause (W4): which step, the file to read, its open questions, and how to go on. */

@@ -49,6 +49,8 @@ export interface DriveRun {
 export interface DriveOutcome {
   status: Exclude<FleetStatus, "queued" | "running" | "cancelled"> | "stopped";
   error: string | null;
+  /** A goal-not-met run's reason in one line (its guard's), for a notification. */
+  why?: string;
 }
 
 /**
@@ -125,9 +127,8 @@ async function workflow(rt: Runtime, run: FleetRun): Promise<DriveOutcome> {
   if (result.status === "paused") return { status: "paused", error: null };
   const last = result.steps.at(-1);
   const status = last ? rt.records.get(last.step)?.status : undefined;
-  if (result.status === "done")
-    return { status: status === "goal-not-met" ? "goal-not-met" : "done", error: null };
-  return ended(status, last?.result.errors);
+  if (result.status === "done" && status !== "goal-not-met") return { status: "done", error: null };
+  return ended(status, last?.result.errors, last ? rt.records.get(last.step)?.guard?.why : undefined);
 }
 
 /**
@@ -146,14 +147,19 @@ async function direct(rt: Runtime, run: FleetRun): Promise<DriveOutcome> {
   const result = rt.records.get(run.run)
     ? await rt.continue(run.run, team, { wait: LEASE_WAIT_MS })
     : await rt.run(run.run, team, run.task, { wait: LEASE_WAIT_MS });
-  const status = rt.records.get(run.run)?.status;
-  if (status === "done") return { status: "done", error: null };
-  return ended(status, result.errors);
+  const record = rt.records.get(run.run);
+  if (record?.status === "done") return { status: "done", error: null };
+  return ended(record?.status, result.errors, record?.guard?.why);
 }
 
-/** A step that did not finish: its verdict, the stop, or a failure with its last error. */
-function ended(status: string | undefined, errors: readonly string[] | undefined): DriveOutcome {
-  if (status === "goal-not-met") return { status: "goal-not-met", error: null };
+/** A step that did not finish: its verdict (and its guard's why), the stop, or a failure with its last error. */
+function ended(
+  status: string | undefined,
+  errors: readonly string[] | undefined,
+  why?: string | null,
+): DriveOutcome {
+  if (status === "goal-not-met")
+    return { status: "goal-not-met", error: null, ...(why ? { why: oneLine(why) } : {}) };
   if (status === "stopped" || status === "running") return { status: "stopped", error: null };
   return {
     status: "failed",

@@ -30,7 +30,9 @@ export type FleetEvent =
   | { type: "run-workspace"; run: string; path: string; created: boolean; commit: string | null }
   /** A line the repository's setup command printed in a new working tree. */
   | { type: "run-setup"; run: string; line: string }
-  | { type: "worker-error"; message: string };
+  | { type: "worker-error"; message: string }
+  /** A notifier of the run (the worker's `notify` or the run's own) failed; said once per run. */
+  | { type: "notify-failed"; run: string; message: string };
 
 /** A tiny synchronous emitter; a listener that throws never breaks the worker. */
 export class FleetEvents {

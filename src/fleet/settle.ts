@@ -17,14 +17,17 @@ export interface Settle {
   events: FleetEvents;
 }
 
+/** Where the run was left: the status written (with its error), or `lost` when it was not this worker's. */
+export type Settled = { status: FleetStatus; error: string | null } | { status: "lost" };
+
 export async function settle(
   fleet: FleetStore,
   { run, token, stop, outcome, events }: Settle,
-): Promise<void> {
+): Promise<Settled> {
   const name = run.run;
   if (stop === "lost") {
     events.emit({ type: "run-status", run: name, status: "lost" });
-    return;
+    return { status: "lost" };
   }
   // A run that reached its end (or its pause) before the stop took effect keeps that end.
   const reached =
@@ -34,11 +37,11 @@ export async function settle(
     if (!(await fleet.runs.finish(name, token, "queued", { job }))) {
       await fleet.queue.cancel(job).catch(() => undefined);
       events.emit({ type: "run-status", run: name, status: "lost" });
-      return;
+      return { status: "lost" };
     }
     if (run.job !== null) await fleet.queue.complete(run.job);
     events.emit({ type: "run-status", run: name, status: "queued", why: "released" });
-    return;
+    return { status: "queued", error: null };
   }
   let status: FleetStatus;
   let error = outcome.error;
@@ -49,8 +52,9 @@ export async function settle(
   else status = "failed";
   if (!(await fleet.runs.finish(name, token, status, { error, job: null }))) {
     events.emit({ type: "run-status", run: name, status: "lost" });
-    return;
+    return { status: "lost" };
   }
   if (run.job !== null) await fleet.queue.complete(run.job);
   events.emit({ type: "run-status", run: name, status, ...(error ? { error } : {}) });
+  return { status, error };
 }

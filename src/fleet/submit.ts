@@ -14,6 +14,7 @@ import { existsSync, statSync } from "node:fs";
 import { notADirectoryOnPath } from "../fs/directory-path.js";
 import { captureSource } from "../work/run-source.js";
 import type { HandoffRule } from "../handoff/policy.js";
+import { NOTIFY_EXPECTED, parseNotifyTarget, shownTarget } from "../notify/index.js";
 
 export interface SubmitOptions {
   /** The work step alone, no requirements or goal (the CLI's `--direct`). @default false */
@@ -36,6 +37,12 @@ export interface SubmitOptions {
   workspace?: string;
   /** Where the submitting checkout's shadow repository is kept. @default `<workspace>/runs` */
   runDir?: string;
+  /**
+   * Told when the run pauses for approval or ends (done, goal not met, failed), by the worker that
+   * drives it (the CLI's `--notify`): a shell command, run on that worker, or an http(s) URL for a
+   * webhook. Kept with the run. @default none (a worker's own `notify` is told anyway)
+   */
+  notify?: string;
 }
 
 /** Every option name, checked against SubmitOptions by the compiler. */
@@ -48,6 +55,7 @@ const KNOWN = {
   priority: true,
   workspace: true,
   runDir: true,
+  notify: true,
 } as const satisfies Record<keyof SubmitOptions, true>;
 
 export interface Submitted {
@@ -140,10 +148,20 @@ function checkOptions(options: SubmitOptions): FleetRunOptions {
     throw new ConfigurationError("rule", rule, '"line" or "cost"');
   if (options.run !== undefined && (typeof options.run !== "string" || !RUN_ID.test(options.run)))
     throw new ConfigurationError("run", options.run, "a run name of letters, digits, . - or _ (at most 80)");
+  if (options.notify !== undefined) {
+    const target = parseNotifyTarget(options.notify);
+    if ("refused" in target)
+      throw new ConfigurationError(
+        "notify",
+        typeof options.notify === "string" ? shownTarget(options.notify) : options.notify,
+        NOTIFY_EXPECTED,
+      );
+  }
   return {
     direct: options.direct === true,
     yes: options.yes === true,
     ...(window !== undefined ? { window } : {}),
     ...(rule !== undefined ? { rule } : {}),
+    ...(options.notify !== undefined ? { notify: options.notify.trim() } : {}),
   };
 }

@@ -24,6 +24,15 @@ import { RUNTIME_OPTION_NAMES } from "../runtime/options.js";
 import { driveRun, type DriveOutcome, type RunRuntimeOptions } from "./drive-run.js";
 import { FleetEvents, type FleetEvent } from "./fleet-events.js";
 import { settle } from "./settle.js";
+import { resolveLocale, type Locale } from "../locale/locale.js";
+import {
+  Notifier,
+  NOTIFY_EXPECTED,
+  parseNotifyTarget,
+  shownTarget,
+  type NotifyTarget,
+} from "../notify/index.js";
+import { defaultCommandFor, fleetNotice, type FleetCommandFor } from "./run-notice.js";
 
 export interface FleetWorkerOptions {
   /** The shared store: `postgres://user:password@host:port/database` (optionally `?schema=name`). */
@@ -34,13 +43,30 @@ export interface FleetWorkerOptions {
   runtime: RunRuntimeOptions;
   /** How often the worker beats, watches and fetches (ms). @default 1000 */
   pollMs?: number;
+  /**
+   * Told of every run this worker drives when it pauses for approval or ends (done, goal not met,
+   * failed): a shell command (the JSON on stdin and in FLOWER_NOTIFY_* variables) or an http(s) URL (a
+   * POST of the JSON). A run's own `notify` (submit) is told as well. A notifier that fails or hangs
+   * never holds the run or the worker's slot; it is said once per run, as a `notify-failed` event.
+   * @default none
+   */
+  notify?: string;
+  /**
+   * How a notification writes the command that goes on with a run (`approve` after its pause,
+   * `continue` after it failed or missed its goal). @default `flower approve|continue <run> --store <the store, without its password>`
+   */
+  commandFor?: FleetCommandFor;
 }
 
 /** Every option name, checked against FleetWorkerOptions by the compiler. */
-const KNOWN = { store: true, concurrency: true, runtime: true, pollMs: true } as const satisfies Record<
-  keyof FleetWorkerOptions,
-  true
->;
+const KNOWN = {
+  store: true,
+  concurrency: true,
+  runtime: true,
+  pollMs: true,
+  notify: true,
+  commandFor: true,
+} as const satisfies Record<keyof FleetWorkerOptions, true>;
 
 /** The runtime options a worker passes on to each run's Runtime: all but the store and onEvent (the fleet's). */
 const RUNTIME_KNOWN: Readonly<Record<string, true>> = Object.fromEntries(
@@ -56,10 +82,13 @@ interface Slot {
   /** Why it was stopped, if it was: a person's cancel, this worker's shutdown, or the row was taken. */
   stop: "cancel" | "shutdown" | "lost" | null;
   done: Promise<void>;
+  /** The workflow step it is on, as its events say (a direct run: `work`). */
+  step: string | null;
 }
 
 export class Worker {
-  readonly options: Required<Omit<FleetWorkerOptions, "runtime">> & Pick<FleetWorkerOptions, "runtime">;
+  readonly options: Required<Omit<FleetWorkerOptions, "runtime" | "notify" | "commandFor">> &
+    Pick<FleetWorkerOptions, "runtime" | "notify">;
   /** Every change this worker makes to its runs, and each run's runtime events. */
   readonly events = new FleetEvents();
   readonly #self: ProcessIdentity = currentProcess();
@@ -70,6 +99,15 @@ export class Worker {
   #timer: NodeJS.Timeout | null = null;
   #ticking: Promise<void> | null = null;
   #stopping: Promise<void> | null = null;
+  /** The worker's own notifier (`notify`), and how its notifications write the command that goes on. */
+  readonly #notify: NotifyTarget | null;
+  readonly #commandFor: FleetCommandFor;
+  /** The language of the notifications' `why` (the runs' runtime locale). */
+  readonly #locale: Locale;
+  /** Notifications still being sent: stop() waits for them (each is bounded by its time limit). */
+  readonly #notifying = new Set<Promise<void>>();
+  /** Runs whose notifier failure was said: once per run, however often it is driven here. */
+  readonly #notifyFailed = new Set<string>();
 
   constructor(options: FleetWorkerOptions) {
     if (typeof options !== "object" || options === null)
@@ -89,7 +127,18 @@ export class Worker {
       );
     // Said now, not when the first run fails with it.
     refuseUnknownOptions(options.runtime, RUNTIME_KNOWN, "runtime.");
-    this.options = { store: options.store, concurrency, pollMs, runtime: options.runtime };
+    this.#notify = options.notify === undefined ? null : notifyTarget(options.notify, "notify");
+    if (options.commandFor !== undefined && typeof options.commandFor !== "function")
+      throw new ConfigurationError("commandFor", options.commandFor, "a function (action, run) => string");
+    this.#commandFor = options.commandFor ?? defaultCommandFor(options.store);
+    this.#locale = resolveLocale(options.runtime.locale);
+    this.options = {
+      store: options.store,
+      concurrency,
+      pollMs,
+      runtime: options.runtime,
+      ...(options.notify !== undefined ? { notify: options.notify } : {}),
+    };
     // Refuses a store that is not PostgreSQL now, before anything starts.
     this.#fleet = openFleetStore(options.store, { supervise: true });
   }
@@ -119,6 +168,7 @@ export class Worker {
         slot.rt?.stop();
       }
       await Promise.all([...this.#slots.values()].map((slot) => slot.done));
+      await Promise.all([...this.#notifying]);
       await this.#fleet?.close();
       this.#fleet = null;
     })();
@@ -211,7 +261,13 @@ export class Worker {
   }
 
   #drive(run: FleetRun, fleet: FleetStore): void {
-    const slot: Slot = { run, rt: null, stop: null, done: Promise.resolve() };
+    const slot: Slot = {
+      run,
+      rt: null,
+      stop: null,
+      done: Promise.resolve(),
+      step: run.options.direct ? "work" : run.step,
+    };
     this.#slots.set(run.run, slot);
     // A direct run is the work step alone: it has no workflow-step events to name its step.
     if (run.options.direct) fleet.runs.setStep(run.run, this.#token, "work").catch(() => undefined);
@@ -242,14 +298,23 @@ export class Worker {
       onSetup: (line) => this.events.emit({ type: "run-setup", run: run.run, line }),
       onEvent: (event) => {
         this.events.emit({ type: "run-event", run: run.run, event });
-        if (event.type === "workflow-step" && event.phase === "start")
+        if (event.type === "workflow-step" && event.phase === "start") {
+          slot.step = event.name;
           fleet.runs.setStep(run.run, this.#token, event.name).catch(() => undefined);
+        }
       },
     })
       .catch((error: unknown): DriveOutcome => ({ status: "failed", error: (error as Error).message }))
-      .then((outcome) =>
-        settle(fleet, { run, token: this.#token, stop: slot.stop, outcome, events: this.events }),
-      )
+      .then(async (outcome) => {
+        const settled = await settle(fleet, {
+          run,
+          token: this.#token,
+          stop: slot.stop,
+          outcome,
+          events: this.events,
+        });
+        this.#tell(run, fleetNotice(run.run, slot.step, settled, outcome, this.#locale, this.#commandFor));
+      })
       .catch((error: unknown) =>
         this.events.emit({ type: "worker-error", message: (error as Error).message }),
       )
@@ -257,6 +322,44 @@ export class Worker {
         this.#slots.delete(run.run);
       });
   }
+
+  /**
+   * Tells the worker's notifier and the run's own, in the background: the slot is free at once, and a
+   * notifier that hangs is ended at its time limit. A failure is one `notify-failed` event for the run.
+   */
+  #tell(run: FleetRun, notice: ReturnType<typeof fleetNotice>): void {
+    if (notice === null) return;
+    const targets: NotifyTarget[] = [];
+    if (this.#notify) targets.push(this.#notify);
+    if (run.options.notify !== undefined) {
+      // Checked when it was submitted; a row written by other code is checked again here, and skipped.
+      const own = parseNotifyTarget(run.options.notify);
+      if (!("refused" in own)) targets.push(own);
+    }
+    if (targets.length === 0) return;
+    const notifier = new Notifier(targets, {
+      locale: this.#locale,
+      onFailure: (message) => {
+        if (this.#notifyFailed.has(run.run)) return;
+        this.#notifyFailed.add(run.run);
+        this.events.emit({ type: "notify-failed", run: run.run, message });
+      },
+    });
+    const sending = notifier.send(notice).finally(() => this.#notifying.delete(sending));
+    this.#notifying.add(sending);
+  }
 }
 
 export type { FleetEvent };
+
+/** A notify value as a target, or a ConfigurationError naming the option (the value shown without secrets). */
+function notifyTarget(value: unknown, option: string): NotifyTarget {
+  const target = parseNotifyTarget(value);
+  if ("refused" in target)
+    throw new ConfigurationError(
+      option,
+      typeof value === "string" ? shownTarget(value) : value,
+      NOTIFY_EXPECTED,
+    );
+  return target;
+}

@@ -35,6 +35,11 @@ export interface FleetRunOptions {
   /** `--handoff-rule`: when its steps hand off; absent: the line. */
   rule?: HandoffRule;
   /**
+   * `--notify`: a shell command or an http(s) URL the worker that drives the run tells when it pauses
+   * for approval or ends (notify/); absent: only the worker's own notifier, if any.
+   */
+  notify?: string;
+  /**
    * The work the run was given: the submitting checkout's repository, commit and uncommitted changes
    * (carried in the store's log). Absent: submitted from outside a git repository (or by code that named
    * no workspace); a worker then runs it on its own checkout's HEAD.

@@ -6,7 +6,14 @@
 import { EXIT, UsageError } from "../../errors.js";
 import { resolveLocale, type Locale } from "../../locale/locale.js";
 import { resolve } from "node:path";
-import { parseHandoffRule, parseLang, parseRunDir, parseWindow, type ParsedCommand } from "../args.js";
+import {
+  parseHandoffRule,
+  parseLang,
+  parseNotify,
+  parseRunDir,
+  parseWindow,
+  type ParsedCommand,
+} from "../args.js";
 import { FLEET_TEXT } from "../fleet-text.js";
 import { invocation } from "../invocation.js";
 import { shellQuote } from "../live-run.js";
@@ -31,6 +38,12 @@ export function approveCommandLine(run: string, store: StoreOption, locale: Loca
   return [invocation(), "approve", shellQuote(run), ...hint.args.map(shellQuote)].join(" ");
 }
 
+/** `flower continue <run>` of a fleet run (after it failed or missed its goal), with the store as above. */
+export function continueCommandLine(run: string, store: StoreOption, locale: Locale): string {
+  const hint = storeHint(store, locale);
+  return [invocation(), "continue", shellQuote(run), ...hint.args.map(shellQuote)].join(" ");
+}
+
 export async function submitCommand(parsed: ParsedCommand): Promise<number> {
   const locale = resolveLocale(parseLang(parsed.values.lang));
   const text = FLEET_TEXT[locale];
@@ -39,6 +52,7 @@ export async function submitCommand(parsed: ParsedCommand): Promise<number> {
   if (task === "") throw new UsageError(text.oneTask(0));
   const window = parseWindow(parsed.values.window, locale);
   const rule = parseHandoffRule(parsed.values["handoff-rule"], locale);
+  const notify = parseNotify(parsed.values.notify, locale);
   const store = fleetStore("submit", parsed.values, locale);
   const { submit } = await import("../../fleet/submit.js");
   // The checkout as the person sees it goes with the run: commit, uncommitted changes, unpushed commits.
@@ -51,6 +65,7 @@ export async function submitCommand(parsed: ParsedCommand): Promise<number> {
     ...(rule !== undefined ? { rule } : {}),
     workspace,
     runDir,
+    ...(notify !== undefined ? { notify: String(parsed.values.notify).trim() } : {}),
   });
   // The name alone on stdout: `run=$(flower submit …)` in a script.
   process.stdout.write(parsed.values.json === true ? `${JSON.stringify(submitted)}\n` : `${submitted.run}\n`);

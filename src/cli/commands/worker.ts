@@ -15,7 +15,7 @@ import type { ParsedCommand } from "../args.js";
 import { FLEET_TEXT } from "../fleet-text.js";
 import { displayPath, TERM_GRACE_MS } from "../live-run.js";
 import { liveSettings, requireCredentials } from "../live-settings.js";
-import { approveCommandLine, fleetStore } from "./fleet.js";
+import { approveCommandLine, continueCommandLine, fleetStore } from "./fleet.js";
 import { USAGE_TEXT } from "../usage-text.js";
 
 export async function workerCommand(parsed: ParsedCommand): Promise<number> {
@@ -39,9 +39,15 @@ export async function workerCommand(parsed: ParsedCommand): Promise<number> {
       ...(settings.model ? { model: settings.model } : {}),
       ...(settings.maxBudgetUsd !== undefined ? { maxBudgetUsd: settings.maxBudgetUsd } : {}),
     },
+    // --notify: told of every run; the lines it carries are the ones this worker prints.
+    ...(typeof parsed.values.notify === "string" ? { notify: parsed.values.notify } : {}),
+    commandFor: (action, run) =>
+      action === "approve" ? approveCommandLine(run, store, locale) : continueCommandLine(run, store, locale),
   });
   const say = settings.output.say;
   worker.events.on((event) => {
+    // A notifier that failed: on stderr, once per run (the Worker says it once).
+    if (event.type === "notify-failed") return void process.stderr.write(`${event.message}\n`);
     const line = lineOf(event, text, (run) => approveCommandLine(run, store, locale));
     if (line !== null) say(line);
   });
@@ -89,6 +95,7 @@ function lineOf(
   approve: (run: string) => string,
 ): string | null {
   if (event.type === "worker-error") return text.storeTrouble(event.message);
+  if (event.type === "notify-failed") return null;
   if (event.type === "run-workspace")
     return text.workspace(event.run, displayPath(event.path), event.created, event.commit);
   if (event.type === "run-setup") return text.setup(event.run, event.line);

@@ -3,7 +3,8 @@
  * binary and the offline kit. A scripted model that writes plan notes forever and never touches what the
  * goal's check looks for: at each handoff flower runs the check and counts the files, shows where the
  * run stands, and after three generations without progress pauses at the handoff with that evidence
- * (exit 0). The person adds a line to the handoff; `flower continue` starts the successor from it.
+ * (exit 0), and `--notify` is told so (event `drift`, with the handoff and the line that goes on). The
+ * person adds a line to the handoff; `flower continue` starts the successor from it.
  */
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -98,8 +99,13 @@ describe("the drift watch", () => {
       });
       const root = temp.make("flower-drift-");
       writeFileSync(join(root, "README.md"), "A project with a bug.\n");
+      // The person's notifier, outside the checkout: each payload it gets, one line.
+      const home = temp.make("flower-drift-notifier-");
+      const notified = join(home, "notified.jsonl");
+      writeFileSync(join(home, "record.sh"), `cat >> ${notified}\n`);
       const env = cleanEnv(model.env());
-      const first = await runFlower(["--yes", "--window", "90000", "Fix the bug"], {
+      const notify = ["--notify", `sh ${join(home, "record.sh")}`];
+      const first = await runFlower(["--yes", "--window", "90000", ...notify, "Fix the bug"], {
         env,
         cwd: root,
         timeoutMs: TIMEOUT,
@@ -115,6 +121,16 @@ describe("the drift watch", () => {
       expect(handoffLine, out).not.toBeNull();
       const goOn = /Paused for a person: .*then: (flower continue\S*(?: \S+)*)\.$/m.exec(out)?.[1];
       expect(goOn, out).toBeDefined();
+
+      const told = readFileSync(notified, "utf8").trim().split("\n");
+      expect(told).toHaveLength(1);
+      expect(JSON.parse(told[0]!)).toMatchObject({
+        event: "drift",
+        step: "work",
+        status: "paused",
+        why: `paused: generations 1, 2, 3 made no goal check newly pass and changed no file; read the handoff ${handoffLine![1]}, add what the next generation should know, then go on`,
+        continue: goOn,
+      });
 
       const work = Object.values(manifest(root).steps).find(
         (step) => step.workflow?.name === "work",

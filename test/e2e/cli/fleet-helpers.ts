@@ -46,6 +46,8 @@ export function startWorker(
     timeoutMs?: number;
     /** More environment for the worker (a crash test's FLOWER_TEST_PAUSE_AT). */
     env?: Record<string, string>;
+    /** More flags, as a person adds them (`--notify …`). */
+    flags?: string[];
   },
 ): Spawned {
   const env = cleanEnv({
@@ -55,7 +57,8 @@ export function startWorker(
     }),
     ...options.env,
   });
-  return spawnFlower(["worker", "--store", options.url, "--concurrency", String(options.concurrency ?? 1)], {
+  const args = ["worker", "--store", options.url, "--concurrency", String(options.concurrency ?? 1)];
+  return spawnFlower([...args, ...(options.flags ?? [])], {
     env,
     cwd: options.workspace,
     timeoutMs: options.timeoutMs ?? 240_000,
