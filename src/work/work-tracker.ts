@@ -314,11 +314,10 @@ export class WorkTracker {
         const differing = await this.shadow.changedSince(target, this.key);
         if (differing.length > 0) {
           // A file as the run found it (at its start, or in HEAD) is nobody's edit: the run's version comes.
-          const touched = new Set(
-            await this.#changedSinceAll(
-              [start, this.base].filter((commit): commit is string => commit !== null),
-            ),
-          );
+          // With neither to compare with (a checkout outside git, a step of the run that has no start yet)
+          // nothing shows a file is nobody's: every difference is kept and named, never put back.
+          const found = [start, this.base].filter((commit): commit is string => commit !== null);
+          const touched = new Set(found.length > 0 ? await this.#changedSinceAll(found) : differing);
           const bring = differing.filter((path) => !touched.has(path));
           kept.push(...differing.filter((path) => touched.has(path)));
           if (bring.length > 0)

@@ -177,4 +177,23 @@ describe("the shadow repository", () => {
     expect(result.restored).toEqual([]);
     expect(readFileSync(join(root, "c.txt"), "utf8")).toBe("the person's edit\n");
   });
+
+  it("in a checkout outside git, a file the person made meanwhile is kept, not deleted (a new step of the run goes on)", async () => {
+    const root = temp.make("flower-plain-");
+    const runDir = join(root, "runs");
+    writeFileSync(join(root, "a.txt"), "a\n");
+    const work = await tracker(root, runDir, false);
+    await work.checkpoint({ kind: "start", step: "requirements", generation: 1 });
+    writeFileSync(join(root, "notes.txt"), "the run's\n");
+    await work.checkpoint({ kind: "end", step: "requirements", generation: 1 });
+    // The person, during the pause: a file of their own, and an edit.
+    writeFileSync(join(root, "mine.txt"), "the person's\n");
+    writeFileSync(join(root, "a.txt"), "the person's edit\n");
+    // The next step begins: no start of its own yet, and no HEAD to compare with.
+    const result = await (await tracker(root, runDir, false)).reconcile(async () => true, null);
+    expect(result.restored).toEqual([]);
+    expect([...result.kept].sort()).toEqual(["a.txt", "mine.txt"]);
+    expect(readFileSync(join(root, "mine.txt"), "utf8")).toBe("the person's\n");
+    expect(readFileSync(join(root, "a.txt"), "utf8")).toBe("the person's edit\n");
+  });
 });
