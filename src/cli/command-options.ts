@@ -184,7 +184,7 @@ const LIVE: Record<string, OptionSpec> = {
   },
   "handoff-rule": {
     type: "string",
-    value: "line|cost",
+    value: "RULE",
     default: { en: "line", zh: "line" },
     help: {
       en: `When to hand off: line (at the handoff line, window - ${DEFAULTS.headroom}) or cost (as soon as re-reading the context has cost as much as one handoff: far earlier and far more often, the cheapest rule measured on long jobs).`,
