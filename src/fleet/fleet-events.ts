@@ -26,8 +26,18 @@ export type FleetEvent =
       error?: string;
     }
   | { type: "run-event"; run: string; event: FlowerEvent }
-  /** The run's own working tree on this worker (made now, or found again). */
-  | { type: "run-workspace"; run: string; path: string; created: boolean; commit: string | null }
+  /**
+   * The run's own working tree on this worker (made now, or found again); `restored`: the files a new
+   * tree took from the run's checkpoints in the store (it went on from another worker).
+   */
+  | {
+      type: "run-workspace";
+      run: string;
+      path: string;
+      created: boolean;
+      commit: string | null;
+      restored: string[];
+    }
   /** A line the repository's setup command printed in a new working tree. */
   | { type: "run-setup"; run: string; line: string }
   | { type: "worker-error"; message: string }

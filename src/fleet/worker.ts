@@ -294,6 +294,7 @@ export class Worker {
           path: space.path,
           created: space.created,
           commit: space.commit,
+          restored: space.restored,
         }),
       onSetup: (line) => this.events.emit({ type: "run-setup", run: run.run, line }),
       onEvent: (event) => {

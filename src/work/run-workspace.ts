@@ -30,7 +30,7 @@ import {
 import { join, relative, resolve, sep } from "node:path";
 import { DEFAULTS } from "../defaults.js";
 import { WorkError } from "../errors.js";
-import { chainKey } from "./checkpoint-message.js";
+import { chainKey, parseCheckpointMessage } from "./checkpoint-message.js";
 import { git, gitText, nulList } from "./git.js";
 import { personRepository } from "./shadow-repo.js";
 import type { WorkCarrier } from "./work-carrier.js";
@@ -44,6 +44,11 @@ export interface RunWorkspace {
   created: boolean;
   /** The commit it was made at; null for a copy. */
   commit: string | null;
+  /**
+   * Files a new tree took from the run's checkpoints in the store, past its beginning (a run that went on
+   * from another worker); empty for a run that begins here or a tree found again.
+   */
+  restored: string[];
 }
 
 export interface OpenRunWorkspace {
@@ -82,7 +87,7 @@ async function open(options: OpenRunWorkspace): Promise<RunWorkspace> {
   if (person === null) return copyWorkspace(options, path);
   if (existsSync(join(path, ".git"))) {
     const head = await gitText(["rev-parse", "HEAD"], { cwd: path }).catch(() => null);
-    return { path, kind: "worktree", created: false, commit: head };
+    return { path, kind: "worktree", created: false, commit: head, restored: [] };
   }
   const commit = options.commit ?? person.head;
   if (commit === null)
@@ -102,7 +107,7 @@ async function open(options: OpenRunWorkspace): Promise<RunWorkspace> {
   if (options.uncommitted === true) await carryUncommitted(person.root, path);
   // The files as the run stands (a submit's uncommitted changes, a dead worker's checkpoints) before the
   // setup command sees them; the step itself then goes back past a checkpoint its transcript lacks.
-  if (options.carrier) await bringToTip(path, options);
+  const restored = options.carrier ? await bringToTip(path, options) : [];
   try {
     await runSetup(path, options.onSetup);
   } catch (error) {
@@ -111,11 +116,14 @@ async function open(options: OpenRunWorkspace): Promise<RunWorkspace> {
     rmSync(path, { recursive: true, force: true });
     throw error;
   }
-  return { path, kind: "worktree", created: true, commit };
+  return { path, kind: "worktree", created: true, commit, restored };
 }
 
-/** The chain's files (from the store's log) into a new working tree of the run. */
-async function bringToTip(path: string, options: OpenRunWorkspace): Promise<void> {
+/**
+ * The chain's files (from the store's log) into a new working tree of the run. Returns the files put
+ * back when the tip is past the run's beginning (the submit's own changes are not news to anyone).
+ */
+async function bringToTip(path: string, options: OpenRunWorkspace): Promise<string[]> {
   const tracker = await WorkTracker.open({
     workspace: path,
     runDir: options.runDir,
@@ -126,7 +134,11 @@ async function bringToTip(path: string, options: OpenRunWorkspace): Promise<void
     now: () => new Date(),
   });
   await tracker.catchUp();
-  if (tracker.tip !== null) await tracker.shadow.restore(tracker.tip, tracker.key, { base: tracker.base });
+  if (tracker.tip === null) return [];
+  const restored = await tracker.shadow.restore(tracker.tip, tracker.key, { base: tracker.base });
+  const meta = parseCheckpointMessage(await tracker.shadow.messageOf(tracker.tip));
+  // The submit's row is the chain's generation 0: a run that begins here.
+  return meta === null || (meta.kind === "start" && meta.generation === 0) ? [] : restored;
 }
 
 /**
@@ -200,7 +212,7 @@ async function carryUncommitted(root: string, path: string): Promise<void> {
 
 /** A copy of a workspace that is not a git repository (flower's own folders and .git folders left out). */
 function copyWorkspace(options: OpenRunWorkspace, path: string): RunWorkspace {
-  if (existsSync(path)) return { path, kind: "copy", created: false, commit: null };
+  if (existsSync(path)) return { path, kind: "copy", created: false, commit: null, restored: [] };
   const source = resolve(options.checkout);
   const runDir = resolve(options.runDir);
   // By hand, not cpSync: the copy goes inside the run directory, which may be inside the workspace.
@@ -217,7 +229,7 @@ function copyWorkspace(options: OpenRunWorkspace, path: string): RunWorkspace {
   };
   copy(source, path);
   chmodSync(path, 0o700);
-  return { path, kind: "copy", created: true, commit: null };
+  return { path, kind: "copy", created: true, commit: null, restored: [] };
 }
 
 /** The setup command of a repository (`flower.json`'s `setup`), or null. */

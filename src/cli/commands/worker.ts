@@ -96,8 +96,12 @@ function lineOf(
 ): string | null {
   if (event.type === "worker-error") return text.storeTrouble(event.message);
   if (event.type === "notify-failed") return null;
-  if (event.type === "run-workspace")
-    return text.workspace(event.run, displayPath(event.path), event.created, event.commit);
+  if (event.type === "run-workspace") {
+    const line = text.workspace(event.run, displayPath(event.path), event.created, event.commit);
+    return event.restored.length > 0
+      ? `${line}\n${text.restored(event.run, event.restored.length, 0, 0)}`
+      : line;
+  }
   if (event.type === "run-setup") return text.setup(event.run, event.line);
   if (event.type === "run-event") {
     const inner = event.event;

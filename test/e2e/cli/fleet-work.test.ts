@@ -128,9 +128,15 @@ describe("the work of fleet runs", () => {
     // Worker A restarts on the same machine: the binary's own transcripts stay where they were.
     const sameMachine = { CLAUDE_CONFIG_DIR: temp.make("flower-claude-a-") };
     const kills: Array<{ at: string; run: number }> = [];
+    // Which workers served each run's main thread: the first killed run must go on in B's checkout.
+    const servedBy = new Map<number, Set<string>>();
     const kit = await startModel({
       policy: async (request: ModelRequest) => {
         const worker = workerOf(request);
+        if (request.kind === "main" && !request.isSubagent) {
+          const tag = tagOf(request);
+          servedBy.set(tag, (servedBy.get(tag) ?? new Set()).add(worker));
+        }
         if (worker === "a" && request.kind === "main" && !request.isSubagent) {
           const first = kills.length === 0 && !gen2(request) && !request.isHandoffTurn;
           // The engineer's write came back to the main thread with this request: once its result is in
@@ -179,8 +185,15 @@ describe("the work of fleet runs", () => {
     });
     workers.b = startWorker(kit, temp, { name: "b", url, workspace: b, concurrency: 2, timeoutMs: 400_000 });
     await until(() => kills.length === 1, "the first kill", 200_000);
-    // Restarted on the same checkout once the killed runs went elsewhere (or back to the queue).
+    // B reclaims A's runs and takes them first (the oldest jobs, retried at once) as its own end: A is
+    // restarted on the same checkout only once the first killed run goes on in B's, so that run's files
+    // must come from the store, not from a worktree left on A's disk.
     await workers.a.done;
+    await until(
+      () => servedBy.get(kills[0]!.run)?.has("b") === true,
+      "B to go on with the killed run",
+      200_000,
+    );
     workers.a2 = startWorker(kit, temp, {
       name: "a",
       url,
@@ -256,7 +269,13 @@ describe("the work of fleet runs", () => {
     const logs = await Promise.all(Object.values(workers).map((worker) => worker.done));
     const said = logs.map((log) => log.stdout).join("\n");
     expect(said).toMatch(/works in runs\/worktrees\//);
-    expect(said).toMatch(/its files are as its last checkpoint/);
+    // The run A died in went on in B's new worktree with the files of its last checkpoint, from the store.
+    const moved = runs[kills[0]!.run - 1]!;
+    expect((await workers.b.done).stdout).toMatch(
+      new RegExp(
+        `${moved}: works in .*\\n${moved}: its files are as its last checkpoint: \\d+ files? put back`,
+      ),
+    );
     kit.assertNoErrors();
   }, 600_000);
 });
