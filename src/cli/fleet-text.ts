@@ -32,6 +32,8 @@ export interface FleetText {
   step: (run: string, step: string, resumed: boolean) => string;
   ended: (run: string, status: string, error?: string) => string;
   paused: (run: string, approve: string) => string;
+  /** A run paused for another reason than its requirements (the drift watch): that reason, in one line. */
+  pausedWhy: (run: string, why: string, approve: string) => string;
   released: (run: string) => string;
   lost: (run: string) => string;
   takenBack: (run: string, who: string) => string;
@@ -78,6 +80,7 @@ export const FLEET_TEXT: Record<Locale, FleetText> = {
     step: (run, step, resumed) => `${run}: ${step}${resumed ? " (continued)" : ""}`,
     ended: (run, status, error) => `${run}: ${status}${error ? ` (${error})` : ""}`,
     paused: (run, approve) => `${run}: paused after its requirements; go on with: ${approve}`,
+    pausedWhy: (run, why, approve) => `${run}: ${why}; go on with: ${approve}`,
     released: (run) => `${run}: given back to the queue`,
     lost: (run) => `${run}: taken from this worker (it was presumed dead); its new holder goes on`,
     takenBack: (run, who) => `${run}: its worker ${who} is gone; back in the queue`,
@@ -113,6 +116,7 @@ export const FLEET_TEXT: Record<Locale, FleetText> = {
     step: (run, step, resumed) => `${run}:${step}${resumed ? "(接着做)" : ""}`,
     ended: (run, status, error) => `${run}:${status}${error ? `(${error})` : ""}`,
     paused: (run, approve) => `${run}:需求之后暂停;继续请用:${approve}`,
+    pausedWhy: (run, why, approve) => `${run}:${why};继续请用:${approve}`,
     released: (run) => `${run}:已交回队列`,
     lost: (run) => `${run}:已被别的 worker 接走(本 worker 被认为已死);由新的持有者接着做`,
     takenBack: (run, who) => `${run}:它的 worker ${who} 已不在;回到队列`,

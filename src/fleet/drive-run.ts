@@ -12,6 +12,10 @@ import { HandoffPolicy } from "../handoff/policy.js";
 import type { FleetRun, FleetStatus } from "../records/fleet-run.js";
 import { DEFAULT_LEASE_TIMING } from "../records/lease.js";
 import type { FlowerEvent } from "../runtime/events.js";
+import type { Locale } from "../locale/locale.js";
+import { NOTIFY_TEXT } from "../notify/index.js";
+import type { StepRecord } from "../records/step-record.js";
+import { atDriftPause } from "../runtime/drift-watch.js";
 import type { RuntimeOptions } from "../runtime/options.js";
 import { Runtime } from "../runtime/runtime.js";
 import { defaultWorkflow } from "../workflow/default-workflow.js";
@@ -48,9 +52,12 @@ export interface DriveRun {
  */
 export interface DriveOutcome {
   status: Exclude<FleetStatus, "queued" | "running" | "cancelled"> | "stopped";
+  /** A failed run's last error; a run the drift watch paused: the evidence, in one line. */
   error: string | null;
   /** A goal-not-met run's reason in one line (its guard's), for a notification. */
   why?: string;
+  /** A paused run that waits for a person because the drift watch paused it (not after its requirements). */
+  drift?: { step: string; generations: number[]; handoff: string };
 }
 
 /**
@@ -128,6 +135,10 @@ async function workflow(rt: Runtime, run: FleetRun): Promise<DriveOutcome> {
   const last = result.steps.at(-1);
   const status = last ? rt.records.get(last.step)?.status : undefined;
   if (result.status === "done" && status !== "goal-not-met") return { status: "done", error: null };
+  if (last) {
+    const pause = driftPause(rt.records.get(last.step), rt.options.locale);
+    if (pause) return pause;
+  }
   return ended(status, last?.result.errors, last ? rt.records.get(last.step)?.guard?.why : undefined);
 }
 
@@ -149,7 +160,23 @@ async function direct(rt: Runtime, run: FleetRun): Promise<DriveOutcome> {
     : await rt.run(run.run, team, run.task, { wait: LEASE_WAIT_MS });
   const record = rt.records.get(run.run);
   if (record?.status === "done") return { status: "done", error: null };
-  return ended(record?.status, result.errors, record?.guard?.why);
+  return driftPause(record, rt.options.locale) ?? ended(record?.status, result.errors, record?.guard?.why);
+}
+
+/**
+ * The drift watch paused the step at a handoff: the run waits for a person (`flower approve` lets a
+ * worker go on from that handoff), with the evidence as its one line. Null for any other end.
+ */
+function driftPause(record: StepRecord | undefined, locale: Locale): DriveOutcome | null {
+  if (!atDriftPause(record)) return null;
+  const { step, drift, pendingHandoff } = record!;
+  const handoff = pendingHandoff!;
+  return {
+    status: "paused",
+    error: NOTIFY_TEXT[locale].why.drift(drift!.generations, handoff),
+    // Named as the fleet's other notices name a step: by its place in the workflow.
+    drift: { step: record!.workflow?.name ?? step, generations: drift!.generations, handoff },
+  };
 }
 
 /** A step that did not finish: its verdict (and its guard's why), the stop, or a failure with its last error. */

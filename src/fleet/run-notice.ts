@@ -25,6 +25,15 @@ export function fleetNotice(
   const at = step ?? "requirements";
   switch (settled.status) {
     case "paused":
+      if (outcome.drift)
+        return {
+          event: "drift",
+          run,
+          step: outcome.drift.step,
+          status: "paused",
+          why: words.drift(outcome.drift.generations, outcome.drift.handoff),
+          continue: commandFor("approve", run),
+        };
       return {
         event: "approval",
         run,

@@ -166,10 +166,18 @@ function printRuns(
   }
   for (const line of table([[...text.runsHeader], ...rows], [false, false, true, true, true, false, false]))
     output.say(line);
-  // A fleet run that failed says why, under the table: its worker's words, one line.
-  const failed = [...fleet.values()].filter((run) => run.status === "failed" && run.error !== null);
-  if (failed.length > 0) output.say("");
-  for (const run of failed) output.say(fleetText.failedWhy(run.run, cut(run.error!, 300)));
+  // A fleet run that failed, or paused for another reason than its requirements (the drift watch), says
+  // why under the table: its worker's words, one line.
+  const why = [...fleet.values()].filter(
+    (run) => (run.status === "failed" || run.status === "paused") && run.error !== null,
+  );
+  if (why.length > 0) output.say("");
+  for (const run of why)
+    output.say(
+      run.status === "failed"
+        ? fleetText.failedWhy(run.run, cut(run.error!, 300))
+        : fleetText.pausedWhy(run.run, cut(run.error!, 300), `flower approve ${run.run} --store …`),
+    );
   // The table says the status in a word; what to do about it is a line below, not a wider column.
   const hints = Object.entries(text.statusHint).filter(([status]) => shown.has(status));
   if (hints.length > 0) output.say("");

@@ -120,6 +120,9 @@ function lineOf(
     return event.why === "worker-gone" && event.by
       ? text.takenBack(event.run, `pid ${event.by.pid}@${event.by.host}`)
       : text.released(event.run);
-  if (event.status === "paused") return text.paused(event.run, approve(event.run));
+  if (event.status === "paused")
+    return event.error
+      ? text.pausedWhy(event.run, event.error, approve(event.run))
+      : text.paused(event.run, approve(event.run));
   return text.ended(event.run, text.status[event.status], event.error);
 }
