@@ -84,8 +84,9 @@ const GENERATIONS_SHOWN = 4;
 const FILES_SENT = 8;
 
 /**
- * The latest generations that changed files, over the run's steps in order; nothing for a run whose
- * records kept no checkpoints (written before them, or with them off).
+ * The latest generations that changed files or ran the goal's checks at their handoff, over the run's
+ * steps in order; nothing for a run whose records kept no checkpoints (written before them, or with them
+ * off).
  */
 function workOf(
   records: readonly StepRecord[],
@@ -94,19 +95,31 @@ function workOf(
   const generations = records.flatMap((record) =>
     record.history.map((generation) => ({ record, generation })),
   );
-  if (!generations.some(({ generation }) => generation.work)) return {};
-  const changed = generations.flatMap(({ record, generation }) =>
-    generation.work && generation.work.files.length > 0
-      ? [
-          {
-            step: inRun ? (record.workflow?.name ?? record.step) : null,
-            generation: generation.generation,
-            count: generation.work.files.length,
-            files: generation.work.files.slice(0, FILES_SENT),
-          },
-        ]
-      : [],
-  );
+  if (!generations.some(({ generation }) => generation.work || generation.progress)) return {};
+  // A generation that changed files, or whose handoff ran the goal's checks (one that changed nothing is
+  // what the drift watch looks for).
+  const changed = generations.flatMap(({ record, generation }) => {
+    const files = generation.work?.files ?? [];
+    const passing = generation.progress?.passing ?? null;
+    if (files.length === 0 && passing === null) return [];
+    return [
+      {
+        step: inRun ? (record.workflow?.name ?? record.step) : null,
+        generation: generation.generation,
+        count: files.length,
+        files: files.slice(0, FILES_SENT),
+        ...(passing !== null
+          ? {
+              checks: {
+                passing: passing.length,
+                total: generation.progress!.checks,
+                newly: generation.progress!.newlyPassing.length,
+              },
+            }
+          : {}),
+      },
+    ];
+  });
   const shown = changed.slice(-GENERATIONS_SHOWN);
   return { work: { generations: shown, earlier: changed.length - shown.length } };
 }

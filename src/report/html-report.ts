@@ -94,7 +94,7 @@ function generationRows(
   generations: readonly ReportGeneration[],
   step: ReportStep,
   text: ReportText,
-  options: { files: boolean; rewound: boolean },
+  options: { files: boolean; checks: boolean; rewound: boolean },
 ): string {
   const words = text.generationTable;
   return [...generations]
@@ -117,41 +117,60 @@ function generationRows(
         `<td>${escapeHtml(options.rewound ? `${handoff ? ended : ""}${handoff ? " · " : ""}${words.rewound}` : ended)}</td>` +
         `<td class="path">${handoff?.path ? escapeHtml(handoff.path) : ""}</td>` +
         (options.files ? filesCell(generation.files, words) : "") +
+        (options.checks ? checksCell(generation, words) : "") +
         `</tr>`
       );
     })
     .join("");
 }
 
-function generationHead(text: ReportText, files: boolean): string {
+/** Where the run stood at the generation's handoff: the goal's checks run then (the drift watch). */
+function checksCell(generation: ReportGeneration, words: ReportText["generationTable"]): string {
+  const checks = generation.checks;
+  if (!checks) return `<td class="checks"></td>`;
+  return (
+    `<td class="checks" data-passing="${checks.passing}" data-newly="${checks.newly}">` +
+    `${escapeHtml(words.checksCell(checks.passing, checks.total, checks.newly))}</td>`
+  );
+}
+
+function generationHead(text: ReportText, columns: { files: boolean; checks: boolean }): string {
   const words = text.generationTable;
   const heads = [words.generation, words.turns, words.cost, words.peak, words.ended, words.handoffPath];
-  if (files) heads.push(words.files);
+  if (columns.files) heads.push(words.files);
+  if (columns.checks) heads.push(words.checks);
   return `<thead><tr>${heads.map((head) => `<th>${escapeHtml(head)}</th>`).join("")}</tr></thead>`;
 }
 
 /**
- * Cost and turns per generation (with the files each changed, for a run that kept checkpoints); then
- * each rewind's generations, marked as taken back.
+ * Cost and turns per generation (with the files each changed, for a run that kept checkpoints, and the
+ * goal's checks at each handoff, for a step with a goal); then each rewind's generations, marked as taken
+ * back.
  */
 function generationTable(step: ReportStep, text: ReportText): string {
   const words = text.generationTable;
   const rewound = step.rewound ?? [];
-  const files = [...step.generations, ...rewound.flatMap((entry) => entry.generations)].some(
-    (generation) => generation.files !== undefined,
-  );
+  const all = [...step.generations, ...rewound.flatMap((entry) => entry.generations)];
+  const files = all.some((generation) => generation.files !== undefined);
+  const checks = all.some((generation) => generation.checks !== undefined);
+  const columns = { files, checks };
   return (
     `<table class="generations"><caption>${escapeHtml(words.caption)}</caption>` +
-    generationHead(text, files) +
-    `<tbody>${generationRows(step.generations, step, text, { files, rewound: false })}</tbody></table>` +
+    generationHead(text, columns) +
+    `<tbody>${generationRows(step.generations, step, text, { ...columns, rewound: false })}</tbody></table>` +
+    (step.drift
+      ? `<p class="note" data-drift="${step.drift.generations.join(",")}">${escapeHtml(
+          words.driftPaused(step.drift.generations, formatTime(step.drift.at)),
+        )}</p>`
+      : "") +
     workNotes(step, text) +
     rewound
       .map(
         (entry) =>
           `<table class="generations rewound" data-rewound-to="${entry.to}">` +
           `<caption>${escapeHtml(words.rewoundCaption(formatTime(entry.at), entry.to))}</caption>` +
-          generationHead(text, files) +
-          `<tbody>${generationRows(entry.generations, step, text, { files, rewound: true })}</tbody></table>`,
+          generationHead(text, columns) +
+          `<tbody>${generationRows(entry.generations, step, text, { ...columns, rewound: true })}</tbody></table>`,
       )
       .join("")
   );

@@ -42,6 +42,11 @@ export interface ReportGeneration {
    * run kept no checkpoints (nothing is said then).
    */
   files?: string[];
+  /**
+   * The goal's checks run at its handoff (the drift watch): how many passed, of how many, how many of them
+   * for the first time; absent when it did not hand off or the step has no goal with checks.
+   */
+  checks?: { passing: number; total: number; newly: number };
 }
 
 /** A file the checkpoints left out. */
@@ -112,6 +117,8 @@ export interface ReportStep {
   workWarnings?: string[];
   /** Generations taken back by rewinds, oldest rewind first. */
   rewound?: ReportRewound[];
+  /** The drift watch paused the step after these generations made no progress (its last pause). */
+  drift?: { generations: number[]; at: string };
   /** Goal-guard rounds, once the goal guard runs. */
   guard?: ReportGuardRound[];
   /** Checks run outside a guard round (the step's own acceptance checks). */
@@ -213,6 +220,17 @@ function generations(path: string, value: unknown): void {
       text(`${g}.handoff.path`, file, true);
     }
     strings(`${g}.files`, files);
+    const { checks: progress } = record as Record<string, unknown>;
+    if (progress !== undefined) {
+      if (typeof progress !== "object" || progress === null)
+        fail(`${g}.checks`, progress, "{ passing, total, newly }");
+      const { passing, total, newly } = progress as Record<string, unknown>;
+      const all = integer(`${g}.checks.total`, total, 1);
+      if (integer(`${g}.checks.passing`, passing, 0) > all)
+        fail(`${g}.checks.passing`, passing, `an integer from 0 to checks.total (${all})`);
+      if (integer(`${g}.checks.newly`, newly, 0) > (passing as number))
+        fail(`${g}.checks.newly`, newly, `an integer from 0 to checks.passing (${passing as number})`);
+    }
   });
 }
 
@@ -285,6 +303,15 @@ export function validateReportInput(input: ReportInput): ReportInput {
       });
     }
     strings(`${s}.workWarnings`, step.workWarnings);
+    if (step.drift !== undefined) {
+      if (typeof step.drift !== "object" || step.drift === null)
+        fail(`${s}.drift`, step.drift, "{ generations, at }");
+      if (!Array.isArray(step.drift.generations) || step.drift.generations.length === 0)
+        fail(`${s}.drift.generations`, step.drift.generations, "a non-empty array of generations");
+      step.drift.generations.forEach((n, index) => integer(`${s}.drift.generations[${index}]`, n, 1));
+      if (step.drift.at === undefined) fail(`${s}.drift.at`, step.drift.at, "an ISO 8601 time");
+      time(`${s}.drift.at`, step.drift.at);
+    }
     if (step.rewound !== undefined) {
       if (!Array.isArray(step.rewound)) fail(`${s}.rewound`, step.rewound, "an array of rewinds");
       step.rewound.forEach((entry, index) => {

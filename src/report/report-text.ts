@@ -51,6 +51,11 @@ export interface ReportText {
     noFiles: string;
     /** After the first names: the rest, folded. */
     moreFiles: (rest: number) => string;
+    /** The column of the goal's checks run at each handoff (shown only for a step whose goal has checks). */
+    checks: string;
+    checksCell: (passing: number, total: number, newly: number) => string;
+    /** Under the table: the drift watch paused the step after these generations. */
+    driftPaused: (generations: readonly number[], at: string) => string;
     /** A rewind's table: when, and the generation the step went back to the start of. */
     rewoundCaption: (at: string, to: number) => string;
     /** A row of a rewound generation, in the "Ended in" column after how it ended. */
@@ -131,6 +136,11 @@ export const REPORT_TEXT: Readonly<Record<Locale, ReportText>> = {
       files: "Files changed",
       noFiles: "none",
       moreFiles: (rest) => `and ${rest} more`,
+      checks: "Checks at handoff",
+      checksCell: (passing, total, newly) =>
+        `${passing}/${total} pass${newly > 0 ? ` (${newly} newly)` : " (none newly)"}`,
+      driftPaused: (generations, at) =>
+        `Paused by the drift watch on ${at}: generations ${generations.join(", ")} made no newly passing check and changed no file.`,
       rewoundCaption: (at, to) =>
         `Rewound on ${at} (flower rewind): back to the start of generation ${to}. These generations are no longer the step's; their files were put back.`,
       rewound: "rewound",
@@ -205,6 +215,11 @@ export const REPORT_TEXT: Readonly<Record<Locale, ReportText>> = {
       files: "改动的文件",
       noFiles: "无",
       moreFiles: (rest) => `还有 ${rest} 个`,
+      checks: "交接时的检查",
+      checksCell: (passing, total, newly) =>
+        `${passing}/${total} 通过${newly > 0 ? `(新通过 ${newly})` : "(没有新通过的)"}`,
+      driftPaused: (generations, at) =>
+        `${at} 被漂移看守停下:第 ${generations.join("、")} 代既没有新通过的检查,也没有改动文件。`,
       rewoundCaption: (at, to) =>
         `${at} 回退(flower rewind)到第 ${to} 代开头。这几代已不算这一步的,它们改的文件已放回原样。`,
       rewound: "已回退",

@@ -59,6 +59,7 @@ export function reportStep(record: StepRecord, status?: string, options: ReportS
     ...(status ? { status } : {}),
     ...(record.guard?.why ? { why: record.guard.why } : {}),
     ...(guard ? { guard } : {}),
+    ...(record.drift ? { drift: { generations: [...record.drift.generations], at: record.drift.at } } : {}),
     window,
     at,
     warnAt,
@@ -67,6 +68,15 @@ export function reportStep(record: StepRecord, status?: string, options: ReportS
       generation: generation.generation,
       costUsd: generation.costUsd,
       numTurns: generationTurns(generation),
+      ...(generation.progress?.passing
+        ? {
+            checks: {
+              passing: generation.progress.passing.length,
+              total: generation.progress.checks,
+              newly: generation.progress.newlyPassing.length,
+            },
+          }
+        : {}),
       ...(generation.handoff
         ? {
             handoff: {

@@ -52,7 +52,8 @@ export const PAGE_SCRIPT = String.raw`"use strict";
     return ul;
   }
 
-  // The files the latest generations changed: three named a line, the rest counted (all sent in the title).
+  // The files the latest generations changed: three named a line, the rest counted (all sent in the title);
+  // then the goal's checks at the generation's handoff, where they ran (the drift watch).
   function work(w) {
     if (!w || w.generations.length === 0) return null;
     const ul = el("ul", { class: "work" });
@@ -61,8 +62,14 @@ export const PAGE_SCRIPT = String.raw`"use strict";
       const label = (g.step ? g.step + " " : "") + fill(words.generationShort, g.generation);
       const named = (list, shown) =>
         list.slice(0, shown).join(", ") + (g.count > shown ? " " + fill(words.moreFiles, g.count - shown) : "");
+      const checks = g.checks
+        ? " · " + fill(words.generationChecks, g.checks.passing, g.checks.total) +
+          (g.checks.newly > 0 ? " (" + fill(words.newlyPassing, g.checks.newly) + ")" : "")
+        : "";
+      const files = g.count > 0 ? named(g.files, 3) : words.noFiles;
       ul.append(el("li", { "data-generation": g.generation, "data-files": g.count,
-        title: named(g.files, g.files.length) }, fill(words.generationFiles, label, named(g.files, 3))));
+        ...(g.checks ? { "data-passing": g.checks.passing } : {}),
+        title: named(g.files, g.files.length) }, fill(words.generationFiles, label, files) + checks));
     }
     return ul;
   }

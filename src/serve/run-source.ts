@@ -26,6 +26,8 @@ export interface RunGenerationFiles {
   count: number;
   /** The first of them (a few), in the order they first changed. */
   files: string[];
+  /** The goal's checks run at its handoff (the drift watch); absent without a goal with checks. */
+  checks?: { passing: number; total: number; newly: number };
 }
 
 /** One row of the page: a workflow run, a step run on its own, or a queued run with no record yet. */

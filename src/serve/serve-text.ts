@@ -31,8 +31,13 @@ export interface ServeText {
   generationShort: (generation: string) => string;
   generationFiles: (label: string, files: string) => string;
   moreFiles: (rest: string) => string;
-  /** Before them: how many earlier generations changed files too (the report lists them). */
+  /** Before them: how many earlier generations are not listed (the report lists them). */
   earlierGenerations: (count: string) => string;
+  /** A generation that changed no file (listed for its checks at the handoff). */
+  noFiles: string;
+  /** After its files: the goal's checks run at the generation's handoff, and how many newly pass. */
+  generationChecks: (passing: string, total: string) => string;
+  newlyPassing: (count: string) => string;
   /** The gauge's words: `120k / 200k, handoff at 180k`. */
   gauge: (context: string, window: string, at: string) => string;
   /** An action's answer. */
@@ -67,7 +72,10 @@ export const SERVE_TEXT: Record<Locale, ServeText> = {
     generationShort: (generation) => `gen ${generation}`,
     generationFiles: (label, files) => `${label}: ${files}`,
     moreFiles: (rest) => `and ${rest} more`,
-    earlierGenerations: (count) => `${count} earlier changed files too (see the report)`,
+    earlierGenerations: (count) => `${count} earlier generations (see the report)`,
+    noFiles: "no files changed",
+    generationChecks: (passing, total) => `checks ${passing}/${total}`,
+    newlyPassing: (count) => `+${count} newly`,
     gauge: (context, window, at) => `${context} / ${window}, handoff at ${at}`,
     done: (action, run) => `${action}: ${run}: done.`,
     refused: (action, run, why) => `${action}: ${run}: refused (${why}).`,
@@ -98,7 +106,10 @@ export const SERVE_TEXT: Record<Locale, ServeText> = {
     generationShort: (generation) => `第 ${generation} 代`,
     generationFiles: (label, files) => `${label}:${files}`,
     moreFiles: (rest) => `还有 ${rest} 个`,
-    earlierGenerations: (count) => `更早还有 ${count} 代改了文件(见报告)`,
+    earlierGenerations: (count) => `更早还有 ${count} 代(见报告)`,
+    noFiles: "没改文件",
+    generationChecks: (passing, total) => `检查 ${passing}/${total}`,
+    newlyPassing: (count) => `新通过 ${count}`,
     gauge: (context, window, at) => `${context} / ${window},换代线 ${at}`,
     done: (action, run) => `${action}:${run}:已完成。`,
     refused: (action, run, why) => `${action}:${run}:被拒绝(${why})。`,
@@ -117,6 +128,8 @@ export function pageWords(locale: Locale): Record<string, unknown> {
     generationFiles: text.generationFiles("{0}", "{1}"),
     moreFiles: text.moreFiles("{0}"),
     earlierGenerations: text.earlierGenerations("{0}"),
+    generationChecks: text.generationChecks("{0}", "{1}"),
+    newlyPassing: text.newlyPassing("{0}"),
     done: text.done("{0}", "{1}"),
     refused: text.refused("{0}", "{1}", "{2}"),
   };

@@ -171,7 +171,7 @@ describe("the live page's script: the files per generation under the generations
 
   it("names three files a generation, the rest counted (the eight sent in its title), after how many came before", () => {
     expect(underGenerations(drawn([row!], "en"))).toEqual([
-      ["1 earlier changed files too (see the report)", undefined],
+      ["1 earlier generations (see the report)", undefined],
       ["work gen 2: a.ts", "a.ts"],
       ["work gen 4: b.ts", "b.ts"],
       ["work gen 5: c.ts, d.ts", "c.ts, d.ts"],
@@ -186,7 +186,7 @@ describe("the live page's script: the files per generation under the generations
   });
 
   it("speaks Chinese on request", () => {
-    expect(underGenerations(drawn([row!], "zh"))[0]![0]).toBe("更早还有 1 代改了文件(见报告)");
+    expect(underGenerations(drawn([row!], "zh"))[0]![0]).toBe("更早还有 1 代(见报告)");
     expect(underGenerations(drawn([alone], "zh"))).toEqual([
       [
         "第 1 代:f1.ts, f2.ts, f3.ts 还有 9 个",
@@ -202,5 +202,29 @@ describe("the live page's script: the files per generation under the generations
     expect(body.all((node) => node.attributes.get("class") === "number generations")[0]!.textContent).toBe(
       "1",
     );
+  });
+
+  it("adds the goal's checks at each handoff, and lists a generation that changed nothing but ran them", () => {
+    const work = step("work", "r", [["a.ts"], [], []]);
+    const progress = [
+      { passing: ["test -f a"], checks: 2, newlyPassing: ["test -f a"], files: 1 },
+      { passing: ["test -f a"], checks: 2, newlyPassing: [], files: 0 },
+    ];
+    work.history = work.history.map((generation, index) =>
+      progress[index] ? { ...generation, progress: progress[index] } : generation,
+    );
+    const [row] = runRows({ steps: [work], holders: new Map(), statusOf });
+    expect(row!.work!.generations).toEqual([
+      { step: "work", generation: 1, count: 1, files: ["a.ts"], checks: { passing: 1, total: 2, newly: 1 } },
+      { step: "work", generation: 2, count: 0, files: [], checks: { passing: 1, total: 2, newly: 0 } },
+    ]);
+    expect(underGenerations(drawn([row!], "en")).map(([line]) => line)).toEqual([
+      "work gen 1: a.ts · checks 1/2 (+1 newly)",
+      "work gen 2: no files changed · checks 1/2",
+    ]);
+    expect(underGenerations(drawn([row!], "zh")).map(([line]) => line)).toEqual([
+      "work 第 1 代:a.ts · 检查 1/2 (新通过 1)",
+      "work 第 2 代:没改文件 · 检查 1/2",
+    ]);
   });
 });
