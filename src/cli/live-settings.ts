@@ -10,6 +10,7 @@ import { HandoffPolicy, resolveWindow } from "../handoff/policy.js";
 import { formatTokensShort } from "../handoff/text.js";
 import { resolveLocale, type Locale } from "../locale/locale.js";
 import type { NotifyTarget } from "../notify/index.js";
+import { notifyFor } from "./remembered-notify.js";
 import { isDefaultRunDirectory } from "../storage/files.js";
 import type { StepRecord, StepSettings } from "../records/step-record.js";
 import type { Runtime } from "../runtime/runtime.js";
@@ -252,7 +253,8 @@ export function supervised(
     sink,
     step: name,
     continueCommand: continueCommand(name, settings),
-    notify: settings.notify,
+    // Given once, told on every continue of the run on this machine (remembered-notify.ts).
+    notify: notifyFor(settings.runDir, name, settings.notify),
   };
 }
 

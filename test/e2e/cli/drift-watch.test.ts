@@ -157,6 +157,10 @@ describe("the drift watch", () => {
       const after = Object.values(manifest(root).steps).find((step) => step.workflow?.name === "work")!;
       expect(after.status).toBe("done");
       expect(after.generations).toBe(4);
+      // The continue was typed without --notify: the target given at the start is told again.
+      const toldAfter = readFileSync(notified, "utf8").trim().split("\n");
+      expect(toldAfter).toHaveLength(2);
+      expect(JSON.parse(toldAfter[1]!)).toMatchObject({ event: "done", status: "done" });
       model.assertNoErrors();
     },
     TIMEOUT * 2,
