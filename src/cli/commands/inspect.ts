@@ -98,7 +98,8 @@ function printRuns(
   const fleetCells = (name: string, status: string, holder: string): [string, string] => {
     const run = fleet.get(name);
     if (!run) return [status, holder];
-    fleetShown.add(run.status);
+    // A run paused for another reason than its requirements says its own why under the table.
+    if (!(run.status === "paused" && run.error !== null)) fleetShown.add(run.status);
     return [fleetText.status[run.status], run.machine ? `pid ${run.pid}@${run.machine}` : "-"];
   };
   if (steps.length === 0 && waiting.length === 0) {
