@@ -53,3 +53,11 @@ export function notifyFor(
   const target = parseNotifyTarget(text);
   return "refused" in target ? undefined : target;
 }
+
+/** `flower forget`: a forgotten run's name may be taken again, by a run that was never given a target. */
+export function forgetNotify(runDir: string, names: readonly string[]): void {
+  const kept = read(runDir);
+  const left = Object.fromEntries(Object.entries(kept).filter(([name]) => !names.includes(name)));
+  if (Object.keys(left).length === Object.keys(kept).length) return;
+  writeFileAtomically(join(runDir, FILE), JSON.stringify(left, null, 2));
+}

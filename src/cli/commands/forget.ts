@@ -14,6 +14,7 @@
 import { EXIT, LeaseHeldError, UsageError } from "../../errors.js";
 import type { StepRecord } from "../../records/step-record.js";
 import { runDirectory as runDirectoryPath } from "../../storage/files.js";
+import { forgetNotify } from "../remembered-notify.js";
 import { RunDirectory } from "../../storage/run-directory.js";
 import { openStoreView } from "../../storage/store-view.js";
 import type { StoreSpec } from "../../storage/store-spec.js";
@@ -51,6 +52,7 @@ export async function forgetCommand(parsed: ParsedCommand): Promise<number> {
     const { deleted, from } = forgotten;
     process.stdout.write(`deleted ${deleted} session${deleted === 1 ? "" : "s"} of "${name}" from ${from}\n`);
   }
+  forgetNotify(runDir, [step, ...steps]);
   return EXIT.ok;
 }
 
@@ -78,6 +80,7 @@ async function forgetInStore(
     }
     const forgotten = await view.forget({ steps, ...(fleetRun !== undefined ? { fleetRun } : {}) });
     new RunDirectory(runDir).forgetRecords(steps.map((record) => record.step));
+    forgetNotify(runDir, [name, ...steps.map((record) => record.step)]);
     const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
     const parts = [
       plural(forgotten.sessions, "session"),

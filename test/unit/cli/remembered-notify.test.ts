@@ -6,7 +6,7 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { notifyFor } from "../../../src/cli/remembered-notify.js";
+import { forgetNotify, notifyFor } from "../../../src/cli/remembered-notify.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 
 const temp = useTempDirs();
@@ -41,5 +41,14 @@ describe("a run's --notify, remembered", () => {
       command: "true",
     });
     expect(notifyFor(runDir, "r", undefined)).toEqual({ kind: "command", command: "true" });
+  });
+
+  it("forget drops the run's target: a new run of that name is not told", () => {
+    const runDir = temp.make("flower-notify-forget-");
+    notifyFor(runDir, "r", { kind: "command", command: "true" });
+    notifyFor(runDir, "s", { kind: "command", command: "false" });
+    forgetNotify(runDir, ["r", "r/work"]);
+    expect(notifyFor(runDir, "r", undefined)).toBeUndefined();
+    expect(notifyFor(runDir, "s", undefined)).toEqual({ kind: "command", command: "false" });
   });
 });
