@@ -84,6 +84,7 @@ export interface CliText {
     task: string;
     totals: string;
     cost: string;
+    budget: string;
     turns: string;
     generations: string;
     failedAttempts: string;
@@ -218,6 +219,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       task: "task",
       totals: "totals",
       cost: "cost",
+      budget: "budget",
       turns: "turns",
       generations: "generations",
       failedAttempts: "failed attempts",
@@ -344,6 +346,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       task: "任务",
       totals: "合计",
       cost: "花费",
+      budget: "预算",
       turns: "轮",
       generations: "代",
       failedAttempts: "失败尝试",
