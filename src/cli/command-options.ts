@@ -407,16 +407,6 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
     ...DIRECT,
     window: LIVE.window!,
     "handoff-rule": LIVE["handoff-rule"]!,
-    budget: {
-      type: "string",
-      numeric: true,
-      value: "USD",
-      default: { en: "the worker's --budget-per-run", zh: "worker 的 --budget-per-run" },
-      help: {
-        en: "The run's budget in dollars, over everything it spends; reached, it stops at a message boundary (budget reached).",
-        zh: "这次运行的预算(美元),算上它花的一切;用完就在消息边界停下(预算用完)。",
-      },
-    },
     workspace: {
       type: "string",
       value: "DIR",
@@ -449,26 +439,6 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
     ...STORE,
     model: LIVE.model!,
     "max-budget-usd": LIVE["max-budget-usd"]!,
-    "budget-per-run": {
-      type: "string",
-      numeric: true,
-      value: "USD",
-      default: { en: "none", zh: "不设" },
-      help: {
-        en: "The budget of a run submitted without --budget, in dollars.",
-        zh: "提交时没给 --budget 的运行的预算(美元)。",
-      },
-    },
-    "budget-per-day": {
-      type: "string",
-      numeric: true,
-      value: "USD",
-      default: { en: "none", zh: "不设" },
-      help: {
-        en: "What all runs on the store may spend per UTC day, read from their records: over it, no run starts (queued runs wait, said once), and a run that crosses it stops at a message boundary (budget reached).",
-        zh: "存储上所有运行每个 UTC 日合计能花多少(从运行记录算):超过了就不再开始运行(排队的等着,说明一次),跨过它的运行在消息边界停下(预算用完)。",
-      },
-    },
     notify: notifyOption({
       en: "Every run this worker drives (a paused run: when it waits for flower approve); a run's own --notify of flower submit is told too.",
       zh: "这个 worker 驱动的每个运行(暂停的运行:在等 flower approve 时);flower submit 给运行的 --notify 也照样通知。",
