@@ -232,11 +232,16 @@ export function windowNote(window: number, at: number, locale: Locale): string |
   );
 }
 
-export function parseBudget(value: string | boolean | undefined, locale: Locale = "en"): number | undefined {
+/** A dollar amount: a positive finite number; anything else is one line naming the option and the value. */
+export function parseBudget(
+  value: string | boolean | undefined,
+  locale: Locale = "en",
+  option = "--max-budget-usd",
+): number | undefined {
   if (value === undefined) return undefined;
   const text = String(value).trim();
   const n = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
-  if (!(n > 0)) throw new UsageError(USAGE_TEXT[locale].budget(text));
+  if (!(n > 0 && Number.isFinite(n))) throw new UsageError(USAGE_TEXT[locale].budget(text, option));
   return n;
 }
 

@@ -253,6 +253,16 @@ const LIVE: Record<string, OptionSpec> = {
       zh: "每个会话的预算上限,单位美元(写交接的那一轮不受限)。",
     },
   },
+  budget: {
+    type: "string",
+    numeric: true,
+    value: "USD",
+    default: { en: "none (a continue: the recorded one)", zh: "不设(continue:沿用记下的)" },
+    help: {
+      en: "The run's budget in dollars, over everything it spends (every step, generation, handoff, worker, guard round and reviewer): reached, it stops at a message boundary (budget reached, exit 1); flower continue --budget <more> goes on.",
+      zh: "整次运行的预算(美元),算上它花的一切(每一步、每一代、交接、工人、守卫轮次和评审):用完就在消息边界停下(预算用完,退出码 1);flower continue --budget <更多> 接着走。",
+    },
+  },
   notify: notifyOption({
     en: "For this command only: a later flower continue is given it again.",
     zh: "只管这一条命令:之后的 flower continue 要再给一次。",

@@ -76,6 +76,7 @@ export const SETTING_FLAGS: Record<SettingName, string> = {
   rule: "--handoff-rule",
   driftAfter: "--drift-after",
   maxBudgetUsd: "--max-budget-usd",
+  budgetUsd: "--budget",
   review: "--review",
   locale: "--lang",
 };
@@ -84,7 +85,8 @@ export const SETTING_FLAGS: Record<SettingName, string> = {
 export function settingValue(setting: SettingName, value: SettingValue, t: DisplayText): string {
   if (typeof value === "boolean") return value ? t.settingValues.on : t.settingValues.off;
   if (value === null) return setting === "model" ? t.settingValues.defaultModel : t.settingValues.none;
-  if (typeof value === "number") return setting === "maxBudgetUsd" ? `$${value}` : formatTokensShort(value);
+  if (typeof value === "number")
+    return setting === "maxBudgetUsd" || setting === "budgetUsd" ? `$${value}` : formatTokensShort(value);
   return oneLine(value);
 }
 

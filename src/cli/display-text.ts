@@ -31,7 +31,7 @@ export interface DisplayText {
   resume: (id: string) => string;
   stepEnd: (
     step: string,
-    status: "done" | "failed" | "stopped" | "goal-not-met",
+    status: "done" | "failed" | "stopped" | "goal-not-met" | "budget-reached",
     details: string[],
   ) => string;
   turns: (n: number) => string;
@@ -128,7 +128,7 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     generation: (n) => `第 ${n} 代`,
     resume: (id) => `接续会话 ${id}`,
     stepEnd: (step, status, details) =>
-      `<= ${{ done: "完成", failed: "失败", stopped: "已停下", "goal-not-met": "目标未达成" }[status]} ${step}${details.map((d) => ` · ${d}`).join("")}`,
+      `<= ${{ done: "完成", failed: "失败", stopped: "已停下", "goal-not-met": "目标未达成", "budget-reached": "预算用完" }[status]} ${step}${details.map((d) => ` · ${d}`).join("")}`,
     turns: (n) => `${n} 轮`,
     generations: (n) => `${n} 代`,
     claudeStderr: "   claude 的 stderr(最后几行):",
@@ -145,7 +145,8 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
       headroom: "余量",
       rule: "换代规则",
       driftAfter: "漂移看守",
-      maxBudgetUsd: "预算",
+      maxBudgetUsd: "每会话预算",
+      budgetUsd: "预算",
       review: "评审",
       locale: "语言",
     },
@@ -241,7 +242,8 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
       headroom: "headroom",
       rule: "handoff rule",
       driftAfter: "drift watch",
-      maxBudgetUsd: "budget",
+      maxBudgetUsd: "session budget",
+      budgetUsd: "budget",
       review: "review",
       locale: "language",
     },

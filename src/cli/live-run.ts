@@ -21,7 +21,9 @@ import type { FlowerEvent } from "../runtime/events.js";
 import type { Runtime } from "../runtime/runtime.js";
 import type { StepResult, StepStatus } from "../records/step-record.js";
 import { Display } from "./display.js";
+import { budgetReachedLine } from "./budget-lines.js";
 import {
+  budgetNotice,
   driftNotice,
   failedNotice,
   goalNotMetWhy,
@@ -112,6 +114,13 @@ export async function runLive(live: LiveRun): Promise<LiveOutcome> {
       output.say(text.stopped(live.continueCommand));
       return { code: stopCode ?? EXIT.interrupted, status: "stopped", result };
     }
+    // The budget's stop: the work is not done (exit 1, as goal-not-met); a higher budget goes on.
+    if (status === "budget-reached") {
+      output.say(
+        budgetReachedLine(record, live.continueCommand, output.locale) ?? text.stopped(live.continueCommand),
+      );
+      return { code: EXIT.failed, status, result };
+    }
     // The stop waits for the reply in flight; when that reply was the step's last, the step is over
     // and saying "stopped, continue with …" would send the person to continue finished work.
     if (stopCode !== null && status === "done") output.say(text.finishedBeforeStop);
@@ -147,6 +156,8 @@ function endNotice(
     live.output.locale,
   );
   if (drift) return drift;
+  const budget = budgetNotice(rt.records.get(live.step), "work", live.continueCommand, live.output.locale);
+  if (budget) return budget;
   const words = NOTIFY_TEXT[live.output.locale].why;
   const common = { step: "work", status, continue: goOnLine(live.continueCommand) };
   if (status === "done") return { ...common, event: "done", why: words.done, continue: null };

@@ -42,6 +42,8 @@ export interface LiveSettings {
   runDir: string;
   model: string | undefined;
   maxBudgetUsd: number | undefined;
+  /** `--budget USD`: the run's budget over everything it spends; undefined: not given. */
+  budgetUsd: number | undefined;
   /** `--drift-after N`: the drift watch's generations without progress (0: off); undefined: not given. */
   driftAfter: number | undefined;
   /** The handoff line shown with -v: what a new step gets, or what a continued step was started with. */
@@ -76,6 +78,7 @@ export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
   const model = parseNonEmpty("--model", values.model, locale);
   const maxBudgetUsd = parseBudget(values["max-budget-usd"], locale);
   const driftAfter = parseDriftAfter(values["drift-after"], locale);
+  const budgetUsd = parseBudget(values.budget, locale, "--budget");
   const workspace = resolve(parseNonEmpty("--workspace", values.workspace, locale) ?? ".");
   if (!existsSync(workspace) || !statSync(workspace).isDirectory()) {
     throw new UsageError(USAGE_TEXT[locale].workspaceMissing(workspace));
@@ -102,6 +105,7 @@ export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
     runDir,
     model,
     maxBudgetUsd,
+    budgetUsd,
     driftAfter,
     handoff,
     handoffOption,
@@ -196,6 +200,7 @@ export async function makeRuntime(
     ...(settings.model ? { model: settings.model } : {}),
     ...(settings.maxBudgetUsd !== undefined ? { maxBudgetUsd: settings.maxBudgetUsd } : {}),
     ...(settings.driftAfter !== undefined ? { driftAfter: settings.driftAfter } : {}),
+    ...(settings.budgetUsd !== undefined ? { budgetUsd: settings.budgetUsd } : {}),
     ...(onEvent ? { onEvent } : {}),
     ...(settings.store.given !== undefined ? { store: settings.store.given } : {}),
   });

@@ -5,8 +5,8 @@
  * is recorded), ending the notifier's command first.
  *
  * Which notice a run's end makes is decided where its lines are (live-run.ts's endNotice for a step run
- * on its own, workflow-live.ts's workflowNotice for a workflow run); a run budget's status, once runs
- * have one, is told there as the `budget-reached` event the payload's union already names.
+ * on its own, workflow-live.ts's workflowNotice for a workflow run); a run that stopped at its budget is
+ * told there as the `budget-reached` event (budgetNotice).
  */
 import { EXIT, EXIT_CODES, FlowerError, StepFailedError } from "../errors.js";
 import type { Locale } from "../locale/locale.js";
@@ -14,6 +14,7 @@ import { Notifier, NOTIFY_TEXT, type Notification, type NotifyTarget } from "../
 import type { StepRecord } from "../records/step-record.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { cut, oneLine } from "./terminal-text.js";
+import { formatUsd, nextBudget, withBudget } from "./budget-lines.js";
 
 /** A notification but the run's name and the time, which the sender adds. */
 export type Notice = Omit<Notification, "run" | "at">;
@@ -22,6 +23,24 @@ export type Notice = Omit<Notification, "run" | "at">;
 export function goOnLine(command: string): string | null {
   const line = command.split("\n")[0]!.trim();
   return line === "" ? null : line;
+}
+
+/** The notice of a step that stopped at its budget (status `budget-reached`), or null for any other. */
+export function budgetNotice(
+  record: StepRecord | undefined,
+  step: string,
+  continueCommand: string,
+  locale: Locale,
+): Notice | null {
+  const stop = record?.status === "budget-reached" ? record.budgetStop : undefined;
+  if (!stop) return null;
+  return {
+    event: "budget-reached",
+    step,
+    status: "budget-reached",
+    why: NOTIFY_TEXT[locale].why.budgetReached(formatUsd(stop.spentUsd), formatUsd(stop.budgetUsd), stop.by),
+    continue: goOnLine(withBudget(continueCommand, nextBudget(stop.spentUsd, stop.budgetUsd))),
+  };
 }
 
 /** A goal-not-met step's reason in one line: the guard's, else the words for it. */

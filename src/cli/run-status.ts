@@ -7,7 +7,8 @@ import type { StepRecord } from "../records/step-record.js";
 import { effectiveStatus, type RunDirectory } from "../storage/run-directory.js";
 import { defaultWorkflow } from "../workflow/default-workflow.js";
 
-export type RunState = "running" | "done" | "failed" | "stopped" | "goal-not-met" | "interrupted" | "paused";
+export type RunState =
+  "running" | "done" | "failed" | "stopped" | "goal-not-met" | "budget-reached" | "interrupted" | "paused";
 
 export interface RunStatus {
   status: RunState;

@@ -15,6 +15,7 @@ function stepStatus(locale: Locale): Record<StepStatusWord, string> {
     failed: words.failed,
     stopped: words.stopped,
     "goal-not-met": words["goal-not-met"],
+    "budget-reached": words["budget-reached"],
     interrupted: words.interrupted,
     paused: words.paused,
   };
@@ -35,6 +36,15 @@ export interface CliText {
   driftPaused: (command: string) => string;
   /** A stop came, but the reply in flight ended the step: there is nothing to continue. */
   finishedBeforeStop: string;
+  /**
+   * The run's budget was reached (`by` a run's budget or a fleet's day): spent of budget, and the
+   * command that goes on with a higher one ("" when none can be typed here).
+   */
+  budgetReached: (spent: string, budget: string, by: "run" | "day", command: string) => string;
+  /** `continue` with a budget the run has already spent: nothing started. */
+  budgetBelowSpent: (spent: string, budget: string, command: string) => string;
+  /** "spent $x of $y" (flower runs, show, the live view where a budget is set). */
+  spentOf: (spent: string, budget: string) => string;
   /** After goal-not-met: how to give the work its guard rounds again (same goal). */
   tryAgain: (command: string) => string;
   failed: (command: string) => string;
@@ -66,7 +76,7 @@ export interface CliText {
   /** One or two words: they fill a table column (`flower runs`) and a status line. */
   status: Record<StepStatusWord, string>;
   /** What to do about a status, on a line of its own under the table or the status line. */
-  statusHint: Partial<Record<"goal-not-met" | "interrupted" | "paused", string>>;
+  statusHint: Partial<Record<"goal-not-met" | "budget-reached" | "interrupted" | "paused", string>>;
   show: {
     step: string;
     status: string;
@@ -74,6 +84,7 @@ export interface CliText {
     task: string;
     totals: string;
     cost: string;
+    budget: string;
     turns: string;
     generations: string;
     failedAttempts: string;
@@ -164,6 +175,11 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       `Paused for a person: read the handoff, add what the next generation should know (or fix what blocks it), then${command ? `: ${command}` : " continue the step"}.`,
     finishedBeforeStop:
       "The reply in flight ended the step before the stop took effect: nothing to continue.",
+    budgetReached: (spent, budget, by, command) =>
+      `Budget reached: spent ${spent} of ${budget}${by === "day" ? " (the fleet's budget for today, UTC)" : ""}${command ? `; ${command} goes on` : ""}`,
+    budgetBelowSpent: (spent, budget, command) =>
+      `flower: the run has spent ${spent}, the budget ${budget} is already reached; nothing started${command ? ` (go on with a higher one: ${command})` : ""}`,
+    spentOf: (spent, budget) => `spent ${spent} of ${budget}`,
     tryAgain: (command) => `Try again (the goal recorded when the work began): ${command}`,
     failed: (command) => `The step failed; after fixing the cause, try: ${command}`,
     answer: "── answer ──",
@@ -192,6 +208,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     status: stepStatus("en"),
     statusHint: {
       "goal-not-met": "the goal's checks or reviewer said no; flower show <step> lists the evidence",
+      "budget-reached": "its budget is spent; flower continue <step> --budget <more> goes on",
       interrupted: "its process is gone; flower continue picks it up",
       paused: "waiting for you to read its frozen document; flower continue goes on",
     },
@@ -202,6 +219,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       task: "task",
       totals: "totals",
       cost: "cost",
+      budget: "budget",
       turns: "turns",
       generations: "generations",
       failedAttempts: "failed attempts",
@@ -286,6 +304,11 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     driftPaused: (command) =>
       `停下来等人:读一下交接书,写上下一代该知道的(或排除卡住它的原因),然后${command ? `: ${command}` : "接着跑这一步"}。`,
     finishedBeforeStop: "停下生效之前,途中的回复已经结束了这一步:没有要接着跑的。",
+    budgetReached: (spent, budget, by, command) =>
+      `预算用完:已花 ${spent},预算 ${budget}${by === "day" ? "(车队今天的预算,按 UTC)" : ""}${command ? `;${command} 接着走` : ""}`,
+    budgetBelowSpent: (spent, budget, command) =>
+      `flower: 这次运行已花 ${spent},预算 ${budget} 已经用完;什么也没开始${command ? `(给更高的预算接着走: ${command})` : ""}`,
+    spentOf: (spent, budget) => `已花 ${spent} / 预算 ${budget}`,
     tryAgain: (command) => `再试一次(按工作开始时记下的目标): ${command}`,
     failed: (command) => `这一步失败了;排除原因后可以: ${command}`,
     answer: "── 回答 ──",
@@ -312,6 +335,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     status: stepStatus("zh"),
     statusHint: {
       "goal-not-met": "目标的检查或评审没通过;证据见 flower show <步骤>",
+      "budget-reached": "预算已用完;flower continue <步骤> --budget <更多> 接着走",
       interrupted: "进程已不在;flower continue 可接着做",
       paused: "等你读冻结的文书;flower continue 接着走",
     },
@@ -322,6 +346,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       task: "任务",
       totals: "合计",
       cost: "花费",
+      budget: "预算",
       turns: "轮",
       generations: "代",
       failedAttempts: "失败尝试",

@@ -14,7 +14,8 @@ export interface UsageText {
   windowTooSmall: (window: number, at: string, startup: string, headroom: string, minimum: number) => string;
   /** A window that works, but hands off so often that most of each generation is its start-up. */
   windowSmall: (window: number, at: string, startup: string, comfortable: number) => string;
-  budget: (text: string) => string;
+  /** A dollar amount (`--max-budget-usd`, `--budget`, a worker's `--budget-per-run|day`) that is not positive and finite. */
+  budget: (text: string, option?: string) => string;
   lang: (text: string) => string;
   /** FLOWER_LANG names a language flower does not speak; the note says what it uses instead. */
   langVariable: (text: string, used: Locale) => string;
@@ -48,7 +49,8 @@ export const USAGE_TEXT: Record<Locale, UsageText> = {
       `flower: --window ${window} is too small to work in: the handoff line would be at ${at} (window - ${headroom} headroom), not above the ~${startup} a coordinator needs just to start, so every generation would hand off before doing anything; give at least ${minimum}`,
     windowSmall: (window, at, startup, comfortable) =>
       `flower: note: --window ${window} hands off at ${at}, and a coordinator needs ~${startup} just to start, so every generation spends much of its room starting up and hands off often; a window of ${comfortable} or more (the model's real one) works comfortably`,
-    budget: (text) => `flower: --max-budget-usd must be a positive number of dollars, got "${text}"`,
+    budget: (text, option = "--max-budget-usd") =>
+      `flower: ${option} must be a positive number of dollars, got "${text}"`,
     lang: (text) =>
       `flower: --lang must be zh or en (zh-CN, zh_CN.UTF-8, en_US … are read too), got "${text}"`,
     langVariable: (text, used) =>
@@ -80,7 +82,7 @@ export const USAGE_TEXT: Record<Locale, UsageText> = {
       `flower: --window ${window} 太小,干不了活: 换代线会在 ${at}(窗口减去 ${headroom} 余量),不高于协调者光启动就要的约 ${startup},每一代还没干活就得换代;至少给 ${minimum}`,
     windowSmall: (window, at, startup, comfortable) =>
       `flower: 提示: --window ${window} 的换代线在 ${at},而协调者光启动就要约 ${startup},每一代的大半空间花在启动上,会频繁换代;给 ${comfortable} 或更大(模型真实的窗口)才宽裕`,
-    budget: (text) => `flower: --max-budget-usd 必须是正数(美元),收到 "${text}"`,
+    budget: (text, option = "--max-budget-usd") => `flower: ${option} 必须是正数(美元),收到 "${text}"`,
     lang: (text) => `flower: --lang 只能是 zh 或 en(也认 zh-CN、zh_CN.UTF-8、en_US 等写法),收到 "${text}"`,
     langVariable: (text, used) =>
       `flower: 提示: FLOWER_LANG=${text} 不是 flower 会说的语言(zh 或 en),改用 ${used}`,

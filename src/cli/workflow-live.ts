@@ -11,7 +11,8 @@ import type { WorkflowResult } from "../workflow/run-workflow.js";
 import { sectionItems } from "./document-summary.js";
 import { DISPLAY_TEXT } from "./display-text.js";
 import { supervise, type LiveOutcome, type Supervised } from "./live-run.js";
-import { driftNotice, goalNotMetWhy, goOnLine, stepOfRun, type Notice } from "./run-notice.js";
+import { budgetReachedLine } from "./budget-lines.js";
+import { budgetNotice, driftNotice, goalNotMetWhy, goOnLine, stepOfRun, type Notice } from "./run-notice.js";
 import { NOTIFY_TEXT } from "../notify/index.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { oneLine } from "./terminal-text.js";
@@ -52,6 +53,14 @@ export async function runWorkflowLive(live: WorkflowLive): Promise<WorkflowOutco
     ) {
       output.say(text.driftPaused(live.continueCommand));
       return { code: EXIT.ok, status: "stopped", result, workflow };
+    }
+    // The budget's stop: the work is not done (exit 1, as goal-not-met); a higher budget goes on.
+    if (lastStatus === "budget-reached") {
+      output.say(
+        budgetReachedLine(lastRecord, live.continueCommand, output.locale) ??
+          text.stopped(live.continueCommand),
+      );
+      return { code: EXIT.failed, status: "budget-reached", result, workflow };
     }
     if (workflow.status === "stopped" && lastStatus !== "goal-not-met") {
       output.say(text.stopped(live.continueCommand));
@@ -120,6 +129,8 @@ function workflowNotice(
     };
   }
   const step = last?.name ?? stepOfRun(live.step, undefined);
+  const budget = budgetNotice(last ? rt.records.get(last.step) : undefined, step, goOn ?? "", locale);
+  if (budget) return budget;
   if (lastStatus === "goal-not-met")
     return {
       event: "goal-not-met",

@@ -34,7 +34,16 @@ export type {
 } from "./work-events.js";
 
 export type SettingName =
-  "model" | "window" | "handoff" | "headroom" | "rule" | "maxBudgetUsd" | "review" | "locale" | "driftAfter";
+  | "model"
+  | "window"
+  | "handoff"
+  | "headroom"
+  | "rule"
+  | "maxBudgetUsd"
+  | "budgetUsd"
+  | "review"
+  | "locale"
+  | "driftAfter";
 
 export type SettingValue = string | number | boolean | null;
 
@@ -85,9 +94,10 @@ export interface StepEndEvent {
   ok: boolean;
   /**
    * done, failed, stopped (Ctrl-C / rt.stop(): continuable), or goal-not-met (the goal guard's rounds
-   * ran out; see the record's `guard`).
+   * ran out; see the record's `guard`), or budget-reached (the run's budget was spent: continuable with
+   * a higher one).
    */
-  status: "done" | "failed" | "stopped" | "goal-not-met";
+  status: "done" | "failed" | "stopped" | "goal-not-met" | "budget-reached";
   sessionId: string | null;
   costUsd: number;
   /** Model requests as the SDK counts them (`num_turns`), workers' requests included. */

@@ -6,7 +6,7 @@
 import type { Locale } from "./locale.js";
 
 export type StepStatusWord =
-  "running" | "done" | "failed" | "stopped" | "goal-not-met" | "interrupted" | "paused";
+  "running" | "done" | "failed" | "stopped" | "goal-not-met" | "budget-reached" | "interrupted" | "paused";
 
 /** A fleet run's statuses beyond a step's; `cancelling` is the live page's while a cancel is on its way. */
 export type FleetStatusWord = "queued" | "cancelled" | "cancelling";
@@ -18,6 +18,7 @@ export const STATUS_WORDS: Record<Locale, Record<StepStatusWord | FleetStatusWor
     failed: "failed",
     stopped: "stopped",
     "goal-not-met": "goal not met",
+    "budget-reached": "budget reached",
     interrupted: "interrupted",
     paused: "paused",
     queued: "queued",
@@ -30,6 +31,7 @@ export const STATUS_WORDS: Record<Locale, Record<StepStatusWord | FleetStatusWor
     failed: "失败",
     stopped: "已停",
     "goal-not-met": "目标未达成",
+    "budget-reached": "预算用完",
     interrupted: "中断",
     paused: "暂停",
     queued: "排队中",

@@ -8,7 +8,7 @@
  * Why a person is told:
  * - `paused`: a workflow run paused after its requirements (`flower continue <run>` goes on);
  * - `approval`: a fleet run paused and waits for `flower approve <run>`;
- * - `budget-reached`: the run stopped at its budget (reserved: sent once runs have a budget status);
+ * - `budget-reached`: the run stopped at its budget (`--budget`, a worker's `--budget-per-run|day`);
  * - `drift`: the run paused because its work drifted from its goal (reserved: sent once that pause exists);
  * - `done`, `goal-not-met`, `failed`: the run ended so.
  */

@@ -18,6 +18,8 @@ export interface NotifyText {
     drift: (generations: readonly number[], handoff: string) => string;
     done: string;
     goalNotMet: string;
+    /** The run stopped at its budget (`day`: the fleet's budget for the UTC day). */
+    budgetReached: (spent: string, budget: string, by: "run" | "day") => string;
     failed: string;
   };
 }
@@ -39,6 +41,8 @@ export const NOTIFY_TEXT: Record<Locale, NotifyText> = {
         `paused: generations ${generations.join(", ")} made no goal check newly pass and changed no file; read the handoff ${handoff}, add what the next generation should know, then go on`,
       done: "the run is done",
       goalNotMet: "the goal's checks did not pass",
+      budgetReached: (spent, budget, by) =>
+        `stopped at its budget: spent ${spent} of ${budget}${by === "day" ? " (the fleet's budget for today, UTC)" : ""}`,
       failed: "the step failed",
     },
   },
@@ -58,6 +62,8 @@ export const NOTIFY_TEXT: Record<Locale, NotifyText> = {
         `已暂停:第 ${generations.join("、")} 代没有让任何目标检查新通过,也没改任何文件;读一下交接书 ${handoff},补上下一代该知道的,然后继续`,
       done: "运行完成",
       goalNotMet: "目标的检查没有通过",
+      budgetReached: (spent, budget, by) =>
+        `预算用完,已停下:已花 ${spent},预算 ${budget}${by === "day" ? "(车队今天的预算,按 UTC)" : ""}`,
       failed: "这一步失败了",
     },
   },

@@ -12,12 +12,14 @@ import type { RewriteReport } from "../store/passes/report.js";
 import type { GuardRecord } from "./guard-record.js";
 import type { Locale } from "../locale/locale.js";
 import type { LeftOut } from "../work/shadow-repo.js";
+import type { BudgetStop } from "./run-spend.js";
 
 export interface StepResult {
   step: string;
   /**
-   * How the step ended: "done", "stopped", or "goal-not-met" (the goal's checks still failed after the
-   * last guard round, or the reviewer's verdict could not be read; see `guard`). A failed step throws
+   * How the step ended: "done", "stopped", "goal-not-met" (the goal's checks still failed after the
+   * last guard round, or the reviewer's verdict could not be read; see `guard`), or "budget-reached"
+   * (the run's budget was spent: stopped at a boundary, continuable with a higher one). A failed step throws
    * StepFailedError instead of returning.
    */
   status: StepStatus;
@@ -227,6 +229,11 @@ export interface StepSettings {
   driftAfter?: number;
   /** Budget cap per session; null: none. */
   maxBudgetUsd: number | null;
+  /**
+   * The run's budget (USD) over everything it spends — every step, generation, handoff-writing turn,
+   * worker, guard round and reviewer; absent: none. Reached, the step stops at a boundary (`budget-reached`).
+   */
+  budgetUsd?: number;
   /** The goal guard's reviewer after the checks pass (`--review`). */
   review: boolean;
   /** Language of rules, handoffs and messages. */
@@ -238,7 +245,11 @@ export interface StoreLoadRecord extends RewriteReport {
   at: string;
 }
 
-export type StepStatus = "running" | "done" | "failed" | "stopped" | "goal-not-met";
+/**
+ * `budget-reached`: the run's budget (`settings.budgetUsd`, or a fleet's day) was spent; the step stopped
+ * at a message boundary like a stop, and `continue` with a higher budget goes on.
+ */
+export type StepStatus = "running" | "done" | "failed" | "stopped" | "goal-not-met" | "budget-reached";
 
 export interface StepRecord extends StepResult {
   /** The step's original task. */
@@ -249,6 +260,8 @@ export interface StepRecord extends StepResult {
   history: GenerationRecord[];
   /** The drift watch's last pause (runtime/drift-watch.ts); absent when it never paused the step. */
   drift?: DriftPause;
+  /** Where the budget stood when the step ended `budget-reached` (run-spend.ts); cleared by a continue. */
+  budgetStop?: BudgetStop;
   /** A frozen handoff whose successor has not started yet: `continue` starts it from this file. */
   pendingHandoff: string | null;
   /**

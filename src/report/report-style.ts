@@ -22,6 +22,7 @@ header h1 { margin: 0 0 4px; font-size: 22px; }
 /* The work ran, but flower's checks did not pass: neither done nor a crash, and a person has to look.
    A dashed outline tells it apart without relying on the hue. */
 .status-goal-not-met { color: var(--goal-not-met); border: 1px dashed var(--goal-not-met); background: #fff1e5; }
+.status-budget-reached { color: var(--goal-not-met); border: 1px dashed var(--goal-not-met); }
 .task { margin: 0 0 12px; max-width: 960px; }
 /* The task and the documents as written: line breaks kept, long words wrap instead of widening the page. */
 .typed { white-space: pre-wrap; overflow-wrap: anywhere; }

@@ -16,6 +16,7 @@ import { query } from "@anthropic-ai/claude-agent-sdk";
 import type { FlowerEvent } from "./events.js";
 import type { QueryFunction } from "./session-run.js";
 import type { LeaseTiming } from "../records/lease.js";
+import type { Budget } from "../records/run-spend.js";
 import type { GivenSettings } from "./step-settings.js";
 import { resolveTelemetry, type TelemetryOptions, type TelemetrySettings } from "../telemetry/settings.js";
 
@@ -70,6 +71,14 @@ export interface RuntimeOptions {
    * overrides a continued step's recorded cap. @default a continued step's recorded cap; else none
    */
   maxBudgetUsd?: number;
+  /**
+   * The run's budget in dollars, over everything it spends: every step, generation, handoff-writing turn,
+   * worker (subagent), guard round and reviewer (the SDK's `maxBudgetUsd` is per session and never covers
+   * the writing turn). Once the run's spent figure reaches it, the step stops at the next message
+   * boundary with status `budget-reached`; `continue` with a higher one goes on. Recorded with the step;
+   * given, it overrides a continued step's recorded budget. @default a continued step's recorded budget; else none
+   */
+  budgetUsd?: number;
   /**
    * The drift watch: after this many generations in a row with no newly passing goal check and no
    * changed file, a step pauses at the handoff for a person (`continue` goes on). 0 turns it off. Given,
@@ -130,6 +139,11 @@ export interface RuntimeInternals {
   now?: () => Date;
   /** Lease heartbeat and staleness (tests shorten them). */
   leaseTiming?: Partial<LeaseTiming>;
+  /**
+   * Ceilings beside the run's own budget, not recorded with the step: a fleet worker's day
+   * (`--budget-per-day`), with the day's spend of other runs as its offset (records/run-spend.ts).
+   */
+  budgets?: Budget[];
 }
 
 export interface ResolvedRuntimeOptions {
@@ -155,7 +169,8 @@ export interface ResolvedRuntimeOptions {
   /** null: telemetry is off (nothing subscribes, nothing is loaded). */
   telemetry: TelemetrySettings | null;
   work: Required<WorkOptions>;
-  internal: Required<Omit<RuntimeInternals, "leaseTiming">> & Pick<RuntimeInternals, "leaseTiming">;
+  internal: Required<Omit<RuntimeInternals, "leaseTiming" | "budgets">> &
+    Pick<RuntimeInternals, "leaseTiming" | "budgets">;
 }
 
 /**
@@ -175,6 +190,7 @@ const KNOWN = {
   locale: true,
   model: true,
   maxBudgetUsd: true,
+  budgetUsd: true,
   driftAfter: true,
   env: true,
   store: true,
@@ -271,6 +287,11 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     throw new ConfigurationError("maxBudgetUsd", options.maxBudgetUsd, "a positive number of dollars");
   }
   if (
+    options.budgetUsd !== undefined &&
+    !(typeof options.budgetUsd === "number" && Number.isFinite(options.budgetUsd) && options.budgetUsd > 0)
+  )
+    throw new ConfigurationError("budgetUsd", options.budgetUsd, "a positive finite number of dollars");
+  if (
     options.driftAfter !== undefined &&
     !(Number.isSafeInteger(options.driftAfter) && options.driftAfter >= 0)
   )
@@ -290,6 +311,7 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(options.maxBudgetUsd !== undefined ? { maxBudgetUsd: options.maxBudgetUsd } : {}),
     ...(options.driftAfter !== undefined ? { driftAfter: options.driftAfter } : {}),
+    ...(options.budgetUsd !== undefined ? { budgetUsd: options.budgetUsd } : {}),
     ...(options.locale !== undefined ? { locale: options.locale } : {}),
   };
   const handoff = new HandoffPolicy({
@@ -328,6 +350,7 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
       query: internal.query ?? query,
       now: internal.now ?? (() => new Date()),
       ...(internal.leaseTiming ? { leaseTiming: internal.leaseTiming } : {}),
+      ...(internal.budgets ? { budgets: internal.budgets } : {}),
     },
   };
 }

@@ -69,6 +69,25 @@ interface Usage {
   output_tokens?: number | null;
 }
 
+/** A response's usage as the ledger books it. */
+function usageOf(usage: Usage, model: string | undefined): ResponseUsage {
+  return {
+    inputTokens: usage.input_tokens ?? 0,
+    cacheReadTokens: usage.cache_read_input_tokens ?? 0,
+    cacheWriteTokens: usage.cache_creation_input_tokens ?? 0,
+    outputTokens: usage.output_tokens ?? 0,
+    ...(model !== undefined ? { model } : {}),
+  };
+}
+
+/** A worker's response as its forwarded assistant message carries it. */
+interface WorkerResponse {
+  id?: string;
+  usage?: Usage;
+  model?: string;
+  content?: ContentBlock[];
+}
+
 interface ContentBlock {
   type: string;
   text?: string;
@@ -126,6 +145,15 @@ export class SessionTranslator {
   readonly #background = new Set<string>();
   /** Agent tool_use id → worker name, to tell who is working. */
   readonly #workers = new Map<string, string>();
+  /**
+   * Workers' responses booked without stream events (the binary streams none for subagents): by message
+   * id from their forwarded assistant messages, and per worker whether the last one was its answer (then
+   * the Agent result's usage, which is that answer's, is booked already). Workers that stream are booked
+   * from their stream events only (`#streamedWorkers`).
+   */
+  readonly #workerMessages = new Set<string>();
+  readonly #workerAnswered = new Map<string, boolean>();
+  readonly #streamedWorkers = new Set<string>();
 
   constructor(step: string) {
     this.#step = step;
@@ -217,6 +245,7 @@ export class SessionTranslator {
     parent: string,
     event: { type: string; message?: { usage?: Usage; model?: string }; usage?: Usage },
   ): SessionSignal[] {
+    this.#streamedWorkers.add(parent);
     if (event.type === "message_start") {
       const usage = event.message?.usage ?? {};
       this.#workerPrompts.set(parent, {
@@ -249,7 +278,9 @@ export class SessionTranslator {
       // A worker's failed request is its coordinator's tool result, not the session's failure.
       if (!message.parent_tool_use_id) this.reading.apiErrorType = assistant.error;
     }
-    const signals: SessionSignal[] = [];
+    const signals: SessionSignal[] = parent
+      ? this.#workerResponse(parent, message.message as WorkerResponse)
+      : [];
     for (const block of assistant.message.content) {
       if (block.type !== "tool_use" || !block.name) continue;
       const input = block.input ?? {};
@@ -278,6 +309,30 @@ export class SessionTranslator {
     return signals;
   }
 
+  /**
+   * A worker's response forwarded as an assistant message (its calls; an answer only sometimes): booked
+   * once per message id, as it comes, so a budget sees workers while they work. Its output tokens may be
+   * partial (the forwarded copy is taken as the response starts); the binary's total replaces the estimate
+   * when the session reports it (accounting.ts).
+   */
+  #workerResponse(parent: string, response: WorkerResponse): SessionSignal[] {
+    if (this.#streamedWorkers.has(parent) || !response.id || !response.usage) return [];
+    this.#workerAnswered.set(parent, !(response.content ?? []).some((block) => block.type === "tool_use"));
+    if (this.#workerMessages.has(response.id)) return [];
+    this.#workerMessages.add(response.id);
+    return [{ kind: "served", usage: usageOf(response.usage, response.model), worker: true }];
+  }
+
+  /** A worker's end: the Agent result carries its answer's usage, booked unless its answer was forwarded. */
+  #workerEnd(toolUseId: string, result: unknown): SessionSignal[] {
+    if (this.#streamedWorkers.has(toolUseId) || this.#workerAnswered.get(toolUseId) === true) return [];
+    const { usage, resolvedModel } = (result ?? {}) as { usage?: Usage; resolvedModel?: unknown };
+    if (!usage || typeof usage !== "object") return [];
+    this.#workerAnswered.set(toolUseId, true);
+    const model = typeof resolvedModel === "string" ? resolvedModel : undefined;
+    return [{ kind: "served", usage: usageOf(usage, model), worker: true }];
+  }
+
   #user(message: Extract<SDKMessage, { type: "user" }>): SessionSignal[] {
     if (message.parent_tool_use_id !== null) return [];
     const content = (message.message as { content?: unknown }).content;
@@ -288,6 +343,10 @@ export class SessionTranslator {
       this.#calls.answered(block.tool_use_id, block);
       this.reading.openCalls = this.#calls.open();
       const name = this.#workers.get(block.tool_use_id);
+      if (name)
+        signals.push(
+          ...this.#workerEnd(block.tool_use_id, (message as { tool_use_result?: unknown }).tool_use_result),
+        );
       if (name)
         signals.push({
           kind: "event",

@@ -43,6 +43,7 @@ import type { WorkCarrier } from "../work/work-carrier.js";
 import { WorkTracker } from "../work/work-tracker.js";
 import { StepWork } from "./step-work.js";
 import { handBack, openChain } from "./run-work.js";
+import { runSpent, type Budget } from "../records/run-spend.js";
 
 /** The runtime's parts a step is driven with; built once by the runtime. */
 export interface RuntimeParts {
@@ -95,6 +96,15 @@ interface Drive {
   continuation: { record: StepRecord; prompt: string } | undefined;
   options: RunOptions;
   goal: GoalDecision;
+}
+
+/** The ceilings a step runs under: the run's recorded budget, and the runtime's own (a fleet's day). */
+function budgetsOf(settings: StepSettings, extra: readonly Budget[] | undefined): { budgets?: Budget[] } {
+  const budgets: Budget[] = [
+    ...(settings.budgetUsd !== undefined ? [{ by: "run" as const, usd: settings.budgetUsd, offset: 0 }] : []),
+    ...(extra ?? []),
+  ];
+  return budgets.length > 0 ? { budgets } : {};
 }
 
 export class StepDriver {
@@ -298,8 +308,17 @@ export class StepDriver {
         ...(freeze ? { freeze: { spec: freeze, run: workflow?.run ?? step, notesDir } } : {}),
         ...(goal ? { goal: { goal, logDir: this.#checkLogDir(step), env: process.env, change } } : {}),
         ...(o.recall ? { recall: recallOffer(spec) } : {}),
+        ...budgetsOf(settings, o.internal.budgets),
       },
-      this.#environment(step, spec, { policy, settings }, drive.lease, goal !== undefined, work),
+      {
+        ...this.#environment(step, spec, { policy, settings }, drive.lease, goal !== undefined, work),
+        // The run's other steps (a workflow's earlier ones): their spend counts against its budget.
+        spentElsewhere: () =>
+          runSpent(
+            this.#parts.records.list().filter((record) => record.step !== step),
+            workflow?.run ?? continuation?.record.run ?? step,
+          ),
+      },
     );
     // The answer may quote what a tool printed: the caller (and the CLI printing it) gets it redacted.
     return this.#parts.redactor.value(await run.run());

@@ -72,6 +72,8 @@ export class StepLedger {
     this.#record = options.continued
       ? { ...options.continued, status: "running", pid: process.pid }
       : newStepRecord(options.step, options.agent, options.prompt, options.now());
+    // A continuation goes on past a budget stop: the stop is history, the spend stays in costUsd.
+    delete this.#record.budgetStop;
     if (options.earlier && !options.continued) {
       const { earlierRuns = [], ...rest } = options.earlier;
       // A start that never got a session (its driver killed before the first answer, as a busy machine
@@ -244,6 +246,16 @@ export class StepLedger {
     if (!booked) return;
     booked.progress = progress;
     this.save();
+  }
+
+  /** The step stops on a budget: where it stood, saved with the step's end. */
+  budgetStop(stop: NonNullable<StepRecord["budgetStop"]>): void {
+    this.#record.budgetStop = stop;
+  }
+
+  /** What the step has spent so far (all its generations, workers, writing turns and reviewers). */
+  get costUsd(): number {
+    return this.#record.costUsd;
   }
 
   /** The drift watch paused the step at this handoff (the successor starts on `continue`). */

@@ -18,6 +18,7 @@ import type { QueryFunction } from "./session-run.js";
 import type { StepWork } from "./step-work.js";
 import type { RecallOffer } from "../agents/recall-worker.js";
 import type { GenerationSessions } from "../records/earlier-generations.js";
+import type { Budget } from "../records/run-spend.js";
 
 /** What a step needs from the runtime around it: wiring, no decisions. */
 export interface StepEnvironment {
@@ -60,6 +61,8 @@ export interface StepEnvironment {
   handoffRequests?: HandoffRequestSource;
   /** The run's work: checkpoints of the workspace (step-work.ts); absent when off or without git. */
   work?: StepWork;
+  /** What the run's other steps spent (their records' costs): the run's figure is this plus the step's. @default 0 */
+  spentElsewhere?(): number;
 }
 
 export interface StepPlan {
@@ -86,6 +89,8 @@ export interface StepPlan {
    * first prompt says so. Absent: no recall.
    */
   recall?: RecallOffer;
+  /** The ceilings the run's spend runs under (run-spend.ts): reached, the step stops at a boundary. */
+  budgets?: readonly Budget[];
   /** The goal guard (SPEC §8): checks flower runs when the session completes, and how often to send it back. */
   goal?: { goal: ResolvedGoal; logDir: string; env: NodeJS.ProcessEnv; change?: GoalChange | null };
 }

@@ -12,10 +12,14 @@
  *   on a window below the role's start-up floor is maxGenerations.
  * - A stop (Ctrl-C) during the writing turn lets the handoff finish and stops right after it: cutting the
  *   turn would only leave a degraded handoff to continue from.
+ * - A budget (run-spend.ts) is a stop of its own: every booked response is weighed against it, and once
+ *   the run's figure reaches it the step stops at the next message boundary, exactly as on Ctrl-C, and
+ *   ends `budget-reached`. The writing turn is not cut by it either; no new session starts past it.
  */
 import { DEFAULTS } from "../defaults.js";
 import { StepFailedError } from "../errors.js";
 import type { StepRecord, StepResult } from "../records/step-record.js";
+import { reachedBudget, type Budget } from "../records/run-spend.js";
 import type { FlowerEvent } from "./events.js";
 import { storedGoal } from "./frozen-goal.js";
 import {
@@ -52,10 +56,23 @@ export class StepRun {
   readonly #switch: SwitchContext;
   /** A rewind by turn: the first resume goes on from this transcript entry (record.resumeAt). */
   #resumeAt: string | undefined;
+  /**
+   * A person's stop or a reached budget: what sessions, checks and the reviewer are stopped by. Its own
+   * controller, fed by the person's signal (not AbortSignal.any, whose signal may be collected while a
+   * session still listens to it).
+   */
+  readonly #stop = new AbortController();
+  /** The run's other steps' spend, read once: they do not run while this step does. */
+  readonly #spentElsewhere: number;
+  /** The budget reached and the figure counted against it; null while none is. */
+  #budgetHit: { budget: Budget; spent: number } | null = null;
 
   constructor(plan: StepPlan, env: StepEnvironment) {
     this.#plan = plan;
     this.#env = env;
+    if (plan.stopSignal.aborted) this.#stop.abort();
+    else plan.stopSignal.addEventListener("abort", () => this.#stop.abort(), { once: true });
+    this.#spentElsewhere = plan.budgets?.length ? (env.spentElsewhere?.() ?? 0) : 0;
     const earlier = plan.continuation ? undefined : env.earlier(plan.step);
     this.#ledger = new StepLedger({
       step: plan.step,
@@ -102,7 +119,10 @@ export class StepRun {
     const ledger = this.#ledger;
     await env.beforeSession(resume);
     ledger.settle();
-    const sink = (event: FlowerEvent) => ledger.accept(event, writing);
+    const sink = (event: FlowerEvent) => {
+      ledger.accept(event, writing);
+      if (event.type === "usage") this.#overBudget();
+    };
     // The files as this session finds them: a new generation's start, or where a resumed one goes on.
     if (!writing && env.work)
       await env.work.checkpoint(
@@ -140,7 +160,7 @@ export class StepRun {
         onSession: (sessionId) => {
           if (!writing) ledger.onSession(sessionId);
         },
-        stopSignal: writing ? NEVER : plan.stopSignal,
+        stopSignal: writing ? NEVER : this.#stop.signal,
         query: env.query,
         ...(env.handoffRequests && !writing
           ? { requested: () => env.handoffRequests!.pending() !== null }
@@ -194,6 +214,8 @@ export class StepRun {
     /** maxAttempts counts per run()/continue() call; record.attempts keeps the step's whole history. */
     let failedHere = 0;
     while (true) {
+      // No session starts past the budget (a continue below it, a guard round after the crossing turn).
+      if (this.#overBudget()) return this.#finish("budget-reached");
       const outcome = await this.#session(resume, prompt, false);
       ledger.account(outcome, true);
 
@@ -208,7 +230,7 @@ export class StepRun {
         const judgement: Judgement = await this.#judge();
         if (judgement.kind === "passed") return this.#finish("done");
         if (judgement.kind === "not-met") return this.#finish("goal-not-met");
-        if (judgement.kind === "stopped") return this.#finish("stopped");
+        if (judgement.kind === "stopped") return this.#finish(this.#stopStatus());
         // A guard round: the same session (the successor, after a handoff) gets the evidence.
         resume = ledger.sessionId ?? undefined;
         prompt = judgement.message;
@@ -217,7 +239,7 @@ export class StepRun {
       if (outcome.kind === "stopped") {
         if (outcome.replyCut)
           this.#env.emit({ type: "reply-cut", step: plan.step, waitedMs: DEFAULTS.stopGraceMs });
-        return this.#finish("stopped");
+        return this.#finish(this.#stopStatus());
       }
 
       // With handoff off, auto-compact is the CLI's own answer to a full context; an overflow that still
@@ -227,7 +249,7 @@ export class StepRun {
       if (outcome.kind === "failed") {
         // A stop request (Ctrl-C, SIGTERM) that came while the session was failing wins over a retry:
         // systemd's SIGTERM reaches the child too, and its death is not a reason to start another.
-        if (plan.stopSignal.aborted) return this.#finish("stopped");
+        if (this.#stop.signal.aborted) return this.#finish(this.#stopStatus());
         const reason = this.#redact(outcome.error ?? "unknown error");
         // `-v` shows all the child said on stderr (the reason quotes its last lines).
         if (outcome.stderr.length > 0)
@@ -282,6 +304,8 @@ export class StepRun {
       }
       const successorPrompt = await this.#handOff(outcome);
       if (plan.stopSignal.aborted) return this.#finish("stopped");
+      // The writing turn may have crossed the budget: the successor is not started (continue starts it).
+      if (this.#overBudget()) return this.#finish("budget-reached");
       if (await this.#watchDrift()) return this.#finish("stopped");
       ledger.expectGeneration();
       resume = undefined;
@@ -322,13 +346,42 @@ export class StepRun {
     return { resumeAt: at };
   }
 
+  /**
+   * Whether a budget is reached: the run's figure (its other steps' spend and this step's, every response
+   * booked as it arrived) against each ceiling. The first time, the sessions' stop is aborted: the running
+   * session stops at its next message boundary.
+   */
+  #overBudget(): boolean {
+    if (this.#budgetHit !== null) return true;
+    const budgets = this.#plan.budgets ?? [];
+    if (budgets.length === 0) return false;
+    const hit = reachedBudget(budgets, this.#spentElsewhere + this.#ledger.costUsd);
+    if (hit === null) return false;
+    this.#budgetHit = hit;
+    this.#stop.abort();
+    return true;
+  }
+
+  /** A stop's status: a person's stop wins; otherwise the budget stopped the step. */
+  #stopStatus(): StepRecord["status"] {
+    return this.#plan.stopSignal.aborted || this.#budgetHit === null ? "stopped" : "budget-reached";
+  }
+
   /** The files as the step leaves them (its end or its stop), then the step's end in the record. */
   async #finish(status: StepRecord["status"]): Promise<StepResult> {
     const work = this.#env.work;
+    const hit = this.#budgetHit;
+    if (status === "budget-reached" && hit !== null)
+      this.#ledger.budgetStop({
+        by: hit.budget.by,
+        spentUsd: hit.budget.offset + this.#spentElsewhere + this.#ledger.costUsd,
+        budgetUsd: hit.budget.usd,
+        at: this.#env.now().toISOString(),
+      });
     if (work)
       await work.checkpoint(
         {
-          kind: status === "stopped" ? "stop" : "end",
+          kind: status === "stopped" || status === "budget-reached" ? "stop" : "end",
           generation: this.#ledger.generationNumber,
           session: this.#ledger.sessionId,
         },
@@ -414,7 +467,7 @@ export class StepRun {
       workspace: plan.workspace,
       logDir: guard.logDir,
       task: plan.prompt,
-      stopSignal: plan.stopSignal,
+      stopSignal: this.#stop.signal,
       env: guard.env,
       books: this.#ledger.guard,
       review: (prompt) =>
@@ -422,7 +475,7 @@ export class StepRun {
           step: plan.step,
           options: this.#env.reviewerOptions?.(),
           ledger: this.#ledger,
-          stopSignal: plan.stopSignal,
+          stopSignal: this.#stop.signal,
           query: this.#env.query,
           prompt,
         }),

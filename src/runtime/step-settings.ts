@@ -21,6 +21,7 @@ export interface GivenSettings {
   rule?: HandoffRule | undefined;
   driftAfter?: number | undefined;
   maxBudgetUsd?: number | undefined;
+  budgetUsd?: number | undefined;
   review?: boolean | undefined;
   locale?: Locale | undefined;
 }
@@ -58,6 +59,7 @@ export function resolveStepSettings(
         review: given.review ?? false,
         locale: given.locale ?? defaults.locale,
         ...(given.driftAfter !== undefined ? { driftAfter: given.driftAfter } : {}),
+        ...(given.budgetUsd !== undefined ? { budgetUsd: given.budgetUsd } : {}),
       },
       overrides: [],
     };
@@ -92,9 +94,21 @@ export function resolveStepSettings(
       ...(given.driftAfter !== undefined || recorded.driftAfter !== undefined
         ? { driftAfter: pick("driftAfter", given.driftAfter, recorded.driftAfter ?? DEFAULTS.driftAfter) }
         : {}),
+      ...budgetOf(pick, given.budgetUsd, recorded.budgetUsd),
     },
     overrides,
   };
+}
+
+/** The run's budget: the given one (an override of a recorded one), else the recorded one; none: absent. */
+function budgetOf(
+  pick: <T extends SettingValue>(setting: SettingName, value: T | undefined, kept: T) => T,
+  given: number | undefined,
+  recorded: number | undefined,
+): { budgetUsd?: number } {
+  if (given === undefined) return recorded === undefined ? {} : { budgetUsd: recorded };
+  const kept: number | null = recorded ?? null;
+  return { budgetUsd: pick<number | null>("budgetUsd", given, kept) ?? given };
 }
 
 /**

@@ -20,7 +20,7 @@ td.run .task { display: block; color: var(--muted); font-size: .85em; max-width:
   text-overflow: ellipsis; white-space: nowrap; }
 .status { display: inline-block; padding: 0 .45em; border-radius: .6em; background: var(--bg-soft); }
 .status-running { color: var(--fill); } .status-done { color: var(--ok); }
-.status-failed, .status-goal-not-met, .status-cancelled { color: var(--bad); }
+.status-failed, .status-goal-not-met, .status-budget-reached, .status-cancelled { color: var(--bad); }
 .status-paused, .status-interrupted, .status-queued, .status-cancelling { color: var(--warn); }
 .gauge { position: relative; width: 12rem; max-width: 100%; height: .7rem; border: 1px solid var(--line);
   border-radius: .35rem; overflow: hidden; background: var(--bg-soft); }

@@ -34,7 +34,7 @@ export interface RunGenerationFiles {
 export interface RunRow {
   /** The run id (or the step's name): what the report route and the actions take. */
   name: string;
-  /** running, done, failed, stopped, goal-not-met, interrupted, paused, queued, cancelled, … */
+  /** running, done, failed, stopped, goal-not-met, budget-reached, interrupted, paused, queued, cancelled, … */
   status: string;
   /** The step the run is on (its name in the workflow), or null when there is none. */
   step: string | null;

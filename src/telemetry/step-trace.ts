@@ -165,7 +165,11 @@ export class StepTrace {
   /** The step ended: everything still open ends with it, the step's status says how it went. */
   end(event: EventOf<"step-end">, at: number): void {
     this.#workers.endAll(at);
-    this.#guard.end(event.status === "done" ? "passed" : event.status, at);
+    // A budget stop is a stop to the guard: its rounds were cut short, not judged.
+    this.#guard.end(
+      event.status === "done" ? "passed" : event.status === "budget-reached" ? "stopped" : event.status,
+      at,
+    );
     this.#handoff?.end(at);
     this.#handoff = null;
     this.#endBurned();

@@ -17,8 +17,10 @@ import { knownNames } from "../run-status.js";
 import { runWorkflowLive } from "../workflow-live.js";
 import { continueWorkflow } from "../../workflow/run-workflow.js";
 import { defaultWorkflow } from "../../workflow/default-workflow.js";
+import { budgetBelowSpent } from "../budget-lines.js";
 import {
   adoptRecorded,
+  continueCommand,
   liveSettings,
   makeRuntime,
   requireCredentials,
@@ -46,6 +48,7 @@ export async function continueCommandRun(parsed: ParsedCommand): Promise<number>
     parsed.values,
     recordedSettings(records, target.kind === "run" ? target.run : target.step),
   );
+  refuseSpentBudget(records, target.kind === "run" ? target.run : target.step, settings);
   if (target.kind === "run") {
     if (prompt !== undefined)
       throw new UsageError(
@@ -92,6 +95,21 @@ async function goOnWithRun(
       ),
   });
   return outcome.code;
+}
+
+/**
+ * A budget (given now, else recorded) the run has already spent: one line, nothing started. The run's
+ * figure is its steps' records, the same sum the step loop weighs against the budget.
+ */
+function refuseSpentBudget(records: readonly StepRecord[], run: string, settings: LiveSettings): void {
+  const line = budgetBelowSpent(
+    records,
+    run,
+    settings.budgetUsd,
+    continueCommand(run, settings),
+    settings.locale,
+  );
+  if (line !== null) throw new UsageError(line);
 }
 
 /** `--reread-goal` re-reads a run's goal file: a step run on its own has none. */
@@ -186,6 +204,7 @@ async function continueFromStore(
         `flower continue: --prompt is for a step run with --direct; run "${run}" goes on from its frozen documents`,
       );
     if (run === undefined) refuseRereadGoal(parsed, name);
+    refuseSpentBudget(rt.records.list(), run ?? name, settings);
     requireCredentials(settings);
   } catch (error) {
     rt.close();

@@ -4,6 +4,7 @@
  * through storage/run-directory.ts (or the shared store's view), never the manifest, and never creates
  * the run directory.
  */
+import { spentOfBudget } from "../budget-lines.js";
 import { EXIT, UsageError } from "../../errors.js";
 import { resolveLocale } from "../../locale/locale.js";
 import { runDirectory } from "../../storage/files.js";
@@ -167,6 +168,12 @@ function printRuns(
   }
   for (const line of table([[...text.runsHeader], ...rows], [false, false, true, true, true, false, false]))
     output.say(line);
+  // Where a budget is set: spent of budget, a line per run under the table (not a wider column).
+  const budgeted = [...new Set(steps.map((record) => record.run ?? record.step))]
+    .map((name) => [name, spentOfBudget(steps, name, output.locale)] as const)
+    .filter((entry): entry is readonly [string, string] => entry[1] !== null);
+  if (budgeted.length > 0) output.say("");
+  for (const [name, spent] of budgeted) output.say(`${name}: ${spent}`);
   // A fleet run that failed, or paused for another reason than its requirements (the drift watch), says
   // why under the table: its worker's words, one line.
   const why = [...fleet.values()].filter(
@@ -237,6 +244,9 @@ function summaryOf(
     run: record.run ?? null,
     name: record.workflow?.name ?? null,
     frozen: record.frozen ?? null,
+    /** The run's budget (`--budget`), null without one; where it stood if the step stopped on it. */
+    budgetUsd: record.settings?.budgetUsd ?? null,
+    budgetStop: record.budgetStop ?? null,
   };
 }
 

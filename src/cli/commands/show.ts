@@ -4,6 +4,7 @@
  * run recorded on another machine shows here with its documents as the store keeps them
  * (cli/step-source.ts). Reads only; never creates the run directory.
  */
+import { spentOfBudget } from "../budget-lines.js";
 import { isDefaultRunDirectory } from "../../storage/files.js";
 import { EXIT, UsageError } from "../../errors.js";
 import { readFrozenHandoff } from "../../handoff/freeze.js";
@@ -93,6 +94,9 @@ function showStep(record: StepRecord, source: StepSource, output: Output): void 
       ` · ${t.failedAttempts} ${record.attempts} · ${t.context} ${formatTokens(record.context)}` +
       ` · ${t.spills} ${record.spills} · ${t.denials} ${record.denials}`,
   );
+  // Where a budget is set: the run's spent figure (all its steps) of it.
+  const spent = spentOfBudget(source.steps, record.run ?? record.step, locale);
+  if (spent !== null) say(`${label(t.budget)}${spent}`);
   const series = reportStep(record);
   if (series.turns.length > 0) {
     const columns = Math.max(20, Math.min(100, (process.stdout.columns ?? 100) - 14));

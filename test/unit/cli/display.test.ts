@@ -476,7 +476,7 @@ describe("Display: a setting a continued step does not keep", () => {
       "window 1M as started → 200K (--model)",
       "model default as started → claude-haiku-4-5 (--model)",
       "handoff on as started → off (--no-handoff)",
-      "budget $3 as started → $0.5 (--max-budget-usd)",
+      "session budget $3 as started → $0.5 (--max-budget-usd)",
       "review off as started → on (--review)",
       "language en as started → zh (--lang)",
     ]);
@@ -488,7 +488,7 @@ describe("Display: a setting a continued step does not keep", () => {
       "窗口 1M(启动时)→ 200K(--model)",
       "模型 默认(启动时)→ claude-haiku-4-5(--model)",
       "换代 开(启动时)→ 关(--no-handoff)",
-      "预算 $3(启动时)→ $0.5(--max-budget-usd)",
+      "每会话预算 $3(启动时)→ $0.5(--max-budget-usd)",
       "评审 关(启动时)→ 开(--review)",
       "语言 en(启动时)→ zh(--lang)",
     ]);

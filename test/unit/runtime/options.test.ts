@@ -75,6 +75,14 @@ describe("resolveRuntimeOptions", () => {
     expect(
       resolveRuntimeOptions({ workspace, handoff: false, model: "m", maxBudgetUsd: 2, locale: "zh" }).given,
     ).toEqual({ handoff: false, model: "m", maxBudgetUsd: 2, locale: "zh" });
+    expect(resolveRuntimeOptions({ workspace, budgetUsd: 0.25 }).given).toEqual({ budgetUsd: 0.25 });
+  });
+
+  it("budgetUsd: a positive finite number of dollars, else one error naming the option and the value", () => {
+    for (const budgetUsd of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, "1"])
+      expect(() => resolveRuntimeOptions({ workspace, budgetUsd: budgetUsd as number })).toThrow(
+        /^Invalid option budgetUsd: got .*, expected a positive finite number of dollars\.$/,
+      );
   });
 
   it("guesses the window of handoff: true from its env option over process.env", () => {

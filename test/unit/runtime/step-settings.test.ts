@@ -145,3 +145,23 @@ describe("recordedSettings", () => {
     expect(recordedSettings(records, "missing")).toBeUndefined();
   });
 });
+
+describe("resolveStepSettings: the run's budget", () => {
+  it("a new step records the budget given; a continue keeps it, a given one overrides it and says so", () => {
+    expect(resolveStepSettings({ budgetUsd: 0.5 }, undefined, defaults).settings.budgetUsd).toBe(0.5);
+    expect(resolveStepSettings({}, undefined, defaults).settings).not.toHaveProperty("budgetUsd");
+    const recorded = { ...started, budgetUsd: 0.5 };
+    expect(resolveStepSettings({}, recorded, defaults)).toMatchObject({
+      settings: { budgetUsd: 0.5 },
+      overrides: [],
+    });
+    expect(resolveStepSettings({ budgetUsd: 2 }, recorded, defaults)).toMatchObject({
+      settings: { budgetUsd: 2 },
+      overrides: [{ setting: "budgetUsd", recorded: 0.5, now: 2, by: "budgetUsd" }],
+    });
+    // A budget given to a step recorded without one: recorded as none before.
+    expect(resolveStepSettings({ budgetUsd: 1 }, started, defaults).overrides).toEqual([
+      { setting: "budgetUsd", recorded: null, now: 1, by: "budgetUsd" },
+    ]);
+  });
+});

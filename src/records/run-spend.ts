@@ -1,0 +1,91 @@
+/**
+ * What a run has spent, read from its step records, and whether a budget over it is reached. Pure: the
+ * step loop, the CLI (runs, show, continue's refusal) and the fleet (the day's spend) read the same sums.
+ *
+ * The SDK's `maxBudgetUsd` is per session and never covers the handoff-writing turn; a run's budget is
+ * over everything the run spends. Each step record's `costUsd` already holds all of it (every response is
+ * booked as it arrives: main thread, workers, the writing turn, the reviewer), so the run's figure is the
+ * sum over its steps.
+ */
+import type { StepRecord } from "./step-record.js";
+
+/** One ceiling a run runs under. */
+export interface Budget {
+  /** `run`: the run's own budget (`--budget`); `day`: the fleet's total per UTC day (`--budget-per-day`). */
+  by: "run" | "day";
+  /** The ceiling in dollars. */
+  usd: number;
+  /**
+   * Spend counted against it that is not the run's own figure (the day's spend of other runs, minus the
+   * run's spend on earlier days): spent = offset + the run's figure. 0 for a run budget.
+   */
+  offset: number;
+}
+
+/** Where a budget stood when the run stopped on it: recorded on the step that stopped. */
+export interface BudgetStop {
+  by: Budget["by"];
+  spentUsd: number;
+  budgetUsd: number;
+  at: string;
+}
+
+/** The run a step record belongs to: its workflow run, else the step itself (a `--direct` run). */
+export function runOf(record: Pick<StepRecord, "run" | "step">): string {
+  return record.run ?? record.step;
+}
+
+/** The run's spent figure: the sum of its steps' costs (earlier runs of a step name are not this run). */
+export function runSpent(
+  records: readonly Pick<StepRecord, "run" | "step" | "costUsd">[],
+  run: string,
+): number {
+  let spent = 0;
+  for (const record of records) if (runOf(record) === run) spent += record.costUsd;
+  return spent;
+}
+
+/** The first budget the run's figure has reached (spent >= ceiling), with what it counts; null: none. */
+export function reachedBudget(
+  budgets: readonly Budget[],
+  runFigure: number,
+): { budget: Budget; spent: number } | null {
+  for (const budget of budgets) {
+    const spent = budget.offset + runFigure;
+    if (spent >= budget.usd) return { budget, spent };
+  }
+  return null;
+}
+
+/** The UTC day of a time, `YYYY-MM-DD`. */
+export function utcDay(at: Date | string): string {
+  return (typeof at === "string" ? new Date(at) : at).toISOString().slice(0, 10);
+}
+
+/**
+ * What records spent on a UTC day: each generation's cost on the day it started; what no generation holds
+ * (a reviewer, a writing turn booked between generations) on the day the record was last written.
+ * Archived runs of a step name (`earlierRuns`) count as well: they were spent.
+ */
+export function daySpent(records: readonly StepRecord[], day: string): number {
+  let spent = 0;
+  const add = (record: Omit<StepRecord, "earlierRuns">) => {
+    let inGenerations = 0;
+    for (const generation of record.history) {
+      inGenerations += generation.costUsd;
+      if (utcDay(generation.startedAt) === day) spent += generation.costUsd;
+    }
+    for (const rewound of record.rewound ?? [])
+      for (const generation of rewound.generations) {
+        inGenerations += generation.costUsd;
+        if (utcDay(generation.startedAt) === day) spent += generation.costUsd;
+      }
+    const rest = record.costUsd - inGenerations;
+    if (rest > 0 && utcDay(record.updatedAt) === day) spent += rest;
+  };
+  for (const record of records) {
+    add(record);
+    for (const earlier of record.earlierRuns ?? []) add(earlier);
+  }
+  return spent;
+}
