@@ -139,7 +139,7 @@ export const DEFAULTS = {
 
 /** The goal guard's defaults (src/goal/). */
 export const GOAL_DEFAULTS = {
-  /** Failed guard rounds before the work step ends `goal-not-met` (SPEC G1). */
+  /** Failed guard rounds before the work step ends `goal-not-met`, never silently "done". */
   guardRounds: 3,
   /** Per-check timeout: long enough for a real test suite, short enough that a hang ends the round. */
   checkTimeoutMs: 120_000,

@@ -1,7 +1,7 @@
 /**
- * A declared document (SPEC §7 W1): what a workflow step must end with. The handoff is one such document
- * with a fixed shape; a DocumentSpec says the same things as data, so the requirements confirmation, the
- * goal and a user's own documents go through one parser, quality check, freeze and degraded path.
+ * A declared document (docs/workflows.md): what a workflow step must end with. The handoff is one such
+ * document with a fixed shape; a DocumentSpec says the same things as data, so the requirements confirmation,
+ * the goal and a user's own documents go through one parser, quality check, freeze and degraded path.
  */
 import { ConfigurationError } from "../errors.js";
 import { LOCALES, type Locale } from "../locale/locale.js";

@@ -48,7 +48,7 @@ export interface StepResult {
   denials: number;
   /** The final answer of the last session. */
   result: string | null;
-  /** The goal guard's evidence (SPEC §8): only for a step run with the `goal` option. */
+  /** The goal guard's evidence: only for a step run with the `goal` option. */
   guard?: GuardRecord;
   /** The workflow run this step belongs to; absent for a step run on its own (`--direct`). */
   run?: string;

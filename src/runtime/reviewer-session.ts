@@ -1,5 +1,5 @@
 /**
- * The goal guard's reviewer session (SPEC §8): fresh (never the coordinator's), read-only, short, never
+ * The goal guard's reviewer session: fresh (never the coordinator's), read-only, short, never
  * handing off. Its cost is added to the step; its events are not the coordinator's and are not shown;
  * its verdict is (goal-judge.ts reads it).
  */

@@ -86,6 +86,6 @@ export interface StepPlan {
    * first prompt says so. Absent: no recall.
    */
   recall?: RecallOffer;
-  /** The goal guard (SPEC §8): checks flower runs when the session completes, and how often to send it back. */
+  /** The goal guard: checks flower runs when the session completes, and how often to send it back. */
   goal?: { goal: ResolvedGoal; logDir: string; env: NodeJS.ProcessEnv; change?: GoalChange | null };
 }
