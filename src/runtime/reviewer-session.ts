@@ -6,7 +6,8 @@
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
 import { HandoffPolicy } from "../handoff/policy.js";
 import type { ReviewSession } from "./goal-judge.js";
-import { runSession, type QueryFunction } from "./session-run.js";
+import { runSession } from "./session-run.js";
+import type { QueryFunction } from "./query-function.js";
 import type { StepLedger } from "./step-ledger.js";
 
 /** The reviewer's session is short and never hands off. */

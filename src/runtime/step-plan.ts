@@ -14,7 +14,7 @@ import type { StepRecord, StepSettings, WorkflowMembership } from "../records/st
 import type { RewriteReport } from "../store/passes/report.js";
 import type { FlowerEvent } from "./events.js";
 import type { GoalChange } from "./frozen-goal.js";
-import type { QueryFunction } from "./session-run.js";
+import type { QueryFunction } from "./query-function.js";
 import type { StepWork } from "./step-work.js";
 import type { RecallOffer } from "../agents/recall-worker.js";
 import type { GenerationSessions } from "../records/earlier-generations.js";
