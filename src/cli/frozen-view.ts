@@ -11,7 +11,7 @@ import { builtInSpec } from "../documents/builtin/index.js";
 import { parseDocument } from "../documents/read.js";
 import type { FrozenDocumentRecord } from "../records/frozen-document-record.js";
 import { produceDocument } from "../documents/produce.js";
-import type { DocumentSpec } from "../documents/spec.js";
+import type { DocumentSpec } from "../documents/document.js";
 import { LOCALES, type Locale } from "../locale/locale.js";
 import { CHANGED_TEXT } from "./changed-text.js";
 import { documentSummary, type SummarySection } from "./document-summary.js";

@@ -2,7 +2,7 @@
  * What a caller may say about one step (`rt.run()` / `rt.continue()`): the public options of a step,
  * apart from the runtime's own. Validated where the caller hands them over (runtime.ts).
  */
-import type { DocumentSpec } from "../documents/spec.js";
+import type { DocumentSpec } from "../documents/document.js";
 import type { GoalOption } from "../goal/goal-option.js";
 import type { HandoffPolicy } from "../handoff/policy.js";
 import type { WorkflowMembership } from "../records/step-record.js";

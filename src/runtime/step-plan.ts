@@ -6,7 +6,7 @@
 import type { HandoffRequestSource } from "./handoff-request.js";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
 import type { StderrSink } from "../agents/spawn-claude.js";
-import type { DocumentSpec } from "../documents/spec.js";
+import type { DocumentSpec } from "../documents/document.js";
 import type { ResolvedGoal } from "../goal/goal-option.js";
 import type { HandoffPolicy } from "../handoff/policy.js";
 import type { Locale } from "../locale/locale.js";

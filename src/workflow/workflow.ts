@@ -6,8 +6,7 @@
  * edit counts and nothing of the previous conversation leaks across.
  */
 import type { AgentSpec } from "../agents/agent-spec.js";
-import type { ParsedDocument } from "../documents/document.js";
-import type { DocumentSpec } from "../documents/spec.js";
+import type { DocumentSpec, ParsedDocument } from "../documents/document.js";
 import { ConfigurationError } from "../errors.js";
 import type { Locale } from "../locale/locale.js";
 import type { RunOptions } from "../runtime/runtime.js";
