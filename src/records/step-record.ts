@@ -1,5 +1,5 @@
 /**
- * What `rt.run()` returns, and what the run record keeps per step (SPEC R5/R6).
+ * What `rt.run()` returns, and what the run record keeps per step (`manifest.json` and the store).
  *
  * One writer: a `StepRecord` is changed only by `StepRun` (runtime/step-run.ts), which folds in the events
  * and outcomes everything else reports. Everyone else reads copies.
