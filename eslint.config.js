@@ -18,7 +18,8 @@ import tseslint from "typescript-eslint";
  *   testing (the offline kit, `flower-agent/testing`) never imports runtime or cli.
  *
  * Folders of one layer may import each other; scripts/check-layers.mjs (part of `npm run lint`) makes
- * sure no folder cycle arises that way.
+ * sure no folder cycle arises that way, no file cycle either (type-only imports count), and that a
+ * command (cli/commands/) is imported by cli/main.ts alone.
  */
 const MIDDLE = [
   "agents",

@@ -19,8 +19,8 @@ export const DEFAULTS = {
   /**
    * The loop brake (generation-switch.ts): a generation that reaches the handoff line within this many
    * turns did no work. Two in a row — or a successor whose start-up context is already at the line — is
-   * a line below the role's start-up floor (seed H10), and the step stops saying so; a long healthy job,
-   * whose generations work for dozens of turns, never meets it.
+   * a line below the role's start-up floor (docs/handoffs.md), and the step stops saying so; a long healthy
+   * job, whose generations work for dozens of turns, never meets it.
    */
   loopTurns: 2,
   /**
@@ -139,7 +139,7 @@ export const DEFAULTS = {
 
 /** The goal guard's defaults (src/goal/). */
 export const GOAL_DEFAULTS = {
-  /** Failed guard rounds before the work step ends `goal-not-met` (SPEC G1). */
+  /** Failed guard rounds before the work step ends `goal-not-met`, never silently "done". */
   guardRounds: 3,
   /** Per-check timeout: long enough for a real test suite, short enough that a hang ends the round. */
   checkTimeoutMs: 120_000,

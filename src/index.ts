@@ -69,9 +69,14 @@ export { claimGuard } from "./guards/claim-guard.js";
 export type { WorkflowMembership } from "./records/step-record.js";
 
 export { defineDocument, requiredKeys } from "./documents/spec.js";
-export type { DocumentSpec, DocumentSection, LocalText } from "./documents/spec.js";
 export { ParsedDocument, documentTitle } from "./documents/document.js";
-export type { ParsedDocumentInit, DocumentSummaryLine } from "./documents/document.js";
+export type {
+  DocumentSpec,
+  DocumentSection,
+  LocalText,
+  ParsedDocumentInit,
+  DocumentSummaryLine,
+} from "./documents/document.js";
 export { parseDocument } from "./documents/read.js";
 export { assessDocument } from "./documents/quality.js";
 export type { DocumentAssessment } from "./documents/quality.js";

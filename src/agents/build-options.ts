@@ -86,7 +86,7 @@ export function childEnv(spec: AgentSpec, context: BuildContext): Record<string,
     // behind a placeholder and keeping the plan in the binary's own per-machine task files. TodoWrite
     // takes the whole plan as its input on every call: the plan is in the transcript (and so in the
     // store), and flower reads the latest one from the stream to hand it to the successor
-    // (session-translator.ts, handoff/plan.ts). The coordinator's allowlist names TodoWrite (seed 003).
+    // (session-translator.ts, handoff/plan.ts). The coordinator's allowlist names TodoWrite.
     // A runtime `env` that sets either variable wins.
     CLAUDE_CODE_ENABLE_TODO_TOOLS: "1",
     CLAUDE_CODE_ENABLE_TASKS: "0",

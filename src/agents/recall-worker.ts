@@ -1,7 +1,7 @@
 /**
- * Recall for a successor generation (issue 35): flower's in-process MCP server with one read-only tool,
- * `mcp__flower__recall`, a search over the step's earlier generations' transcripts (store/recall-search.ts),
- * and the worker that uses it.
+ * Recall for a successor generation (docs/handoffs.md): flower's in-process MCP server with one read-only
+ * tool, `mcp__flower__recall`, a search over the step's earlier generations' transcripts
+ * (store/recall-search.ts), and the worker that uses it.
  *
  * The CLI's tool list is session-wide, and an MCP server can only be given to the whole session (a
  * createSdkMcpServer() server in an agent's own `mcpServers` is ignored), so the tool is in the main

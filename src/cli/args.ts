@@ -308,3 +308,18 @@ export function parseNotify(
     USAGE_TEXT[locale].notify(shownTarget(given), target.refused === "scheme" ? target.scheme : null),
   );
 }
+
+/** `--generation N` (diff), `--to N` and `--turn N` (rewind): a whole number >= 1. */
+export function parseGeneration(
+  value: string | boolean | undefined,
+  option = "--generation",
+): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value).trim();
+  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new UsageError(
+      `flower: ${option} must be a ${option === "--turn" ? "turn" : "generation"} number (1, 2, …), got "${text}"`,
+    );
+  return n;
+}

@@ -1,5 +1,5 @@
 /**
- * Which frozen documents of a run differ on disk from the text in use (issue 22): once a step has begun
+ * Which frozen documents of a run differ on disk from the text in use: once a step has begun
  * with a document, that text is used and a later edit is not (workflow/document-basis.ts). `flower show`
  * reads the files as they are now, so it says so even when the run has not been continued since.
  */

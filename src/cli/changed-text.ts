@@ -1,8 +1,8 @@
 /**
- * The words for a frozen document (or a goal) that changed after a step began with it (issue 22), in
- * one place: the live view, `flower show` and the pause all say the same thing. Who changed it and when
- * is unknown (a person, or an agent of the running step), so the words say only what flower knows: the
- * file differs from what the step began with.
+ * The words for a frozen document (or a goal) that changed after a step began with it
+ * (workflow/document-basis.ts), in one place: the live view, `flower show` and the pause all say the same
+ * thing. Who changed it and when is unknown (a person, or an agent of the running step), so the words say
+ * only what flower knows: the file differs from what the step began with.
  */
 import type { Locale } from "../locale/locale.js";
 

@@ -61,7 +61,7 @@ export interface DisplayText {
     (n: number) => string
   >;
   saved: (chars: string) => string;
-  /** The goal guard (SPEC §8). */
+  /** The goal guard's lines, from here to `reviewNotMet`: checks, guard rounds, claims, the reviewer. */
   goalChecks: (passed: number, total: number) => string;
   /** Followed by the log's path on a line of its own. */
   checkFailed: (index: number, command: string, reason: string) => string;

@@ -11,7 +11,7 @@ import { builtInSpec } from "../documents/builtin/index.js";
 import { parseDocument } from "../documents/read.js";
 import type { FrozenDocumentRecord } from "../records/frozen-document-record.js";
 import { produceDocument } from "../documents/produce.js";
-import type { DocumentSpec } from "../documents/spec.js";
+import type { DocumentSpec } from "../documents/document.js";
 import { LOCALES, type Locale } from "../locale/locale.js";
 import { CHANGED_TEXT } from "./changed-text.js";
 import { documentSummary, type SummarySection } from "./document-summary.js";
@@ -26,8 +26,8 @@ const EDIT_SLACK_MS = 1_000;
  * The lines of a step's frozen document. `answer` is the step's final answer (its record's `result`):
  * what was frozen is rendered from it again, so a person's edit shows as a difference from it.
  * `state` (frozen-state.ts): degraded or filled in as used; when a later step began with another text
- * than the file holds now (issue 22), that text is the one used, so its sections are listed and the
- * header says the file's change is not used. Null: the record's word, and the file as it is.
+ * than the file holds now (workflow/document-basis.ts), that text is the one used, so its sections are listed
+ * and the header says the file's change is not used. Null: the record's word, and the file as it is.
  */
 export function frozenDocumentLines(
   frozen: FrozenDocumentRecord,
@@ -52,7 +52,7 @@ export function frozenDocumentLines(
   return [header, ...documentSummary(sectionsOf(spec, text, run, locale), locale)];
 }
 
-/** A frozen document for the report (issue 23): its sections as frozen, and what changed since. */
+/** A frozen document for the report: its sections as frozen, and what changed since. */
 export interface FrozenDocumentView {
   title: string;
   /**

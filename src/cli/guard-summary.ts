@@ -1,5 +1,5 @@
 /**
- * `flower show`'s goal guard section (SPEC G4): how the guard ended, every run of the checks with each
+ * `flower show`'s goal guard section: how the guard ended, every run of the checks with each
  * check's exit code, duration and log, every reviewer verdict, and the flagged worker claims. The
  * record holds the evidence; this lists it so nobody has to open the manifest to see why a step ended
  * goal-not-met.
@@ -72,7 +72,7 @@ const commands = (goal: StoredGoal) => goal.checks.map((check) => check.command)
 
 /**
  * The goal the guard runs (recorded when the work began), every switch a person asked for (both
- * versions), and a goal offered later that was not used (issue 22).
+ * versions), and a goal offered later that was not used (runtime/frozen-goal.ts).
  */
 function goalLines(guard: GuardRecord, locale: Locale): string[] {
   const text = TEXT[locale];

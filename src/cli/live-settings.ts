@@ -56,7 +56,7 @@ export interface LiveSettings {
   locale: Locale;
   /** `--lang` was given: it overrides a continued step's language (FLOWER_LANG / LANG do not). */
   localeGiven: boolean;
-  /** `--review`: the goal guard's reviewer after the work (SPEC G3). */
+  /** `--review`: the goal guard's reviewer after the work. */
   review: boolean;
   /** `--store` / FLOWER_STORE. */
   store: StoreOption;

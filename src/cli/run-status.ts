@@ -12,7 +12,7 @@ export type RunState =
 
 export interface RunStatus {
   status: RunState;
-  /** True when every recorded step is done and the run stopped after a step that pauses (W4). */
+  /** True when every recorded step is done and the run stopped after a step that pauses. */
   paused: boolean;
   /** The workflow name of the step the run is on, or paused after; null when done. */
   at: string | null;

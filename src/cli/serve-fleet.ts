@@ -1,5 +1,5 @@
 /**
- * What the live page takes from the fleet (src/fleet, issue 25): the queue's statuses (queued, running
+ * What the live page takes from the fleet (src/fleet): the queue's statuses (queued, running
  * on which pid@host, paused, cancelled…) laid over the rows the step records give, and approve and
  * cancel. The page never changes a run itself: it passes the verb to the fleet's API, the one owner of
  * the queue, which refuses what does not apply (a finished run, an unknown one) with its own reason.

@@ -2,7 +2,7 @@
  * The live page's source for `flower serve`: the run directory's records, or with `--store` the shared
  * store's (every machine's runs) with the fleet's queue laid over them (serve-fleet.ts). The store is read through one view kept open while the page runs (a
  * read per second must not open a connection pool each time); a report is drawn like `flower report`
- * draws it (commands/report.ts), from a step source opened for that one request.
+ * draws it (report-contents.ts), from a step source opened for that one request.
  */
 import { dirname } from "node:path";
 import { readFileInside } from "../fs/contained-file.js";
@@ -13,7 +13,7 @@ import { effectiveStatus, RunDirectory } from "../storage/run-directory.js";
 import { openStoreView, statusInStore } from "../storage/store-view.js";
 import type { RunActions, RunRow, RunSource } from "../serve/run-source.js";
 import { parseNonEmpty, type ParsedCommand } from "./args.js";
-import { reportInput, wantedRecords } from "./commands/report.js";
+import { reportInput, wantedRecords } from "./report-contents.js";
 import { NO_FLEET, openFleetSeam } from "./serve-fleet.js";
 import { runRows } from "./serve-rows.js";
 import { openStepSource } from "./step-source.js";

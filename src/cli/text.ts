@@ -64,7 +64,7 @@ export interface CliText {
   askTask: string;
   noStep: (step: string, where: string, known: string[]) => string;
   runsHeader: readonly [string, string, string, string, string, string, string];
-  /** The pause after the requirements (W4): what to read, what is asked, how to go on. */
+  /** The pause after the requirements: what to read, what is asked, how to go on. */
   pause: {
     title: (step: string) => string;
     file: string;

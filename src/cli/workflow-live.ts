@@ -1,5 +1,5 @@
 /**
- * The default run in the live view (SPEC W4/W5): requirements → goal → work, each an ordinary step of
+ * The default run in the live view (docs/workflows.md): requirements → goal → work, each an ordinary step of
  * the run record. The run pauses after the requirements (unless --yes) and the command exits 0 with the
  * file, its open questions and the exact `flower continue` line; a person may change a line of the file
  * first, and the next step reads the file as it is then.
@@ -152,7 +152,7 @@ function workflowNotice(
   return null;
 }
 
-/** The pause (W4): which step, the file to read, its open questions, and how to go on. */
+/** The pause after the requirements: which step, the file to read, its open questions, and how to go on. */
 export function pauseLines(workflow: WorkflowResult, continueCommand: string, locale: Locale): string[] {
   const paused = workflow.paused;
   if (!paused) return [];

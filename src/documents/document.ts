@@ -1,15 +1,61 @@
 /**
- * A declared document as written: its sections by key, the lines that belong to none (`notes`), and
- * whether it is degraded (with the reason). The handoff is the same shape with five fixed sections; this
- * class serves every DocumentSpec. Rendering is deterministic, so a frozen file read back and frozen
- * again is the same file.
+ * A declared document (docs/workflows.md): what a workflow step must end with, and that document as
+ * written. The handoff is one such document with a fixed shape; a DocumentSpec says the same things as
+ * data, so the requirements confirmation, the goal and a user's own documents go through one parser,
+ * quality check, freeze and degraded path.
+ *
+ * The spec and the written document are declared together because each names the other: a
+ * ParsedDocument holds its spec, and a spec's `check` reads a ParsedDocument. In two files, the two would
+ * import each other (scripts/check-layers.mjs refuses a file cycle); `defineDocument`, which validates a
+ * spec, is in spec.ts.
+ *
+ * A ParsedDocument: its sections by key, the lines that belong to none (`notes`), and whether it is
+ * degraded (with the reason). The handoff is the same shape with five fixed sections; this class serves
+ * every DocumentSpec. Rendering is deterministic, so a frozen file read back and frozen again is the same
+ * file.
  */
 import type { Locale } from "../locale/locale.js";
 import { ConfigurationError } from "../errors.js";
 import { normalizeSection } from "./normalize.js";
 import { NOTES_HEADING } from "./notes.js";
-import type { DocumentSpec } from "./spec.js";
 import { DEGRADED_LINE, EMPTY_SECTION } from "./text.js";
+
+/** Text in both languages: the zh side is what a Chinese run shows, the en side an English one. */
+export type LocalText = Readonly<Record<Locale, string>>;
+
+export interface DocumentSection {
+  /** Stable machine name (`task`, `acceptance`): record fields and code use it, never the heading. */
+  key: string;
+  /** The heading the document is frozen with and the agent is asked to write, per locale. */
+  heading: LocalText;
+  /**
+   * More heading words a model (or a person) may write for this section, any language, any case.
+   * The two headings and the key are always recognised. @default none
+   */
+  aliases?: readonly string[];
+  /** A required section that is missing or hollow makes the document degraded. @default false */
+  required?: boolean;
+  /** One line telling the agent what goes here, per locale (shown under the heading in the prompt). */
+  hint?: LocalText;
+}
+
+export interface DocumentSpec {
+  /** What kind of document: "requirements", "goal", or your own. Recorded as `frozen.kind`. */
+  kind: string;
+  /** The document's title per locale (`需求确认书` / `Requirements confirmation`); the run id is added. */
+  title: LocalText;
+  /** File name stem per locale: frozen to `<notes>/<stem>-<run>.md` (`需求-<run>.md`). */
+  file: LocalText;
+  /** The sections in document order. */
+  sections: readonly DocumentSection[];
+  /** What the writing agent is told to do, per locale (appended to its system prompt). */
+  instructions: LocalText;
+  /**
+   * A check beyond the required sections, run on the document as written and again on the file read
+   * back: a reason string makes it degraded (e.g. the goal: "no runnable check"); null = fine.
+   */
+  check?: (document: ParsedDocument) => string | null;
+}
 
 export interface ParsedDocumentInit {
   /** The run id; used only in the title, never parsed back. */

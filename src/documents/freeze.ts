@@ -7,10 +7,9 @@ import { join } from "node:path";
 import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 import type { Locale } from "../locale/locale.js";
 import { safeFileName } from "../fs/safe-file-name.js";
-import type { ParsedDocument } from "./document.js";
+import type { DocumentSpec, ParsedDocument } from "./document.js";
 import { freezeFile, type FrozenFile } from "./freeze-file.js";
 import { parseDocument } from "./read.js";
-import type { DocumentSpec } from "./spec.js";
 
 /** `<notes>/<stem>-<run>.md`: `需求-<run>.md` (zh) or `requirements-<run>.md` (en). */
 export function documentPath(notesDir: string, spec: DocumentSpec, run: string, locale: Locale): string {

@@ -4,12 +4,11 @@
  * frozen title in either locale, and the document's own words that make a section hollow when echoed.
  */
 import { LOCALES } from "../locale/locale.js";
-import { documentTitle } from "./document.js";
+import { documentTitle, type DocumentSpec } from "./document.js";
 import { aliasTable, type AliasTable } from "./heading-recognition.js";
 import type { HollowContext } from "./hollow.js";
 import { NOTES_ALIASES, NOTES_KEY } from "./notes.js";
 import type { DocumentGrammar } from "./parse.js";
-import type { DocumentSpec } from "./spec.js";
 import { EMPTY_SECTION } from "./text.js";
 
 const tables = new WeakMap<DocumentSpec, AliasTable>();

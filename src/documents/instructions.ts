@@ -5,7 +5,7 @@
  * answer is what gets frozen.
  */
 import type { Locale } from "../locale/locale.js";
-import type { DocumentSpec } from "./spec.js";
+import type { DocumentSpec } from "./document.js";
 
 /**
  * `[flower:document:<kind>]`: in the writing agent's system prompt and in the request to give the

@@ -5,10 +5,9 @@
  * agent wrote is dropped on that path either: what it did write stays in its sections and notes.
  */
 import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
-import { ParsedDocument } from "./document.js";
+import { ParsedDocument, type DocumentSpec } from "./document.js";
 import { assessDocument } from "./quality.js";
 import { parseDocument } from "./read.js";
-import type { DocumentSpec } from "./spec.js";
 
 export interface ProducedDocument {
   /** The document to freeze; `degraded` holds the reason when the answer was unusable. */

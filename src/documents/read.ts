@@ -5,10 +5,9 @@
  * (a person who filled in the missing section has fixed it).
  */
 import { parseSections } from "./parse.js";
-import { ParsedDocument } from "./document.js";
+import { ParsedDocument, type DocumentSpec } from "./document.js";
 import { grammarOf } from "./grammar.js";
 import { assessDocument } from "./quality.js";
-import type { DocumentSpec } from "./spec.js";
 import { DEGRADED_LINE_PATTERN } from "./text.js";
 
 /**

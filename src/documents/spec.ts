@@ -1,49 +1,11 @@
 /**
- * A declared document (SPEC §7 W1): what a workflow step must end with. The handoff is one such document
- * with a fixed shape; a DocumentSpec says the same things as data, so the requirements confirmation, the
- * goal and a user's own documents go through one parser, quality check, freeze and degraded path.
+ * Declaring a document (docs/workflows.md): `defineDocument` checks a DocumentSpec (document.ts) once, at
+ * the boundary, so every error names the bad field and value; `requiredKeys` lists what must be filled in.
  */
 import { ConfigurationError } from "../errors.js";
-import { LOCALES, type Locale } from "../locale/locale.js";
-import type { ParsedDocument } from "./document.js";
+import { LOCALES } from "../locale/locale.js";
+import type { DocumentSection, DocumentSpec } from "./document.js";
 import { NOTES_KEY } from "./notes.js";
-
-/** Text in both languages: the zh side is what a Chinese run shows, the en side an English one. */
-export type LocalText = Readonly<Record<Locale, string>>;
-
-export interface DocumentSection {
-  /** Stable machine name (`task`, `acceptance`): record fields and code use it, never the heading. */
-  key: string;
-  /** The heading the document is frozen with and the agent is asked to write, per locale. */
-  heading: LocalText;
-  /**
-   * More heading words a model (or a person) may write for this section, any language, any case.
-   * The two headings and the key are always recognised. @default none
-   */
-  aliases?: readonly string[];
-  /** A required section that is missing or hollow makes the document degraded. @default false */
-  required?: boolean;
-  /** One line telling the agent what goes here, per locale (shown under the heading in the prompt). */
-  hint?: LocalText;
-}
-
-export interface DocumentSpec {
-  /** What kind of document: "requirements", "goal", or your own. Recorded as `frozen.kind`. */
-  kind: string;
-  /** The document's title per locale (`需求确认书` / `Requirements confirmation`); the run id is added. */
-  title: LocalText;
-  /** File name stem per locale: frozen to `<notes>/<stem>-<run>.md` (`需求-<run>.md`). */
-  file: LocalText;
-  /** The sections in document order. */
-  sections: readonly DocumentSection[];
-  /** What the writing agent is told to do, per locale (appended to its system prompt). */
-  instructions: LocalText;
-  /**
-   * A check beyond the required sections, run on the document as written and again on the file read
-   * back: a reason string makes it degraded (e.g. the goal: "no runnable check"); null = fine.
-   */
-  check?: (document: ParsedDocument) => string | null;
-}
 
 /** Validates a spec and returns it: every error names the bad field and value. */
 export function defineDocument(spec: DocumentSpec): DocumentSpec {

@@ -285,8 +285,8 @@ export interface WorkflowStepEvent {
 
 /**
  * A workflow step (re)starts and an earlier document's file differs from the text a step that already
- * began read (issue 22): who changed it and when is unknown. `used: false`, the recorded text is used;
- * `true`, a person asked for the file as it is now (`--reread-goal`).
+ * began read (workflow/document-basis.ts): who changed it and when is unknown. `used: false`, the recorded
+ * text is used; `true`, a person asked for the file as it is now (`--reread-goal`).
  */
 export interface DocumentChangedEvent {
   type: "document-changed";
@@ -301,7 +301,7 @@ export interface DocumentChangedEvent {
   used: boolean;
 }
 
-/** A step's document was frozen (SPEC §7): where, whether it degraded and why, and its sections. */
+/** A step's document was frozen: where, whether it degraded and why, and its sections. */
 export interface DocumentFrozenEvent {
   type: "document-frozen";
   step: string;

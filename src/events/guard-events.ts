@@ -1,5 +1,5 @@
 /**
- * The goal guard's events (SPEC §8): its checks ran, the coordinator was sent back, a worker's claim was
+ * The goal guard's events: its checks ran, the coordinator was sent back, a worker's claim was
  * flagged, the reviewer's verdict, and a goal offered for work under way. Part of the one event union
  * (events.ts, which re-exports them); declared apart because they are the guard's own vocabulary, written
  * by its books (guard-books.ts) and read by the views.
@@ -20,7 +20,7 @@ export interface GoalCheckSummary {
   failure?: CheckFailureRecord | null;
 }
 
-/** flower ran the goal's checks (SPEC G1): after the work step's session ended, and after each guard round. */
+/** flower ran the goal's checks itself: after the work step's session ended, and after each guard round. */
 export interface GoalChecksEvent {
   type: "goal-checks";
   step: string;
@@ -48,7 +48,7 @@ export interface GuardRoundEvent {
   notMet: number;
 }
 
-/** A worker's report claimed success without naming a command or a file (SPEC G2). */
+/** A worker's report claimed success without naming a command or a file. */
 export interface ClaimFlaggedEvent {
   type: "claim-flagged";
   step: string;
@@ -59,7 +59,7 @@ export interface ClaimFlaggedEvent {
   excerpt: string;
 }
 
-/** The reviewer's verdict (SPEC G3). */
+/** The goal guard reviewer's verdict (`review: true`). */
 export interface ReviewEvent {
   type: "review";
   step: string;
@@ -71,8 +71,8 @@ export interface ReviewEvent {
 }
 
 /**
- * A goal was offered for a step whose work had begun (issue 22): `ignored`, the recorded goal runs;
- * `switched`, a person asked for the new one (`--reread-goal`, `replaceGoal: true`).
+ * A goal was offered for a step whose work had begun (runtime/frozen-goal.ts): `ignored`, the recorded goal
+ * runs; `switched`, a person asked for the new one (`--reread-goal`, `replaceGoal: true`).
  */
 export interface GoalChangeEvent {
   type: "goal-change";

@@ -13,7 +13,10 @@ import type { CheckResult } from "./check-result.js";
 export interface RunChecksOptions {
   /** The directory each check runs in. Must exist. */
   workspace: string;
-  /** Where `goal-check-<n>.log` files go (SPEC: `<workbench>/artifacts`). Created when missing. */
+  /**
+   * Where `goal-check-<n>.log` files go (the runtime gives `<workbench>/artifacts`, else a folder per step
+   * in the run directory). Created when missing.
+   */
   logDir: string;
   /**
    * Which run of the checks this is (1-based, counted over the step's whole record). With it each log

@@ -5,18 +5,10 @@
  * check-result.ts.
  */
 import { spawn } from "node:child_process";
+import type { Ending } from "./check-ending.js";
 import type { ResolvedOptions } from "./check-options.js";
 import type { OutputCapture } from "./output-capture.js";
 import { terminateGroup } from "./process-group.js";
-
-/** How the shell ended; `aborted` and `timedOut` say who ended it. */
-export interface Ending {
-  exitCode: number | null;
-  signal: NodeJS.Signals | null;
-  timedOut: boolean;
-  aborted: boolean;
-  spawnError: Error | null;
-}
 
 /** Spawns the shell, feeds the capture, enforces timeout and abort, and ends the group in every case. */
 export function execute(

@@ -4,7 +4,7 @@
  * process handling (check-process.ts) and the runner loop (checks.ts).
  */
 import { describeCheckFailure, type CheckFailure } from "./check-failure.js";
-import type { Ending } from "./check-process.js";
+import type { Ending } from "./check-ending.js";
 import { GOAL_DEFAULTS } from "../defaults.js";
 import { compilePattern, expectedExitCode, type GoalCheck } from "./goal-check.js";
 import type { OutputCapture } from "./output-capture.js";

@@ -1,5 +1,5 @@
 /**
- * The goal guard's check runner (SPEC G1): flower, not the agent, runs the frozen goal's checks.
+ * The goal guard's check runner: flower, not the agent, runs the frozen goal's checks.
  *
  * Each check runs through `/bin/sh -c` in the workspace as the leader of its own process group, one
  * after the other. A hanging check is ended at its timeout — the whole group, SIGTERM then SIGKILL —

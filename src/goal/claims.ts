@@ -1,5 +1,5 @@
 /**
- * Does a worker's report claim success without evidence? (SPEC G2)
+ * Does a worker's report claim success without evidence? (The goal guard's claim check.)
  *
  * Workers have a systematic optimism bias: they write down what they achieved and forget what they
  * tried in vain, and "done" reads the same whether or not anything was checked. A report that claims

@@ -2,15 +2,16 @@
  * A goal check: one shell command plus what passing means. It is what the frozen goal document's
  * "checks" section turns into, and the only thing the goal guard trusts — workers report what they
  * achieved and forget what they tried in vain, so the end of the work step is decided by commands
- * flower runs itself (SPEC G1).
+ * flower runs itself (the goal guard, docs/workflows.md).
  */
 import { ConfigurationError } from "../errors.js";
 
 export interface GoalCheckExpectation {
   /**
    * The exit code that counts as passing. Without it: exit 0 when there is no pattern; with a pattern,
-   * the pattern alone decides (SPEC W3: "exit 0, or output matching a pattern" — `grep -c TODO f`
-   * prints 0 and exits 1), except that a missing (127) or unrunnable (126) command never passes.
+   * the pattern alone decides (a goal's check passes on "exit 0, or output matching a pattern" —
+   * `grep -c TODO f` prints 0 and exits 1), except that a missing (127) or unrunnable (126) command never
+   * passes.
    * @default 0 (no pattern) / any but 126 and 127 (with a pattern)
    */
   exitCode?: number;

@@ -1,12 +1,13 @@
 /**
- * Reading the checks out of a frozen goal document (SPEC W3): each check is a shell command plus what
+ * Reading the checks out of a frozen goal document: each check is a shell command plus what
  * passing means. The goal step's model writes the section, and a person may edit it before the run
  * goes on, so the reader is tolerant: bullets or numbers, backticks or `$ `, "exit 0" / "exits 0" /
  * "退出码为 0", "output matches /re/" / "输出匹配 `re`" / "输出包含 xyz", tables, fenced blocks.
  *
  * It is also careful: a line it cannot read as a check is returned in `unparsed`, never guessed into a
  * command. A guessed command that can never pass would end the run `goal-not-met` for nothing; an
- * empty `checks` list is the caller's signal that the goal has no runnable check (W3: incomplete).
+ * empty `checks` list is the caller's signal that the goal has no runnable check, which makes the goal
+ * document incomplete (the guard would have nothing to hold on to).
  */
 import type { GoalCheck } from "./goal-check.js";
 import { validateGoalCheck } from "./goal-check.js";

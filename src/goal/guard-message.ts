@@ -1,5 +1,5 @@
 /**
- * What a coordinator is told when the goal's checks fail (a guard round, SPEC G1), and the one-line
+ * What a coordinator is told when the goal's checks fail (a guard round), and the one-line
  * status for the live view.
  *
  * The message goes into the coordinator's context, which has to last the whole run, so it is bounded:
@@ -41,7 +41,7 @@ export interface GuardRoundMessageOptions {
   locale: Locale;
   /**
    * Further findings for this round, shown before the instruction (e.g. a reviewer's "not met"
-   * criteria, SPEC G3). Counted against `maxChars`.
+   * criteria). Counted against `maxChars`.
    */
   notes?: readonly string[];
   /**

@@ -1,5 +1,5 @@
 /**
- * The reviewer's words (SPEC G3): its instructions, the prompt it gets (only the frozen requirements and
+ * The goal guard reviewer's words: its instructions, the prompt it gets (only the frozen requirements and
  * goal, never the coordinator's conversation), and the message that sends the coordinator back when the
  * reviewer found a criterion not met.
  */

@@ -1,5 +1,5 @@
 /**
- * Reading a reviewer's answer (SPEC G3): one verdict per acceptance criterion — met / not met / cannot
+ * Reading the goal guard reviewer's answer: one verdict per acceptance criterion — met / not met / cannot
  * tell — with the evidence it looked at. The reviewer is a model, so the reader is tolerant like the
  * other frozen-document readers: list lines with `—`, `-`, `:` or `→` between the parts, a leading
  * `[met]`, bold, tables, full-width punctuation, English and Chinese words.

@@ -1,6 +1,6 @@
 /**
- * Claims need evidence (SPEC G2): a PostToolUse hook on the Agent tool's result. A worker's report that
- * claims success ("done", "all tests pass", "完成", "通过") without naming a command it ran or a file it
+ * Claims need evidence (the goal guard): a PostToolUse hook on the Agent tool's result. A worker's report
+ * that claims success ("done", "all tests pass", "完成", "通过") without naming a command it ran or a file it
  * wrote gets one added line for the coordinator, so the coordinator reads it as a claim, not evidence.
  *
  * The line goes in as `additionalContext`, not as a rewrite of the report: the CLI shows it to the model

@@ -1,6 +1,6 @@
 /**
  * A read-only agent: it may look at the workspace, never change it. The agents that write the
- * requirements confirmation and the goal (SPEC §7) are such agents: their job is to understand the
+ * requirements confirmation and the goal are such agents: their job is to understand the
  * task, and a document-writing step that starts "fixing" things has already begun the work on a
  * premise nobody confirmed. Their tool list holds only Read, Glob, Grep and Bash; this PreToolUse guard
  * lets a Bash command through only when it is a glance (`isEphemeral`: the same table the delegate

@@ -38,7 +38,7 @@ export class CompactPolicy {
 }
 
 /**
- * The compact policy a spec actually runs with (H3): with handoff enabled and no explicit `compact`,
+ * The compact policy a spec actually runs with: with handoff enabled and no explicit `compact`,
  * auto-compact is switched off; an explicit policy (even `auto`) is respected.
  */
 export function effectiveCompact(

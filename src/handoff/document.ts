@@ -5,7 +5,7 @@
  */
 import type { Locale } from "../locale/locale.js";
 import { HANDOFF_SECTIONS, REQUIRED, type HandoffSectionName } from "../handoff-sections.js";
-import { NOTES_HEADING } from "./notes.js";
+import { NOTES_HEADING } from "../documents/notes.js";
 import { DEGRADED, EMPTY_SECTION, HANDOFF_TITLE, MECHANICAL, SECTION_HEADINGS } from "./text.js";
 import { normalizeSection } from "../documents/normalize.js";
 

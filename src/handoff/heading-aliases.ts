@@ -4,7 +4,7 @@
  * it lives apart from the recognition rules in heading-recognition.ts, which rarely change.
  */
 import { HANDOFF_SECTIONS, type HandoffSectionName } from "../handoff-sections.js";
-import { NOTES_ALIASES } from "./notes.js";
+import { NOTES_ALIASES } from "../documents/notes.js";
 import { SECTION_HEADINGS } from "./text.js";
 
 /** Heading words per section, in both languages (lowercase). The rendered headings come first. */

@@ -1,5 +1,5 @@
 /**
- * When a handoff is due (H4), as pure functions so they are tested directly.
+ * When a handoff is due, as pure functions so they are tested directly.
  *
  * The writing turn's exemption is the hard-won part: the handoff is written after the line was crossed,
  * so the context is still above `at` during that turn. Without the exemption the writing turn's first

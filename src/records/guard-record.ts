@@ -1,5 +1,5 @@
 /**
- * What the goal guard (SPEC §8) keeps in a step's record: every time flower ran the goal's checks,
+ * What the goal guard keeps in a step's record: every time flower ran the goal's checks,
  * every guard round it started, every worker report it flagged and every reviewer verdict. The record is
  * the evidence a person reads afterwards (`flower show`), so it holds results, not just counts: exit
  * codes, durations, log paths and the last lines of each failing check.
@@ -42,7 +42,7 @@ export interface ReviewCriterionRecord {
   evidence: string;
 }
 
-/** One reviewer session (G3). */
+/** One reviewer session (`review: true`). */
 export interface ReviewRecord {
   /** The guard rounds started before this review. */
   round: number;
@@ -60,7 +60,7 @@ export interface ReviewRecord {
   answerPath: string | null;
 }
 
-/** A worker report the claim hook flagged (G2). */
+/** A worker report the claim hook flagged (guards/claim-guard.ts). */
 export interface FlaggedClaimRecord {
   at: string;
   /** The worker (subagent type) whose report it was, when known. */
@@ -79,7 +79,7 @@ export interface StoredGoal extends Pick<GoalOption, "checks" | "goalText" | "re
 
 /**
  * A goal flower was given for a step whose work had already begun, and did not use: the goal recorded
- * when the work began stays (issue 22: nobody changes a goal under running or finished work without
+ * when the work began stays (nobody changes a goal under running or finished work without
  * saying so). Who changed it, and when, is unknown: `at` is when flower noticed.
  */
 export interface IgnoredGoalRecord {

@@ -7,12 +7,14 @@
  * booked as it arrives: main thread, workers, the writing turn, the reviewer), so the run's figure is the
  * sum over its steps.
  */
-import type { StepRecord } from "./step-record.js";
+import type { BudgetStop, StepRecord } from "./step-record.js";
+
+export type { BudgetStop };
 
 /** One ceiling a run runs under. */
 export interface Budget {
   /** `run`: the run's own budget (`--budget`); `day`: the fleet's total per UTC day (`--budget-per-day`). */
-  by: "run" | "day";
+  by: BudgetStop["by"];
   /** The ceiling in dollars. */
   usd: number;
   /**
@@ -20,14 +22,6 @@ export interface Budget {
    * run's spend on earlier days): spent = offset + the run's figure. 0 for a run budget.
    */
   offset: number;
-}
-
-/** Where a budget stood when the run stopped on it: recorded on the step that stopped. */
-export interface BudgetStop {
-  by: Budget["by"];
-  spentUsd: number;
-  budgetUsd: number;
-  at: string;
 }
 
 /** The run a step record belongs to: its workflow run, else the step itself (a `--direct` run). */

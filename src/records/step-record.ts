@@ -1,5 +1,5 @@
 /**
- * What `rt.run()` returns, and what the run record keeps per step (SPEC R5/R6).
+ * What `rt.run()` returns, and what the run record keeps per step (`manifest.json` and the store).
  *
  * One writer: a `StepRecord` is changed only by `StepRun` (runtime/step-run.ts), which folds in the events
  * and outcomes everything else reports. Everyone else reads copies.
@@ -12,7 +12,6 @@ import type { RewriteReport } from "../store/passes/report.js";
 import type { GuardRecord } from "./guard-record.js";
 import type { Locale } from "../locale/locale.js";
 import type { LeftOut } from "../work/shadow-repo.js";
-import type { BudgetStop } from "./run-spend.js";
 
 export interface StepResult {
   step: string;
@@ -50,7 +49,7 @@ export interface StepResult {
   denials: number;
   /** The final answer of the last session. */
   result: string | null;
-  /** The goal guard's evidence (SPEC §8): only for a step run with the `goal` option. */
+  /** The goal guard's evidence: only for a step run with the `goal` option. */
   guard?: GuardRecord;
   /** The workflow run this step belongs to; absent for a step run on its own (`--direct`). */
   run?: string;
@@ -148,6 +147,18 @@ export interface GenerationProgress {
   newlyPassing: string[];
   /** Files the generation changed (checkpoints); null when checkpoints were off. */
   files: number | null;
+}
+
+/**
+ * Where a budget stood when the run stopped on it: recorded on the step that stopped (run-spend.ts sums
+ * the spend). Here, not there: the record holds it, and run-spend reads records.
+ */
+export interface BudgetStop {
+  /** `run`: the run's own budget (`--budget`); `day`: the fleet's total per UTC day. */
+  by: "run" | "day";
+  spentUsd: number;
+  budgetUsd: number;
+  at: string;
 }
 
 /** A pause of the drift watch: generations in a row without a newly passing check or a changed file. */

@@ -1,5 +1,6 @@
 /**
- * What flower calls a turn, in one place (issue 23: the report said 18 where `flower runs` said 94).
+ * What flower calls a turn, in one place: with a count per view, the report once said 18 where
+ * `flower runs` said 94.
  *
  * A turn is one model request of the step's main thread: one point on the report's chart, one entry
  * of a generation's `turns` series. Workers' requests are not turns of the step; the SDK's `num_turns`

@@ -1,7 +1,7 @@
 /**
- * The top of a run's page (issue 23): the task as the person typed it, the steps in order with their
- * status, each frozen document's sections as frozen (with a note where the file changed later), the
- * goal's checks run by run with a link to each log, and the verdict of a step that ended goal-not-met
+ * The top of a run's page (docs/cli.md, "The report"): the task as the person typed it, the steps in order
+ * with their status, each frozen document's sections as frozen (with a note where the file changed later),
+ * the goal's checks run by run with a link to each log, and the verdict of a step that ended goal-not-met
  * with the checks that failed and why. The steps' charts and tables follow (html-report.ts).
  */
 import { escapeHtml } from "./escape.js";

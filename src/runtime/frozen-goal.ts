@@ -1,8 +1,10 @@
 /**
- * Which goal a step's guard runs (issue 22, SPEC §8): once the work has begun, the goal recorded at that
+ * Which goal a step's guard runs: once the work has begun, the goal recorded at that
  * moment. A continue that brings another goal (an agent rewrote the goal file; a caller passed one) does
  * not change it: the recorded goal runs and the offered one is recorded as ignored. Only an explicit
- * `replaceGoal: true` (the CLI's `--reread-goal`) switches, and the record keeps both and when.
+ * `replaceGoal: true` (the CLI's `--reread-goal`) switches, and the record keeps both and when. Why:
+ * nobody changes a goal under running or finished work without saying so (docs/workflows.md, "What a
+ * frozen goal means once work began").
  */
 import { isDeepStrictEqual } from "node:util";
 import { resolveGoalOption, type ResolvedGoal } from "../goal/goal-option.js";

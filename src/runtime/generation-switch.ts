@@ -83,11 +83,11 @@ export function switchRefused(
 
 /**
  * The loop brake: generations that reach the line before doing any work. A line below the role's
- * start-up floor (seed H10) hands off over and over, each generation spending its room on starting up;
- * handoffs use no retry budget, so nothing else would stop it. Caught when the generation handing off
- * now began already at the line (its first answer's context), or when it and the one before both reached
- * the line within their first `loopTurns` turns. A long healthy job — the cost rule's dozens of
- * generations of a few dozen turns each — never meets either.
+ * start-up floor (docs/handoffs.md) hands off over and over, each generation spending its room on starting
+ * up; handoffs use no retry budget, so nothing else would stop it. Caught when the generation handing off now
+ * began already at the line (its first answer's context), or when it and the one before both reached the line
+ * within their first `loopTurns` turns. A long healthy job — the cost rule's dozens of generations of a few
+ * dozen turns each — never meets either.
  */
 export function loopBrake(
   history: readonly GenerationRecord[],

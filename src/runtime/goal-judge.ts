@@ -1,5 +1,5 @@
 /**
- * The goal guard's decision at the end of a work session (SPEC G1, G3): "done" is decided by checks
+ * The goal guard's decision at the end of a work session (docs/workflows.md): "done" is decided by checks
  * flower runs itself, not by the agent's word.
  *
  * When the coordinator's session completes, flower runs the goal's checks in the workspace. All pass →

@@ -14,7 +14,7 @@ import { parseStoreSpec, type StoreSpec } from "../storage/store-spec.js";
 import { TrimPolicy } from "../store/trim-policy.js";
 import { query } from "@anthropic-ai/claude-agent-sdk";
 import type { FlowerEvent } from "./events.js";
-import type { QueryFunction } from "./session-run.js";
+import type { QueryFunction } from "./query-function.js";
 import type { LeaseTiming } from "../records/lease.js";
 import type { Budget } from "../records/run-spend.js";
 import type { GivenSettings } from "./step-settings.js";

@@ -1,12 +1,13 @@
 /**
- * The goal guard's reviewer session (SPEC §8): fresh (never the coordinator's), read-only, short, never
+ * The goal guard's reviewer session: fresh (never the coordinator's), read-only, short, never
  * handing off. Its cost is added to the step; its events are not the coordinator's and are not shown;
  * its verdict is (goal-judge.ts reads it).
  */
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
 import { HandoffPolicy } from "../handoff/policy.js";
 import type { ReviewSession } from "./goal-judge.js";
-import { runSession, type QueryFunction } from "./session-run.js";
+import { runSession } from "./session-run.js";
+import type { QueryFunction } from "./query-function.js";
 import type { StepLedger } from "./step-ledger.js";
 
 /** The reviewer's session is short and never hands off. */

@@ -2,7 +2,7 @@
  * What a caller may say about one step (`rt.run()` / `rt.continue()`): the public options of a step,
  * apart from the runtime's own. Validated where the caller hands them over (runtime.ts).
  */
-import type { DocumentSpec } from "../documents/spec.js";
+import type { DocumentSpec } from "../documents/document.js";
 import type { GoalOption } from "../goal/goal-option.js";
 import type { HandoffPolicy } from "../handoff/policy.js";
 import type { WorkflowMembership } from "../records/step-record.js";
@@ -19,7 +19,7 @@ export interface RunOptions {
    */
   wait?: boolean | number;
   /**
-   * The document this step must end with (SPEC §7): its final answer is parsed, checked, and frozen to
+   * The document this step must end with: its final answer is parsed, checked, and frozen to
    * `<workbench>/notes/<stem>-<run>.md` — marked degraded, with the reason, when it is unusable — and
    * the record gets `frozen`. The file name uses `workflow.run`, else the step name.
    */
@@ -27,7 +27,7 @@ export interface RunOptions {
   /** The step is part of a workflow run (set by `runWorkflow`): recorded as `run` and `workflow`. */
   workflow?: WorkflowMembership;
   /**
-   * The goal guard (SPEC §8): when the step's session completes, flower runs these checks itself in the
+   * The goal guard: when the step's session completes, flower runs these checks itself in the
    * workspace; a failing check sends the session back with the evidence (a guard round), and after
    * `guardRounds` the step ends with status "goal-not-met" (returned, not thrown; the CLI exits 1).
    * Also flags worker reports that claim success without evidence, and with `review: true` asks a
@@ -41,7 +41,7 @@ export interface ContinueOptions extends RunOptions {
   /** The prompt the resumed session gets. @default "Continue the task." (zh: "继续。") */
   prompt?: string;
   /**
-   * A step whose work began with a goal keeps that goal (issue 22): a different `goal` given here is
+   * A step whose work began with a goal keeps that goal: a different `goal` given here is
    * not used, and the record keeps it as ignored (`guard.ignoredGoal`). `true` says the given goal
    * replaces the recorded one; the record keeps both and when (`guard.goalSwitches`). @default false
    */

@@ -171,7 +171,10 @@ export function reviewerSessionOptions(
   });
 }
 
-/** The reviewer (SPEC G3): read-only tools, no workers, no workbench block, the step's model. */
+/**
+ * The goal guard's optional reviewer (`review: true`): read-only tools, no workers, no workbench block,
+ * the step's model.
+ */
 function reviewerSpec(spec: AgentSpec, locale: Locale): AgentSpec {
   return {
     name: `${spec.name}-reviewer`,

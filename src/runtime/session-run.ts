@@ -8,7 +8,7 @@
  * later, after their results came back. It never decides what happens next: it returns an outcome to
  * step-run.
  */
-import type { Options, Query, SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
+import type { Options } from "@anthropic-ai/claude-agent-sdk";
 import { DEFAULTS } from "../defaults.js";
 import { costDue, handoffDue, letCallsFinish } from "../handoff/trigger.js";
 import type { HandoffPolicy } from "../handoff/policy.js";
@@ -22,12 +22,10 @@ import type { StderrTail } from "./stderr-tail.js";
 import { releaseSessionAbort } from "./session-options.js";
 import type { ResponseUsage } from "./events.js";
 import { SessionTranslator } from "./session-translator.js";
+import type { QueryFunction } from "./query-function.js";
 
 /** How long a dead child's stderr may take to arrive after its exit was reported. */
 const STDERR_SETTLE_MS = 500;
-
-/** The SDK's `query()`, or a scripted stand-in in the step loop's unit tests. */
-export type QueryFunction = (input: { prompt: AsyncIterable<SDKUserMessage>; options?: Options }) => Query;
 
 export interface SessionRunInput {
   step: string;

@@ -3,7 +3,7 @@
  * machinery (parse, quality check, atomic freeze with archive, degraded path), and what happened is
  * returned as the record's `frozen` entry and the `document-frozen` event. The step loop books it.
  */
-import type { DocumentSpec } from "../documents/spec.js";
+import type { DocumentSpec } from "../documents/document.js";
 import { freezeDocument } from "../documents/freeze.js";
 import { produceDocument } from "../documents/produce.js";
 import type { FrozenDocumentRecord } from "../records/frozen-document-record.js";

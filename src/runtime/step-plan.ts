@@ -6,7 +6,7 @@
 import type { HandoffRequestSource } from "./handoff-request.js";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
 import type { StderrSink } from "../agents/spawn-claude.js";
-import type { DocumentSpec } from "../documents/spec.js";
+import type { DocumentSpec } from "../documents/document.js";
 import type { ResolvedGoal } from "../goal/goal-option.js";
 import type { HandoffPolicy } from "../handoff/policy.js";
 import type { Locale } from "../locale/locale.js";
@@ -14,7 +14,7 @@ import type { StepRecord, StepSettings, WorkflowMembership } from "../records/st
 import type { RewriteReport } from "../store/passes/report.js";
 import type { FlowerEvent } from "./events.js";
 import type { GoalChange } from "./frozen-goal.js";
-import type { QueryFunction } from "./session-run.js";
+import type { QueryFunction } from "./query-function.js";
 import type { StepWork } from "./step-work.js";
 import type { RecallOffer } from "../agents/recall-worker.js";
 import type { GenerationSessions } from "../records/earlier-generations.js";
@@ -91,6 +91,6 @@ export interface StepPlan {
   recall?: RecallOffer;
   /** The ceilings the run's spend runs under (run-spend.ts): reached, the step stops at a boundary. */
   budgets?: readonly Budget[];
-  /** The goal guard (SPEC §8): checks flower runs when the session completes, and how often to send it back. */
+  /** The goal guard: checks flower runs when the session completes, and how often to send it back. */
   goal?: { goal: ResolvedGoal; logDir: string; env: NodeJS.ProcessEnv; change?: GoalChange | null };
 }

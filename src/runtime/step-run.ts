@@ -226,7 +226,7 @@ export class StepRun {
         if (plan.freeze) this.#freeze(plan.freeze, outcome.resultText);
         if (!plan.goal) return this.#finish("done");
         if (plan.freeze) ledger.save();
-        // The agent's "done" is a claim: flower's own checks decide (SPEC G1).
+        // The agent's "done" is a claim: the goal's checks, which flower runs itself, decide.
         const judgement: Judgement = await this.#judge();
         if (judgement.kind === "passed") return this.#finish("done");
         if (judgement.kind === "not-met") return this.#finish("goal-not-met");

@@ -1,7 +1,7 @@
 /**
- * Telemetry hooked onto the event bus (issue 27): the events and the records are its source of truth, so
- * nothing in the step loop calls it. With telemetry off this returns null and nothing subscribes: the
- * bus, the hooks and the step loop run exactly as without it.
+ * Telemetry hooked onto the event bus (docs/telemetry.md): the events and the records are its source of
+ * truth, so nothing in the step loop calls it. With telemetry off this returns null and nothing subscribes:
+ * the bus, the hooks and the step loop run exactly as without it.
  */
 import type { RunRecords } from "../records/run-records.js";
 import type { SecretRedactor } from "../store/secret-redactor.js";

@@ -1,9 +1,9 @@
 /**
- * The runtime's store (SPEC C5, S4): PruningSessionStore ⊃ TrimmingSessionStore, a layer over any
- * `SessionStore` (SQLite by default, Postgres, a user's adapter). On top of trimming it prunes in `load()`,
- * before every resume: expiry of glance results (on), denied calls (the newest stays) and disconnect
- * remnants. `trim: false` only turns off trimming long results; the other three always run. Subagent
- * transcripts (loaded on resume too) get the same rewrite.
+ * The runtime's store (docs/handoffs.md, "Context economy"): PruningSessionStore ⊃ TrimmingSessionStore, a
+ * layer over any `SessionStore` (SQLite by default, Postgres, a user's adapter). On top of trimming it prunes
+ * in `load()`, before every resume: expiry of glance results (on), denied calls (the newest stays) and
+ * disconnect remnants. `trim: false` only turns off trimming long results; the other three always run.
+ * Subagent transcripts (loaded on resume too) get the same rewrite.
  */
 import type { SessionStore } from "@anthropic-ai/claude-agent-sdk";
 import { isEphemeral as glanceTable } from "../glance/is-ephemeral.js";

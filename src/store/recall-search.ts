@@ -1,5 +1,5 @@
 /**
- * Recall (issue 35, SPEC N4): a successor searches its step's earlier generations' transcripts for what
+ * Recall (docs/handoffs.md): a successor searches its step's earlier generations' transcripts for what
  * the handoff left out — an exact path, a value, a command's output — instead of redoing the work that
  * found it. Modelled on Amp's `read_thread`: the answer is the passages themselves with where they came
  * from (generation, turn, which worker), and whether later work revised them.

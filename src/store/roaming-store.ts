@@ -1,8 +1,8 @@
 /**
- * A session that moves between machines (SPEC S4). The SDK keys a transcript by the sanitised cwd
- * (`projectKey`), so the same session resumed from a checkout at another path asks for a key the store
- * never saw; and the transcript carries absolute paths of the first machine's workbench (the spill
- * guard's pointers). This layer, between the rewrite layers and a shared store:
+ * A session that moves between machines (docs/shared-store.md). The SDK keys a transcript by the sanitised
+ * cwd (`projectKey`), so the same session resumed from a checkout at another path asks for a key the store
+ * never saw; and the transcript carries absolute paths of the first machine's workbench (the spill guard's
+ * pointers). This layer, between the rewrite layers and a shared store:
  * - gives every session one home: the project key it was first stored under. Loads, appends and subagent
  *   listings of that session id go there from any workspace, so a transcript continued elsewhere stays one
  *   transcript (session ids are random UUIDs: one id never names two sessions);

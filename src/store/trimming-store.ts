@@ -1,7 +1,7 @@
 /**
  * The load-time rewrite as a layer over any `SessionStore` (SQLite, Postgres, a user's adapter). Rows are
  * never touched: `load()` reads the originals from the wrapped store and rewrites the copy that is fed back
- * on resume (what `load()` returns is exactly what the model gets, facts §4). This layer owns trimming long
+ * on resume (what `load()` returns is exactly what the model gets). This layer owns trimming long
  * tool results into `<workspace>/.flower/spill/`; the pruning layer above adds expiry, denials and
  * disconnect remnants to the same single rewrite. Everything else is passed through unchanged.
  *

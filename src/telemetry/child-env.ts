@@ -1,7 +1,7 @@
 /**
- * The `claude` child's own telemetry joins flower's (issue 27): the binary exports its metrics and logs
- * (tokens, cost, tool decisions, API requests) over OTLP when CLAUDE_CODE_ENABLE_TELEMETRY=1. Sent to the
- * same collector and tagged with flower's run, step and generation as resource attributes, its series can
+ * The `claude` child's own telemetry joins flower's (docs/telemetry.md): the binary exports its metrics and
+ * logs (tokens, cost, tool decisions, API requests) over OTLP when CLAUDE_CODE_ENABLE_TELEMETRY=1. Sent to
+ * the same collector and tagged with flower's run, step and generation as resource attributes, its series can
  * be put next to flower's trace of the same generation.
  *
  * Never switched on here: the binary's prompt and tool-detail logging (OTEL_LOG_USER_PROMPTS,

@@ -1,5 +1,5 @@
 /**
- * A collector that is down must not be silent (issue 34): the first export that fails in this process is
+ * A collector that is down must not be silent: the first export that fails in this process is
  * said on stderr, one line naming where it went and why, and no later one is (a run exporting every few
  * seconds to a dead collector would fill the terminal otherwise). Once per process, not per runtime: the
  * demo and a fleet worker hold several runtimes, and the collector is the same one for all of them.

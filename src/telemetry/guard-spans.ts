@@ -1,5 +1,5 @@
 /**
- * The goal guard's spans (SPEC §8): each guard round from the moment the coordinator is sent back until
+ * The goal guard's spans: each guard round from the moment the coordinator is sent back until
  * flower's checks judged it, and each check flower ran. A check's span is placed from its duration,
  * ending one after the other at the `goal-checks` event (they run in order, and only their durations are
  * reported).

@@ -7,36 +7,11 @@
  * Loading takes a moment, and the runtime's constructor cannot wait: events that arrive meanwhile are
  * queued with the time they happened and replayed, so spans start and end when the work did.
  */
-import type { Locale } from "../locale/locale.js";
-import type { StepRecord } from "../records/step-record.js";
 import { claudeTelemetryEnv } from "./child-env.js";
 import type { TelemetryEvent } from "./event-shapes.js";
 import type { TelemetrySettings } from "./settings.js";
+import type { TelemetryContext, TelemetrySink } from "./sink.js";
 import { SDK_MISSING } from "./text.js";
-
-/** What the sink may look up besides the events: the records are the other source of truth. */
-export interface TelemetryContext {
-  /** The step's record as it stands (model, cost so far, task). */
-  recordOf(step: string): StepRecord | undefined;
-  /** Names a workflow run across processes: its spans share one trace wherever they run. */
-  runKey(run: string): string;
-  /** Takes the credentials out of a text (the runtime's redactor). */
-  redact(text: string): string;
-  /** The model the child answers with when no step names one (ANTHROPIC_MODEL), or null. */
-  defaultModel: string | null;
-  /** The language of the lines telemetry prints (an export that failed, a missing SDK). */
-  locale: Locale;
-  /** The environment the child sees, for the child's telemetry variables. */
-  childEnv: Readonly<Record<string, string | undefined>>;
-}
-
-/** What the OpenTelemetry side offers (otel-sink.ts). */
-export interface TelemetrySink {
-  /** `at`: when the event happened, in epoch milliseconds. */
-  handle(event: TelemetryEvent, at: number): void;
-  /** Ends what is open and sends everything still buffered to the collector. */
-  shutdown(): Promise<void>;
-}
 
 /** Sub-millisecond wall time: a fast turn must still have a width in the waterfall. */
 const now = () => performance.timeOrigin + performance.now();

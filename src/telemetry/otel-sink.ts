@@ -13,7 +13,7 @@ import { ROOT_CONTEXT, type Attributes, type Tracer } from "@opentelemetry/api";
 import { FLOWER } from "./attributes.js";
 import type { EventOf, TelemetryEvent } from "./event-shapes.js";
 import { describeExportError, sayOnce, watchedAgent, watchResults } from "./export-watch.js";
-import type { TelemetryContext, TelemetrySink } from "./hook.js";
+import type { TelemetryContext, TelemetrySink } from "./sink.js";
 import { FlowerMetrics } from "./metrics.js";
 import { ForcedIdGenerator } from "./run-ids.js";
 import { RunSpans } from "./run-spans.js";

@@ -1,6 +1,6 @@
 /**
- * Whether telemetry is on, and how, decided once at the boundary (issue 27). Off by default: a user who
- * never asks for it pays one boolean check per event and loads no OpenTelemetry module at all, which is
+ * Whether telemetry is on, and how, decided once at the boundary (docs/telemetry.md). Off by default: a user
+ * who never asks for it pays one boolean check per event and loads no OpenTelemetry module at all, which is
  * why this file imports nothing from OpenTelemetry.
  *
  * Switched on the standard way (the `OTEL_*` variables every OpenTelemetry SDK reads) or by the library's

@@ -3,7 +3,7 @@
  * talks to. It must be a real server because the client is a child process, not our code.
  *
  * Each /v1/messages request is validated like the real API, measured (see usage.ts), shown to the
- * test's policy, and answered as SSE exactly as the CLI expects (facts sheet §1). Everything is
+ * test's policy, and answered as SSE exactly as the CLI expects. Everything is
  * recorded for assertions.
  */
 import { createHash } from "node:crypto";

@@ -1,7 +1,7 @@
 /**
- * The default run (SPEC W5): requirements → goal → work. The first two steps are read-only agents that
- * end in frozen documents; the run pauses after the requirements (W4) so a person can read and edit
- * them; the work step is the coordinator as before, given the goal's checks for the goal guard (§8).
+ * The default run (docs/workflows.md): requirements → goal → work. The first two steps are read-only agents
+ * that end in frozen documents; the run pauses after the requirements so a person can read and edit them; the
+ * work step is the coordinator as before, given the goal's checks for the goal guard.
  */
 import type { AgentSpec } from "../agents/agent-spec.js";
 import { defaultTeam } from "../agents/default-team.js";
@@ -22,7 +22,7 @@ export interface DefaultWorkflowOptions {
   work?: AgentSpec | ((locale: Locale) => AgentSpec);
   /** Model of the two document agents. @default the runtime's model */
   model?: string;
-  /** The goal guard's reviewer after the work step's checks pass (SPEC G3, CLI `--review`). @default false */
+  /** The goal guard's reviewer after the work step's checks pass (CLI `--review`). @default false */
   review?: boolean;
 }
 

@@ -6,7 +6,7 @@
  */
 import type { AgentSpec } from "../agents/agent-spec.js";
 import { documentInstructions } from "../documents/instructions.js";
-import type { DocumentSpec } from "../documents/spec.js";
+import type { DocumentSpec } from "../documents/document.js";
 import { READ_ONLY_TOOLS, readOnlyGuard } from "../guards/read-only-guard.js";
 import type { Locale } from "../locale/locale.js";
 import { ConfigurationError, refuseUnknownOptions } from "../errors.js";

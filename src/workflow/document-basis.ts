@@ -1,5 +1,5 @@
 /**
- * Which text of a frozen document a workflow step uses (issue 22). A person may edit a frozen file until
+ * Which text of a frozen document a workflow step uses. A person may edit a frozen file until
  * the next step that reads it begins; from then on the text that step read (its record's
  * `workflow.read`) is the one used — by it when it is continued, and by every later step — and a later
  * edit of the file is reported ("changed on disk after the work began — not used"), never used, unless a

@@ -12,7 +12,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parseDocument } from "../documents/read.js";
-import type { DocumentSpec } from "../documents/spec.js";
+import type { DocumentSpec } from "../documents/document.js";
 import type { FrozenDocumentRecord } from "../records/frozen-document-record.js";
 import type { StepRecord } from "../records/step-record.js";
 import { relocatedPath } from "../runtime/workspace-sync.js";

@@ -1,11 +1,10 @@
 /**
- * Running a workflow (SPEC §7): its steps in order, each a NEW session (never a resume of the previous
- * step's), each prompt built from the documents as they are on disk when the step starts — unless a step
- * already began with a document: then the text it read is used and a changed file is reported, not
- * used (document-basis.ts; `rereadGoal` takes the goal file as it is). A step whose record is done is
- * never redone; a step cut off (crash, stop) is continued from its record; the run pauses where the
- * workflow (or `pauseAfter`) says, and `continueWorkflow` — in this process or another — goes on from
- * there.
+ * Running a workflow (docs/workflows.md): its steps in order, each a NEW session (never a resume of the
+ * previous step's), each prompt built from the documents as they are on disk when the step starts — unless a
+ * step already began with a document: then the text it read is used and a changed file is reported, not used
+ * (document-basis.ts; `rereadGoal` takes the goal file as it is). A step whose record is done is never
+ * redone; a step cut off (crash, stop) is continued from its record; the run pauses where the workflow (or
+ * `pauseAfter`) says, and `continueWorkflow` — in this process or another — goes on from there.
  */
 import { GOAL } from "../documents/builtin/goal.js";
 import { checkpoint } from "../fs/checkpoint.js";

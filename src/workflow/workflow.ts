@@ -1,13 +1,12 @@
 /**
- * Declaring a run as ordered steps (SPEC §7 W1). A step is an ordinary agent step with a name, a prompt
- * built when it starts, and optionally a document it must end with (`freeze`). What makes it a workflow
- * is the seam between steps: the next step is a NEW session whose prompt is built from the frozen
- * file(s) as they are on disk at that moment — never a resume of the previous step's session, so a
- * person's edit counts and nothing of the previous conversation leaks across.
+ * Declaring a run as ordered steps (docs/workflows.md). A step is an ordinary agent step with a name, a
+ * prompt built when it starts, and optionally a document it must end with (`freeze`). What makes it a
+ * workflow is the seam between steps: the next step is a NEW session whose prompt is built from the frozen
+ * file(s) as they are on disk at that moment — never a resume of the previous step's session, so a person's
+ * edit counts and nothing of the previous conversation leaks across.
  */
 import type { AgentSpec } from "../agents/agent-spec.js";
-import type { ParsedDocument } from "../documents/document.js";
-import type { DocumentSpec } from "../documents/spec.js";
+import type { DocumentSpec, ParsedDocument } from "../documents/document.js";
 import { ConfigurationError } from "../errors.js";
 import type { Locale } from "../locale/locale.js";
 import type { RunOptions } from "../runtime/runtime.js";

@@ -71,7 +71,10 @@ export async function continueCommandRun(parsed: ParsedCommand): Promise<number>
   return goOnWithStep(rt, sink, settings, parsed, target.step, prompt);
 }
 
-/** `flower continue <run>`: the workflow goes on at the step where it stopped (W4). */
+/**
+ * `flower continue <run>`: the workflow goes on at the step where it stopped (a pause for a person, a
+ * crash, a stop).
+ */
 async function goOnWithRun(
   rt: Runtime,
   sink: ReturnType<typeof eventSink>,

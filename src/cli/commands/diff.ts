@@ -4,7 +4,7 @@
  * last checkpoint), one step, or one generation. With --store, from whichever machine ran it.
  */
 import { EXIT, UsageError } from "../../errors.js";
-import { parseNonEmpty, type ParsedCommand } from "../args.js";
+import { parseGeneration, parseNonEmpty, type ParsedCommand } from "../args.js";
 import { workCommand } from "../work-runtime.js";
 
 export async function diffCommand(parsed: ParsedCommand): Promise<number> {
@@ -25,19 +25,4 @@ export async function diffCommand(parsed: ParsedCommand): Promise<number> {
   } finally {
     rt.close();
   }
-}
-
-/** `--generation N`: a whole number >= 1. */
-export function parseGeneration(
-  value: string | boolean | undefined,
-  option = "--generation",
-): number | undefined {
-  if (value === undefined) return undefined;
-  const text = String(value).trim();
-  const n = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < 1)
-    throw new UsageError(
-      `flower: ${option} must be a ${option === "--turn" ? "turn" : "generation"} number (1, 2, …), got "${text}"`,
-    );
-  return n;
 }

@@ -4,7 +4,7 @@
  * `flower worker` is worker.ts; the fleet's statuses in `flower runs --store` are in inspect.ts.
  */
 import { EXIT, UsageError } from "../../errors.js";
-import { resolveLocale, type Locale } from "../../locale/locale.js";
+import { resolveLocale } from "../../locale/locale.js";
 import { resolve } from "node:path";
 import {
   parseHandoffRule,
@@ -15,34 +15,7 @@ import {
   type ParsedCommand,
 } from "../args.js";
 import { FLEET_TEXT } from "../fleet-text.js";
-import { invocation } from "../invocation.js";
-import { shellQuote } from "../live-run.js";
-import { storeHint } from "../store-hint.js";
-import { storeOption, type StoreOption } from "../store-option.js";
-
-/** The fleet's store from --store / FLOWER_STORE: PostgreSQL, else a usage error naming the command. */
-export function fleetStore(
-  command: string,
-  values: ParsedCommand["values"],
-  locale: Locale,
-): StoreOption & { given: string } {
-  const store = storeOption(values);
-  if (store.spec.kind !== "postgres" || store.given === undefined)
-    throw new UsageError(FLEET_TEXT[locale].needsStore(command));
-  return { ...store, given: store.given };
-}
-
-/** `flower approve <run>` as the user should type it, with the store as `flower continue` lines carry it. */
-export function approveCommandLine(run: string, store: StoreOption, locale: Locale): string {
-  const hint = storeHint(store, locale);
-  return [invocation(), "approve", shellQuote(run), ...hint.args.map(shellQuote)].join(" ");
-}
-
-/** `flower continue <run>` of a fleet run (after it failed or missed its goal), with the store as above. */
-export function continueCommandLine(run: string, store: StoreOption, locale: Locale): string {
-  const hint = storeHint(store, locale);
-  return [invocation(), "continue", shellQuote(run), ...hint.args.map(shellQuote)].join(" ");
-}
+import { fleetStore } from "../fleet-store-option.js";
 
 export async function submitCommand(parsed: ParsedCommand): Promise<number> {
   const locale = resolveLocale(parseLang(parsed.values.lang));

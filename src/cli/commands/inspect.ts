@@ -17,6 +17,7 @@ import { stepTurns } from "../../records/turns.js";
 import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
 import { makeOutput, type Output } from "../live-run.js";
 import { runStatus } from "../run-status.js";
+import { localTime, sum } from "../step-figures.js";
 import { storeOption } from "../store-option.js";
 import { columnsOf, cut } from "../terminal-text.js";
 import { USAGE_TEXT } from "../usage-text.js";
@@ -223,10 +224,6 @@ function groupByRun(steps: readonly StepRecord[]): RunsEntry[] {
   return entries;
 }
 
-export function sum(records: readonly StepRecord[], value: (record: StepRecord) => number): number {
-  return records.reduce((total, record) => total + value(record), 0);
-}
-
 function summaryOf(
   record: StepRecord,
   holder: LeaseHolder | undefined,
@@ -248,13 +245,6 @@ function summaryOf(
     budgetUsd: record.settings?.budgetUsd ?? null,
     budgetStop: record.budgetStop ?? null,
   };
-}
-
-export function localTime(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
 
 function table(rows: string[][], rightAligned: boolean[]): string[] {

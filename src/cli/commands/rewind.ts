@@ -12,8 +12,7 @@ import { storeOption } from "../store-option.js";
 import { workCommand } from "../work-runtime.js";
 import { WORK_TEXT } from "../work-text.js";
 import { resolveLocale } from "../../locale/locale.js";
-import { parseLang } from "../args.js";
-import { parseGeneration } from "./diff.js";
+import { parseGeneration, parseLang } from "../args.js";
 
 export async function rewindCommand(parsed: ParsedCommand): Promise<number> {
   const generation = parseGeneration(parsed.values.to, "--to");

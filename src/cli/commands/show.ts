@@ -32,7 +32,7 @@ import { CLI_TEXT, type CliText } from "../text.js";
 import { USAGE_TEXT } from "../usage-text.js";
 import { leftOutName, namedFiles, stepFiles } from "../work-summary.js";
 import { branchOf } from "../../work/checkpoint-message.js";
-import { localTime, sum } from "./inspect.js";
+import { localTime, sum } from "../step-figures.js";
 
 export async function showCommand(parsed: ParsedCommand): Promise<number> {
   const locale = resolveLocale(parseLang(parsed.values.lang));

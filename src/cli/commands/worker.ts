@@ -15,7 +15,8 @@ import type { ParsedCommand } from "../args.js";
 import { FLEET_TEXT } from "../fleet-text.js";
 import { displayPath, TERM_GRACE_MS } from "../live-run.js";
 import { liveSettings, requireCredentials } from "../live-settings.js";
-import { approveCommandLine, continueCommandLine, fleetStore } from "./fleet.js";
+import { approveCommandLine, continueCommandLine } from "../fleet-command-lines.js";
+import { fleetStore } from "../fleet-store-option.js";
 import { USAGE_TEXT } from "../usage-text.js";
 
 export async function workerCommand(parsed: ParsedCommand): Promise<number> {

@@ -1,6 +1,6 @@
 /**
- * The goal (SPEC W3, `目标`): one sentence and the checks that decide "done". Flower runs the checks
- * itself at the end of the work step (the goal guard, §8), so a goal without a runnable check is
+ * The goal (`目标`): one sentence and the checks that decide "done". Flower runs the checks
+ * itself at the end of the work step (the goal guard), so a goal without a runnable check is
  * incomplete — the guard would have nothing to hold on to — and the document degrades with that reason.
  */
 import { parseGoalChecks, type ParsedGoalChecks } from "../../goal/goal-document.js";

@@ -1,5 +1,5 @@
 /** The built-in documents by kind: what `flower show` needs to read a frozen file back by its record. */
-import type { DocumentSpec } from "../spec.js";
+import type { DocumentSpec } from "../document.js";
 import { GOAL } from "./goal.js";
 import { REQUIREMENTS } from "./requirements.js";
 

@@ -1,6 +1,6 @@
 /**
- * A session store in PostgreSQL (SPEC S4): the same contract and the same rows as SqliteSessionStore, so
- * many machines can share transcripts (a step started on one is continued on another).
+ * A session store in PostgreSQL (docs/shared-store.md): the same contract and the same rows as
+ * SqliteSessionStore, so many machines can share transcripts (a step started on one is continued on another).
  *
  * - Schema: created and migrated by flower on first use (migrate.ts, migrations.ts), in `schema`.
  * - One statement per `append` batch: the transcript row is upserted (which locks it until the statement

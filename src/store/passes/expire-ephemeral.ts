@@ -1,5 +1,5 @@
 /**
- * Expiry of glance results (SPEC C7). The result of `git status`, `ls`, `cat` describes the state at the
+ * Expiry of glance results. The result of `git status`, `ls`, `cat` describes the state at the
  * moment it ran; a few turns later it is not just dead weight but misleading, because it reads like the
  * current state. Older results of ephemeral Bash commands are replaced by a hint naming the command and
  * how many turns ago it ran; the newest `keepEphemeral` stay. Nothing is spilled: archiving an old

@@ -1,5 +1,5 @@
 /**
- * Denied calls (SPEC C9). A denial is a tool_result that stays in context for good next to the command
+ * Denied calls. A denial is a tool_result that stays in context for good next to the command
  * that never ran (measured: 93 chars of denial + 180 chars of dead command), and worse, a few of them
  * teach the coordinator that "Bash is restricted" so it stops trying even the allowed `git status`
  * (learned helplessness, ~4.3k per needless subagent). Older denials are removed with their tool_use; the

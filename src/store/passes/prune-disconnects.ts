@@ -1,5 +1,5 @@
 /**
- * Disconnect remnants (SPEC C10). While the CLI retries a failed or dropped request it writes synthetic
+ * Disconnect remnants. While the CLI retries a failed or dropped request it writes synthetic
  * entries: an assistant entry with `isApiErrorMessage: true` ("API Error: 529 Overloaded…") and one
  * `system/api_error` per retry. Fed back, they read as the model's own words and as a history of failures
  * that no longer matter, so they are dropped (chain re-linked). A tool result left by an interruption

@@ -1,5 +1,5 @@
 /**
- * The one rule for taking things out of a CLI transcript, shared by every pass that removes (SPEC C6):
+ * The one rule for taking things out of a CLI transcript, shared by every pass that removes:
  * a tool_use and its tool_result leave together, other calls of the same assistant message stay, and the
  * `parentUuid` chain (and `sourceToolAssistantUUID`) is re-linked around whatever was removed. Break it
  * and the resumed request fails with "tool_use ids were found without tool_result blocks", or the CLI

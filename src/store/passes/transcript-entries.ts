@@ -116,8 +116,8 @@ export function isDenial(entry: Entry): boolean {
 
 /**
  * The CLI's text for a tool call stopped while running ("The user doesn't want to proceed with this tool
- * use. … this call was stopped while running"). There is no structural marker for it in the transcript
- * (facts §6), so the CLI's fixed prefix is used, together with `toolUseResult.interrupted` when present.
+ * use. … this call was stopped while running"). There is no structural marker for it in the transcript,
+ * so the CLI's fixed prefix is used, together with `toolUseResult.interrupted` when present.
  */
 export const INTERRUPTED_PREFIX = "The user doesn't want to proceed with this tool use";
 

@@ -1,5 +1,5 @@
 /**
- * Trim (SPEC C8, off by default). Long tool results are the bulk of a resumed main thread's history. On
+ * Trim (off by default). Long tool results are the bulk of a resumed main thread's history. On
  * load, each one of at least `minChars` is moved to a file under `<workspace>/.flower/spill/` and its
  * content replaced by a pointer; the newest `keepRecent` tool results (any size, any tool) are left as
  * they are, since the work in progress still leans on them. The folder is inside the workspace, not the

@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { continueWorkflow, REQUIREMENTS, runWorkflow } from "../../../src/index.js";
 import { parseCommandLine } from "../../../src/cli/args.js";
-import { reportInput, wantedRecords } from "../../../src/cli/commands/report.js";
+import { reportInput, wantedRecords } from "../../../src/cli/report-contents.js";
 import { showCommand } from "../../../src/cli/commands/show.js";
 import { openStepSource } from "../../../src/cli/step-source.js";
 import type { Locale } from "../../../src/locale/locale.js";

@@ -8,8 +8,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { parseCommandLine } from "../../../src/cli/args.js";
-import { localTime } from "../../../src/cli/commands/inspect.js";
-import { reportInput, wantedRecords } from "../../../src/cli/commands/report.js";
+import { localTime } from "../../../src/cli/step-figures.js";
+import { reportInput, wantedRecords } from "../../../src/cli/report-contents.js";
 import { showCommand } from "../../../src/cli/commands/show.js";
 import { openStepSource } from "../../../src/cli/step-source.js";
 import type { Locale } from "../../../src/locale/locale.js";

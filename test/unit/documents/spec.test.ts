@@ -1,6 +1,7 @@
 /** defineDocument rejects a bad spec with an error naming the field and the value. */
 import { describe, expect, it } from "vitest";
-import { defineDocument, type DocumentSpec } from "../../../src/documents/spec.js";
+import type { DocumentSpec } from "../../../src/documents/document.js";
+import { defineDocument } from "../../../src/documents/spec.js";
 import { ParsedDocument } from "../../../src/documents/document.js";
 
 const GOOD: DocumentSpec = {
