@@ -4,23 +4,9 @@
  * budget given (or recorded) is already spent. The sums are records/run-spend.ts's.
  */
 import type { Locale } from "../locale/locale.js";
-import { runSpent } from "../records/run-spend.js";
+import { formatUsd, nextBudget, runSpent } from "../records/run-spend.js";
 import type { StepRecord } from "../records/step-record.js";
 import { CLI_TEXT } from "./text.js";
-
-/** Dollars as a budget line shows them: four decimals (a run's cent-sized spend stays readable). */
-export function formatUsd(usd: number): string {
-  return `$${usd.toFixed(4)}`;
-}
-
-/**
- * A budget to suggest after `spent` reached `budget`: twice the budget, or the spend plus the budget when
- * that is more, rounded up to the cent, as typed (`0.05`).
- */
-export function nextBudget(spent: number, budget: number): string {
-  const cents = Math.ceil(Math.max(budget * 2, spent + budget) * 100 - 1e-9);
-  return String(Math.max(cents, 1) / 100);
-}
 
 /** The continue command with `--budget <usd>` on its first line (a store's note may follow). */
 export function withBudget(command: string, usd: string): string {

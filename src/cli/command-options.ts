@@ -264,8 +264,8 @@ const LIVE: Record<string, OptionSpec> = {
     },
   },
   notify: notifyOption({
-    en: "For this command only: a later flower continue is given it again.",
-    zh: "只管这一条命令:之后的 flower continue 要再给一次。",
+    en: "Kept for the run on this machine: a later flower continue without it tells the same target.",
+    zh: "在这台机器上随运行保存:之后的 flower continue 不给也照样通知。",
   }),
   ...JSON_OUT,
   ...LANG,
@@ -407,6 +407,13 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
     ...DIRECT,
     window: LIVE.window!,
     "handoff-rule": LIVE["handoff-rule"]!,
+    budget: {
+      ...LIVE.budget!,
+      default: {
+        en: "the worker's --budget-per-run, else none",
+        zh: "worker 的 --budget-per-run,没有就不设",
+      },
+    },
     workspace: {
       type: "string",
       value: "DIR",
@@ -439,6 +446,26 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
     ...STORE,
     model: LIVE.model!,
     "max-budget-usd": LIVE["max-budget-usd"]!,
+    "budget-per-run": {
+      type: "string",
+      numeric: true,
+      value: "USD",
+      default: { en: "none", zh: "不设" },
+      help: {
+        en: "The budget of a run submitted without --budget, over everything it spends: reached, the run stops at a message boundary (budget reached).",
+        zh: "没带 --budget 提交的运行的预算,算上它花的一切:用完就在消息边界停下(预算用完)。",
+      },
+    },
+    "budget-per-day": {
+      type: "string",
+      numeric: true,
+      value: "USD",
+      default: { en: "none", zh: "不设" },
+      help: {
+        en: "The fleet's total per UTC day, over every run's spend on the store: while it is spent no run starts (they stay queued); a run that crosses it stops at a message boundary.",
+        zh: "车队每天(UTC)的总预算,算上存储里所有运行当天的花费:用完后不再开始新运行(留在队列里);跨过它的运行在消息边界停下。",
+      },
+    },
     notify: notifyOption({
       en: "Every run this worker drives (a paused run: when it waits for flower approve); a run's own --notify of flower submit is told too.",
       zh: "这个 worker 驱动的每个运行(暂停的运行:在等 flower approve 时);flower submit 给运行的 --notify 也照样通知。",

@@ -46,6 +46,8 @@ export interface FleetText {
   workWarning: (run: string, message: string) => string;
   /** Why a fleet run failed, under `flower runs`. */
   failedWhy: (run: string, error: string) => string;
+  /** The fleet's budget for the UTC day is spent: no run is started until the next day. */
+  daySpent: (spent: string, budget: string, day: string) => string;
 }
 
 export const FLEET_TEXT: Record<Locale, FleetText> = {
@@ -56,6 +58,8 @@ export const FLEET_TEXT: Record<Locale, FleetText> = {
       paused:
         "waiting for you to read its frozen document; flower approve <run> --store … lets a worker go on",
       "goal-not-met": "the goal's checks or reviewer said no; flower show <run> --store … lists the evidence",
+      "budget-reached":
+        "it spent its budget (or the fleet's for the day); flower continue <run> --store … --budget <more> goes on",
     },
     needsStore: (command) =>
       `flower ${command}: a fleet needs a shared store: --store postgres://user:password@host:port/database (or FLOWER_STORE)`,
@@ -85,6 +89,8 @@ export const FLEET_TEXT: Record<Locale, FleetText> = {
     lost: (run) => `${run}: taken from this worker (it was presumed dead); its new holder goes on`,
     takenBack: (run, who) => `${run}: its worker ${who} is gone; back in the queue`,
     storeTrouble: (message) => `flower worker: ${message} (trying again)`,
+    daySpent: (spent, budget, day) =>
+      `the fleet's budget for ${day} (UTC) is spent: ${spent} of ${budget}; runs stay queued until the next day (or a worker with a higher --budget-per-day)`,
   },
   zh: {
     status: fleetStatus("zh"),
@@ -92,6 +98,8 @@ export const FLEET_TEXT: Record<Locale, FleetText> = {
       queued: "等待 worker:flower worker --store … 会接手",
       paused: "等你读它冻结的文件;flower approve <运行> --store … 让 worker 接着做",
       "goal-not-met": "目标的检查或评审说不行;flower show <运行> --store … 列出证据",
+      "budget-reached":
+        "预算(或车队当天的预算)用完了;flower continue <运行> --store … --budget <更多> 接着走",
     },
     needsStore: (command) =>
       `flower ${command}: 车队需要共用存储:--store postgres://用户:密码@主机:端口/数据库(或 FLOWER_STORE)`,
@@ -121,5 +129,7 @@ export const FLEET_TEXT: Record<Locale, FleetText> = {
     lost: (run) => `${run}:已被别的 worker 接走(本 worker 被认为已死);由新的持有者接着做`,
     takenBack: (run, who) => `${run}:它的 worker ${who} 已不在;回到队列`,
     storeTrouble: (message) => `flower worker: ${message}(重试中)`,
+    daySpent: (spent, budget, day) =>
+      `车队 ${day}(UTC)的预算已用完:${spent},预算 ${budget};运行留在队列里等到第二天(或换一个 --budget-per-day 更高的 worker)`,
   },
 };

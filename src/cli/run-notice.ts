@@ -14,7 +14,8 @@ import { Notifier, NOTIFY_TEXT, type Notification, type NotifyTarget } from "../
 import type { StepRecord } from "../records/step-record.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { cut, oneLine } from "./terminal-text.js";
-import { formatUsd, nextBudget, withBudget } from "./budget-lines.js";
+import { formatUsd, nextBudget } from "../records/run-spend.js";
+import { withBudget } from "./budget-lines.js";
 
 /** A notification but the run's name and the time, which the sender adds. */
 export type Notice = Omit<Notification, "run" | "at">;

@@ -14,7 +14,8 @@ import { DEFAULT_LEASE_TIMING } from "../records/lease.js";
 import type { FlowerEvent } from "../runtime/events.js";
 import type { Locale } from "../locale/locale.js";
 import { NOTIFY_TEXT } from "../notify/index.js";
-import type { StepRecord } from "../records/step-record.js";
+import { formatUsd, type Budget } from "../records/run-spend.js";
+import type { BudgetStop, StepRecord } from "../records/step-record.js";
 import { atDriftPause } from "../runtime/drift-watch.js";
 import type { RuntimeOptions } from "../runtime/options.js";
 import { Runtime } from "../runtime/runtime.js";
@@ -44,18 +45,30 @@ export interface DriveRun {
   onWorkspace?: (space: RunWorkspace) => void;
   /** A line of the repository's setup command (flower.json), run in a new working tree. */
   onSetup?: (line: string) => void;
+  /** The run's budget and the fleet's day budget. @default none */
+  budgets?: DriveBudgets;
 }
 
 /**
  * How a turn with the run ended: a final status, `paused`, or `stopped` (rt.stop(): the worker decides
  * whether that was a cancel or a shutdown).
  */
+/** What a run runs under besides its steps' own: its budget and the fleet's day budget (worker.ts). */
+export interface DriveBudgets {
+  /** The run's budget in dollars (submitted, else the worker's default). */
+  runUsd?: number;
+  /** The fleet's budget for the UTC day, its offset the day's spend without this run. */
+  day?: Budget;
+}
+
 export interface DriveOutcome {
   status: Exclude<FleetStatus, "queued" | "running" | "cancelled"> | "stopped";
   /** A failed run's last error; a run the drift watch paused: the evidence, in one line. */
   error: string | null;
   /** A goal-not-met run's reason in one line (its guard's), for a notification. */
   why?: string;
+  /** Where the budget stood, for a run that ended `budget-reached`. */
+  budget?: BudgetStop;
   /** A paused run that waits for a person because the drift watch paused it (not after its requirements). */
   drift?: { step: string; generations: number[]; handoff: string };
 }
@@ -87,6 +100,7 @@ export async function driveRun(drive: DriveRun): Promise<DriveOutcome> {
     workspace: space.path,
     runDir,
     store: drive.store,
+    ...budgetOptions(drive),
     onEvent: drive.onEvent,
     work:
       typeof work === "object" ? { ...work, isolated: true } : work === false ? false : { isolated: true },
@@ -119,6 +133,17 @@ export async function driveRun(drive: DriveRun): Promise<DriveOutcome> {
   }
 }
 
+/** The run's budget as the Runtime's option; the day's as a ceiling beside it (its offset is the fleet's). */
+function budgetOptions(drive: DriveRun): Pick<RuntimeOptions, "budgetUsd" | "_internal"> {
+  const budgets = drive.budgets ?? {};
+  return {
+    ...(budgets.runUsd !== undefined ? { budgetUsd: budgets.runUsd } : {}),
+    ...(budgets.day !== undefined
+      ? { _internal: { ...drive.runtime._internal, budgets: [budgets.day] } }
+      : {}),
+  };
+}
+
 async function workflow(rt: Runtime, run: FleetRun): Promise<DriveOutcome> {
   const steps = defaultWorkflow();
   const options = {
@@ -136,7 +161,8 @@ async function workflow(rt: Runtime, run: FleetRun): Promise<DriveOutcome> {
   const status = last ? rt.records.get(last.step)?.status : undefined;
   if (result.status === "done" && status !== "goal-not-met") return { status: "done", error: null };
   if (last) {
-    const pause = driftPause(rt.records.get(last.step), rt.options.locale);
+    const record = rt.records.get(last.step);
+    const pause = driftPause(record, rt.options.locale) ?? budgetEnd(record, rt.options.locale);
     if (pause) return pause;
   }
   return ended(status, last?.result.errors, last ? rt.records.get(last.step)?.guard?.why : undefined);
@@ -160,7 +186,11 @@ async function direct(rt: Runtime, run: FleetRun): Promise<DriveOutcome> {
     : await rt.run(run.run, team, run.task, { wait: LEASE_WAIT_MS });
   const record = rt.records.get(run.run);
   if (record?.status === "done") return { status: "done", error: null };
-  return driftPause(record, rt.options.locale) ?? ended(record?.status, result.errors, record?.guard?.why);
+  return (
+    driftPause(record, rt.options.locale) ??
+    budgetEnd(record, rt.options.locale) ??
+    ended(record?.status, result.errors, record?.guard?.why)
+  );
 }
 
 /**
@@ -176,6 +206,21 @@ function driftPause(record: StepRecord | undefined, locale: Locale): DriveOutcom
     error: NOTIFY_TEXT[locale].why.drift(drift!.generations, handoff),
     // Named as the fleet's other notices name a step: by its place in the workflow.
     drift: { step: record!.workflow?.name ?? step, generations: drift!.generations, handoff },
+  };
+}
+
+/** The step stopped at a budget: the run ends `budget-reached`, its figure as its one line. Null otherwise. */
+function budgetEnd(record: StepRecord | undefined, locale: Locale): DriveOutcome | null {
+  const stop = record?.status === "budget-reached" ? record.budgetStop : undefined;
+  if (!stop) return null;
+  return {
+    status: "budget-reached",
+    error: NOTIFY_TEXT[locale].why.budgetReached(
+      formatUsd(stop.spentUsd),
+      formatUsd(stop.budgetUsd),
+      stop.by,
+    ),
+    budget: stop,
   };
 }
 

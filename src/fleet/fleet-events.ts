@@ -41,6 +41,8 @@ export type FleetEvent =
   /** A line the repository's setup command printed in a new working tree. */
   | { type: "run-setup"; run: string; line: string }
   | { type: "worker-error"; message: string }
+  /** The fleet's budget for the UTC day is spent: no run is started until the next day (said once a day). */
+  | { type: "day-budget-spent"; day: string; spentUsd: number; budgetUsd: number }
   /** A notifier of the run (the worker's `notify` or the run's own) failed; said once per run. */
   | { type: "notify-failed"; run: string; message: string };
 

@@ -7,6 +7,7 @@
  */
 import type { Locale } from "../locale/locale.js";
 import { NOTIFY_TEXT, type Notification } from "../notify/index.js";
+import { nextBudget } from "../records/run-spend.js";
 import type { DriveOutcome } from "./drive-run.js";
 import type { Settled } from "./settle.js";
 
@@ -44,6 +45,17 @@ export function fleetNotice(
       };
     case "done":
       return { event: "done", run, step: step ?? "work", status: "done", why: words.done, continue: null };
+    case "budget-reached":
+      return {
+        event: "budget-reached",
+        run,
+        step: step ?? "work",
+        status: "budget-reached",
+        why: settled.error ?? words.failed,
+        continue: outcome.budget
+          ? `${commandFor("continue", run)} --budget ${nextBudget(outcome.budget.spentUsd, outcome.budget.budgetUsd)}`
+          : commandFor("continue", run),
+      };
     case "goal-not-met":
       return {
         event: "goal-not-met",

@@ -31,7 +31,10 @@ export async function settle(
   }
   // A run that reached its end (or its pause) before the stop took effect keeps that end.
   const reached =
-    outcome.status === "done" || outcome.status === "goal-not-met" || outcome.status === "paused";
+    outcome.status === "done" ||
+    outcome.status === "goal-not-met" ||
+    outcome.status === "budget-reached" ||
+    outcome.status === "paused";
   if (!reached && stop === "shutdown") {
     const job = await fleet.queue.send(name);
     if (!(await fleet.runs.finish(name, token, "queued", { job }))) {

@@ -25,6 +25,8 @@ export interface SubmitOptions {
   window?: number;
   /** When its steps hand off (the CLI's `--handoff-rule`). @default "line" */
   rule?: HandoffRule;
+  /** The run's budget in dollars over everything it spends (the CLI's `--budget`). @default the worker's `budgetPerRun`, else none */
+  budgetUsd?: number;
   /** The run's name. @default from the task's first words, unique in the store */
   run?: string;
   /** Higher goes first. @default 0 */
@@ -51,6 +53,7 @@ const KNOWN = {
   yes: true,
   window: true,
   rule: true,
+  budgetUsd: true,
   run: true,
   priority: true,
   workspace: true,
@@ -146,6 +149,9 @@ function checkOptions(options: SubmitOptions): FleetRunOptions {
   const rule = options.rule;
   if (rule !== undefined && rule !== "line" && rule !== "cost")
     throw new ConfigurationError("rule", rule, '"line" or "cost"');
+  const budget = options.budgetUsd;
+  if (budget !== undefined && !(typeof budget === "number" && Number.isFinite(budget) && budget > 0))
+    throw new ConfigurationError("budgetUsd", budget, "a positive number of dollars");
   if (options.run !== undefined && (typeof options.run !== "string" || !RUN_ID.test(options.run)))
     throw new ConfigurationError("run", options.run, "a run name of letters, digits, . - or _ (at most 80)");
   if (options.notify !== undefined) {
@@ -162,6 +168,7 @@ function checkOptions(options: SubmitOptions): FleetRunOptions {
     yes: options.yes === true,
     ...(window !== undefined ? { window } : {}),
     ...(rule !== undefined ? { rule } : {}),
+    ...(budget !== undefined ? { budgetUsd: budget } : {}),
     ...(options.notify !== undefined ? { notify: options.notify.trim() } : {}),
   };
 }

@@ -21,7 +21,9 @@ import type { Runtime } from "../runtime/runtime.js";
 import { openFleetStore, type FleetStore } from "../storage/fleet-store.js";
 import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 import { RUNTIME_OPTION_NAMES } from "../runtime/options.js";
-import { driveRun, type DriveOutcome, type RunRuntimeOptions } from "./drive-run.js";
+import { daySpent, runSpent, utcDay } from "../records/run-spend.js";
+import type { StepRecord } from "../records/step-record.js";
+import { driveRun, type DriveBudgets, type DriveOutcome, type RunRuntimeOptions } from "./drive-run.js";
 import { FleetEvents, type FleetEvent } from "./fleet-events.js";
 import { settle } from "./settle.js";
 import { resolveLocale, type Locale } from "../locale/locale.js";
@@ -56,6 +58,18 @@ export interface FleetWorkerOptions {
    * `continue` after it failed or missed its goal). @default `flower approve|continue <run> --store <the store, without its password>`
    */
   commandFor?: FleetCommandFor;
+  /**
+   * The budget in dollars of a run submitted without one (`flower submit --budget`): over everything the
+   * run spends; reached, it stops at a message boundary as `budget-reached`. @default none
+   */
+  budgetPerRun?: number;
+  /**
+   * The fleet's total per UTC day, over every run's spend on the store that day (all workers): while it
+   * is spent no run is started (they stay queued, said once), and a run that crosses it stops at a message
+   * boundary as `budget-reached`. The day's figure is read when a run starts: runs in flight together can
+   * pass it by what they spend meanwhile. @default none
+   */
+  budgetPerDay?: number;
 }
 
 /** Every option name, checked against FleetWorkerOptions by the compiler. */
@@ -66,6 +80,8 @@ const KNOWN = {
   pollMs: true,
   notify: true,
   commandFor: true,
+  budgetPerRun: true,
+  budgetPerDay: true,
 } as const satisfies Record<keyof FleetWorkerOptions, true>;
 
 /** The runtime options a worker passes on to each run's Runtime: all but the store and onEvent (the fleet's). */
@@ -87,7 +103,9 @@ interface Slot {
 }
 
 export class Worker {
-  readonly options: Required<Omit<FleetWorkerOptions, "runtime" | "notify" | "commandFor">> &
+  readonly options: Required<
+    Omit<FleetWorkerOptions, "runtime" | "notify" | "commandFor" | "budgetPerRun" | "budgetPerDay">
+  > &
     Pick<FleetWorkerOptions, "runtime" | "notify">;
   /** Every change this worker makes to its runs, and each run's runtime events. */
   readonly events = new FleetEvents();
@@ -108,6 +126,10 @@ export class Worker {
   readonly #notifying = new Set<Promise<void>>();
   /** Runs whose notifier failure was said: once per run, however often it is driven here. */
   readonly #notifyFailed = new Set<string>();
+  /** `budgetPerRun` and `budgetPerDay`, checked. */
+  readonly #budgets: { perRun?: number; perDay?: number };
+  /** The UTC day whose budget was said to be spent: said once a day, not every tick. */
+  #daySpentSaid: string | null = null;
 
   constructor(options: FleetWorkerOptions) {
     if (typeof options !== "object" || options === null)
@@ -132,6 +154,15 @@ export class Worker {
       throw new ConfigurationError("commandFor", options.commandFor, "a function (action, run) => string");
     this.#commandFor = options.commandFor ?? defaultCommandFor(options.store);
     this.#locale = resolveLocale(options.runtime.locale);
+    for (const name of ["budgetPerRun", "budgetPerDay"] as const) {
+      const usd = options[name];
+      if (usd !== undefined && !(typeof usd === "number" && Number.isFinite(usd) && usd > 0))
+        throw new ConfigurationError(name, usd, "a positive number of dollars");
+    }
+    this.#budgets = {
+      ...(options.budgetPerRun !== undefined ? { perRun: options.budgetPerRun } : {}),
+      ...(options.budgetPerDay !== undefined ? { perDay: options.budgetPerDay } : {}),
+    };
     this.options = {
       store: options.store,
       concurrency,
@@ -246,6 +277,8 @@ export class Worker {
   async #fetch(fleet: FleetStore): Promise<void> {
     const free = this.options.concurrency - this.#slots.size;
     if (free <= 0) return;
+    const day = await this.#dayBudget(fleet);
+    if (day === "spent") return;
     for (const job of await fleet.queue.fetch(free)) {
       const claimed = await fleet.runs.claim(job.run, this.#token, this.#self);
       if (!claimed) {
@@ -256,11 +289,32 @@ export class Worker {
         continue;
       }
       if (claimed.job !== job.id) await fleet.runs.setJob(job.run, job.id);
-      this.#drive({ ...claimed, job: job.id }, fleet);
+      this.#drive({ ...claimed, job: job.id }, fleet, day);
     }
   }
 
-  #drive(run: FleetRun, fleet: FleetStore): void {
+  /**
+   * The fleet's budget for the UTC day: "spent" while the store's spend today has reached it (said once a
+   * day; no run is taken), else what each run starting now runs under (the day's spend of the others
+   * counted in its offset), or null without one.
+   */
+  async #dayBudget(fleet: FleetStore): Promise<DayBudget | "spent" | null> {
+    const usd = this.#budgets.perDay;
+    if (usd === undefined) return null;
+    const records = await fleet.records.list();
+    const today = utcDay(new Date());
+    const spent = daySpent(records, today);
+    if (spent >= usd) {
+      if (this.#daySpentSaid !== today) {
+        this.#daySpentSaid = today;
+        this.events.emit({ type: "day-budget-spent", day: today, spentUsd: spent, budgetUsd: usd });
+      }
+      return "spent";
+    }
+    return { usd, spent, records };
+  }
+
+  #drive(run: FleetRun, fleet: FleetStore, day: DayBudget | null): void {
     const slot: Slot = {
       run,
       rt: null,
@@ -283,6 +337,7 @@ export class Worker {
       run,
       carrier: fleet.work,
       runtime: this.options.runtime,
+      budgets: budgetsFor(run, this.#budgets.perRun, day),
       onRuntime: (rt) => {
         slot.rt = rt;
         if (slot.stop !== null) rt.stop();
@@ -363,4 +418,27 @@ function notifyTarget(value: unknown, option: string): NotifyTarget {
       NOTIFY_EXPECTED,
     );
   return target;
+}
+
+/** The fleet's day budget as a worker read it before starting runs. */
+interface DayBudget {
+  usd: number;
+  /** The store's spend on the UTC day so far. */
+  spent: number;
+  records: readonly StepRecord[];
+}
+
+/**
+ * What one run runs under: its own budget (submitted, else the worker's default) and the day's, whose
+ * offset makes the run's growing figure count on top of what the day spent without it (the run's own
+ * spend on earlier days taken back out).
+ */
+function budgetsFor(run: FleetRun, perRun: number | undefined, day: DayBudget | null): DriveBudgets {
+  const own = run.options.budgetUsd ?? perRun;
+  return {
+    ...(own !== undefined ? { runUsd: own } : {}),
+    ...(day !== null
+      ? { day: { by: "day", usd: day.usd, offset: day.spent - runSpent(day.records, run.run) } }
+      : {}),
+  };
 }

@@ -9,7 +9,8 @@ import type { RunSource } from "../work/run-source.js";
 import type { HandoffRule } from "../handoff/policy.js";
 
 /** Where a fleet run stands. `queued` includes a run given back by a stopped or dead worker. */
-export type FleetStatus = "queued" | "running" | "paused" | "done" | "goal-not-met" | "failed" | "cancelled";
+export type FleetStatus =
+  "queued" | "running" | "paused" | "done" | "goal-not-met" | "budget-reached" | "failed" | "cancelled";
 
 export const FLEET_STATUSES: readonly FleetStatus[] = [
   "queued",
@@ -17,12 +18,22 @@ export const FLEET_STATUSES: readonly FleetStatus[] = [
   "paused",
   "done",
   "goal-not-met",
+  "budget-reached",
   "failed",
   "cancelled",
 ];
 
-/** A run that will not move again: approve and cancel refuse it. */
-export const FINISHED: readonly FleetStatus[] = ["done", "goal-not-met", "failed", "cancelled"];
+/**
+ * A run that will not move again: approve and cancel refuse it. A run that reached its budget goes on
+ * only with a person's raised one (`flower continue <run> --store … --budget <more>`).
+ */
+export const FINISHED: readonly FleetStatus[] = [
+  "done",
+  "goal-not-met",
+  "budget-reached",
+  "failed",
+  "cancelled",
+];
 
 /** How a run was submitted: the flags of `flower submit` that change how it runs. */
 export interface FleetRunOptions {
@@ -34,6 +45,8 @@ export interface FleetRunOptions {
   window?: number;
   /** `--handoff-rule`: when its steps hand off; absent: the line. */
   rule?: HandoffRule;
+  /** `--budget`: the run's budget in dollars over everything it spends; absent: the worker's default, if any. */
+  budgetUsd?: number;
   /**
    * `--notify`: a shell command or an http(s) URL the worker that drives the run tells when it pauses
    * for approval or ends (notify/); absent: only the worker's own notifier, if any.

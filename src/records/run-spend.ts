@@ -83,3 +83,17 @@ export function daySpent(records: readonly StepRecord[], day: string): number {
   }
   return spent;
 }
+
+/** Dollars as a budget line shows them: four decimals (a run's cent-sized spend stays readable). */
+export function formatUsd(usd: number): string {
+  return `$${usd.toFixed(4)}`;
+}
+
+/**
+ * A budget to suggest after `spent` reached `budget`: twice the budget, or the spend plus the budget when
+ * that is more, rounded up to the cent, as typed (`0.05`).
+ */
+export function nextBudget(spent: number, budget: number): string {
+  const cents = Math.ceil(Math.max(budget * 2, spent + budget) * 100 - 1e-9);
+  return String(Math.max(cents, 1) / 100);
+}

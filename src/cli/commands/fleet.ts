@@ -7,6 +7,7 @@ import { EXIT, UsageError } from "../../errors.js";
 import { resolveLocale } from "../../locale/locale.js";
 import { resolve } from "node:path";
 import {
+  parseBudget,
   parseHandoffRule,
   parseLang,
   parseNotify,
@@ -26,6 +27,7 @@ export async function submitCommand(parsed: ParsedCommand): Promise<number> {
   const window = parseWindow(parsed.values.window, locale);
   const rule = parseHandoffRule(parsed.values["handoff-rule"], locale);
   const notify = parseNotify(parsed.values.notify, locale);
+  const budgetUsd = parseBudget(parsed.values.budget, locale, "--budget");
   const store = fleetStore("submit", parsed.values, locale);
   const { submit } = await import("../../fleet/submit.js");
   // The checkout as the person sees it goes with the run: commit, uncommitted changes, unpushed commits.
@@ -36,6 +38,7 @@ export async function submitCommand(parsed: ParsedCommand): Promise<number> {
     yes: parsed.values.yes === true,
     ...(window !== undefined ? { window } : {}),
     ...(rule !== undefined ? { rule } : {}),
+    ...(budgetUsd !== undefined ? { budgetUsd } : {}),
     workspace,
     runDir,
     ...(notify !== undefined ? { notify: String(parsed.values.notify).trim() } : {}),

@@ -11,7 +11,8 @@
 import { hostname } from "node:os";
 import { EXIT, UsageError } from "../../errors.js";
 import type { FleetEvent } from "../../fleet/fleet-events.js";
-import type { ParsedCommand } from "../args.js";
+import { formatUsd } from "../../records/run-spend.js";
+import { parseBudget, type ParsedCommand } from "../args.js";
 import { FLEET_TEXT } from "../fleet-text.js";
 import { displayPath, TERM_GRACE_MS } from "../live-run.js";
 import { liveSettings, requireCredentials } from "../live-settings.js";
@@ -26,6 +27,8 @@ export async function workerCommand(parsed: ParsedCommand): Promise<number> {
   if (parsed.positionals.length > 0)
     throw new UsageError(USAGE_TEXT[locale].unexpected("worker", parsed.positionals[0]!));
   const concurrency = parseConcurrency(parsed.values.concurrency, locale);
+  const budgetPerRun = parseBudget(parsed.values["budget-per-run"], locale, "--budget-per-run");
+  const budgetPerDay = parseBudget(parsed.values["budget-per-day"], locale, "--budget-per-day");
   const store = fleetStore("worker", parsed.values, locale);
   requireCredentials(settings);
   const { Worker } = await import("../../fleet/worker.js");
@@ -40,6 +43,8 @@ export async function workerCommand(parsed: ParsedCommand): Promise<number> {
       ...(settings.model ? { model: settings.model } : {}),
       ...(settings.maxBudgetUsd !== undefined ? { maxBudgetUsd: settings.maxBudgetUsd } : {}),
     },
+    ...(budgetPerRun !== undefined ? { budgetPerRun } : {}),
+    ...(budgetPerDay !== undefined ? { budgetPerDay } : {}),
     // --notify: told of every run; the lines it carries are the ones this worker prints.
     ...(typeof parsed.values.notify === "string" ? { notify: parsed.values.notify } : {}),
     commandFor: (action, run) =>
@@ -97,6 +102,8 @@ function lineOf(
 ): string | null {
   if (event.type === "worker-error") return text.storeTrouble(event.message);
   if (event.type === "notify-failed") return null;
+  if (event.type === "day-budget-spent")
+    return text.daySpent(formatUsd(event.spentUsd), formatUsd(event.budgetUsd), event.day);
   if (event.type === "run-workspace") {
     const line = text.workspace(event.run, displayPath(event.path), event.created, event.commit);
     return event.restored.length > 0

@@ -2,11 +2,10 @@ import { describe, expect, it } from "vitest";
 import {
   budgetBelowSpent,
   budgetReachedLine,
-  formatUsd,
-  nextBudget,
   spentOfBudget,
   withBudget,
 } from "../../../src/cli/budget-lines.js";
+import { formatUsd, nextBudget } from "../../../src/records/run-spend.js";
 import { newStepRecord, type StepRecord } from "../../../src/records/step-record.js";
 
 function budgeted(costUsd: number, budgetUsd: number | undefined): StepRecord {
