@@ -72,6 +72,10 @@ export function stalled(progress: GenerationProgress): boolean {
 /**
  * The generations that make a drift pause: the last `driftAfter` of the history, all after the last
  * pause (`after`), all measured and stalled. Null when the watch is off (0) or they do not.
+ *
+ * Without a goal's checks the files alone are watched, and they can judge only a run whose work is files:
+ * an analysis job (reading data, answering in its handoffs) changes none and is not stalled for it. So a
+ * generation measured by its files alone is evidence only once some generation of the step changed a file.
  */
 export function driftEvidence(
   history: readonly GenerationRecord[],
@@ -81,8 +85,13 @@ export function driftEvidence(
   if (driftAfter <= 0) return null;
   const last = history.slice(-driftAfter);
   if (last.length < driftAfter) return null;
+  const changedFiles = history.some((generation) => (generation.progress?.files ?? 0) > 0);
   const all = last.every(
-    (generation) => generation.generation > after && generation.progress && stalled(generation.progress),
+    (generation) =>
+      generation.generation > after &&
+      generation.progress &&
+      stalled(generation.progress) &&
+      (generation.progress.passing !== null || changedFiles),
   );
   return all ? last : null;
 }

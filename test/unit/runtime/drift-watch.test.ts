@@ -47,6 +47,17 @@ describe("driftEvidence", () => {
     expect(driftEvidence(history, 0, 0)).toBeNull();
   });
 
+  it("without a goal's checks, files alone judge only a step that has changed a file (not an analysis job)", () => {
+    const filesOnly = (number: number, files: number) =>
+      generation(number, { passing: null, checks: 0, files });
+    const reading = [filesOnly(1, 0), filesOnly(2, 0), filesOnly(3, 0), filesOnly(4, 0)];
+    expect(driftEvidence(reading, 3, 0)).toBeNull();
+    const coding = [filesOnly(1, 2), filesOnly(2, 0), filesOnly(3, 0), filesOnly(4, 0)];
+    expect(driftEvidence(coding, 3, 0)?.map((g) => g.generation)).toEqual([2, 3, 4]);
+    // With checks, a run that never changed a file is still judged by them.
+    expect(driftEvidence([still(1), still(2), still(3)], 3, 0)).not.toBeNull();
+  });
+
   it("a generation without a measure (older records) is not evidence", () => {
     expect(driftEvidence([still(1), generation(2), still(3)], 3, 0)).toBeNull();
   });
