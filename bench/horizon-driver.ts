@@ -263,6 +263,9 @@ async function drive(config: DriverConfig): Promise<DriverOutcome> {
       worker: worker(WORKER_DESCRIPTION, WORKER_INSTRUCTIONS, { tools: WORKER_TOOLS }),
     });
     const result = await rt.run("horizon", lead, prompt);
+    // A step that ended otherwise (a drift pause, a budget) did not do the workload: not ok, and why.
+    if (result.status !== "done")
+      return { ...none, switches, ok: false, error: `the step ended ${result.status}, not done` };
     return {
       ok: true,
       generations: result.generations,
