@@ -14,6 +14,8 @@ import { frozenDocumentView } from "./frozen-view.js";
 import { runStatus } from "./run-status.js";
 import type { StepSource } from "./step-source.js";
 import { CLI_TEXT } from "./text.js";
+import { runSpent } from "../records/run-spend.js";
+import { runBudget } from "./budget-lines.js";
 import { withWork } from "./work-summary.js";
 
 /** The records a report page draws. */
@@ -39,9 +41,15 @@ export function reportInput(
           return encodeURI(relative(directory, file).split("\\").join("/"));
         };
   // Each generation's files and the rewound generations (cli/work-summary.ts): none for older records.
-  const steps = wanted.records.map((record) =>
-    withWork(reportStep(record, source.statusOf(record), { locale, link }), record),
-  );
+  const steps = wanted.records.map((record) => {
+    const step = withWork(reportStep(record, source.statusOf(record), { locale, link }), record);
+    // The run's budget, where one is set: the whole run's spend of it, on each of its steps.
+    const run = record.run ?? record.step;
+    const budgetUsd = runBudget(wanted.records, run);
+    return budgetUsd === undefined
+      ? step
+      : { ...step, budget: { spentUsd: runSpent(wanted.records, run), budgetUsd } };
+  });
   const title = wanted.run ?? wanted.records.map((record) => record.step).join(" · ");
   return {
     title,

@@ -64,6 +64,7 @@ export function fleetRows(records: RunRow[], fleet: FleetRunView[]): RunRow[] {
       generations: Math.max(view.generations, row?.generations ?? 0),
       ...(row?.work ? { work: row.work } : {}),
       costUsd: Math.max(view.costUsd, row?.costUsd ?? 0),
+      ...(row?.budgetUsd !== undefined ? { budgetUsd: row.budgetUsd } : {}),
       checks: row?.checks ?? [],
       documents: row?.documents ?? [],
       task: view.task,

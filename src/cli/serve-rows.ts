@@ -8,6 +8,7 @@ import type { LeaseHolder } from "../errors.js";
 import { HandoffPolicy } from "../handoff/policy.js";
 import type { StepRecord } from "../records/step-record.js";
 import type { RunGauge, RunGenerationFiles, RunRow } from "../serve/run-source.js";
+import { runBudget } from "./budget-lines.js";
 import { runStatus } from "./run-status.js";
 import type { ShownStatus } from "./step-source.js";
 
@@ -56,6 +57,7 @@ function rowOf(
     generations: ordered.reduce((sum, record) => sum + record.generations, 0),
     ...workOf(ordered, inRun),
     costUsd: ordered.reduce((sum, record) => sum + record.costUsd, 0),
+    ...budgetOf(ordered, name),
     checks: last?.results.map((result) => ({ name: result.command, passed: result.passed })) ?? [],
     documents: ordered.flatMap((record) => (record.frozen ? [record.frozen.kind] : [])),
     task: ordered[0]!.workflow?.task ?? ordered[0]!.prompt,
@@ -122,4 +124,10 @@ function workOf(
   });
   const shown = changed.slice(-GENERATIONS_SHOWN);
   return { work: { generations: shown, earlier: changed.length - shown.length } };
+}
+
+/** The run's budget, where its records name one. */
+function budgetOf(records: readonly StepRecord[], run: string): { budgetUsd?: number } {
+  const budgetUsd = runBudget(records, run);
+  return budgetUsd === undefined ? {} : { budgetUsd };
 }

@@ -52,6 +52,15 @@ function totals(step: ReportStep, text: ReportText): string {
     ["generations", text.generations, String(generations)],
     ["turns", text.turns, String(step.turns.length)],
     ["cost", text.cost, formatCost(stepCost(step))],
+    ...(step.budget
+      ? [
+          [
+            "budget",
+            text.budget,
+            text.spentOf(formatCost(step.budget.spentUsd), formatCost(step.budget.budgetUsd)),
+          ] as [string, string, string],
+        ]
+      : []),
     ["handoffs", text.handoffs, String(stepHandoffs(step))],
     ["spills", text.spills, String(sum(step, "spills"))],
     ["denials", text.denials, String(sum(step, "denials"))],

@@ -117,6 +117,8 @@ export interface ReportStep {
   workWarnings?: string[];
   /** Generations taken back by rewinds, oldest rewind first. */
   rewound?: ReportRewound[];
+  /** The run's budget where one is set, and what the whole run (all its steps) spent of it. */
+  budget?: { spentUsd: number; budgetUsd: number };
   /** The drift watch paused the step after these generations made no progress (its last pause). */
   drift?: { generations: number[]; at: string };
   /** Goal-guard rounds, once the goal guard runs. */
@@ -303,6 +305,13 @@ export function validateReportInput(input: ReportInput): ReportInput {
       });
     }
     strings(`${s}.workWarnings`, step.workWarnings);
+    if (step.budget !== undefined) {
+      if (typeof step.budget !== "object" || step.budget === null)
+        fail(`${s}.budget`, step.budget, "{ spentUsd, budgetUsd }");
+      count(`${s}.budget.spentUsd`, step.budget.spentUsd);
+      if (!(step.budget.budgetUsd > 0)) fail(`${s}.budget.budgetUsd`, step.budget.budgetUsd, "a number > 0");
+      count(`${s}.budget.budgetUsd`, step.budget.budgetUsd);
+    }
     if (step.drift !== undefined) {
       if (typeof step.drift !== "object" || step.drift === null)
         fail(`${s}.drift`, step.drift, "{ generations, at }");

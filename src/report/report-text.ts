@@ -11,6 +11,9 @@ export interface ReportText {
   generations: string;
   turns: string;
   cost: string;
+  /** The run's budget where one is set: what the run spent (all its steps) of it. */
+  budget: string;
+  spentOf: (spent: string, budget: string) => string;
   handoffs: string;
   spills: string;
   denials: string;
@@ -94,6 +97,8 @@ export const REPORT_TEXT: Readonly<Record<Locale, ReportText>> = {
     generations: "Generations",
     turns: "Turns",
     cost: "Cost",
+    budget: "Run budget",
+    spentOf: (spent, budget) => `${spent} of ${budget}`,
     handoffs: "Handoffs",
     spills: "Spills",
     denials: "Denials",
@@ -175,6 +180,8 @@ export const REPORT_TEXT: Readonly<Record<Locale, ReportText>> = {
     generations: "代数",
     turns: "轮数",
     cost: "花费",
+    budget: "运行预算",
+    spentOf: (spent, budget) => `${budget} 已花 ${spent}`,
     handoffs: "换代",
     spills: "落盘",
     denials: "拒绝",

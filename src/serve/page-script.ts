@@ -100,7 +100,8 @@ export const PAGE_SCRIPT = String.raw`"use strict";
       el("td", { class: "machine" }, run.machine || "-"),
       el("td", { class: "context" }, gauge(run.gauge)),
       el("td", { class: "number generations" }, String(run.generations), work(run.work)),
-      el("td", { class: "number cost" }, cost(run.costUsd)),
+      el("td", { class: "number cost" }, cost(run.costUsd) +
+        (run.budgetUsd ? " " + fill(words.ofBudget, cost(run.budgetUsd)) : "")),
       el("td", { class: "checks" }, checks(run.checks)),
       actionButtons(run, actions));
   }

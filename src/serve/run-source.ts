@@ -49,6 +49,8 @@ export interface RunRow {
    */
   work?: { generations: RunGenerationFiles[]; earlier: number };
   costUsd: number;
+  /** The run's budget where one is set (the cost is shown as spent of it). */
+  budgetUsd?: number;
   /** The goal's checks as last run: ✓ or ✗ each. */
   checks: Array<{ name: string; passed: boolean }>;
   /** The documents the run froze (requirements, goal), shown in its report. */

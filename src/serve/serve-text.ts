@@ -33,6 +33,8 @@ export interface ServeText {
   moreFiles: (rest: string) => string;
   /** Before them: how many earlier generations are not listed (the report lists them). */
   earlierGenerations: (count: string) => string;
+  /** After a run's cost, where it has a budget: `of $0.50`. */
+  ofBudget: (budget: string) => string;
   /** A generation that changed no file (listed for its checks at the handoff). */
   noFiles: string;
   /** After its files: the goal's checks run at the generation's handoff, and how many newly pass. */
@@ -74,6 +76,7 @@ export const SERVE_TEXT: Record<Locale, ServeText> = {
     moreFiles: (rest) => `and ${rest} more`,
     earlierGenerations: (count) => `${count} earlier generations (see the report)`,
     noFiles: "no files changed",
+    ofBudget: (budget) => `of ${budget}`,
     generationChecks: (passing, total) => `checks ${passing}/${total}`,
     newlyPassing: (count) => `+${count} newly`,
     gauge: (context, window, at) => `${context} / ${window}, handoff at ${at}`,
@@ -108,6 +111,7 @@ export const SERVE_TEXT: Record<Locale, ServeText> = {
     moreFiles: (rest) => `还有 ${rest} 个`,
     earlierGenerations: (count) => `更早还有 ${count} 代(见报告)`,
     noFiles: "没改文件",
+    ofBudget: (budget) => `/ 预算 ${budget}`,
     generationChecks: (passing, total) => `检查 ${passing}/${total}`,
     newlyPassing: (count) => `新通过 ${count}`,
     gauge: (context, window, at) => `${context} / ${window},换代线 ${at}`,
@@ -130,6 +134,7 @@ export function pageWords(locale: Locale): Record<string, unknown> {
     earlierGenerations: text.earlierGenerations("{0}"),
     generationChecks: text.generationChecks("{0}", "{1}"),
     newlyPassing: text.newlyPassing("{0}"),
+    ofBudget: text.ofBudget("{0}"),
     done: text.done("{0}", "{1}"),
     refused: text.refused("{0}", "{1}", "{2}"),
   };

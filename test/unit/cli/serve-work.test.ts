@@ -227,4 +227,15 @@ describe("the live page's script: the files per generation under the generations
       "work 第 2 代:没改文件 · 检查 1/2",
     ]);
   });
+
+  it("writes a run's cost as spent of its budget, where it has one", () => {
+    const [row] = runRows({ steps: [step("fix", null, [["a.ts"]])], holders: new Map(), statusOf });
+    const costCell = (body: Node) =>
+      body.all((node) => node.attributes.get("class") === "number cost")[0]!.textContent;
+    expect(costCell(drawn([{ ...row!, costUsd: 0.1066, budgetUsd: 0.1 }], "en"))).toBe("$0.1066 of $0.1000");
+    expect(costCell(drawn([{ ...row!, costUsd: 0.1066, budgetUsd: 0.1 }], "zh"))).toBe(
+      "$0.1066 / 预算 $0.1000",
+    );
+    expect(costCell(drawn([{ ...row!, costUsd: 0.1066 }], "en"))).toBe("$0.1066");
+  });
 });
