@@ -156,7 +156,14 @@ describe("flower serve in Chromium", () => {
     expect(await row("demo").locator("td.machine").textContent()).toBe("-");
     expect(await row("demo").locator("ul.checks li.passed").count()).toBe(3);
     expect(await row("demo").locator("ul.checks li .mark").first().textContent()).toBe("✓");
-    expect(Number(await row("demo").locator("td.generations").textContent())).toBeGreaterThan(1);
+    // The count, then under it where the run stood at each handoff (the goal's checks ran there).
+    const generations = row("demo").locator("td.generations");
+    const count = await generations.evaluate(
+      (cell) =>
+        (cell as unknown as { firstChild: { textContent: string | null } | null }).firstChild?.textContent,
+    );
+    expect(Number(count)).toBeGreaterThan(1);
+    expect(await generations.locator("li").first().textContent()).toMatch(/^work gen 1: .* · checks \d\/3/);
     expect(await row("demo").locator("td.cost").textContent()).toMatch(/^\$\d+\.\d+$/);
     expect(await row("demo").locator("td.run").textContent()).toContain("requirements · goal");
     expect(await row("demo").locator(".gauge").getAttribute("data-window")).toBe("60000");
