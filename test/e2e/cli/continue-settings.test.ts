@@ -303,7 +303,7 @@ describe("a flag given to flower continue overrides one setting and says so", ()
         "handoff on as started → off (--no-handoff)",
         "handoff rule line as started → cost (--handoff-rule)",
         "window 90K as started → 200K (--window)",
-        "budget none as started → $5 (--max-budget-usd)",
+        "session budget none as started → $5 (--max-budget-usd)",
         "review off as started → on (--review)",
         "language zh as started → en (--lang)",
       ]);
