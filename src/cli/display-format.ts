@@ -3,6 +3,7 @@
  * setting's value, a short session id. Pure functions of their arguments, so the lines (display-lines.ts)
  * and the stateful view (display.ts) share them.
  */
+import { formatUsd } from "../records/run-spend.js";
 import type { SettingName, SettingValue } from "../runtime/events.js";
 import { formatTokens, formatTokensShort } from "../handoff/text.js";
 import type { DisplayText } from "./display-text.js";
@@ -35,9 +36,16 @@ export function shownPath(path: string, home: string): string {
 }
 
 /** `# context 45.5K/200K · about 105K until handoff` (or `· at the handoff line`, or no line at all). */
-export function gaugeLine(t: DisplayText, context: number, window: number | null, at: number | null): string {
+export function gaugeLine(
+  t: DisplayText,
+  context: number,
+  window: number | null,
+  at: number | null,
+  budget?: { spentUsd: number; budgetUsd: number },
+): string {
   let line = t.gauge(formatTokens(context), window ? formatTokensShort(window) : null);
   if (at !== null) line += context < at ? t.remaining(formatTokensShort(at - context)) : t.atLine;
+  if (budget) line += t.spentOfBudget(formatUsd(budget.spentUsd), formatUsd(budget.budgetUsd));
   return line;
 }
 

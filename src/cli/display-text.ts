@@ -9,6 +9,8 @@ export interface DisplayText {
   gauge: (context: string, window: string | null) => string;
   remaining: (tokens: string) => string;
   atLine: string;
+  /** After the gauge, where a budget is set: the run's spend of it so far. */
+  spentOfBudget: (spent: string, budget: string) => string;
   /**
    * The warning line crossed: the gauge reading (without its `# `), the mark first so that a narrow
    * terminal cuts the reading, not the mark. `unknown`: no context event
@@ -114,6 +116,7 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     gauge: (context, window) => `# 上下文 ${context}${window ? `/${window}` : ""}`,
     remaining: (tokens) => ` · 还有约 ${tokens} 到换代`,
     atLine: " · 已到换代线",
+    spentOfBudget: (spent, budget) => ` · 预算 ${budget} 已花 ${spent}`,
     near: (reading, unknown) => `! 已过预警线 · ${reading}${unknown ? " · 快到换代线" : ""}`,
     writing: (context, window) => `# 上下文 ${context}${window ? `/${window}` : ""} —— 写交接准备换代`,
     writtenTo: "<- 交接写在:",
@@ -207,6 +210,7 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     gauge: (context, window) => `# context ${context}${window ? `/${window}` : ""}`,
     remaining: (tokens) => ` · about ${tokens} until handoff`,
     atLine: " · at the handoff line",
+    spentOfBudget: (spent, budget) => ` · spent ${spent} of ${budget} budget`,
     near: (reading, unknown) =>
       `! warning line crossed · ${reading}${unknown ? " · the handoff is near" : ""}`,
     writing: (context, window) =>

@@ -79,7 +79,7 @@ export class Display {
     switch (event.type) {
       case "context": {
         this.#at.set(event.step, event.at);
-        const line = gaugeLine(this.#text, event.context, event.window, event.at);
+        const line = gaugeLine(this.#text, event.context, event.window, event.at, event.budget);
         if (this.#tty) {
           this.#setStatus(line);
         } else if (gaugeWorthPrinting(this.#printed.get(event.step), event.context, event.window, event.at)) {

@@ -138,6 +138,8 @@ export interface ContextEvent {
   generation: number;
   /** How the response's tokens split (input, output, cache read and write) and the model that answered. */
   usage?: ResponseUsage | undefined;
+  /** Where a budget is set: what the run has spent so far (booked as it came) of the nearest one. */
+  budget?: { spentUsd: number; budgetUsd: number } | undefined;
 }
 
 /**

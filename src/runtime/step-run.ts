@@ -120,7 +120,7 @@ export class StepRun {
     await env.beforeSession(resume);
     ledger.settle();
     const sink = (event: FlowerEvent) => {
-      ledger.accept(event, writing);
+      ledger.accept(event.type === "context" ? this.#withSpend(event) : event, writing);
       if (event.type === "usage") this.#overBudget();
     };
     // The files as this session finds them: a new generation's start, or where a resumed one goes on.
@@ -360,6 +360,15 @@ export class StepRun {
     this.#budgetHit = hit;
     this.#stop.abort();
     return true;
+  }
+
+  /** A context event with the run's spend of its nearest budget, for the live view; as it is without one. */
+  #withSpend<E extends Extract<FlowerEvent, { type: "context" }>>(event: E): E {
+    const budgets = this.#plan.budgets ?? [];
+    if (budgets.length === 0) return event;
+    const figure = this.#spentElsewhere + this.#ledger.costUsd;
+    const nearest = [...budgets].sort((a, b) => a.usd - a.offset - (b.usd - b.offset))[0]!;
+    return { ...event, budget: { spentUsd: nearest.offset + figure, budgetUsd: nearest.usd } };
   }
 
   /** A stop's status: a person's stop wins; otherwise the budget stopped the step. */

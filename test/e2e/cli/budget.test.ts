@@ -107,6 +107,8 @@ describe("flower --budget", () => {
     expect(stopped.budgetStop!.spentUsd).toBeCloseTo(stopped.costUsd, 8);
 
     const figure = `$${stopped.costUsd.toFixed(4)}`;
+    // The live view says the spend of the budget beside the gauge as the run goes.
+    expect(run.stdout).toMatch(/^# context .* · spent \$0\.\d{4} of \$0\.1000 budget$/m);
     expect(run.stdout).toContain(`Budget reached: spent ${figure} of $0.1000; flower continue b --budget `);
     const notice = JSON.parse(readFileSync(notified, "utf8")) as Record<string, string>;
     expect(notice).toMatchObject({ event: "budget-reached", run: "b", status: "budget-reached" });

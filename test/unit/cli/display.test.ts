@@ -267,6 +267,24 @@ describe("Display without a TTY", () => {
     expect(output).toBe("# 上下文 12.3K/200K\n");
   });
 
+  it("adds the run's spend of its budget to the gauge where a budget is set", () => {
+    const budget = { spentUsd: 0.0512, budgetUsd: 0.1 };
+    const event = {
+      type: "context",
+      step: "s",
+      context: 12_345,
+      window: 200_000,
+      at: 150_000,
+      generation: 1,
+    };
+    expect(render([{ ...event, budget } as FlowerEvent], { tty: false, locale: "en" })).toBe(
+      "# context 12.3K/200K · about 138K until handoff · spent $0.0512 of $0.1000 budget\n",
+    );
+    expect(render([{ ...event, budget } as FlowerEvent], { tty: false })).toBe(
+      "# 上下文 12.3K/200K · 还有约 138K 到换代 · 预算 $0.1000 已花 $0.0512\n",
+    );
+  });
+
   it("renders step, retry, agent, denial, spill and store-load lines", () => {
     const events: FlowerEvent[] = [
       { type: "step-start", step: "干活", attempt: 2, generation: 1, resume: "0123456789abcdef" },
