@@ -11,27 +11,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ManifestFile, StepRecord } from "../../../src/index.js";
-import { text, toolUse, type Exchange, type ModelRequest, type Reply } from "../../../src/testing/index.js";
+import { text, toolUse, type ModelRequest, type Reply } from "../../../src/testing/index.js";
+import { servedCost } from "../../support/served-cost.js";
 import { cleanEnv, runFlower, runFlowerOk, useCliTest } from "./helpers.js";
 
 const { temp, startModel } = useCliTest();
-
-/** The binary's prices for its default model (USD per million: input, cache read, cache write, output). */
-const OPUS = { input: 4, cacheRead: 0.2, cacheWrite: 5, output: 20 };
-
-function servedCost(exchanges: readonly Exchange[]): number {
-  return exchanges.reduce((sum, exchange) => {
-    const usage = exchange.usage!;
-    return (
-      sum +
-      (usage.input_tokens * OPUS.input +
-        usage.cache_read_input_tokens * OPUS.cacheRead +
-        usage.cache_creation_input_tokens * OPUS.cacheWrite +
-        usage.output_tokens * OPUS.output) /
-        1_000_000
-    );
-  }, 0);
-}
 
 function record(root: string, step: string): StepRecord {
   return (JSON.parse(readFileSync(join(root, "runs", "manifest.json"), "utf8")) as ManifestFile).steps[step]!;

@@ -13,7 +13,7 @@ import type { ManifestFile, StepRecord } from "../../../src/index.js";
 import { text, toolUse, type ModelRequest, type Reply } from "../../../src/testing/index.js";
 import { handoffMarkdown } from "../../support/handoff-fixture.js";
 import { cleanEnv, runFlower, useCliTest } from "./helpers.js";
-import { isDocumentStep, isGoalStep, requirementsAnswer } from "./workflow-answers.js";
+import { FIXED_FILE_GOAL, isDocumentStep, isGoalStep, requirementsAnswer } from "./workflow-answers.js";
 
 const { temp, startModel } = useCliTest();
 
@@ -23,20 +23,6 @@ const TIMEOUT = 240_000;
 function manifest(root: string): ManifestFile {
   return JSON.parse(readFileSync(join(root, "runs", "manifest.json"), "utf8")) as ManifestFile;
 }
-
-const GOAL = [
-  "## Goal",
-  "The bug is fixed.",
-  "",
-  "## Checks",
-  "- `test -f fixed.txt` exits 0",
-  "",
-  "## Constraints",
-  "- (none)",
-  "",
-  "## Non-goals",
-  "- (empty)",
-].join("\n");
 
 const HANDOFF = handoffMarkdown({
   doing: "Planning the fix: one more note on the approach.",
@@ -48,7 +34,7 @@ const HANDOFF = handoffMarkdown({
 function noteWriter(person: string) {
   let notes = 0;
   return (request: ModelRequest): Reply | undefined => {
-    if (isDocumentStep(request)) return text(isGoalStep(request) ? GOAL : requirementsAnswer());
+    if (isDocumentStep(request)) return text(isGoalStep(request) ? FIXED_FILE_GOAL : requirementsAnswer());
     if (request.isHandoffTurn) return text(HANDOFF);
     if (!request.isMainThread) {
       if (request.countToolResults("Write") > 0) return text("Wrote another plan note.");

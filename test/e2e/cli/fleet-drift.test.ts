@@ -12,24 +12,10 @@ import { handoffMarkdown } from "../../support/handoff-fixture.js";
 import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
 import { fleetRows, startWorker, submitRun, until } from "./fleet-helpers.js";
 import { cleanEnv, runFlowerOk, useCliTest } from "./helpers.js";
-import { isDocumentStep, isGoalStep, requirementsAnswer } from "./workflow-answers.js";
+import { FIXED_FILE_GOAL, isDocumentStep, isGoalStep, requirementsAnswer } from "./workflow-answers.js";
 
 const { temp, startModel } = useCliTest();
 const server = usePostgresServer();
-
-const GOAL = [
-  "## Goal",
-  "The bug is fixed.",
-  "",
-  "## Checks",
-  "- `test -f fixed.txt` exits 0",
-  "",
-  "## Constraints",
-  "- (none)",
-  "",
-  "## Non-goals",
-  "- (empty)",
-].join("\n");
 
 const HANDOFF = handoffMarkdown({
   doing: "Planning the fix: one more note on the approach.",
@@ -40,7 +26,7 @@ const HANDOFF = handoffMarkdown({
 function noteWriter(approved: () => boolean) {
   let notes = 0;
   return (request: ModelRequest): Reply | undefined => {
-    if (isDocumentStep(request)) return text(isGoalStep(request) ? GOAL : requirementsAnswer());
+    if (isDocumentStep(request)) return text(isGoalStep(request) ? FIXED_FILE_GOAL : requirementsAnswer());
     if (request.isHandoffTurn) return text(HANDOFF);
     if (!request.isMainThread) {
       if (request.countToolResults("Write") > 0) return text("Wrote it.");

@@ -12,28 +12,12 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { text, toolUse, type Exchange, type Reply } from "../../../src/testing/index.js";
+import { servedCost } from "../../support/served-cost.js";
 import { cleanEnv, runFlower, runFlowerOk, spawnFlower, useCliTest, type Spawned } from "./helpers.js";
 
 const { temp, startModel } = useCliTest();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The binary's prices for its default model (USD per million: input, cache read, cache write, output). */
-const OPUS = { input: 4, cacheRead: 0.2, cacheWrite: 5, output: 20 };
-
-function servedCost(exchanges: readonly Exchange[]): number {
-  return exchanges.reduce((sum, exchange) => {
-    const usage = exchange.usage!;
-    return (
-      sum +
-      (usage.input_tokens * OPUS.input +
-        usage.cache_read_input_tokens * OPUS.cacheRead +
-        usage.cache_creation_input_tokens * OPUS.cacheWrite +
-        usage.output_tokens * OPUS.output) /
-        1_000_000
-    );
-  }, 0);
-}
 
 const runArgs = ["--direct", "--step", "slow", "Run two commands"];
 

@@ -50,5 +50,20 @@ export function goalAnswer(request: ModelRequest): string {
   ].join("\n");
 }
 
+/** The drift tests' goal: one check (`fixed.txt` exists) that a note-writing model never makes pass. */
+export const FIXED_FILE_GOAL = [
+  "## Goal",
+  "The bug is fixed.",
+  "",
+  "## Checks",
+  "- `test -f fixed.txt` exits 0",
+  "",
+  "## Constraints",
+  "- (none)",
+  "",
+  "## Non-goals",
+  "- (empty)",
+].join("\n");
+
 export const isGoalStep = (request: ModelRequest) => request.documentKind === "goal";
 export const isDocumentStep = (request: ModelRequest) => request.documentKind !== undefined;
