@@ -6,13 +6,14 @@ import tseslint from "typescript-eslint";
  * The direction of imports inside src/, enforced: an upward import fails the lint.
  *
  *   cli → fleet, serve (the live page) → workflow → runtime → storage → middle (agents, documents,
- *   handoff, guards, store, records, workbench, goal, report, telemetry, events, work, notify) → leaves
+ *   handoff, guards, session-layers, records, workbench, goal, report, telemetry, events, work,
+ *   notify) → leaves
  *   storage (the one owner of the storage stack: its SQLite and PostgreSQL backends, the only code that
  *   opens a database or deletes from one; it builds the stack from the store spec, names its files,
- *   forgets from it) sits above store and records, which keep the record types, the lease rules and the
- *   layers over any session store: nothing below storage can open a database behind its back.
- *   leaves: fs, glance, locale, errors.ts, defaults.ts, handoff-sections.ts (they import only each other;
- *   glance may use them)
+ *   forgets from it) sits above session-layers (the layers over any session store) and records (the
+ *   record types and the lease rules): nothing below storage can open a database behind its back.
+ *   leaves: fs, glance, locale, errors.ts, defaults.ts, handoff-sections.ts, secret-redactor.ts (they
+ *   import only each other; glance may use them)
  *   fleet (the queue of runs on a shared store and its workers) drives runs through workflow and runtime;
  *   only the CLI and the library's entry point import it.
  *   testing (the offline kit, `flower-agent/testing`) never imports runtime or cli.
@@ -26,7 +27,7 @@ const MIDDLE = [
   "documents",
   "handoff",
   "guards",
-  "store",
+  "session-layers",
   "records",
   "workbench",
   "goal",
@@ -37,7 +38,7 @@ const MIDDLE = [
   "notify",
 ];
 const LEAF_FOLDERS = ["fs", "glance", "locale"];
-const LEAF_FILES = ["errors", "defaults", "handoff-sections"];
+const LEAF_FILES = ["errors", "defaults", "handoff-sections", "secret-redactor"];
 const ABOVE_LEAVES = ["cli", "fleet", "serve", "workflow", "runtime", "storage", "testing", ...MIDDLE];
 
 /** A relative import that climbs out into `target` (a folder of src/ or one of its top files). */

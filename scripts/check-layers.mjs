@@ -76,7 +76,7 @@ export function importGraph(root) {
   return graph;
 }
 
-/** "store/passes/x.ts" → "store"; "errors.ts" → "errors.ts". */
+/** "session-layers/passes/x.ts" → "session-layers"; "errors.ts" → "errors.ts". */
 export function folderOf(file) {
   return file.split(sep)[0];
 }

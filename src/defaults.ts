@@ -122,7 +122,7 @@ export const DEFAULTS = {
    */
   leaseTiming: { heartbeatMs: 5_000, staleAfterMs: 30_000 },
   /**
-   * Recall (store/recall-search.ts): one answer of the search over earlier generations' transcripts is
+   * Recall (session-layers/recall-search.ts): one answer of the search over earlier generations' transcripts is
    * at most this many characters, headers and notes included. The spill guard's threshold: an answer
    * never puts more into a context than a tool output the guard lets through (MCP results are not
    * spilled), and a handoff's successor that asks twice still starts small.

@@ -21,7 +21,7 @@ export type {
 export type { SettingName, SettingOverride, SettingValue } from "./runtime/events.js";
 export { MANIFEST_FORMAT, MANIFEST_VERSION } from "./records/manifest-file.js";
 export type { ManifestFile } from "./records/manifest-file.js";
-export { SqliteRunRecords } from "./storage/sqlite/run-records.js";
+export { SqliteRunRecords } from "./storage/sqlite/sqlite-run-records.js";
 export type { RunRecords } from "./records/run-records.js";
 export type { LeaseRow } from "./records/lease.js";
 export { EventBus } from "./runtime/events.js";
@@ -146,12 +146,12 @@ export { indexGuard } from "./guards/index-guard.js";
 export { isEphemeral } from "./glance/is-ephemeral.js";
 export { Workbench } from "./workbench/workbench.js";
 
-export { SqliteSessionStore } from "./storage/sqlite/session-store.js";
-export { TrimmingSessionStore } from "./store/trimming-store.js";
-export { PruningSessionStore, withRewrites } from "./store/pruning-store.js";
-export { PostgresSessionStore } from "./storage/postgres/session-store.js";
-export type { PostgresSessionStoreOptions } from "./storage/postgres/session-store.js";
-export { TrimPolicy } from "./store/trim-policy.js";
+export { SqliteSessionStore } from "./storage/sqlite/sqlite-session-store.js";
+export { TrimmingSessionStore } from "./session-layers/trimming-store.js";
+export { PruningSessionStore, withRewrites } from "./session-layers/pruning-store.js";
+export { PostgresSessionStore } from "./storage/postgres/postgres-session-store.js";
+export type { PostgresSessionStoreOptions } from "./storage/postgres/postgres-session-store.js";
+export { TrimPolicy } from "./session-layers/trim-policy.js";
 
 export {
   FlowerError,

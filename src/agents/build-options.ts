@@ -17,7 +17,7 @@ import type { Locale } from "../locale/locale.js";
 import type { AgentSpec } from "./agent-spec.js";
 import { COORDINATOR_RULES, WORKER_RULES } from "./rules.js";
 import { recallServer, recallWorker, type RecallOffer, type RecallSearch } from "./recall-worker.js";
-import { RECALL_SERVER } from "../store/recall-search.js";
+import { RECALL_SERVER } from "../session-layers/recall-search.js";
 import { foregroundAgents } from "./foreground-agents.js";
 import { runningAsRoot, sandboxSetting } from "./sandbox-env.js";
 import { claudeSpawner, type StderrSink } from "./spawn-claude.js";

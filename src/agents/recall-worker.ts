@@ -1,7 +1,7 @@
 /**
  * Recall for a successor generation (docs/handoffs.md): flower's in-process MCP server with one read-only
  * tool, `mcp__flower__recall`, a search over the step's earlier generations' transcripts
- * (store/recall-search.ts), and the worker that uses it.
+ * (session-layers/recall-search.ts), and the worker that uses it.
  *
  * The CLI's tool list is session-wide, and an MCP server can only be given to the whole session (a
  * createSdkMcpServer() server in an agent's own `mcpServers` is ignored), so the tool is in the main
@@ -23,11 +23,11 @@ import {
 import { z } from "zod";
 import { DEFAULTS } from "../defaults.js";
 import type { Locale } from "../locale/locale.js";
-import { RECALL_SERVER, RECALL_TOOL, RECALL_TOOL_NAME, RECALL_WORKERS } from "../store/recall-search.js";
+import { RECALL_SERVER, RECALL_TOOL, RECALL_TOOL_NAME, RECALL_WORKERS } from "../session-layers/recall-search.js";
 import type { AgentSpec } from "./agent-spec.js";
 import type { RecallMention } from "../handoff/document.js";
 
-export { RECALL_TOOL } from "../store/recall-search.js";
+export { RECALL_TOOL } from "../session-layers/recall-search.js";
 
 /** How a session reaches recall: its `recall` worker (named here), or the tool on its main thread. */
 export type RecallOffer = RecallMention;

@@ -12,7 +12,7 @@ import { deny, failClosed } from "./deny.js";
 import { isEphemeral } from "../glance/is-ephemeral.js";
 import { isLocale, type Locale } from "../locale/locale.js";
 import { READ_ONLY_DENIAL } from "./text.js";
-import { RECALL_TOOL } from "../store/recall-search.js";
+import { RECALL_TOOL } from "../session-layers/recall-search.js";
 
 /** The tools a read-only agent has: looking, and Bash for glances only. */
 export const READ_ONLY_TOOLS = ["Read", "Glob", "Grep", "Bash"] as const;

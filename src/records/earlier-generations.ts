@@ -1,6 +1,6 @@
 /**
  * Which sessions hold a step's earlier generations, from its record: what recall searches
- * (store/recall-search.ts). A generation's session is in `history`; a retry that started afresh replaced it
+ * (session-layers/recall-search.ts). A generation's session is in `history`; a retry that started afresh replaced it
  * there, and the session it replaced is named only by its failure. Both belong to the generation: the detail
  * a successor misses may have come up before the attempt failed. Generations a rewind took back (`rewound`)
  * are not the step's any more and are left out.

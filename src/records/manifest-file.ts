@@ -1,7 +1,7 @@
 /**
  * manifest.json in the run directory: the human-readable record of every step, readable afterwards to
  * reconstruct how many generations a step burned and what each cost. Since records moved into a
- * database (storage/sqlite/run-records.ts) it is a mirror, rewritten atomically from the database after each
+ * database (storage/sqlite/sqlite-run-records.ts) it is a mirror, rewritten atomically from the database after each
  * change; an older run directory's manifest.json, written before that, is imported once.
  */
 import { readFileSync } from "node:fs";

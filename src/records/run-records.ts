@@ -1,6 +1,6 @@
 /**
  * Where step records and leases live: the interface the runtime writes through. The SQLite
- * implementation (storage/sqlite/run-records.ts) is the default and answers synchronously. The shared store
+ * implementation (storage/sqlite/sqlite-run-records.ts) is the default and answers synchronously. The shared store
  * (storage/shared-run-records.ts over PostgreSQL) cannot: its lease operations return promises, which StepLease
  * awaits, and its records are written through (see storage/shared-run-records.ts for why `get`/`put` stay synchronous).
  */

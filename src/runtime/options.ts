@@ -11,7 +11,7 @@ import { notADirectoryOnPath } from "../fs/directory-path.js";
 import { HandoffPolicy, resolveWindow } from "../handoff/policy.js";
 import { isLocale, resolveLocale, type Locale } from "../locale/locale.js";
 import { parseStoreSpec, type StoreSpec } from "../storage/store-spec.js";
-import { TrimPolicy } from "../store/trim-policy.js";
+import { TrimPolicy } from "../session-layers/trim-policy.js";
 import { query } from "@anthropic-ai/claude-agent-sdk";
 import type { FlowerEvent } from "./events.js";
 import type { QueryFunction } from "./query-function.js";

@@ -1,16 +1,16 @@
 /**
  * The search behind a successor's recall tool (agents/recall-worker.ts): the step's earlier
  * generations' transcripts, read from the runtime's store (SQLite or the shared store, whichever the step
- * uses) below its rewrite passes, searched and redacted by store/recall-search.ts, bounded by the
+ * uses) below its rewrite passes, searched and redacted by session-layers/recall-search.ts, bounded by the
  * defaults. The transcripts are read once per session, at its first question: they belong to
  * generations that are over, so they do not change while it runs.
  */
 import type { RecallSearch } from "../agents/recall-worker.js";
 import { DEFAULTS } from "../defaults.js";
 import type { Locale } from "../locale/locale.js";
-import type { PruningSessionStore } from "../store/pruning-store.js";
-import { searchTranscripts } from "../store/recall-search.js";
-import { loadEarlierTranscripts, type GenerationSessions } from "../store/recall-transcripts.js";
+import type { PruningSessionStore } from "../session-layers/pruning-store.js";
+import { searchTranscripts } from "../session-layers/recall-search.js";
+import { loadEarlierTranscripts, type GenerationSessions } from "../session-layers/recall-transcripts.js";
 
 export function recallSearch(
   store: PruningSessionStore,

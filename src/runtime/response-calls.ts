@@ -8,7 +8,7 @@
  * interrupted ("The user doesn't want to proceed with this tool use ...") does not count.
  */
 import type { CutCall } from "../handoff/cut-calls.js";
-import { INTERRUPTED_PREFIX } from "../store/passes/transcript-entries.js";
+import { INTERRUPTED_PREFIX } from "../session-layers/passes/transcript-entries.js";
 
 export class ResponseCalls {
   /** tool_use id → the call, for the latest main-thread response; insertion order is issue order. */

@@ -15,7 +15,7 @@ import { spillGuards } from "../guards/spill-guard.js";
 import { writingGuard } from "../guards/writing-guard.js";
 import type { HandoffPolicy } from "../handoff/policy.js";
 import type { Locale } from "../locale/locale.js";
-import type { PruningSessionStore } from "../store/pruning-store.js";
+import type { PruningSessionStore } from "../session-layers/pruning-store.js";
 import type { Workbench } from "../workbench/workbench.js";
 import type { FlowerEvent } from "./events.js";
 import type { ResolvedRuntimeOptions } from "./options.js";

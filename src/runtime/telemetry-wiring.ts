@@ -4,7 +4,7 @@
  * the bus, the hooks and the step loop run exactly as without it.
  */
 import type { RunRecords } from "../records/run-records.js";
-import type { SecretRedactor } from "../store/secret-redactor.js";
+import type { SecretRedactor } from "../secret-redactor.js";
 import { TELEMETRY_EVENT_TYPES, type TelemetryEvent } from "../telemetry/event-shapes.js";
 import { TelemetryHook } from "../telemetry/hook.js";
 import type { EventBus, FlowerEvent } from "./events.js";

@@ -7,7 +7,7 @@
  * into one entry per content block, all with the same `message.id`; a subagent's entries
  * (`isSidechain`) and the binary's own messages (`<synthetic>`) are not turns.
  */
-import { isRecord, toolResults, toolUses, type Entry } from "../store/passes/transcript-entries.js";
+import { isRecord, toolResults, toolUses, type Entry } from "../session-layers/passes/transcript-entries.js";
 
 export interface TurnPoint {
   /** The uuid of the last entry of turn T: its last call's result, or the response itself. */

@@ -5,7 +5,7 @@
  * - every spill file, saved when the spill guard writes it (a transcript points at it).
  * Before a step runs, the notes are written back into this workspace where they are missing or older
  * than the store's copy; spill files are written back lazily, when a loaded transcript points at one
- * (store/roaming-store.ts). Saving happens in the background, one file after another; `flush()` waits
+ * (session-layers/roaming-store.ts). Saving happens in the background, one file after another; `flush()` waits
  * and reports the first failure, so a step does not end "done" with its handoff missing from the store.
  */
 import { createHash } from "node:crypto";
@@ -14,7 +14,7 @@ import { join, sep } from "node:path";
 import { DEFAULTS } from "../defaults.js";
 import { writeFileAtomically } from "../fs/atomic-write.js";
 import type { StepRecord } from "../records/step-record.js";
-import type { WorkspaceFiles } from "../store/workspace-files.js";
+import type { WorkspaceFiles } from "../session-layers/workspace-files.js";
 
 const NOTES = `${DEFAULTS.workbenchDir}/notes/`;
 

@@ -10,22 +10,22 @@
  */
 import pg from "pg";
 import { StoreError } from "../errors.js";
-import { PostgresRunRecords } from "./postgres/run-records.js";
+import { PostgresRunRecords } from "./postgres/postgres-run-records.js";
 import type { RunRecords } from "../records/run-records.js";
 import { SharedRunRecords } from "./shared-run-records.js";
-import { SqliteRunRecords } from "./sqlite/run-records.js";
-import type { FlowerSessionStore } from "../store/flower-store.js";
+import { SqliteRunRecords } from "./sqlite/sqlite-run-records.js";
+import type { FlowerSessionStore } from "../session-layers/flower-store.js";
 import { quoteIdentifier } from "./postgres/migrate.js";
-import { PostgresSessionStore } from "./postgres/session-store.js";
-import { PostgresWorkspaceFiles } from "./postgres/workspace-files.js";
+import { PostgresSessionStore } from "./postgres/postgres-session-store.js";
+import { PostgresWorkspaceFiles } from "./postgres/postgres-workspace-files.js";
 import { PostgresWorkLog } from "./postgres/work-log.js";
 import type { WorkCarrier } from "../work/work-carrier.js";
-import { RedactingSessionStore } from "../store/redacting-store.js";
-import { RoamingSessionStore } from "../store/roaming-store.js";
-import { SecretRedactor } from "../store/secret-redactor.js";
-import { SqliteSessionStore } from "./sqlite/session-store.js";
+import { RedactingSessionStore } from "../session-layers/redacting-store.js";
+import { RoamingSessionStore } from "../session-layers/roaming-store.js";
+import { SecretRedactor } from "../secret-redactor.js";
+import { SqliteSessionStore } from "./sqlite/sqlite-session-store.js";
 import type { StoreSpec } from "./store-spec.js";
-import type { WorkspaceFiles } from "../store/workspace-files.js";
+import type { WorkspaceFiles } from "../session-layers/workspace-files.js";
 import { sessionsPath } from "./files.js";
 
 export interface BackingStore {

@@ -6,7 +6,7 @@
 import { join, resolve } from "node:path";
 import { DEFAULTS } from "../defaults.js";
 
-/** Step records and leases (storage/sqlite/run-records.ts), with `manifest.json` beside them. */
+/** Step records and leases (storage/sqlite/sqlite-run-records.ts), with `manifest.json` beside them. */
 export const RECORDS_FILE = "records.db";
 
 /** The session transcripts of the default backend, beside the records. */

@@ -11,8 +11,8 @@ import type { StoreSpec } from "./store-spec.js";
 import { connectPostgres } from "./backing-store.js";
 import { RECORDS_FILE } from "./files.js";
 import { quoteIdentifier } from "./postgres/migrate.js";
-import { PostgresRunRecords } from "./postgres/run-records.js";
-import { SqliteRunRecords } from "./sqlite/run-records.js";
+import { PostgresRunRecords } from "./postgres/postgres-run-records.js";
+import { SqliteRunRecords } from "./sqlite/sqlite-run-records.js";
 
 export interface OpenRequestTarget extends RequestTarget {
   where: string;

@@ -7,7 +7,7 @@ import { checkpoint } from "../fs/checkpoint.js";
 import { recordedStep } from "../records/recorded-step.js";
 import type { RunRecords } from "../records/run-records.js";
 import type { StepRecord } from "../records/step-record.js";
-import type { FlowerSessionStore } from "../store/flower-store.js";
+import type { FlowerSessionStore } from "../session-layers/flower-store.js";
 
 /**
  * Every session a step ran: its burned generations, its current session, and the goal guard's reviewer

@@ -14,9 +14,9 @@ import { safeFileName } from "../fs/safe-file-name.js";
 import { holderOf, ownerGone, DEFAULT_LEASE_TIMING } from "../records/lease.js";
 import { manifestPath } from "../records/manifest-file.js";
 import { currentProcess } from "../records/process-identity.js";
-import { SqliteRunRecords } from "./sqlite/run-records.js";
+import { SqliteRunRecords } from "./sqlite/sqlite-run-records.js";
 import type { StepRecord } from "../records/step-record.js";
-import { SqliteSessionStore } from "./sqlite/session-store.js";
+import { SqliteSessionStore } from "./sqlite/sqlite-session-store.js";
 import { recordsPath, sessionsPath } from "./files.js";
 import { deleteStepSessions } from "./retention.js";
 

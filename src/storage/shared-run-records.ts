@@ -8,7 +8,7 @@
  *   answers `get`/`list` and takes every `put` at once, so nothing the runtime does waits on the network
  *   and a person on this machine still has the readable manifest;
  * - every `put` is written through to Postgres in the background, in order per step, each write fenced
- *   by the lease's token in the database (postgres/run-records.ts): a driver whose lease was taken over
+ *   by the lease's token in the database (postgres/postgres-run-records.ts): a driver whose lease was taken over
  *   cannot overwrite its successor there, and learns it: the failure is kept and the step's next `put`
  *   throws it (LeaseLostError, or the StoreError of a write that did not reach the store);
  * - the lease itself lives only in Postgres (the local leases table is not used): acquiring, taking over,
@@ -20,9 +20,9 @@
  */
 import { LeaseLostError } from "../errors.js";
 import type { LeaseRow } from "../records/lease.js";
-import type { PostgresRunRecords } from "./postgres/run-records.js";
+import type { PostgresRunRecords } from "./postgres/postgres-run-records.js";
 import type { AcquireOptions, AcquireResult, RunRecords } from "../records/run-records.js";
-import type { SqliteRunRecords } from "./sqlite/run-records.js";
+import type { SqliteRunRecords } from "./sqlite/sqlite-run-records.js";
 import type { StepRecord } from "../records/step-record.js";
 import type { HandoffRequests } from "../records/handoff-requests.js";
 

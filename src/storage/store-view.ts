@@ -10,15 +10,15 @@ import { FINISHED, holderAsLease, type FleetRun } from "../records/fleet-run.js"
 import { DEFAULT_LEASE_TIMING, holderOf, ownerGone, type LeaseRow } from "../records/lease.js";
 import { PostgresFleetRuns } from "./postgres/fleet-runs.js";
 import { deleteEndedJobs } from "./postgres/run-queue.js";
-import { PostgresRunRecords } from "./postgres/run-records.js";
+import { PostgresRunRecords } from "./postgres/postgres-run-records.js";
 import { currentProcess, type ProcessIdentity } from "../records/process-identity.js";
 import type { StepRecord } from "../records/step-record.js";
 import { quoteIdentifier } from "./postgres/migrate.js";
-import type { PostgresSessionStore } from "./postgres/session-store.js";
-import { PostgresWorkspaceFiles } from "./postgres/workspace-files.js";
+import type { PostgresSessionStore } from "./postgres/postgres-session-store.js";
+import { PostgresWorkspaceFiles } from "./postgres/postgres-workspace-files.js";
 import { PostgresWorkLog } from "./postgres/work-log.js";
 import type { StoreSpec } from "./store-spec.js";
-import type { WorkspaceFiles } from "../store/workspace-files.js";
+import type { WorkspaceFiles } from "../session-layers/workspace-files.js";
 import { connectPostgres, reason } from "./backing-store.js";
 import { stepSessionIds } from "./retention.js";
 

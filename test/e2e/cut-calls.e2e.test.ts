@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { HandoffPolicy, coordinator, worker } from "../../src/index.js";
 import { DEFAULTS } from "../../src/defaults.js";
 import { parseHandoff } from "../../src/handoff/parse.js";
-import { INTERRUPTED_NOTE } from "../../src/store/text.js";
+import { INTERRUPTED_NOTE } from "../../src/session-layers/text.js";
 import { measurePrompt, text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { handoffMarkdown } from "../support/handoff-fixture.js";
 import { rig, writeBigFiles, type Rig } from "./runtime-helpers.js";

@@ -8,8 +8,8 @@
 import { join } from "node:path";
 import type { SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
-import { SqliteSessionStore } from "../../src/storage/sqlite/session-store.js";
-import { PruningSessionStore } from "../../src/store/pruning-store.js";
+import { SqliteSessionStore } from "../../src/storage/sqlite/sqlite-session-store.js";
+import { PruningSessionStore } from "../../src/session-layers/pruning-store.js";
 import { text, type ModelRequest } from "../../src/testing/index.js";
 import { useTempDirs } from "../support/temp-dir.js";
 import { runQuery, useModels } from "./sdk-session.js";

@@ -11,7 +11,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { columnsOf } from "../../../src/cli/terminal-text.js";
-import { SqliteRunRecords } from "../../../src/storage/sqlite/run-records.js";
+import { SqliteRunRecords } from "../../../src/storage/sqlite/sqlite-run-records.js";
 import { newStepRecord } from "../../../src/records/step-record.js";
 import { text, type FakeModel } from "../../../src/testing/index.js";
 import { BIN, cleanEnv, runFlower, useCliTest } from "./helpers.js";

@@ -6,7 +6,7 @@ import { parseCommandLine, parseWindow } from "../../../src/cli/args.js";
 import { COMMAND_OPTIONS, COMMANDS } from "../../../src/cli/command-options.js";
 import { stepNameFor } from "../../../src/cli/commands/run.js";
 import { maskToken } from "../../../src/cli/credentials.js";
-import { SqliteRunRecords } from "../../../src/storage/sqlite/run-records.js";
+import { SqliteRunRecords } from "../../../src/storage/sqlite/sqlite-run-records.js";
 import { newStepRecord } from "../../../src/records/step-record.js";
 import { startFakeModel, text } from "../../../src/testing/index.js";
 import { useTempDirs } from "../../support/temp-dir.js";

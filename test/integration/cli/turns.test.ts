@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { SqliteRunRecords } from "../../../src/storage/sqlite/run-records.js";
+import { SqliteRunRecords } from "../../../src/storage/sqlite/sqlite-run-records.js";
 import { newStepRecord, type GenerationRecord } from "../../../src/records/step-record.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 import { cleanEnv, killAll, runFlower } from "../../e2e/cli/helpers.js";

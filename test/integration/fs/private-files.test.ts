@@ -2,8 +2,8 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeFileAtomically, writeFileAtomicallyAsync } from "../../../src/fs/atomic-write.js";
-import { SqliteRunRecords } from "../../../src/storage/sqlite/run-records.js";
-import { SqliteSessionStore } from "../../../src/storage/sqlite/session-store.js";
+import { SqliteRunRecords } from "../../../src/storage/sqlite/sqlite-run-records.js";
+import { SqliteSessionStore } from "../../../src/storage/sqlite/sqlite-session-store.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 
 const temp = useTempDirs();

@@ -5,7 +5,7 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { LeaseHeldError, Runtime, type AgentSpec } from "../../../src/index.js";
-import { SqliteRunRecords } from "../../../src/storage/sqlite/run-records.js";
+import { SqliteRunRecords } from "../../../src/storage/sqlite/sqlite-run-records.js";
 import { newStepRecord } from "../../../src/records/step-record.js";
 import { init, response, result, scriptedQuery, type ScriptedSession } from "../../support/scripted-query.js";
 

@@ -9,9 +9,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { forgetCommand } from "../../../src/cli/commands/forget.js";
 import { LeaseHeldError } from "../../../src/errors.js";
 import { currentProcess } from "../../../src/records/process-identity.js";
-import { SqliteRunRecords } from "../../../src/storage/sqlite/run-records.js";
+import { SqliteRunRecords } from "../../../src/storage/sqlite/sqlite-run-records.js";
 import { newStepRecord } from "../../../src/records/step-record.js";
-import { SqliteSessionStore } from "../../../src/storage/sqlite/session-store.js";
+import { SqliteSessionStore } from "../../../src/storage/sqlite/sqlite-session-store.js";
 
 const dirs: string[] = [];
 afterEach(() => {

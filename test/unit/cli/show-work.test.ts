@@ -20,7 +20,7 @@ import {
   type StepRecord,
 } from "../../../src/records/step-record.js";
 import { renderHtmlReport } from "../../../src/report/html-report.js";
-import { SqliteRunRecords } from "../../../src/storage/sqlite/run-records.js";
+import { SqliteRunRecords } from "../../../src/storage/sqlite/sqlite-run-records.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 
 const temp = useTempDirs();

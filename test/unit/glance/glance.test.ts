@@ -2,11 +2,11 @@ import type { HookJSONOutput, PreToolUseHookInput } from "@anthropic-ai/claude-a
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DEFAULTS } from "../../../src/defaults.js";
-import { expireEphemeral } from "../../../src/store/passes/expire-ephemeral.js";
-import { TranscriptBuilder, bash, resultBlockById } from "../store/transcript-fixtures.js";
+import { expireEphemeral } from "../../../src/session-layers/passes/expire-ephemeral.js";
+import { TranscriptBuilder, bash, resultBlockById } from "../session-layers/transcript-fixtures.js";
 import { delegateGuard } from "../../../src/guards/delegate-guard.js";
 import { isEphemeral, MAX_GLANCE_CHARS } from "../../../src/glance/is-ephemeral.js";
-import { ephemeralExpiredHint, ephemeralLabel } from "../../../src/store/text.js";
+import { ephemeralExpiredHint, ephemeralLabel } from "../../../src/session-layers/text.js";
 import { GLANCE_CORPUS } from "./glance-corpus.js";
 import { properties } from "../../support/properties.js";
 

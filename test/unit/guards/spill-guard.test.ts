@@ -16,7 +16,7 @@ import {
   type SpillGuardOptions,
 } from "../../../src/guards/spill-guard.js";
 import { ConfigurationError } from "../../../src/errors.js";
-import { SecretRedactor } from "../../../src/store/secret-redactor.js";
+import { SecretRedactor } from "../../../src/secret-redactor.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 
 const long = (n: number, char = "x"): string => char.repeat(n);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { LeaseLostError, ManifestError } from "../../../src/errors.js";
 import { currentProcess } from "../../../src/records/process-identity.js";
-import { SqliteRunRecords } from "../../../src/storage/sqlite/run-records.js";
+import { SqliteRunRecords } from "../../../src/storage/sqlite/sqlite-run-records.js";
 import { newStepRecord, type StepRecord } from "../../../src/records/step-record.js";
 
 const dirs: string[] = [];

@@ -8,11 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { newGuardRecord } from "../../../src/records/guard-record.js";
-import { SqliteRunRecords } from "../../../src/storage/sqlite/run-records.js";
+import { SqliteRunRecords } from "../../../src/storage/sqlite/sqlite-run-records.js";
 import { newStepRecord } from "../../../src/records/step-record.js";
 import { stepSessionIds } from "../../../src/storage/retention.js";
 import { RunDirectory } from "../../../src/storage/run-directory.js";
-import { SqliteSessionStore } from "../../../src/storage/sqlite/session-store.js";
+import { SqliteSessionStore } from "../../../src/storage/sqlite/sqlite-session-store.js";
 
 const dirs: string[] = [];
 afterEach(() => {

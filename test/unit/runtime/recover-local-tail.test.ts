@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
 import { claudeProjectsDir, missingTail, recoverLocalTail } from "../../../src/runtime/recover-local-tail.js";
-import { SqliteSessionStore } from "../../../src/storage/sqlite/session-store.js";
+import { SqliteSessionStore } from "../../../src/storage/sqlite/sqlite-session-store.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 
 const temp = useTempDirs();

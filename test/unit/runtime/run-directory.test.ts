@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigurationError, ManifestError } from "../../../src/errors.js";
-import { SqliteRunRecords } from "../../../src/storage/sqlite/run-records.js";
+import { SqliteRunRecords } from "../../../src/storage/sqlite/sqlite-run-records.js";
 import { RunDirectory } from "../../../src/storage/run-directory.js";
 import { newStepRecord, type StepRecord } from "../../../src/records/step-record.js";
-import { SqliteSessionStore } from "../../../src/storage/sqlite/session-store.js";
+import { SqliteSessionStore } from "../../../src/storage/sqlite/sqlite-session-store.js";
 
 const dirs: string[] = [];
 afterEach(() => {

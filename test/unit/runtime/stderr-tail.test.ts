@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MAX_BYTES, MAX_LINE_CHARS, MAX_LINES, StderrTail } from "../../../src/runtime/stderr-tail.js";
-import { SecretRedactor } from "../../../src/store/secret-redactor.js";
+import { SecretRedactor } from "../../../src/secret-redactor.js";
 
 describe("the child's stderr tail", () => {
   it("keeps whole lines across chunks, the last ones only", () => {

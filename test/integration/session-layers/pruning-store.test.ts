@@ -5,18 +5,18 @@ import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SessionKey, SessionStore } from "@anthropic-ai/claude-agent-sdk";
 import { ConfigurationError, StoreError } from "../../../src/errors.js";
-import { blobAddress, type BlobStore } from "../../../src/store/blob-store.js";
-import type { RewriteReport } from "../../../src/store/passes/report.js";
-import { PostgresBlobStore } from "../../../src/storage/postgres/blob-store.js";
+import { blobAddress, type BlobStore } from "../../../src/session-layers/blob-store.js";
+import type { RewriteReport } from "../../../src/session-layers/passes/report.js";
+import { PostgresBlobStore } from "../../../src/storage/postgres/postgres-blob-store.js";
 import {
   PruningSessionStore,
   withRewrites,
   type PruningSessionStoreOptions,
-} from "../../../src/store/pruning-store.js";
-import { SqliteSessionStore } from "../../../src/storage/sqlite/session-store.js";
-import { TrimPolicy } from "../../../src/store/trim-policy.js";
-import { TrimmingSessionStore } from "../../../src/store/trimming-store.js";
-import { sessionArbitrary } from "../../unit/store/transcript-arbitrary.js";
+} from "../../../src/session-layers/pruning-store.js";
+import { SqliteSessionStore } from "../../../src/storage/sqlite/sqlite-session-store.js";
+import { TrimPolicy } from "../../../src/session-layers/trim-policy.js";
+import { TrimmingSessionStore } from "../../../src/session-layers/trimming-store.js";
+import { sessionArbitrary } from "../../unit/session-layers/transcript-arbitrary.js";
 import {
   TranscriptBuilder,
   assertLinksResolve,
@@ -26,9 +26,9 @@ import {
   resultBlockById,
   testIsEphemeral,
   type Entry,
-} from "../../unit/store/transcript-fixtures.js";
+} from "../../unit/session-layers/transcript-fixtures.js";
 import { properties, propertyTimeout } from "../../support/properties.js";
-import { BACKEND_NAMES, useStoreBackends, type BackendHandle } from "./store-backends.js";
+import { BACKEND_NAMES, useStoreBackends, type BackendHandle } from "../storage/store-backends.js";
 
 const main = { projectKey: "-repo", sessionId: "s-1" };
 const backends = useStoreBackends();

@@ -1,5 +1,5 @@
 /**
- * Recall's words, per locale (store/recall-search.ts): what an answer says about where a passage came
+ * Recall's words, per locale (session-layers/recall-search.ts): what an answer says about where a passage came
  * from, what later work did to it, and what to do when nothing matched. A model reads them, so each says
  * what to do next; zh follows the seeds' punctuation (ASCII `,:()` inside Chinese text).
  */

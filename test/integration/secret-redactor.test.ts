@@ -5,14 +5,14 @@
  */
 import { describe, expect, it } from "vitest";
 import type { SessionKey, SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
-import { RedactingSessionStore } from "../../../src/store/redacting-store.js";
+import { RedactingSessionStore } from "../../src/session-layers/redacting-store.js";
 import {
   MIN_SECRET_CHARS,
   SecretRedactor,
   redactionMarker,
   secretsOf,
-} from "../../../src/store/secret-redactor.js";
-import { BACKEND_NAMES, useStoreBackends } from "./store-backends.js";
+} from "../../src/secret-redactor.js";
+import { BACKEND_NAMES, useStoreBackends } from "./storage/store-backends.js";
 
 const KEY = "sk-ant-api03-UNITKEY-Qw8Er7Ty6";
 const TOKEN = "sk-ant-oat01-UNITTOKEN-Zx5Cv4Bn3";

@@ -1,5 +1,5 @@
 /**
- * The search behind recall (store/recall-search.ts), over transcripts in the CLI's layout: what ranks
+ * The search behind recall (session-layers/recall-search.ts), over transcripts in the CLI's layout: what ranks
  * first, where a passage came from (generation, turn, worker), the size bound, what later work did to a
  * passage, redaction, and the plain answers (no earlier generation, an empty query, nothing found).
  */
@@ -13,8 +13,8 @@ import {
   workerReport,
   type RecallOptions,
   type RecallTranscript,
-} from "../../../src/store/recall-search.js";
-import { SecretRedactor } from "../../../src/store/secret-redactor.js";
+} from "../../../src/session-layers/recall-search.js";
+import { SecretRedactor } from "../../../src/secret-redactor.js";
 import { TranscriptBuilder, type Entry } from "./transcript-fixtures.js";
 
 const OPTIONS: RecallOptions = {

@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { expireEphemeral } from "../../../src/store/passes/expire-ephemeral.js";
-import { pruneDenials } from "../../../src/store/passes/prune-denials.js";
-import { pruneDisconnects } from "../../../src/store/passes/prune-disconnects.js";
-import { rewriteTranscript, type RewriteOptions } from "../../../src/store/passes/rewrite.js";
-import { trimResults } from "../../../src/store/passes/trim-results.js";
-import { INTERRUPTED_NOTE } from "../../../src/store/text.js";
+import { expireEphemeral } from "../../../src/session-layers/passes/expire-ephemeral.js";
+import { pruneDenials } from "../../../src/session-layers/passes/prune-denials.js";
+import { pruneDisconnects } from "../../../src/session-layers/passes/prune-disconnects.js";
+import { rewriteTranscript, type RewriteOptions } from "../../../src/session-layers/passes/rewrite.js";
+import { trimResults } from "../../../src/session-layers/passes/trim-results.js";
+import { INTERRUPTED_NOTE } from "../../../src/session-layers/text.js";
 import { passChoiceArbitrary, sessionArbitrary, type PassChoice } from "./transcript-arbitrary.js";
 import {
   INTERRUPTED_TEXT,

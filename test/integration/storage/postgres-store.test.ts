@@ -7,16 +7,16 @@ import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
 import { ConfigurationError, StoreError } from "../../../src/errors.js";
-import { blobAddress } from "../../../src/store/blob-store.js";
+import { blobAddress } from "../../../src/session-layers/blob-store.js";
 import { POSTGRES_MIGRATIONS } from "../../../src/storage/postgres/migrations.js";
-import { PostgresSessionStore, redact } from "../../../src/storage/postgres/session-store.js";
+import { PostgresSessionStore, redact } from "../../../src/storage/postgres/postgres-session-store.js";
 import { freshSchema, usePostgresServer, queryOnce } from "../../support/postgres-server.js";
 import {
   TranscriptBuilder,
   bash,
   repeatedMarkers,
   type Entry,
-} from "../../unit/store/transcript-fixtures.js";
+} from "../../unit/session-layers/transcript-fixtures.js";
 
 const main = { projectKey: "-repo", sessionId: "s-1" };
 const postgres = usePostgresServer();

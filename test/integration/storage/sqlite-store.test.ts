@@ -5,14 +5,14 @@ import Database from "better-sqlite3";
 import ts from "typescript";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigurationError, StoreError } from "../../../src/errors.js";
-import { SqliteSessionStore, dedupKeys } from "../../../src/storage/sqlite/session-store.js";
+import { SqliteSessionStore, dedupKeys } from "../../../src/storage/sqlite/sqlite-session-store.js";
 import { openWal } from "../../../src/storage/sqlite/open-wal.js";
 import {
   TranscriptBuilder,
   bash,
   repeatedMarkers,
   type Entry,
-} from "../../unit/store/transcript-fixtures.js";
+} from "../../unit/session-layers/transcript-fixtures.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
@@ -165,9 +165,9 @@ describe("SqliteSessionStore across processes", () => {
   beforeEach(() => {
     build = mkdtempSync(join(ROOT, "node_modules", ".flower-store-test-"));
     for (const file of [
-      "storage/sqlite/session-store.ts",
+      "storage/sqlite/sqlite-session-store.ts",
       "storage/sqlite/open-wal.ts",
-      "store/session-key.ts",
+      "session-layers/session-key.ts",
       "errors.ts",
       "fs/private-files.ts",
     ]) {
@@ -185,7 +185,7 @@ describe("SqliteSessionStore across processes", () => {
     }
     writeFileSync(
       join(build, "writer.mjs"),
-      `import { SqliteSessionStore } from "./storage/sqlite/session-store.js";
+      `import { SqliteSessionStore } from "./storage/sqlite/sqlite-session-store.js";
 const [path, id, batches] = process.argv.slice(2);
 const store = new SqliteSessionStore({ path });
 const key = { projectKey: "-repo", sessionId: "shared" };

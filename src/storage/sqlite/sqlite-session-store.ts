@@ -21,7 +21,7 @@ import type Database from "better-sqlite3";
 import type { SessionKey, SessionStore, SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
 import { ConfigurationError, StoreError, refuseUnknownOptions } from "../../errors.js";
 import { openWal } from "./open-wal.js";
-import { checkSessionKey, MAIN_SUBPATH, subpathOf } from "../../store/session-key.js";
+import { checkSessionKey, MAIN_SUBPATH, subpathOf } from "../../session-layers/session-key.js";
 
 export interface SqliteSessionStoreOptions {
   /** The SQLite file; it and its parent folder are created when missing. */

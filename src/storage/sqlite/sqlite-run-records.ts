@@ -14,7 +14,7 @@ import type { LeaseRow } from "../../records/lease.js";
 import { manifestPath, readManifestFile, writeManifestFile } from "../../records/manifest-file.js";
 import type { AcquireOptions, AcquireResult, RunRecords } from "../../records/run-records.js";
 import type { StepRecord } from "../../records/step-record.js";
-import { SqliteHandoffRequests } from "./handoff-requests.js";
+import { SqliteHandoffRequests } from "./sqlite-handoff-requests.js";
 import { openWal } from "./open-wal.js";
 
 const SCHEMA_VERSION = 1;

@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { rewriteTranscript, type RewriteOptions } from "../../../src/store/passes/rewrite.js";
+import { rewriteTranscript, type RewriteOptions } from "../../../src/session-layers/passes/rewrite.js";
 import { properties } from "../../support/properties.js";
 import { cliMessages, strictViolation } from "./cli-messages.js";
 import { passChoiceArbitrary, sessionArbitrary, type PassChoice } from "./transcript-arbitrary.js";

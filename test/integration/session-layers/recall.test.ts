@@ -13,11 +13,11 @@ import { afterAll, describe, expect, it } from "vitest";
 import { earlierGenerations } from "../../../src/records/earlier-generations.js";
 import type { StepRecord } from "../../../src/records/step-record.js";
 import { recallSearch } from "../../../src/runtime/recall-access.js";
-import { PruningSessionStore } from "../../../src/store/pruning-store.js";
-import { RedactingSessionStore } from "../../../src/store/redacting-store.js";
-import { SecretRedactor } from "../../../src/store/secret-redactor.js";
-import { TranscriptBuilder } from "../../unit/store/transcript-fixtures.js";
-import { BACKEND_NAMES, useStoreBackends } from "./store-backends.js";
+import { PruningSessionStore } from "../../../src/session-layers/pruning-store.js";
+import { RedactingSessionStore } from "../../../src/session-layers/redacting-store.js";
+import { SecretRedactor } from "../../../src/secret-redactor.js";
+import { TranscriptBuilder } from "../../unit/session-layers/transcript-fixtures.js";
+import { BACKEND_NAMES, useStoreBackends } from "../storage/store-backends.js";
 
 const backends = useStoreBackends();
 const workspace = mkdtempSync(join(tmpdir(), "flower-recall-"));

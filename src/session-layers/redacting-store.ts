@@ -9,7 +9,7 @@ import type { SessionKey, SessionStore, SessionStoreEntry } from "@anthropic-ai/
 import { ConfigurationError } from "../errors.js";
 import type { BlobStore } from "./blob-store.js";
 import { ForwardingSessionStore } from "./forwarding-store.js";
-import type { SecretRedactor } from "./secret-redactor.js";
+import type { SecretRedactor } from "../secret-redactor.js";
 
 export class RedactingSessionStore extends ForwardingSessionStore {
   readonly #redactor: SecretRedactor;

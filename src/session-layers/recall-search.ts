@@ -4,7 +4,7 @@
  * found it. Modelled on Amp's `read_thread`: the answer is the passages themselves with where they came
  * from (generation, turn, which worker), and whether later work revised them.
  *
- * Pure: the transcripts come in as entries (store/recall-transcripts.ts loads them), the answer goes out
+ * Pure: the transcripts come in as entries (session-layers/recall-transcripts.ts loads them), the answer goes out
  * as text. Every passage is redacted before it is matched, so neither the answer nor a query aimed at a
  * credential brings one back. The answer is bounded (DEFAULTS.recallMaxChars), because it lands in a
  * context that the handoff just emptied.

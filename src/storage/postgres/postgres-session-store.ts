@@ -14,10 +14,10 @@
 import pg, { type ClientBase, type Pool } from "pg";
 import type { SessionKey, SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
 import { ConfigurationError, StoreError, refuseUnknownOptions } from "../../errors.js";
-import type { FlowerSessionStore } from "../../store/flower-store.js";
-import { checkSessionKey, MAIN_SUBPATH, subpathOf } from "../../store/session-key.js";
-import { dedupKeys } from "../sqlite/session-store.js";
-import { PostgresBlobStore } from "./blob-store.js";
+import type { FlowerSessionStore } from "../../session-layers/flower-store.js";
+import { checkSessionKey, MAIN_SUBPATH, subpathOf } from "../../session-layers/session-key.js";
+import { dedupKeys } from "../sqlite/sqlite-session-store.js";
+import { PostgresBlobStore } from "./postgres-blob-store.js";
 import { isSchemaName, migrate, quoteIdentifier } from "./migrate.js";
 import { POSTGRES_MIGRATIONS } from "./migrations.js";
 

@@ -27,7 +27,7 @@ import { LeaseLostError, StoreError } from "../../errors.js";
 import type { LeaseRow } from "../../records/lease.js";
 import type { AcquireOptions, AcquireResult } from "../../records/run-records.js";
 import type { StepRecord } from "../../records/step-record.js";
-import { PostgresHandoffRequests } from "./handoff-requests.js";
+import { PostgresHandoffRequests } from "./postgres-handoff-requests.js";
 
 interface LeaseColumns extends QueryResultRow {
   step: string;

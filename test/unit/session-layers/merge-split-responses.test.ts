@@ -4,8 +4,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { mergeSplitResponses } from "../../../src/store/passes/merge-split-responses.js";
-import { removeToolCalls } from "../../../src/store/passes/remove-tool-calls.js";
+import { mergeSplitResponses } from "../../../src/session-layers/passes/merge-split-responses.js";
+import { removeToolCalls } from "../../../src/session-layers/passes/remove-tool-calls.js";
 import { properties } from "../../support/properties.js";
 import { cliMessages, strictViolation } from "./cli-messages.js";
 import { deepFreeze, type Entry } from "./transcript-fixtures.js";

@@ -9,9 +9,9 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll } from "vitest";
-import type { FlowerSessionStore } from "../../../src/store/flower-store.js";
-import { PostgresSessionStore } from "../../../src/storage/postgres/session-store.js";
-import { SqliteSessionStore } from "../../../src/storage/sqlite/session-store.js";
+import type { FlowerSessionStore } from "../../../src/session-layers/flower-store.js";
+import { PostgresSessionStore } from "../../../src/storage/postgres/postgres-session-store.js";
+import { SqliteSessionStore } from "../../../src/storage/sqlite/sqlite-session-store.js";
 import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
 
 export type BackendName = "sqlite" | "postgres";

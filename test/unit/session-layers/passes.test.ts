@@ -1,20 +1,20 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { blobAddress } from "../../../src/store/blob-store.js";
-import { expireEphemeral } from "../../../src/store/passes/expire-ephemeral.js";
-import { pruneDenials } from "../../../src/store/passes/prune-denials.js";
-import { pruneDisconnects } from "../../../src/store/passes/prune-disconnects.js";
-import { rewriteTranscript } from "../../../src/store/passes/rewrite.js";
-import { removeToolCalls } from "../../../src/store/passes/remove-tool-calls.js";
-import { turnsAfter } from "../../../src/store/passes/transcript-entries.js";
-import { spillPath, trimResults } from "../../../src/store/passes/trim-results.js";
+import { blobAddress } from "../../../src/session-layers/blob-store.js";
+import { expireEphemeral } from "../../../src/session-layers/passes/expire-ephemeral.js";
+import { pruneDenials } from "../../../src/session-layers/passes/prune-denials.js";
+import { pruneDisconnects } from "../../../src/session-layers/passes/prune-disconnects.js";
+import { rewriteTranscript } from "../../../src/session-layers/passes/rewrite.js";
+import { removeToolCalls } from "../../../src/session-layers/passes/remove-tool-calls.js";
+import { turnsAfter } from "../../../src/session-layers/passes/transcript-entries.js";
+import { spillPath, trimResults } from "../../../src/session-layers/passes/trim-results.js";
 import {
   EPHEMERAL_EXPIRED as EXPIRED_HINT,
   ephemeralExpiredHint as expiredHint,
   ephemeralLabel as commandLabel,
   INTERRUPTED_NOTE,
   TRIM_POINTER,
-} from "../../../src/store/text.js";
+} from "../../../src/session-layers/text.js";
 import {
   INTERRUPTED_TEXT,
   TranscriptBuilder,

@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe } from "vitest";
-import { PruningSessionStore, withRewrites } from "../../../src/store/pruning-store.js";
-import { RedactingSessionStore } from "../../../src/store/redacting-store.js";
-import { SecretRedactor } from "../../../src/store/secret-redactor.js";
+import { PruningSessionStore, withRewrites } from "../../../src/session-layers/pruning-store.js";
+import { RedactingSessionStore } from "../../../src/session-layers/redacting-store.js";
+import { SecretRedactor } from "../../../src/secret-redactor.js";
 import { BACKEND_NAMES, useStoreBackends } from "./store-backends.js";
 import { registerSessionStoreConformance } from "./session-store-conformance.js";
 

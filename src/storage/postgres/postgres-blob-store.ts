@@ -1,7 +1,7 @@
-/** Spill blobs in the store's `flower_blobs` table (see store/blob-store.ts). */
+/** Spill blobs in the store's `flower_blobs` table (see session-layers/blob-store.ts). */
 import type { Pool } from "pg";
 import { ConfigurationError } from "../../errors.js";
-import { blobAddress, isAddressPrefix, type BlobStore } from "../../store/blob-store.js";
+import { blobAddress, isAddressPrefix, type BlobStore } from "../../session-layers/blob-store.js";
 
 export class PostgresBlobStore implements BlobStore {
   readonly #pool: () => Promise<Pool>;
