@@ -23,7 +23,12 @@ import {
 import { z } from "zod";
 import { DEFAULTS } from "../defaults.js";
 import type { Locale } from "../locale/locale.js";
-import { RECALL_SERVER, RECALL_TOOL, RECALL_TOOL_NAME, RECALL_WORKERS } from "../session-layers/recall-search.js";
+import {
+  RECALL_SERVER,
+  RECALL_TOOL,
+  RECALL_TOOL_NAME,
+  RECALL_WORKERS,
+} from "../session-layers/recall-search.js";
 import type { AgentSpec } from "./agent-spec.js";
 import type { RecallMention } from "../handoff/document.js";
 

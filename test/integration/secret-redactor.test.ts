@@ -6,12 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { SessionKey, SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
 import { RedactingSessionStore } from "../../src/session-layers/redacting-store.js";
-import {
-  MIN_SECRET_CHARS,
-  SecretRedactor,
-  redactionMarker,
-  secretsOf,
-} from "../../src/secret-redactor.js";
+import { MIN_SECRET_CHARS, SecretRedactor, redactionMarker, secretsOf } from "../../src/secret-redactor.js";
 import { BACKEND_NAMES, useStoreBackends } from "./storage/store-backends.js";
 
 const KEY = "sk-ant-api03-UNITKEY-Qw8Er7Ty6";

@@ -1,7 +1,11 @@
 /** Workspace files (session-layers/workspace-files.ts) in the store's `flower_files` table. */
 import type { ClientBase, Pool } from "pg";
 import { ConfigurationError, StoreError } from "../../errors.js";
-import { isWorkspaceFilePath, type StoredFile, type WorkspaceFiles } from "../../session-layers/workspace-files.js";
+import {
+  isWorkspaceFilePath,
+  type StoredFile,
+  type WorkspaceFiles,
+} from "../../session-layers/workspace-files.js";
 
 export class PostgresWorkspaceFiles implements WorkspaceFiles {
   readonly #pool: () => Promise<Pool>;
