@@ -9,7 +9,7 @@
  * Two ways of flushing (`flush`): "batched" sends one turn per append, as the SDK does by default (at the
  * end of a turn); "eager" sends every entry as its own append, as the SDK does with
  * `sessionStoreFlush: "eager"` — what flower asks for on a shared store, so a machine that dies mid-turn
- * leaves its entries in the store (runtime/session-options.ts). SQLite runs batched only (flower keeps
+ * leaves its entries in the store (runtime/session/session-options.ts). SQLite runs batched only (flower keeps
  * it batched). Besides the fleet, one writer alone appends the same entries both ways: its time per
  * entry is what eager costs one session (`flushCost`).
  *

@@ -24,7 +24,7 @@ export const DEFAULTS = {
    */
   loopTurns: 2,
   /**
-   * The drift watch (runtime/drift-watch.ts): after this many generations in a row with no newly passing
+   * The drift watch (runtime/judge/drift-watch.ts): after this many generations in a row with no newly passing
    * check and no changed file, the step pauses at the handoff for a person. Three: one idle generation
    * is a plan being written, two can be a hard bug being read; three is an hour of a night going nowhere.
    * 0 turns the watch off.

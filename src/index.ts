@@ -4,10 +4,10 @@
  */
 export { Runtime } from "./runtime/runtime.js";
 export type { RunOptions, ContinueOptions } from "./runtime/runtime.js";
-export type { HandoffAsked, RequestHandoffOptions } from "./runtime/request-handoff.js";
+export type { HandoffAsked, RequestHandoffOptions } from "./runtime/generations/ask-for-handoff.js";
 export type { RuntimeOptions, WorkOptions } from "./runtime/options.js";
-export type { DiffOptions, HandedBack } from "./runtime/run-work.js";
-export type { RewindOptions, Rewound } from "./runtime/rewind.js";
+export type { DiffOptions, HandedBack } from "./runtime/files/run-work.js";
+export type { RewindOptions, Rewound } from "./runtime/files/rewind.js";
 export type { AppliedBranch } from "./work/apply-branch.js";
 export type { TelemetryOptions } from "./telemetry/settings.js";
 export type {

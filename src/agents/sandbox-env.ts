@@ -8,7 +8,7 @@
  * normalised to "1", with a note, because that is what the person meant; unset becomes "1" (a root
  * container is the common case). A value that says "no" (0, false, no, off, anything else) is left as
  * it is: it is the person's statement that this is no sandbox, and flower does not overrule it; the
- * binary refuses, and the step fails once with the binary's words and a hint (runtime/failure-class.ts).
+ * binary refuses, and the step fails once with the binary's words and a hint (runtime/drive/failure-class.ts).
  * Not root: left alone, the binary does not look at it for this.
  */
 

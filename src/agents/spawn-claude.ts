@@ -18,7 +18,7 @@
  *   is left (see records/lease.ts).
  * - The pid is reported, so the lease can name the children its owner had.
  * - Its stderr is read, not discarded: a child that refuses to start says why only there
- *   (runtime/stderr-tail.ts keeps the last lines). A pipe nobody reads would fill up and block the child,
+ *   (runtime/session/stderr-tail.ts keeps the last lines). A pipe nobody reads would fill up and block the child,
  *   so without a sink it is drained and dropped.
  */
 import { spawn } from "node:child_process";
@@ -47,7 +47,7 @@ export function findSetpriv(): string | null {
   return setprivPath;
 }
 
-/** Where the child's stderr goes (runtime/stderr-tail.ts keeps its last lines). */
+/** Where the child's stderr goes (runtime/session/stderr-tail.ts keeps its last lines). */
 export interface StderrSink {
   write(text: string): void;
   /** The stream closed: everything the child wrote is in. */

@@ -72,7 +72,7 @@ const commands = (goal: StoredGoal) => goal.checks.map((check) => check.command)
 
 /**
  * The goal the guard runs (recorded when the work began), every switch a person asked for (both
- * versions), and a goal offered later that was not used (runtime/frozen-goal.ts).
+ * versions), and a goal offered later that was not used (runtime/judge/frozen-goal.ts).
  */
 function goalLines(guard: GuardRecord, locale: Locale): string[] {
   const text = TEXT[locale];

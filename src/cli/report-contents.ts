@@ -8,7 +8,7 @@ import { UsageError } from "../errors.js";
 import type { Locale } from "../locale/locale.js";
 import type { StepRecord } from "../records/step-record.js";
 import type { ReportDocument, ReportInput, ReportRun } from "../report/report-input.js";
-import { reportStep } from "../runtime/report-input.js";
+import { reportStep } from "./step-report-input.js";
 import { frozenState } from "./frozen-state.js";
 import { frozenDocumentView } from "./frozen-view.js";
 import { runStatus } from "./run-status.js";

@@ -52,7 +52,7 @@ export function stepFiles(record: StepRecord): string[] | null {
   return [...new Set(books.flatMap((work) => work.files))];
 }
 
-/** A generation as the report draws it (the same fields as runtime/report-input.ts gives, with its files). */
+/** A generation as the report draws it (the same fields as cli/step-report-input.ts gives, with its files). */
 export function reportGeneration(generation: GenerationRecord): ReportGeneration {
   return {
     generation: generation.generation,

@@ -240,7 +240,7 @@ export interface StoreLoadEvent extends RewriteReport {
   sessionId: string;
 }
 
-/** A person asked for this handoff with `flower handoff` (handoff-request.ts); the handoff follows at once. */
+/** A person asked for this handoff with `flower handoff` (handoff-request-watch.ts); the handoff follows at once. */
 export interface HandoffRequestEvent {
   type: "handoff-request";
   step: string;

@@ -71,7 +71,7 @@ export interface ReviewEvent {
 }
 
 /**
- * A goal was offered for a step whose work had begun (runtime/frozen-goal.ts): `ignored`, the recorded goal
+ * A goal was offered for a step whose work had begun (runtime/judge/frozen-goal.ts): `ignored`, the recorded goal
  * runs; `switched`, a person asked for the new one (`--reread-goal`, `replaceGoal: true`).
  */
 export interface GoalChangeEvent {

@@ -1,5 +1,5 @@
 /**
- * Events of the drift watch (runtime/drift-watch.ts): where the run stood when a generation handed off
+ * Events of the drift watch (runtime/judge/drift-watch.ts): where the run stood when a generation handed off
  * (the goal's checks run then, and the files it changed), and a pause for a person when generations
  * in a row made none.
  */

@@ -16,7 +16,7 @@ import type { Locale } from "../locale/locale.js";
 import { NOTIFY_TEXT } from "../notify/index.js";
 import { formatUsd, type Budget } from "../records/run-spend.js";
 import type { BudgetStop, StepRecord } from "../records/step-record.js";
-import { atDriftPause } from "../runtime/drift-watch.js";
+import { atDriftPause } from "../runtime/judge/drift-watch.js";
 import type { RuntimeOptions } from "../runtime/options.js";
 import { Runtime } from "../runtime/runtime.js";
 import { defaultWorkflow } from "../workflow/default-workflow.js";

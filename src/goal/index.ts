@@ -1,5 +1,5 @@
 /**
- * The goal guard's parts (docs/workflows.md), which runtime/goal-judge.ts wires into the work step:
+ * The goal guard's parts (docs/workflows.md), which runtime/judge/goal-judge.ts wires into the work step:
  *
  * - {@link parseGoalChecks}: the frozen goal document's checks section → `GoalCheck[]` (+ the lines it
  *   could not read, so "no runnable check" is visible).

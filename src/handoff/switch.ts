@@ -17,7 +17,7 @@
  *   before the turn) is read from the file the answer names (named-file.ts) instead of degrading.
  * - The successor's prompt is built from the file as it stands on disk, so a person's edit counts.
  *
- * This module produces and freezes the document; the step loop (runtime/step-run.ts) runs the writing
+ * This module produces and freezes the document; the step loop (runtime/drive/step-run.ts) runs the writing
  * turn for it, records what happened, and starts the successor.
  */
 import { DEFAULTS } from "../defaults.js";

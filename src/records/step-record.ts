@@ -1,7 +1,7 @@
 /**
  * What `rt.run()` returns, and what the run record keeps per step (`manifest.json` and the store).
  *
- * One writer: a `StepRecord` is changed only by `StepRun` (runtime/step-run.ts), which folds in the events
+ * One writer: a `StepRecord` is changed only by `StepRun` (runtime/drive/step-run.ts), which folds in the events
  * and outcomes everything else reports. Everyone else reads copies.
  */
 import type { FrozenDocumentRecord, ReadDocumentRecord } from "./frozen-document-record.js";
@@ -133,7 +133,7 @@ export interface GenerationRecord {
   } | null;
   /** What the generation did to the files (checkpoints, src/work/); absent when checkpoints were off. */
   work?: GenerationWork;
-  /** Where the run stood when it handed off (runtime/drift-watch.ts); absent for the last, or older records. */
+  /** Where the run stood when it handed off (runtime/judge/drift-watch.ts); absent for the last, or older records. */
   progress?: GenerationProgress;
 }
 
@@ -225,7 +225,7 @@ export interface RewoundGenerations {
 
 /**
  * How a step runs, recorded when it starts so `continue` — in this process or another — runs it the
- * same way (runtime/step-settings.ts decides; an explicit option on `continue` overrides and says so).
+ * same way (runtime/drive/step-settings.ts decides; an explicit option on `continue` overrides and says so).
  */
 export interface StepSettings {
   /** The model asked for; null: none was named (the spec's, else the binary's default). */
@@ -269,7 +269,7 @@ export interface StepRecord extends StepResult {
   agent: string;
   failures: AttemptFailure[];
   history: GenerationRecord[];
-  /** The drift watch's last pause (runtime/drift-watch.ts); absent when it never paused the step. */
+  /** The drift watch's last pause (runtime/judge/drift-watch.ts); absent when it never paused the step. */
   drift?: DriftPause;
   /** Where the budget stood when the step ended `budget-reached` (run-spend.ts); cleared by a continue. */
   budgetStop?: BudgetStop;

@@ -17,7 +17,7 @@ import type { FlowerEvent } from "./events.js";
 import type { QueryFunction } from "./query-function.js";
 import type { LeaseTiming } from "../records/lease.js";
 import type { Budget } from "../records/run-spend.js";
-import type { GivenSettings } from "./step-settings.js";
+import type { GivenSettings } from "./drive/step-settings.js";
 import { resolveTelemetry, type TelemetryOptions, type TelemetrySettings } from "../telemetry/settings.js";
 
 export interface RuntimeOptions {

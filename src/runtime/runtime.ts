@@ -13,7 +13,7 @@ import { PruningSessionStore } from "../session-layers/pruning-store.js";
 import { SecretRedactor, secretsOf } from "../secret-redactor.js";
 import { Workbench } from "../workbench/workbench.js";
 import { EventBus, type FlowerEvent } from "./events.js";
-import { LoadRouter } from "./load-router.js";
+import { LoadRouter } from "./session/load-router.js";
 import {
   handoffPolicyOf,
   resolveRuntimeOptions,
@@ -28,10 +28,10 @@ import {
   requestHandoff,
   type HandoffAsked,
   type RequestHandoffOptions,
-} from "./request-handoff.js";
+} from "./generations/ask-for-handoff.js";
 import type { RunRecords } from "../records/run-records.js";
 import type { StepRecord, StepResult, StepSettings, WorkflowMembership } from "../records/step-record.js";
-import { recordedSettings } from "./step-settings.js";
+import { recordedSettings } from "./drive/step-settings.js";
 import { defineDocument } from "../documents/spec.js";
 import {
   CONTINUE_OPTION_NAMES,
@@ -39,13 +39,13 @@ import {
   type ContinueOptions,
   type RunOptions,
 } from "./run-options.js";
-import { StepDriver } from "./step-driver.js";
-import { WorkspaceSync } from "./workspace-sync.js";
+import { StepDriver } from "./drive/step-driver.js";
+import { WorkspaceSync } from "./files/workspace-sync.js";
 import { startTelemetry } from "./telemetry-wiring.js";
 import type { AppliedBranch } from "../work/apply-branch.js";
 import { personRepository } from "../work/shadow-repo.js";
-import { rewindStep, type RewindOptions, type Rewound } from "./rewind.js";
-import { claudeProjectsDir, recoverLocalTail } from "./recover-local-tail.js";
+import { rewindStep, type RewindOptions, type Rewound } from "./files/rewind.js";
+import { claudeProjectsDir, recoverLocalTail } from "./drive/recover-local-tail.js";
 import {
   applyRun,
   diffRun,
@@ -55,7 +55,7 @@ import {
   type DiffOptions,
   type HandedBack,
   type RunWorkParts,
-} from "./run-work.js";
+} from "./files/run-work.js";
 import type { TelemetryHook } from "../telemetry/hook.js";
 
 export type { ContinueOptions, RunOptions } from "./run-options.js";

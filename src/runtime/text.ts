@@ -1,7 +1,7 @@
 /** The step loop's words, per locale: what a retried or continued session is told, and why a step gave up. */
 import { DEFAULTS } from "../defaults.js";
 import type { Locale } from "../locale/locale.js";
-import type { CannotPass } from "./failure-class.js";
+import type { CannotPass } from "./drive/failure-class.js";
 
 /** The prompt a continued session gets when the caller gives none. */
 export const CONTINUE_PROMPT: Readonly<Record<Locale, string>> = { zh: "继续。", en: "Continue the task." };

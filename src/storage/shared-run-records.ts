@@ -1,7 +1,7 @@
 /**
  * Run records in a shared store (PostgreSQL), behind the synchronous face the runtime writes through.
  *
- * The design, and why: a step's record is saved at every turn by the ledger (runtime/step-ledger.ts),
+ * The design, and why: a step's record is saved at every turn by the ledger (runtime/books/step-ledger.ts),
  * synchronously, from deep inside the step loop; making every save awaitable would reshape the ledger,
  * the step loop and everything that reads records, for a store that is one of two. Instead:
  * - a local SQLite copy in the run directory (records.db + manifest.json, exactly as without a store)

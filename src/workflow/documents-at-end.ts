@@ -15,7 +15,7 @@ import { parseDocument } from "../documents/read.js";
 import type { DocumentSpec } from "../documents/document.js";
 import type { FrozenDocumentRecord } from "../records/frozen-document-record.js";
 import type { StepRecord } from "../records/step-record.js";
-import { relocatedPath } from "../runtime/workspace-sync.js";
+import { relocatedPath } from "../runtime/files/workspace-sync.js";
 import { documentBasis, type DocumentBasis } from "./document-basis.js";
 import type { Workflow } from "./workflow.js";
 

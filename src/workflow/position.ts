@@ -9,7 +9,7 @@ import { parseDocument } from "../documents/read.js";
 import { FlowerError, ConfigurationError } from "../errors.js";
 import type { StepRecord } from "../records/step-record.js";
 import type { Runtime } from "../runtime/runtime.js";
-import { relocatedPath } from "../runtime/workspace-sync.js";
+import { relocatedPath } from "../runtime/files/workspace-sync.js";
 import { documentBasis } from "./document-basis.js";
 import { workflowStepName, type Workflow, type WorkflowDocument } from "./workflow.js";
 

@@ -1,6 +1,6 @@
 /**
  * What the kit served, priced at the binary's own prices for its default model: the figure a test holds
- * flower's booked cost to (flower prices with src/runtime/model-prices.ts; this is the independent side).
+ * flower's booked cost to (flower prices with src/runtime/books/model-prices.ts; this is the independent side).
  */
 import type { Exchange } from "../../src/testing/index.js";
 

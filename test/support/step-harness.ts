@@ -10,7 +10,7 @@ import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { afterEach } from "vitest";
 import { HandoffPolicy } from "../../src/handoff/policy.js";
 import type { FlowerEvent } from "../../src/runtime/events.js";
-import { StepRun, type StepEnvironment, type StepPlan } from "../../src/runtime/step-run.js";
+import { StepRun, type StepEnvironment, type StepPlan } from "../../src/runtime/drive/step-run.js";
 import type { StepRecord } from "../../src/records/step-record.js";
 import { init, scriptedQuery, type ScriptedSession } from "./scripted-query.js";
 

@@ -6,7 +6,7 @@
 import { UsageError } from "../../errors.js";
 import type { Locale } from "../../locale/locale.js";
 import { RunDirectory } from "../../storage/run-directory.js";
-import { recordedSettings } from "../../runtime/step-settings.js";
+import { recordedSettings } from "../../runtime/drive/step-settings.js";
 import type { StepRecord } from "../../records/step-record.js";
 import type { Runtime } from "../../runtime/runtime.js";
 import { parseNonEmpty, type ParsedCommand } from "../args.js";

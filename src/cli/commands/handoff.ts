@@ -10,7 +10,7 @@
  */
 import { EXIT, UsageError } from "../../errors.js";
 import { resolveLocale } from "../../locale/locale.js";
-import { requestHandoff } from "../../runtime/request-handoff.js";
+import { requestHandoff } from "../../runtime/generations/ask-for-handoff.js";
 import { openRequestTarget, type OpenRequestTarget } from "../../storage/request-target.js";
 import { runDirectory as runDirectoryPath } from "../../storage/files.js";
 import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";

@@ -14,7 +14,7 @@ import { resolveLocale, type Locale } from "../../locale/locale.js";
 import type { GenerationRecord, StepRecord } from "../../records/step-record.js";
 import { generationTurns, stepTurns } from "../../records/turns.js";
 import { sparkline } from "../../report/sparkline.js";
-import { reportStep } from "../../runtime/report-input.js";
+import { reportStep } from "../step-report-input.js";
 import { parseLang, type ParsedCommand } from "../args.js";
 import { changedInUse } from "../changed-documents.js";
 import { CHANGED_TEXT } from "../changed-text.js";

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { earlierGenerations } from "../../../src/records/earlier-generations.js";
 import type { StepRecord } from "../../../src/records/step-record.js";
-import { recallSearch } from "../../../src/runtime/recall-access.js";
+import { recallSearch } from "../../../src/runtime/session/recall-access.js";
 import { PruningSessionStore } from "../../../src/session-layers/pruning-store.js";
 import { RedactingSessionStore } from "../../../src/session-layers/redacting-store.js";
 import { SecretRedactor } from "../../../src/secret-redactor.js";

@@ -16,8 +16,8 @@ import { currentProcess, type ProcessIdentity } from "../../../src/records/proce
 import { SharedRunRecords } from "../../../src/storage/shared-run-records.js";
 import { SqliteRunRecords } from "../../../src/storage/sqlite/sqlite-run-records.js";
 import { newStepRecord } from "../../../src/records/step-record.js";
-import { StepLease } from "../../../src/runtime/step-lease.js";
-import { WorkspaceSync } from "../../../src/runtime/workspace-sync.js";
+import { StepLease } from "../../../src/runtime/drive/step-lease.js";
+import { WorkspaceSync } from "../../../src/runtime/files/workspace-sync.js";
 import { quoteIdentifier } from "../../../src/storage/postgres/migrate.js";
 import { PostgresSessionStore } from "../../../src/storage/postgres/postgres-session-store.js";
 import { PostgresWorkspaceFiles } from "../../../src/storage/postgres/postgres-workspace-files.js";

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { Handoff } from "../../../src/handoff/document.js";
 import { withPersonsWords } from "../../../src/handoff/person.js";
 import type { StepRecord } from "../../../src/records/step-record.js";
-import { causeOf } from "../../../src/runtime/generation-switch.js";
+import { causeOf } from "../../../src/runtime/generations/generation-switch.js";
 
 const asked = withPersonsWords(
   new Handoff({ step: "busy", doing: "Counting.", next: "Go on counting." }),

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { HandoffRequest } from "../../../src/records/handoff-requests.js";
 import { SqliteRunRecords } from "../../../src/storage/sqlite/sqlite-run-records.js";
-import { HandoffRequestWatch } from "../../../src/runtime/handoff-request.js";
+import { HandoffRequestWatch } from "../../../src/runtime/generations/handoff-request-watch.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 
 const temp = useTempDirs();

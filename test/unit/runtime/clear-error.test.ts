@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clearError } from "../../../src/runtime/clear-error.js";
+import { clearError } from "../../../src/runtime/session/clear-error.js";
 
 describe("clearError", () => {
   it("says an API error once: the result text, the API error and the iterator's throw are one", () => {

@@ -1,7 +1,7 @@
-/** The drift watch's rule (runtime/drift-watch.ts): which generations make a pause. */
+/** The drift watch's rule (runtime/judge/drift-watch.ts): which generations make a pause. */
 import { describe, expect, it } from "vitest";
 import type { GenerationProgress, GenerationRecord } from "../../../src/records/step-record.js";
-import { driftEvidence, stalled } from "../../../src/runtime/drift-watch.js";
+import { driftEvidence, stalled } from "../../../src/runtime/judge/drift-watch.js";
 
 function generation(number: number, progress?: Partial<GenerationProgress>): GenerationRecord {
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cannotPass, retryCannotPass } from "../../../src/runtime/failure-class.js";
+import { cannotPass, retryCannotPass } from "../../../src/runtime/drive/failure-class.js";
 import { CANNOT_PASS } from "../../../src/runtime/text.js";
 
 const evidence = { apiStatus: null, apiErrorType: null, started: true, text: "" };

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { coordinator, Runtime, worker, type FlowerEvent } from "../../../src/index.js";
 import { resolveGoalOption } from "../../../src/goal/goal-option.js";
-import { decideGoal, storedGoal } from "../../../src/runtime/frozen-goal.js";
+import { decideGoal, storedGoal } from "../../../src/runtime/judge/frozen-goal.js";
 import { init, response, result, scriptedQuery, type ScriptedSession } from "../../support/scripted-query.js";
 
 const recorded = storedGoal(resolveGoalOption({ checks: [{ command: "test -f ok.txt" }], goalText: "v1" }));

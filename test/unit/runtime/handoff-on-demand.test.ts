@@ -9,7 +9,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { HandoffPolicy } from "../../../src/handoff/policy.js";
 import type { HandoffRequest } from "../../../src/records/handoff-requests.js";
-import type { HandoffRequestSource } from "../../../src/runtime/handoff-request.js";
+import type { HandoffRequestSource } from "../../../src/runtime/generations/handoff-request-watch.js";
 import { response, result } from "../../support/scripted-query.js";
 import { HANDOFF_ANSWER, session, stepHarness } from "../../support/step-harness.js";
 

@@ -5,7 +5,7 @@
  */
 import { rmSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import type { StepEnvironment } from "../../../src/runtime/step-plan.js";
+import type { StepEnvironment } from "../../../src/runtime/drive/step-plan.js";
 import { response, result } from "../../support/scripted-query.js";
 import { HANDOFF_ANSWER, session, stepHarness } from "../../support/step-harness.js";
 

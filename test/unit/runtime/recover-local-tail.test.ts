@@ -2,7 +2,11 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
-import { claudeProjectsDir, missingTail, recoverLocalTail } from "../../../src/runtime/recover-local-tail.js";
+import {
+  claudeProjectsDir,
+  missingTail,
+  recoverLocalTail,
+} from "../../../src/runtime/drive/recover-local-tail.js";
 import { SqliteSessionStore } from "../../../src/storage/sqlite/sqlite-session-store.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 

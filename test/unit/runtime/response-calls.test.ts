@@ -4,8 +4,8 @@
  */
 import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
-import { classifySession } from "../../../src/runtime/session-outcome.js";
-import { SessionTranslator } from "../../../src/runtime/session-translator.js";
+import { classifySession } from "../../../src/runtime/session/session-outcome.js";
+import { SessionTranslator } from "../../../src/runtime/session/session-translator.js";
 
 const start = (parent: string | null = null) =>
   ({

@@ -5,8 +5,8 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { HandoffPolicy } from "../../../src/handoff/policy.js";
-import { childAbort, releaseSessionAbort } from "../../../src/runtime/session-options.js";
-import { runSession } from "../../../src/runtime/session-run.js";
+import { childAbort, releaseSessionAbort } from "../../../src/runtime/session/session-options.js";
+import { runSession } from "../../../src/runtime/session/session-run.js";
 import { response, result, scriptedQuery } from "../../support/scripted-query.js";
 import { session } from "../../support/step-harness.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { classifySession } from "../../../src/runtime/session-outcome.js";
-import type { SessionReading } from "../../../src/runtime/session-translator.js";
+import { classifySession } from "../../../src/runtime/session/session-outcome.js";
+import type { SessionReading } from "../../../src/runtime/session/session-translator.js";
 
 function reading(overrides: Partial<SessionReading> = {}): SessionReading {
   return {

@@ -5,7 +5,7 @@ import {
   SessionTranslator,
   summariseToolInput,
   type SessionSignal,
-} from "../../../src/runtime/session-translator.js";
+} from "../../../src/runtime/session/session-translator.js";
 
 const recorded = JSON.parse(
   readFileSync(new URL("./fixtures/sdk-session-background-agent.json", import.meta.url), "utf8"),

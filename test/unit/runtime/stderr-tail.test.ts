@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { MAX_BYTES, MAX_LINE_CHARS, MAX_LINES, StderrTail } from "../../../src/runtime/stderr-tail.js";
+import {
+  MAX_BYTES,
+  MAX_LINE_CHARS,
+  MAX_LINES,
+  StderrTail,
+} from "../../../src/runtime/session/stderr-tail.js";
 import { SecretRedactor } from "../../../src/secret-redactor.js";
 
 describe("the child's stderr tail", () => {

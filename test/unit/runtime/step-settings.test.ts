@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { newStepRecord, type StepSettings } from "../../../src/records/step-record.js";
-import { recordedSettings, resolveStepSettings, runSettings } from "../../../src/runtime/step-settings.js";
+import {
+  recordedSettings,
+  resolveStepSettings,
+  runSettings,
+} from "../../../src/runtime/drive/step-settings.js";
 
 const defaults = { env: {}, locale: "en" as const };
 

@@ -4,7 +4,7 @@
  * the binary's own messages not at all), and which calls the rewind keeps and takes back.
  */
 import { describe, expect, it } from "vitest";
-import { turnPoint } from "../../../src/runtime/turn-point.js";
+import { turnPoint } from "../../../src/runtime/files/turn-point.js";
 
 let n = 0;
 const uuid = () => `u${++n}`;

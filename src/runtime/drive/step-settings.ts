@@ -1,0 +1,129 @@
+/**
+ * How a step runs — model, handoff line, budget, reviewer, language — decided once when it starts and
+ * recorded (`StepRecord.settings`), so `continue` runs it the same way in any process. An option named
+ * explicitly for the continuation overrides one recorded setting and is reported as an override event
+ * (the CLI prints one line per override). Nothing here reads the environment: the Runtime passes the
+ * environment it resolved at its door.
+ */
+import { DEFAULTS } from "../../defaults.js";
+import type { HandoffRule } from "../../handoff/policy.js";
+import { resolveWindow } from "../../handoff/window.js";
+import type { Locale } from "../../locale/locale.js";
+import type { SettingName, SettingOverride, SettingValue } from "../../events/flower-events.js";
+import type { StepRecord, StepSettings } from "../../records/step-record.js";
+
+/** What the caller named explicitly (a Runtime option, a step option); undefined: not named. */
+export interface GivenSettings {
+  model?: string | undefined;
+  handoff?: boolean | undefined;
+  window?: number | undefined;
+  headroom?: number | undefined;
+  rule?: HandoffRule | undefined;
+  driftAfter?: number | undefined;
+  maxBudgetUsd?: number | undefined;
+  budgetUsd?: number | undefined;
+  review?: boolean | undefined;
+  locale?: Locale | undefined;
+}
+
+/** What applies when a setting is neither given nor recorded. */
+export interface SettingDefaults {
+  /** The environment the `claude` child sees (for the window guessed from ANTHROPIC_MODEL). */
+  env: NodeJS.ProcessEnv;
+  locale: Locale;
+}
+
+/**
+ * The settings a step runs with. Without `recorded` (a new step, or a record written before settings
+ * were kept): what is given, else the defaults, the window from `resolveWindow`. With `recorded`: the
+ * recorded settings, except what is given and differs — each such difference is one override. A window
+ * that was guessed from the model follows a model given on the continuation.
+ */
+export function resolveStepSettings(
+  given: GivenSettings,
+  recorded: StepSettings | undefined,
+  defaults: SettingDefaults,
+): { settings: StepSettings; overrides: SettingOverride[] } {
+  if (!recorded) {
+    return {
+      settings: {
+        model: given.model ?? null,
+        handoff: {
+          enabled: given.handoff ?? true,
+          window: resolveWindow({ window: given.window, model: given.model, env: defaults.env }),
+          headroom: given.headroom ?? DEFAULTS.headroom,
+          windowGuessed: given.window === undefined,
+          rule: given.rule ?? "line",
+        },
+        maxBudgetUsd: given.maxBudgetUsd ?? null,
+        review: given.review ?? false,
+        locale: given.locale ?? defaults.locale,
+        ...(given.driftAfter !== undefined ? { driftAfter: given.driftAfter } : {}),
+        ...(given.budgetUsd !== undefined ? { budgetUsd: given.budgetUsd } : {}),
+      },
+      overrides: [],
+    };
+  }
+  const overrides: SettingOverride[] = [];
+  const pick = <T extends SettingValue>(setting: SettingName, value: T | undefined, kept: T): T => {
+    if (value === undefined || value === kept) return kept;
+    overrides.push({ setting, recorded: kept, now: value, by: setting });
+    return value;
+  };
+  const model = pick("model", given.model, recorded.model);
+  const handoff = { ...recorded.handoff };
+  handoff.enabled = pick("handoff", given.handoff, recorded.handoff.enabled);
+  handoff.headroom = pick("headroom", given.headroom, recorded.handoff.headroom);
+  handoff.rule = pick("rule", given.rule, recorded.handoff.rule ?? "line");
+  if (given.window !== undefined) {
+    handoff.window = pick("window", given.window, recorded.handoff.window);
+    handoff.windowGuessed = false;
+  } else if (model !== recorded.model && recorded.handoff.windowGuessed) {
+    const window = resolveWindow({ model: model ?? undefined, env: defaults.env });
+    if (window !== recorded.handoff.window)
+      overrides.push({ setting: "window", recorded: recorded.handoff.window, now: window, by: "model" });
+    handoff.window = window;
+  }
+  return {
+    settings: {
+      model,
+      handoff,
+      maxBudgetUsd: pick("maxBudgetUsd", given.maxBudgetUsd, recorded.maxBudgetUsd),
+      review: pick("review", given.review, recorded.review),
+      locale: pick("locale", given.locale, recorded.locale),
+      ...(given.driftAfter !== undefined || recorded.driftAfter !== undefined
+        ? { driftAfter: pick("driftAfter", given.driftAfter, recorded.driftAfter ?? DEFAULTS.driftAfter) }
+        : {}),
+      ...budgetOf(pick, given.budgetUsd, recorded.budgetUsd),
+    },
+    overrides,
+  };
+}
+
+/** The run's budget: the given one (an override of a recorded one), else the recorded one; none: absent. */
+function budgetOf(
+  pick: <T extends SettingValue>(setting: SettingName, value: T | undefined, kept: T) => T,
+  given: number | undefined,
+  recorded: number | undefined,
+): { budgetUsd?: number } {
+  if (given === undefined) return recorded === undefined ? {} : { budgetUsd: recorded };
+  const kept: number | null = recorded ?? null;
+  return { budgetUsd: pick<number | null>("budgetUsd", given, kept) ?? given };
+}
+
+/**
+ * The settings recorded under a name: the step's own, else — for a workflow run's id, or a step of a
+ * run that has none yet — those its run was started with (see `runSettings`). Undefined when nothing
+ * was recorded (older records).
+ */
+export function recordedSettings(records: readonly StepRecord[], name: string): StepSettings | undefined {
+  const own = records.find((record) => record.step === name);
+  return own?.settings ?? runSettings(records, own?.run ?? name);
+}
+
+/** The settings a workflow run was started with: those of its earliest-started step that has them. */
+export function runSettings(records: readonly StepRecord[], run: string): StepSettings | undefined {
+  return records
+    .filter((record) => record.run === run && record.settings !== undefined)
+    .sort((a, b) => a.startedAt.localeCompare(b.startedAt))[0]?.settings;
+}
