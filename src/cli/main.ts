@@ -19,7 +19,7 @@ import { USAGE_TEXT } from "./usage-text.js";
 const HANDLERS: Record<CommandName, (parsed: ParsedCommand) => Promise<number>> = {
   run: async (parsed) => (await import("./commands/run.js")).runCommand(parsed),
   continue: async (parsed) => (await import("./commands/continue.js")).continueCommandRun(parsed),
-  runs: async (parsed) => (await import("./commands/inspect.js")).runsCommand(parsed),
+  runs: async (parsed) => (await import("./commands/runs.js")).runsCommand(parsed),
   show: async (parsed) => (await import("./commands/show.js")).showCommand(parsed),
   report: async (parsed) => (await import("./commands/report.js")).reportCommand(parsed),
   forget: async (parsed) => (await import("./commands/forget.js")).forgetCommand(parsed),

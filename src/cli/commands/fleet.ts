@@ -1,7 +1,7 @@
 /**
  * The fleet's one-shot commands: `flower submit "<task>"` (a run into the queue; prints its name),
  * `flower approve <run>` (a paused run goes on) and `flower cancel <run>` (stops it wherever it runs).
- * `flower worker` is worker.ts; the fleet's statuses in `flower runs --store` are in inspect.ts.
+ * `flower worker` is worker.ts; the fleet's statuses in `flower runs --store` are in runs.ts.
  */
 import { EXIT, UsageError } from "../../errors.js";
 import { resolveLocale } from "../../locale/locale.js";
