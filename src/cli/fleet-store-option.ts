@@ -1,7 +1,7 @@
 /**
  * The fleet's store, as `flower submit`, `approve`, `cancel` and `worker` take it: --store / FLOWER_STORE
  * must name a PostgreSQL database (the queue lives there), else a usage error naming the command. Shared
- * by the fleet's commands (commands/fleet.ts, commands/worker.ts), so it is in neither.
+ * by the fleet's commands (commands/submit.ts, approve.ts, cancel.ts, worker.ts), so it is in none of them.
  */
 import { UsageError } from "../errors.js";
 import type { Locale } from "../locale/locale.js";

@@ -1,5 +1,5 @@
 /**
- * How `flower runs` (commands/inspect.ts) and `flower show` (commands/show.ts) print a step record's
+ * How `flower runs` (commands/runs.ts) and `flower show` (commands/show.ts) print a step record's
  * figures: a recorded time as the local clock reads it, and a value summed over a run's steps. Both
  * commands print them, so they live here rather than in either command.
  */

@@ -1,13 +1,18 @@
 /**
- * `flower apply <run> [--squash]`: the run's branch flower/<run> into your current branch — a merge, or
- * its changes staged squashed for you to commit. Refused (exit 2, nothing changed) over uncommitted
- * changes to tracked files, on a conflict, and for a run that worked in this checkout itself.
+ * `flower apply <run> [--squash]`: the run's branch flower/<run> into your current branch, merged or
+ * staged squashed. Options: command-options.ts `apply`; the run, checkout, store and runtime:
+ * work-runtime.ts; words: work-text.ts (handed over by work-runtime.ts).
  */
 import { EXIT } from "../../errors.js";
 import { gitText } from "../../work/git.js";
 import type { ParsedCommand } from "../args.js";
 import { workCommand } from "../work-runtime.js";
 
+/**
+ * `flower apply <run> [--squash]`: the run's branch flower/<run> into your current branch — a merge, or
+ * its changes staged squashed for you to commit. Refused (exit 2, nothing changed) over uncommitted
+ * changes to tracked files, on a conflict, and for a run that worked in this checkout itself.
+ */
 export async function applyCommand(parsed: ParsedCommand): Promise<number> {
   const { rt, name, text, workspace } = await workCommand(parsed, "apply", "run");
   try {

@@ -1,7 +1,7 @@
 /**
- * `flower continue [step|run]`: what to pick up (one resolver for a run directory, the store's records
- * for a shared store), with the settings it was started with, and how it goes on (a workflow run at the
- * step where it stopped, a step run on its own in its session).
+ * `flower continue [step|run]`: a stopped run or step goes on, with the settings it was started with.
+ * Options: command-options.ts `continue`, parsed by args.ts; settings (the recorded ones adopted):
+ * live-settings.ts; supervision: live-run.ts, workflow-live.ts; words: text.ts.
  */
 import { UsageError } from "../../errors.js";
 import type { Locale } from "../../locale/locale.js";
@@ -30,6 +30,11 @@ import {
   type LiveSettings,
 } from "../live-settings.js";
 
+/**
+ * `flower continue [step|run]`: what to pick up (one resolver for a run directory, the store's records
+ * for a shared store), with the settings it was started with, and how it goes on (a workflow run at the
+ * step where it stopped, a step run on its own in its session).
+ */
 export async function continueCommandRun(parsed: ParsedCommand): Promise<number> {
   const settings = liveSettings(parsed.values);
   if (parsed.positionals.length > 1)

@@ -1,10 +1,7 @@
 /**
- * `flower demo`: the whole thing, offline. The offline model kit runs in this process, the real
- * Claude Code binary talks to it, and the run is shown with the same display as a real one. This is
- * the "does it work on this machine" command: no key, no cost, well under a minute.
- *
- * It runs the default workflow: requirements, the pause (where the demo plays the person and changes
- * one line of the frozen file), then goal and work in a new runtime, as `flower continue` would.
+ * `flower demo`: the default workflow offline, the real binary against the offline model kit (testing/).
+ * Options: command-options.ts `demo`; the run shown as a real one: live-run.ts, workflow-live.ts;
+ * words: text.ts, usage-text.ts.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -34,6 +31,14 @@ import { CLI_TEXT } from "../text.js";
 import { USAGE_TEXT } from "../usage-text.js";
 import { runWorkflowLive } from "../workflow-live.js";
 
+/**
+ * `flower demo`: the whole thing, offline. The offline model kit runs in this process, the real
+ * Claude Code binary talks to it, and the run is shown with the same display as a real one. This is
+ * the "does it work on this machine" command: no key, no cost, well under a minute.
+ *
+ * It runs the default workflow: requirements, the pause (where the demo plays the person and changes
+ * one line of the frozen file), then goal and work in a new runtime, as `flower continue` would.
+ */
 export async function demoCommand(parsed: ParsedCommand): Promise<number> {
   const locale = resolveLocale(parseLang(parsed.values.lang));
   if (parsed.positionals.length > 0)

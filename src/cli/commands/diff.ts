@@ -1,12 +1,17 @@
 /**
- * `flower diff <run> [--generation N] [--step NAME] [--stat | --name-only]`: what a run changed, as git
- * prints it — the whole run (from the files as it found them, your uncommitted changes included, to its
- * last checkpoint), one step, or one generation. With --store, from whichever machine ran it.
+ * `flower diff <run>`: what a run changed, as git prints it (the whole run, one step or one generation).
+ * Options: command-options.ts `diff`, parsed by args.ts; the run, checkout, store and runtime:
+ * work-runtime.ts.
  */
 import { EXIT, UsageError } from "../../errors.js";
 import { parseGeneration, parseNonEmpty, type ParsedCommand } from "../args.js";
 import { workCommand } from "../work-runtime.js";
 
+/**
+ * `flower diff <run> [--generation N] [--step NAME] [--stat | --name-only]`: what a run changed, as git
+ * prints it — the whole run (from the files as it found them, your uncommitted changes included, to its
+ * last checkpoint), one step, or one generation. With --store, from whichever machine ran it.
+ */
 export async function diffCommand(parsed: ParsedCommand): Promise<number> {
   if (parsed.values.stat === true && parsed.values["name-only"] === true)
     throw new UsageError("flower diff: --stat or --name-only, not both");

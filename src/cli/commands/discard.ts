@@ -1,12 +1,17 @@
 /**
- * `flower discard <run>`: the run's work thrown away here — its branch flower/<run> and its own worktree
- * (a `--worktree` run's). Its records and checkpoints stay (`flower forget` deletes those).
+ * `flower discard <run>`: the run's branch flower/<run> and its own worktree thrown away; records stay.
+ * Options: command-options.ts `discard` (WORK); the run, checkout, store and runtime: work-runtime.ts;
+ * words: work-text.ts (handed over by work-runtime.ts).
  */
 import { EXIT } from "../../errors.js";
 import type { ParsedCommand } from "../args.js";
 import { displayPath } from "../live-run.js";
 import { workCommand } from "../work-runtime.js";
 
+/**
+ * `flower discard <run>`: the run's work thrown away here — its branch flower/<run> and its own worktree
+ * (a `--worktree` run's). Its records and checkpoints stay (`flower forget` deletes those).
+ */
 export async function discardCommand(parsed: ParsedCommand): Promise<number> {
   const { rt, name, text } = await workCommand(parsed, "discard", "run");
   try {

@@ -1,12 +1,17 @@
 /**
- * `flower fetch <run>`: the run's work as the branch flower/<run> of this checkout's repository, built
- * from its checkpoints — with --store, whichever machine ran it (a fleet worker, a colleague's laptop).
+ * `flower fetch <run>`: the run's work as the branch flower/<run> of this checkout's repository.
+ * Options: command-options.ts `fetch` (WORK); the run, checkout, store and runtime: work-runtime.ts;
+ * words: work-text.ts (handed over by work-runtime.ts).
  */
 import { EXIT } from "../../errors.js";
 import type { ParsedCommand } from "../args.js";
 import { displayPath } from "../live-run.js";
 import { workCommand } from "../work-runtime.js";
 
+/**
+ * `flower fetch <run>`: the run's work as the branch flower/<run> of this checkout's repository, built
+ * from its checkpoints — with --store, whichever machine ran it (a fleet worker, a colleague's laptop).
+ */
 export async function fetchCommand(parsed: ParsedCommand): Promise<number> {
   const { rt, name, text } = await workCommand(parsed, "fetch", "run");
   try {

@@ -1,15 +1,7 @@
 /**
- * `flower forget <step|run>`: retention.
- * - In a run directory: deletes the step's sessions (a run's: every step's), its reviewer sessions
- *   included, from the run's session store; the manifest keeps the records, so `flower show` still
- *   tells what they cost and where their handoffs and documents are. A step a live driver holds is
- *   refused, naming the holder (exit 2).
- * - In a shared store (`--store`, FLOWER_STORE): deletes the step's sessions, the files it saved there
- *   (`flower_files`), its lease and its record, and for a fleet run (`flower submit`) its fleet row and
- *   ended queue jobs, in one transaction, and the local copy of the record — nothing of it is left for
- *   another machine to continue, nor for `flower runs` to list. A step a live driver holds is refused,
- *   naming the holder (exit 2), as `flower continue` refuses it; so is a fleet run that is queued,
- *   paused or running, naming `flower cancel` (forget stops nothing).
+ * `flower forget <step|run>`: a step's (or run's) sessions deleted, and with --store all it left there.
+ * Options: command-options.ts `forget`; store: store-option.ts; the kept --notify targets:
+ * remembered-notify.ts; words: usage-text.ts.
  */
 import { EXIT, LeaseHeldError, UsageError } from "../../errors.js";
 import type { StepRecord } from "../../records/step-record.js";
@@ -23,6 +15,19 @@ import { storeOption } from "../store-option.js";
 import { USAGE_TEXT } from "../usage-text.js";
 import { resolveLocale } from "../../locale/locale.js";
 
+/**
+ * `flower forget <step|run>`: retention.
+ * - In a run directory: deletes the step's sessions (a run's: every step's), its reviewer sessions
+ *   included, from the run's session store; the manifest keeps the records, so `flower show` still
+ *   tells what they cost and where their handoffs and documents are. A step a live driver holds is
+ *   refused, naming the holder (exit 2).
+ * - In a shared store (`--store`, FLOWER_STORE): deletes the step's sessions, the files it saved there
+ *   (`flower_files`), its lease and its record, and for a fleet run (`flower submit`) its fleet row and
+ *   ended queue jobs, in one transaction, and the local copy of the record — nothing of it is left for
+ *   another machine to continue, nor for `flower runs` to list. A step a live driver holds is refused,
+ *   naming the holder (exit 2), as `flower continue` refuses it; so is a fleet run that is queued,
+ *   paused or running, naming `flower cancel` (forget stops nothing).
+ */
 export async function forgetCommand(parsed: ParsedCommand): Promise<number> {
   // --workspace comes with a line carried from another command: taken, not needed here.
   const usage = USAGE_TEXT[resolveLocale(parseLang(parsed.values.lang))];

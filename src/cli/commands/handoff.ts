@@ -1,12 +1,7 @@
 /**
- * `flower handoff <step> [--next "…"]`: asks the step's live driver — in this run directory, or on any
- * machine of a shared store (`--store`, FLOWER_STORE) — to hand off at its next message boundary, with
- * the person's words first in the handoff's next step (handoff/person.ts).
- *
- * It writes no step record: the record has one writer, the driver (records/handoff-requests.ts says why).
- * It leaves a request addressed to the lease it found live, and returns; the driver acts on it and says
- * so in its own terminal. Without a live driver (no lease, or its owner is gone by the rules a takeover
- * uses) it says so and exits 1: a stopped step starts its next generation with `flower continue`.
+ * `flower handoff <step> [--next "…"]`: asks the step's live driver to hand off at its next boundary.
+ * Options: command-options.ts `handoff`; store: store-option.ts; the request: runtime/request-handoff.ts
+ * and storage/request-target.ts; words: handoff-text.ts.
  */
 import { EXIT, UsageError } from "../../errors.js";
 import { resolveLocale } from "../../locale/locale.js";
@@ -17,6 +12,16 @@ import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
 import { HANDOFF_TEXT, type HandoffText } from "../handoff-text.js";
 import { storeOption } from "../store-option.js";
 
+/**
+ * `flower handoff <step> [--next "…"]`: asks the step's live driver — in this run directory, or on any
+ * machine of a shared store (`--store`, FLOWER_STORE) — to hand off at its next message boundary, with
+ * the person's words first in the handoff's next step (handoff/person.ts).
+ *
+ * It writes no step record: the record has one writer, the driver (records/handoff-requests.ts says why).
+ * It leaves a request addressed to the lease it found live, and returns; the driver acts on it and says
+ * so in its own terminal. Without a live driver (no lease, or its owner is gone by the rules a takeover
+ * uses) it says so and exits 1: a stopped step starts its next generation with `flower continue`.
+ */
 export async function handoffCommand(parsed: ParsedCommand): Promise<number> {
   // --workspace comes with a line carried from another command: taken, not needed here.
   const text = HANDOFF_TEXT[resolveLocale(parseLang(parsed.values.lang))];

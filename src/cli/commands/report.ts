@@ -1,13 +1,7 @@
 /**
- * `flower report [<run>|<step>...]`: one self-contained HTML file (inline SVG and CSS, no script, no
- * network). A run's page starts with the task as typed, the steps in order, the frozen documents as
- * frozen and the goal's checks run by run; then each step's context per turn across generations, with the
- * handoff line, the handoffs, and cost, turns and the files changed per generation (then the generations
- * a rewind took back, marked). With a shared store (`--store`, FLOWER_STORE) the records come from the
- * store too, so a run recorded on another machine can be drawn here (cli/step-source.ts).
- *
- * A name is told apart by what the records hold: a step record's name draws that step; otherwise a run id
- * (the `run` of the records) draws the run. No name: the last step's run, or the last step on its own.
+ * `flower report [<run>|<step>...]`: one self-contained HTML file (report/html-report.ts).
+ * Options: command-options.ts `report`; records: step-source.ts (run directory, and --store); what the
+ * page draws: report-contents.ts (shared with the live page).
  */
 import { dirname, join, resolve } from "node:path";
 import { EXIT } from "../../errors.js";
@@ -19,6 +13,17 @@ import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
 import { reportInput, wantedRecords } from "../report-contents.js";
 import { openStepSource } from "../step-source.js";
 
+/**
+ * `flower report [<run>|<step>...]`: one self-contained HTML file (inline SVG and CSS, no script, no
+ * network). A run's page starts with the task as typed, the steps in order, the frozen documents as
+ * frozen and the goal's checks run by run; then each step's context per turn across generations, with the
+ * handoff line, the handoffs, and cost, turns and the files changed per generation (then the generations
+ * a rewind took back, marked). With a shared store (`--store`, FLOWER_STORE) the records come from the
+ * store too, so a run recorded on another machine can be drawn here (cli/step-source.ts).
+ *
+ * A name is told apart by what the records hold: a step record's name draws that step; otherwise a run id
+ * (the `run` of the records) draws the run. No name: the last step's run, or the last step on its own.
+ */
 export async function reportCommand(parsed: ParsedCommand): Promise<number> {
   const locale = resolveLocale(parseLang(parsed.values.lang));
   const out = parseNonEmpty("--out", parsed.values.out);

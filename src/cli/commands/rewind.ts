@@ -1,8 +1,7 @@
 /**
- * `flower rewind <step> --to N [--force]`: the step goes back to the start of generation N — its files,
- * its history (later generations archived, still listed), and the handoff that started N is current
- * again, to edit before `flower continue`. A file you changed since the run's last checkpoint refuses
- * the rewind, named (exit 2), unless --force.
+ * `flower rewind <step> --to N`: the step back to the start of generation N (or a turn of it), then
+ * the `flower continue` line. Options: command-options.ts `rewind`, parsed by args.ts; the step, checkout,
+ * store and runtime: work-runtime.ts; the continue line: live-settings.ts; words: work-text.ts.
  */
 import { EXIT, UsageError } from "../../errors.js";
 import type { ParsedCommand } from "../args.js";
@@ -14,6 +13,12 @@ import { WORK_TEXT } from "../work-text.js";
 import { resolveLocale } from "../../locale/locale.js";
 import { parseGeneration, parseLang } from "../args.js";
 
+/**
+ * `flower rewind <step> --to N [--force]`: the step goes back to the start of generation N — its files,
+ * its history (later generations archived, still listed), and the handoff that started N is current
+ * again, to edit before `flower continue`. A file you changed since the run's last checkpoint refuses
+ * the rewind, named (exit 2), unless --force.
+ */
 export async function rewindCommand(parsed: ParsedCommand): Promise<number> {
   const generation = parseGeneration(parsed.values.to, "--to");
   const turn = parseGeneration(parsed.values.turn, "--turn");

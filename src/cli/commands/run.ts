@@ -1,7 +1,7 @@
 /**
- * `flower "<task>"`: a workflow run (requirements → goal → work), or with --direct the work step alone,
- * a coordinator with a default team, the workspace as its cwd, workbench on, handoff on unless
- * --no-handoff. `flower continue` is commands/continue.ts; the settings both share are live-settings.ts.
+ * `flower "<task>"`: a workflow run (requirements → goal → work), or with --direct the work step alone.
+ * Options: command-options.ts `run`, parsed by args.ts; settings, credentials and runtime: live-settings.ts;
+ * supervision: live-run.ts, workflow-live.ts; words: text.ts, usage-text.ts, work-text.ts.
  */
 import { createInterface } from "node:readline/promises";
 import { EXIT, UsageError } from "../../errors.js";
@@ -33,6 +33,11 @@ import { WORK_TEXT } from "../work-text.js";
 
 export { stepNameFor };
 
+/**
+ * `flower "<task>"`: a workflow run (requirements → goal → work), or with --direct the work step alone,
+ * a coordinator with a default team, the workspace as its cwd, workbench on, handoff on unless
+ * --no-handoff.
+ */
 export async function runCommand(parsed: ParsedCommand): Promise<number> {
   const settings = liveSettings(parsed.values);
   const usage = USAGE_TEXT[settings.locale];

@@ -1,7 +1,7 @@
 /**
- * `flower serve`: the live page of every run of the run directory or the shared store (serve/server.ts),
- * until Ctrl-C (or SIGTERM), which closes every open page's stream and the store and exits 0: stopping
- * the page is the normal way to end it, and the runs it shows are not touched.
+ * `flower serve`: the live page of every run (serve/server.ts) until Ctrl-C or SIGTERM.
+ * Options: command-options.ts `serve`; what the page reads and may do: serve-source.ts; words:
+ * serve-text.ts, usage-text.ts.
  */
 import { EXIT, UsageError } from "../../errors.js";
 import { resolveLocale } from "../../locale/locale.js";
@@ -11,6 +11,11 @@ import { openServeSource } from "../serve-source.js";
 import { SERVE_LINES } from "../serve-text.js";
 import { USAGE_TEXT } from "../usage-text.js";
 
+/**
+ * `flower serve`: the live page of every run of the run directory or the shared store (serve/server.ts),
+ * until Ctrl-C (or SIGTERM), which closes every open page's stream and the store and exits 0: stopping
+ * the page is the normal way to end it, and the runs it shows are not touched.
+ */
 export async function serveCommand(parsed: ParsedCommand): Promise<number> {
   const locale = resolveLocale(parseLang(parsed.values.lang));
   const lines = SERVE_LINES[locale];

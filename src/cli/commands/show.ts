@@ -1,8 +1,7 @@
 /**
- * `flower show [<run>|<step>]`: a run's steps and its frozen documents, or one step in detail — read
- * from the run directory, or with a shared store (`--store`, FLOWER_STORE) from the store as well, so a
- * run recorded on another machine shows here with its documents as the store keeps them
- * (cli/step-source.ts). Reads only; never creates the run directory.
+ * `flower show [<run>|<step>]`: a run's steps and frozen documents, or one step in detail; reads only.
+ * Options: command-options.ts `show`; records: step-source.ts (run directory, and --store); its sections:
+ * frozen-view.ts, guard-summary.ts, handoff-summary.ts, work-summary.ts; words: text.ts, display-text.ts.
  */
 import { spentOfBudget } from "../budget-lines.js";
 import { isDefaultRunDirectory } from "../../storage/files.js";
@@ -34,6 +33,12 @@ import { leftOutName, namedFiles, stepFiles } from "../work-summary.js";
 import { branchOf } from "../../work/checkpoint-message.js";
 import { localTime, sum } from "../step-figures.js";
 
+/**
+ * `flower show [<run>|<step>]`: a run's steps and its frozen documents, or one step in detail — read
+ * from the run directory, or with a shared store (`--store`, FLOWER_STORE) from the store as well, so a
+ * run recorded on another machine shows here with its documents as the store keeps them
+ * (cli/step-source.ts). Reads only; never creates the run directory.
+ */
 export async function showCommand(parsed: ParsedCommand): Promise<number> {
   const locale = resolveLocale(parseLang(parsed.values.lang));
   if (parsed.positionals.length > 1) throw new UsageError(USAGE_TEXT[locale].oneStepName("show"));

@@ -1,12 +1,7 @@
 /**
- * `flower worker --store postgres://… [--concurrency N]`: a fleet worker in the foreground, one line per
- * thing it does with a run. It drives each run as `flower "<task>"` / `flower continue` would (the
- * library's Worker, src/fleet/worker.ts), in --workspace with --run-dir, --model and --max-budget-usd.
- *
- * Ctrl-C or SIGTERM: every run stops at its next message boundary and goes back to the queue, then the
- * worker exits 0 (a stopped worker is its normal end). A second signal, or SIGTERM's grace period
- * (TERM_GRACE_MS, as for `flower "<task>"`), quits at once: the runs stay with this dead worker until
- * another worker takes them back (at once on this machine, after the lease's staleness elsewhere).
+ * `flower worker --store URL`: a fleet worker in the foreground (fleet/worker.ts), a line per action.
+ * Options: command-options.ts `worker`, parsed by args.ts; settings and credentials: live-settings.ts;
+ * store: fleet-store-option.ts; the lines it prints: fleet-command-lines.ts, fleet-text.ts.
  */
 import { hostname } from "node:os";
 import { EXIT, UsageError } from "../../errors.js";
@@ -20,6 +15,16 @@ import { approveCommandLine, continueCommandLine } from "../fleet-command-lines.
 import { fleetStore } from "../fleet-store-option.js";
 import { USAGE_TEXT } from "../usage-text.js";
 
+/**
+ * `flower worker --store postgres://… [--concurrency N]`: a fleet worker in the foreground, one line per
+ * thing it does with a run. It drives each run as `flower "<task>"` / `flower continue` would (the
+ * library's Worker, src/fleet/worker.ts), in --workspace with --run-dir, --model and --max-budget-usd.
+ *
+ * Ctrl-C or SIGTERM: every run stops at its next message boundary and goes back to the queue, then the
+ * worker exits 0 (a stopped worker is its normal end). A second signal, or SIGTERM's grace period
+ * (TERM_GRACE_MS, as for `flower "<task>"`), quits at once: the runs stay with this dead worker until
+ * another worker takes them back (at once on this machine, after the lease's staleness elsewhere).
+ */
 export async function workerCommand(parsed: ParsedCommand): Promise<number> {
   const settings = liveSettings(parsed.values);
   const locale = settings.locale;

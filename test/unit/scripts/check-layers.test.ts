@@ -51,13 +51,13 @@ describe("commandImports", () => {
     const command = (name: string) => join("cli", "commands", `${name}.ts`);
     const found = commandImports(
       graph({
-        [join("cli", "main.ts")]: [command("show"), command("inspect")],
-        [command("show")]: [command("inspect"), join("cli", "step-figures.ts")],
+        [join("cli", "main.ts")]: [command("show"), command("runs")],
+        [command("show")]: [command("runs"), join("cli", "step-figures.ts")],
         [join("cli", "serve-source.ts")]: [command("report")],
       }),
     );
     expect(found).toEqual([
-      [command("show"), command("inspect")],
+      [command("show"), command("runs")],
       [join("cli", "serve-source.ts"), command("report")],
     ]);
   });

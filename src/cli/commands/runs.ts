@@ -1,8 +1,7 @@
 /**
- * `flower runs`: a read-only view of the step records (`flower show` is in show.ts), to reconstruct
- * afterwards how many generations a step burned, what each cost and who holds a running one. It reads
- * through storage/run-directory.ts (or the shared store's view), never the manifest, and never creates
- * the run directory.
+ * `flower runs`: a table (or JSON lines) of the step records and runs, the fleet's statuses with --store.
+ * Options: command-options.ts `runs`; store: store-option.ts; figures: run-status.ts, step-figures.ts,
+ * budget-lines.ts; words: text.ts, fleet-text.ts, usage-text.ts.
  */
 import { spentOfBudget } from "../budget-lines.js";
 import { EXIT, UsageError } from "../../errors.js";
@@ -29,6 +28,11 @@ function openRunDirectory(values: ParsedCommand["values"]): RunDirectory {
   return new RunDirectory(runDirectory(parseNonEmpty("--run-dir", values["run-dir"])));
 }
 
+/**
+ * `flower runs`: a read-only view of the step records, to reconstruct afterwards how many generations a
+ * step burned, what each cost and who holds a running one. It reads through storage/run-directory.ts (or
+ * the shared store's view), never the manifest, and never creates the run directory.
+ */
 export function runsCommand(parsed: ParsedCommand): number | Promise<number> {
   const locale = resolveLocale(parseLang(parsed.values.lang));
   if (parsed.positionals.length > 0)

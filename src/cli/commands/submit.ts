@@ -1,7 +1,7 @@
 /**
- * The fleet's one-shot commands: `flower submit "<task>"` (a run into the queue; prints its name),
- * `flower approve <run>` (a paused run goes on) and `flower cancel <run>` (stops it wherever it runs).
- * `flower worker` is worker.ts; the fleet's statuses in `flower runs --store` are in inspect.ts.
+ * `flower submit "<task>" --store URL`: a run into the fleet's queue with this checkout (fleet/submit.ts);
+ * prints its name. Options: command-options.ts `submit`, parsed by args.ts; its store:
+ * fleet-store-option.ts; words: fleet-text.ts.
  */
 import { EXIT, UsageError } from "../../errors.js";
 import { resolveLocale } from "../../locale/locale.js";
@@ -46,38 +46,4 @@ export async function submitCommand(parsed: ParsedCommand): Promise<number> {
   // The name alone on stdout: `run=$(flower submit …)` in a script.
   process.stdout.write(parsed.values.json === true ? `${JSON.stringify(submitted)}\n` : `${submitted.run}\n`);
   return EXIT.ok;
-}
-
-export async function approveCommand(parsed: ParsedCommand): Promise<number> {
-  const { locale, run, store } = fleetAction("approve", parsed);
-  const { approveRun } = await import("../../fleet/fleet-runs.js");
-  const view = await approveRun(store.given, run);
-  say(parsed, view, FLEET_TEXT[locale].approved(run));
-  return EXIT.ok;
-}
-
-export async function cancelCommand(parsed: ParsedCommand): Promise<number> {
-  const { locale, run, store } = fleetAction("cancel", parsed);
-  const { cancelRun } = await import("../../fleet/fleet-runs.js");
-  const view = await cancelRun(store.given, run);
-  const text = FLEET_TEXT[locale];
-  say(
-    parsed,
-    view,
-    view.status === "cancelled"
-      ? text.cancelled(run)
-      : text.cancelAsked(run, view.machine ? `pid ${view.pid}@${view.machine}` : text.status[view.status]),
-  );
-  return EXIT.ok;
-}
-
-function fleetAction(command: string, parsed: ParsedCommand) {
-  const locale = resolveLocale(parseLang(parsed.values.lang));
-  if (parsed.positionals.length !== 1 || parsed.positionals[0]!.trim() === "")
-    throw new UsageError(FLEET_TEXT[locale].oneRun(command));
-  return { locale, run: parsed.positionals[0]!.trim(), store: fleetStore(command, parsed.values, locale) };
-}
-
-function say(parsed: ParsedCommand, view: object, line: string): void {
-  process.stdout.write(parsed.values.json === true ? `${JSON.stringify(view)}\n` : `${line}\n`);
 }
