@@ -67,7 +67,7 @@ const layers = [
   layer(
     ["serve"],
     ["cli", "fleet", "testing"],
-    "the live page sits below the CLI: its rows and actions (the fleet's) are passed in (cli/serve-source.ts).",
+    "the live page sits below the CLI: its rows and actions (the fleet's) are passed in (cli/page/serve-source.ts).",
   ),
   layer(
     ["workflow"],

@@ -22,7 +22,7 @@ export const MIN_SECRET_CHARS = 8;
 
 /**
  * The variables whose values are secrets the `claude` child receives: the first-party token variables and
- * the provider keys the CLI knows (src/cli/providers.ts reads the same names).
+ * the provider keys the CLI knows (src/cli/providers/providers.ts reads the same names).
  */
 export const SECRET_VARIABLES: readonly string[] = [
   "ANTHROPIC_API_KEY",

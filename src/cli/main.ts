@@ -5,12 +5,12 @@
  */
 import { EXIT, EXIT_CODES, FlowerError } from "../errors.js";
 import { localeOfTag, resolveLocale, unknownLanguageSetting, type Locale } from "../locale/locale.js";
-import { parseCommandLine, type ParsedCommand } from "./args.js";
-import { COMMANDS, type CommandName } from "./command-options.js";
-import { helpText } from "./help.js";
-import { detectInvocation, setInvocation } from "./invocation.js";
-import { packageVersion } from "./package-version.js";
-import { USAGE_TEXT } from "./usage-text.js";
+import { parseCommandLine, type ParsedCommand } from "./command-line/args.js";
+import { COMMANDS, type CommandName } from "./command-line/command-options.js";
+import { helpText } from "./command-line/help.js";
+import { detectInvocation, setInvocation } from "./command-line/invocation.js";
+import { packageVersion } from "./command-line/package-version.js";
+import { USAGE_TEXT } from "./command-line/usage-text.js";
 
 /**
  * Each command's module is imported when the command runs: the runtime, the SDK and the database drivers

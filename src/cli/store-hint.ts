@@ -7,7 +7,7 @@
  * pg driver, or FLOWER_STORE with the whole URL).
  */
 import type { Locale } from "../locale/locale.js";
-import type { StoreOption } from "./store-option.js";
+import type { StoreOption } from "./command-line/store-option.js";
 
 export interface StoreHint {
   /** The arguments to add (`["--store", url]`), or none. */

@@ -4,7 +4,7 @@
  */
 import type { Locale } from "../locale/locale.js";
 import { STATUS_WORDS, type StepStatusWord } from "../locale/status-words.js";
-import { invocation } from "./invocation.js";
+import { invocation } from "./command-line/invocation.js";
 
 /** A step's status words (locale/status-words.ts: the live page shows the same ones). */
 function stepStatus(locale: Locale): Record<StepStatusWord, string> {

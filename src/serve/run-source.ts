@@ -1,7 +1,7 @@
 /**
  * What the live page shows and what it may do, as plain types: the server (server.ts) knows nothing
  * about step records, stores or queues. The CLI builds a source from the run directory or the shared
- * store (cli/serve-source.ts), and the fleet's approve and cancel come in as `RunActions`, so the page
+ * store (cli/page/serve-source.ts), and the fleet's approve and cancel come in as `RunActions`, so the page
  * stays one concept: showing rows and passing two verbs on.
  */
 

@@ -7,7 +7,7 @@ import { isLocale, type Locale } from "../locale/locale.js";
 import type { RunActions, RunSource } from "./run-source.js";
 
 export interface ServeOptions {
-  /** Where the rows and reports come from (cli/serve-source.ts builds one from a run directory or a store). */
+  /** Where the rows and reports come from (cli/page/serve-source.ts builds one from a run directory or a store). */
   source: RunSource;
   /** Approve and cancel; required with `allowActions`. */
   actions?: RunActions;

@@ -5,8 +5,8 @@
  */
 import { EXIT } from "../../errors.js";
 import { gitText } from "../../work/git.js";
-import type { ParsedCommand } from "../args.js";
-import { workCommand } from "../work-runtime.js";
+import type { ParsedCommand } from "../command-line/args.js";
+import { workCommand } from "../work-commands/work-runtime.js";
 
 /**
  * `flower apply <run> [--squash]`: the run's branch flower/<run> into your current branch — a merge, or

@@ -4,9 +4,9 @@
  * fleet-run-action.ts; words: fleet-text.ts.
  */
 import { EXIT } from "../../errors.js";
-import type { ParsedCommand } from "../args.js";
-import { fleetRunAction, sayFleetRun } from "../fleet-run-action.js";
-import { FLEET_TEXT } from "../fleet-text.js";
+import type { ParsedCommand } from "../command-line/args.js";
+import { fleetRunAction, sayFleetRun } from "../fleet-commands/fleet-run-action.js";
+import { FLEET_TEXT } from "../fleet-commands/fleet-text.js";
 
 export async function cancelCommand(parsed: ParsedCommand): Promise<number> {
   const { locale, run, store } = fleetRunAction("cancel", parsed);

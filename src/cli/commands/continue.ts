@@ -9,15 +9,15 @@ import { RunDirectory } from "../../storage/run-directory.js";
 import { recordedSettings } from "../../runtime/drive/step-settings.js";
 import type { StepRecord } from "../../records/step-record.js";
 import type { Runtime } from "../../runtime/runtime.js";
-import { parseNonEmpty, type ParsedCommand } from "../args.js";
+import { parseNonEmpty, type ParsedCommand } from "../command-line/args.js";
 import { defaultTeam } from "../../agents/default-team.js";
-import { eventSink, runLive } from "../live-run.js";
+import { eventSink, runLive } from "../live/live-run.js";
 import { CLI_TEXT } from "../text.js";
-import { knownNames } from "../run-status.js";
-import { runWorkflowLive } from "../workflow-live.js";
+import { knownNames } from "../record-views/run-status.js";
+import { runWorkflowLive } from "../live/workflow-live.js";
 import { continueWorkflow } from "../../workflow/run-workflow.js";
 import { defaultWorkflow } from "../../workflow/default-workflow.js";
-import { budgetBelowSpent } from "../budget-lines.js";
+import { budgetBelowSpent } from "../record-views/budget-lines.js";
 import {
   adoptRecorded,
   continueCommand,
@@ -28,7 +28,7 @@ import {
   reviewGoal,
   supervised,
   type LiveSettings,
-} from "../live-settings.js";
+} from "../live/live-settings.js";
 
 /**
  * `flower continue [step|run]`: what to pick up (one resolver for a run directory, the store's records

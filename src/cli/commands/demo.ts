@@ -24,12 +24,12 @@ import {
 } from "../../testing/scenarios/demo/index.js";
 import { defaultWorkflow } from "../../workflow/default-workflow.js";
 import { continueWorkflow, runWorkflow } from "../../workflow/run-workflow.js";
-import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
+import { parseLang, parseNonEmpty, type ParsedCommand } from "../command-line/args.js";
 import { defaultTeam } from "../../agents/default-team.js";
-import { eventSink, makeOutput, shellQuote } from "../live-run.js";
+import { eventSink, makeOutput, shellQuote } from "../live/live-run.js";
 import { CLI_TEXT } from "../text.js";
-import { USAGE_TEXT } from "../usage-text.js";
-import { runWorkflowLive } from "../workflow-live.js";
+import { USAGE_TEXT } from "../command-line/usage-text.js";
+import { runWorkflowLive } from "../live/workflow-live.js";
 
 /**
  * `flower demo`: the whole thing, offline. The offline model kit runs in this process, the real

@@ -4,8 +4,8 @@
  * work-runtime.ts.
  */
 import { EXIT, UsageError } from "../../errors.js";
-import { parseGeneration, parseNonEmpty, type ParsedCommand } from "../args.js";
-import { workCommand } from "../work-runtime.js";
+import { parseGeneration, parseNonEmpty, type ParsedCommand } from "../command-line/args.js";
+import { workCommand } from "../work-commands/work-runtime.js";
 
 /**
  * `flower diff <run> [--generation N] [--step NAME] [--stat | --name-only]`: what a run changed, as git

@@ -4,9 +4,9 @@
  * words: work-text.ts (handed over by work-runtime.ts).
  */
 import { EXIT } from "../../errors.js";
-import type { ParsedCommand } from "../args.js";
-import { displayPath } from "../live-run.js";
-import { workCommand } from "../work-runtime.js";
+import type { ParsedCommand } from "../command-line/args.js";
+import { displayPath } from "../live/live-run.js";
+import { workCommand } from "../work-commands/work-runtime.js";
 
 /**
  * `flower fetch <run>`: the run's work as the branch flower/<run> of this checkout's repository, built

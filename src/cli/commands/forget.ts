@@ -6,13 +6,13 @@
 import { EXIT, LeaseHeldError, UsageError } from "../../errors.js";
 import type { StepRecord } from "../../records/step-record.js";
 import { runDirectory as runDirectoryPath } from "../../storage/files.js";
-import { forgetNotify } from "../remembered-notify.js";
+import { forgetNotify } from "../live/remembered-notify.js";
 import { RunDirectory } from "../../storage/run-directory.js";
 import { openStoreView } from "../../storage/store-view.js";
 import type { StoreSpec } from "../../storage/store-spec.js";
-import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
-import { storeOption } from "../store-option.js";
-import { USAGE_TEXT } from "../usage-text.js";
+import { parseLang, parseNonEmpty, type ParsedCommand } from "../command-line/args.js";
+import { storeOption } from "../command-line/store-option.js";
+import { USAGE_TEXT } from "../command-line/usage-text.js";
 import { resolveLocale } from "../../locale/locale.js";
 
 /**

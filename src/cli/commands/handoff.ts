@@ -8,9 +8,9 @@ import { resolveLocale } from "../../locale/locale.js";
 import { requestHandoff } from "../../runtime/generations/ask-for-handoff.js";
 import { openRequestTarget, type OpenRequestTarget } from "../../storage/request-target.js";
 import { runDirectory as runDirectoryPath } from "../../storage/files.js";
-import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
+import { parseLang, parseNonEmpty, type ParsedCommand } from "../command-line/args.js";
 import { HANDOFF_TEXT, type HandoffText } from "../handoff-text.js";
-import { storeOption } from "../store-option.js";
+import { storeOption } from "../command-line/store-option.js";
 
 /**
  * `flower handoff <step> [--next "…"]`: asks the step's live driver — in this run directory, or on any

@@ -9,9 +9,9 @@ import { writeFileAtomically } from "../../fs/atomic-write.js";
 import { safeFileName } from "../../fs/safe-file-name.js";
 import { resolveLocale } from "../../locale/locale.js";
 import { renderHtmlReport } from "../../report/html-report.js";
-import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
-import { reportInput, wantedRecords } from "../report-contents.js";
-import { openStepSource } from "../step-source.js";
+import { parseLang, parseNonEmpty, type ParsedCommand } from "../command-line/args.js";
+import { reportInput, wantedRecords } from "../record-views/report-contents.js";
+import { openStepSource } from "../record-views/step-source.js";
 
 /**
  * `flower report [<run>|<step>...]`: one self-contained HTML file (inline SVG and CSS, no script, no
@@ -19,7 +19,7 @@ import { openStepSource } from "../step-source.js";
  * frozen and the goal's checks run by run; then each step's context per turn across generations, with the
  * handoff line, the handoffs, and cost, turns and the files changed per generation (then the generations
  * a rewind took back, marked). With a shared store (`--store`, FLOWER_STORE) the records come from the
- * store too, so a run recorded on another machine can be drawn here (cli/step-source.ts).
+ * store too, so a run recorded on another machine can be drawn here (cli/record-views/step-source.ts).
  *
  * A name is told apart by what the records hold: a step record's name draws that step; otherwise a run id
  * (the `run` of the records) draws the run. No name: the last step's run, or the last step on its own.

@@ -4,14 +4,14 @@
  * store and runtime: work-runtime.ts; the continue line: live-settings.ts; words: work-text.ts.
  */
 import { EXIT, UsageError } from "../../errors.js";
-import type { ParsedCommand } from "../args.js";
-import { continueCommand } from "../live-settings.js";
-import { displayPath } from "../live-run.js";
-import { storeOption } from "../store-option.js";
-import { workCommand } from "../work-runtime.js";
-import { WORK_TEXT } from "../work-text.js";
+import type { ParsedCommand } from "../command-line/args.js";
+import { continueCommand } from "../live/live-settings.js";
+import { displayPath } from "../live/live-run.js";
+import { storeOption } from "../command-line/store-option.js";
+import { workCommand } from "../work-commands/work-runtime.js";
+import { WORK_TEXT } from "../work-commands/work-text.js";
 import { resolveLocale } from "../../locale/locale.js";
-import { parseGeneration, parseLang } from "../args.js";
+import { parseGeneration, parseLang } from "../command-line/args.js";
 
 /**
  * `flower rewind <step> --to N [--force]`: the step goes back to the start of generation N — its files,

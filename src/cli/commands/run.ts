@@ -8,14 +8,14 @@ import { EXIT, UsageError } from "../../errors.js";
 import { type Locale } from "../../locale/locale.js";
 import { effectiveStatus, RunDirectory } from "../../storage/run-directory.js";
 import type { Runtime } from "../../runtime/runtime.js";
-import { parseNonEmpty, type ParsedCommand } from "../args.js";
-import { commandLike } from "../command-like.js";
+import { parseNonEmpty, type ParsedCommand } from "../command-line/args.js";
+import { commandLike } from "../command-line/command-like.js";
 import { defaultTeam } from "../../agents/default-team.js";
-import { eventSink, runLive } from "../live-run.js";
+import { eventSink, runLive } from "../live/live-run.js";
 import { CLI_TEXT } from "../text.js";
-import { USAGE_TEXT } from "../usage-text.js";
-import { runStatus } from "../run-status.js";
-import { runWorkflowLive } from "../workflow-live.js";
+import { USAGE_TEXT } from "../command-line/usage-text.js";
+import { runStatus } from "../record-views/run-status.js";
+import { runWorkflowLive } from "../live/workflow-live.js";
 import { runWorkflow } from "../../workflow/run-workflow.js";
 import { defaultWorkflow } from "../../workflow/default-workflow.js";
 import { stepNameFor } from "../../workflow/run-name.js";
@@ -27,9 +27,9 @@ import {
   requireCredentials,
   reviewGoal,
   type LiveSettings,
-} from "../live-settings.js";
-import { displayPath } from "../live-run.js";
-import { WORK_TEXT } from "../work-text.js";
+} from "../live/live-settings.js";
+import { displayPath } from "../live/live-run.js";
+import { WORK_TEXT } from "../work-commands/work-text.js";
 
 export { stepNameFor };
 

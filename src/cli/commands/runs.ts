@@ -3,7 +3,7 @@
  * Options: command-options.ts `runs`; store: store-option.ts; figures: run-status.ts, step-figures.ts,
  * budget-lines.ts; words: text.ts, fleet-text.ts, usage-text.ts.
  */
-import { spentOfBudget } from "../budget-lines.js";
+import { spentOfBudget } from "../record-views/budget-lines.js";
 import { EXIT, UsageError } from "../../errors.js";
 import { resolveLocale } from "../../locale/locale.js";
 import { runDirectory } from "../../storage/files.js";
@@ -13,15 +13,15 @@ import type { StoreSpec } from "../../storage/store-spec.js";
 import type { LeaseHolder } from "../../errors.js";
 import type { StepRecord } from "../../records/step-record.js";
 import { stepTurns } from "../../records/turns.js";
-import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
-import { makeOutput, type Output } from "../live-run.js";
-import { runStatus } from "../run-status.js";
-import { localTime, sum } from "../step-figures.js";
-import { storeOption } from "../store-option.js";
-import { columnsOf, cut } from "../terminal-text.js";
-import { USAGE_TEXT } from "../usage-text.js";
+import { parseLang, parseNonEmpty, type ParsedCommand } from "../command-line/args.js";
+import { makeOutput, type Output } from "../live/live-run.js";
+import { runStatus } from "../record-views/run-status.js";
+import { localTime, sum } from "../record-views/step-figures.js";
+import { storeOption } from "../command-line/store-option.js";
+import { columnsOf, cut } from "../live/terminal-text.js";
+import { USAGE_TEXT } from "../command-line/usage-text.js";
 import { CLI_TEXT } from "../text.js";
-import { FLEET_TEXT } from "../fleet-text.js";
+import { FLEET_TEXT } from "../fleet-commands/fleet-text.js";
 import type { FleetRunView } from "../../fleet/fleet-runs.js";
 
 function openRunDirectory(values: ParsedCommand["values"]): RunDirectory {

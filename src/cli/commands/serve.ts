@@ -6,10 +6,10 @@
 import { EXIT, UsageError } from "../../errors.js";
 import { resolveLocale } from "../../locale/locale.js";
 import { serveRuns } from "../../serve/server.js";
-import { parseLang, parseNonEmpty, type ParsedCommand } from "../args.js";
-import { openServeSource } from "../serve-source.js";
-import { SERVE_LINES } from "../serve-text.js";
-import { USAGE_TEXT } from "../usage-text.js";
+import { parseLang, parseNonEmpty, type ParsedCommand } from "../command-line/args.js";
+import { openServeSource } from "../page/serve-source.js";
+import { SERVE_LINES } from "../page/serve-text.js";
+import { USAGE_TEXT } from "../command-line/usage-text.js";
 
 /**
  * `flower serve`: the live page of every run of the run directory or the shared store (serve/server.ts),

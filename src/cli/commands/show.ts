@@ -3,7 +3,7 @@
  * Options: command-options.ts `show`; records: step-source.ts (run directory, and --store); its sections:
  * frozen-view.ts, guard-summary.ts, handoff-summary.ts, work-summary.ts; words: text.ts, display-text.ts.
  */
-import { spentOfBudget } from "../budget-lines.js";
+import { spentOfBudget } from "../record-views/budget-lines.js";
 import { isDefaultRunDirectory } from "../../storage/files.js";
 import { EXIT, UsageError } from "../../errors.js";
 import { readFrozenHandoff } from "../../handoff/freeze.js";
@@ -13,31 +13,31 @@ import { resolveLocale, type Locale } from "../../locale/locale.js";
 import type { GenerationRecord, StepRecord } from "../../records/step-record.js";
 import { generationTurns, stepTurns } from "../../records/turns.js";
 import { sparkline } from "../../report/sparkline.js";
-import { reportStep } from "../step-report-input.js";
-import { parseLang, type ParsedCommand } from "../args.js";
-import { changedInUse } from "../changed-documents.js";
-import { CHANGED_TEXT } from "../changed-text.js";
-import { DISPLAY_TEXT } from "../display-text.js";
-import { frozenState, type FrozenState } from "../frozen-state.js";
-import { frozenDocumentLines } from "../frozen-view.js";
-import { guardSummary } from "../guard-summary.js";
-import { handoffSummary } from "../handoff-summary.js";
-import { displayPath, makeOutput, shellQuote, type Output } from "../live-run.js";
-import { runStatus } from "../run-status.js";
-import { openStepSource, type StepSource } from "../step-source.js";
+import { reportStep } from "../record-views/step-report-input.js";
+import { parseLang, type ParsedCommand } from "../command-line/args.js";
+import { changedInUse } from "../record-views/changed-documents.js";
+import { CHANGED_TEXT } from "../record-views/changed-text.js";
+import { DISPLAY_TEXT } from "../live/display-text.js";
+import { frozenState, type FrozenState } from "../record-views/frozen-state.js";
+import { frozenDocumentLines } from "../record-views/frozen-view.js";
+import { guardSummary } from "../record-views/guard-summary.js";
+import { handoffSummary } from "../live/handoff-summary.js";
+import { displayPath, makeOutput, shellQuote, type Output } from "../live/live-run.js";
+import { runStatus } from "../record-views/run-status.js";
+import { openStepSource, type StepSource } from "../record-views/step-source.js";
 import { storeHint } from "../store-hint.js";
-import { columnsOf, cut, oneLine } from "../terminal-text.js";
+import { columnsOf, cut, oneLine } from "../live/terminal-text.js";
 import { CLI_TEXT, type CliText } from "../text.js";
-import { USAGE_TEXT } from "../usage-text.js";
-import { leftOutName, namedFiles, stepFiles } from "../work-summary.js";
+import { USAGE_TEXT } from "../command-line/usage-text.js";
+import { leftOutName, namedFiles, stepFiles } from "../record-views/work-summary.js";
 import { branchOf } from "../../work/checkpoint-message.js";
-import { localTime, sum } from "../step-figures.js";
+import { localTime, sum } from "../record-views/step-figures.js";
 
 /**
  * `flower show [<run>|<step>]`: a run's steps and its frozen documents, or one step in detail — read
  * from the run directory, or with a shared store (`--store`, FLOWER_STORE) from the store as well, so a
  * run recorded on another machine shows here with its documents as the store keeps them
- * (cli/step-source.ts). Reads only; never creates the run directory.
+ * (cli/record-views/step-source.ts). Reads only; never creates the run directory.
  */
 export async function showCommand(parsed: ParsedCommand): Promise<number> {
   const locale = resolveLocale(parseLang(parsed.values.lang));

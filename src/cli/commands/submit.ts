@@ -14,9 +14,9 @@ import {
   parseRunDir,
   parseWindow,
   type ParsedCommand,
-} from "../args.js";
-import { FLEET_TEXT } from "../fleet-text.js";
-import { fleetStore } from "../fleet-store-option.js";
+} from "../command-line/args.js";
+import { FLEET_TEXT } from "../fleet-commands/fleet-text.js";
+import { fleetStore } from "../command-line/fleet-store-option.js";
 
 export async function submitCommand(parsed: ParsedCommand): Promise<number> {
   const locale = resolveLocale(parseLang(parsed.values.lang));

@@ -7,13 +7,13 @@ import { hostname } from "node:os";
 import { EXIT, UsageError } from "../../errors.js";
 import type { FleetEvent } from "../../fleet/fleet-events.js";
 import { formatUsd } from "../../records/run-spend.js";
-import { parseBudget, type ParsedCommand } from "../args.js";
-import { FLEET_TEXT } from "../fleet-text.js";
-import { displayPath, TERM_GRACE_MS } from "../live-run.js";
-import { liveSettings, requireCredentials } from "../live-settings.js";
-import { approveCommandLine, continueCommandLine } from "../fleet-command-lines.js";
-import { fleetStore } from "../fleet-store-option.js";
-import { USAGE_TEXT } from "../usage-text.js";
+import { parseBudget, type ParsedCommand } from "../command-line/args.js";
+import { FLEET_TEXT } from "../fleet-commands/fleet-text.js";
+import { displayPath, TERM_GRACE_MS } from "../live/live-run.js";
+import { liveSettings, requireCredentials } from "../live/live-settings.js";
+import { approveCommandLine, continueCommandLine } from "../fleet-commands/fleet-command-lines.js";
+import { fleetStore } from "../command-line/fleet-store-option.js";
+import { USAGE_TEXT } from "../command-line/usage-text.js";
 
 /**
  * `flower worker --store postgres://… [--concurrency N]`: a fleet worker in the foreground, one line per

@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { columnsOf } from "../../../src/cli/terminal-text.js";
+import { columnsOf } from "../../../src/cli/live/terminal-text.js";
 import { SqliteRunRecords } from "../../../src/storage/sqlite/sqlite-run-records.js";
 import { newStepRecord } from "../../../src/records/step-record.js";
 import { text, type FakeModel } from "../../../src/testing/index.js";

@@ -1,5 +1,5 @@
 /**
- * `flower serve`'s log route over a real run directory (cli/serve-source.ts under serveRuns): a goal
+ * `flower serve`'s log route over a real run directory (cli/page/serve-source.ts under serveRuns): a goal
  * check's log the run's record names is served as it is; once that log is replaced by a symbolic link to
  * a file outside the workspace, by a hard link to one, or its folder by a link to another folder, the
  * page answers 404 and the outside file's content is never sent.
@@ -9,7 +9,7 @@ import { request } from "node:http";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { coordinator, Runtime, worker } from "../../../src/index.js";
-import { openServeSource } from "../../../src/cli/serve-source.js";
+import { openServeSource } from "../../../src/cli/page/serve-source.js";
 import { serveRuns, type ServedRuns } from "../../../src/serve/index.js";
 import { init, response, result, scriptedQuery } from "../../support/scripted-query.js";
 import { useTempDirs } from "../../support/temp-dir.js";

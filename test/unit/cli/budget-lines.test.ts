@@ -4,7 +4,7 @@ import {
   budgetReachedLine,
   spentOfBudget,
   withBudget,
-} from "../../../src/cli/budget-lines.js";
+} from "../../../src/cli/record-views/budget-lines.js";
 import { formatUsd, nextBudget } from "../../../src/records/run-spend.js";
 import { newStepRecord, type StepRecord } from "../../../src/records/step-record.js";
 

@@ -7,8 +7,8 @@ import {
   claudeSettingsPaths,
   readClaudeSettings,
   userSettingsPath,
-} from "../../../src/cli/claude-settings.js";
-import { detectProvider } from "../../../src/cli/providers.js";
+} from "../../../src/cli/providers/claude-settings.js";
+import { detectProvider } from "../../../src/cli/providers/providers.js";
 
 let root: string;
 beforeEach(() => {

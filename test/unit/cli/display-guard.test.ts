@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkResult } from "../../support/check-result.js";
 import { displayOutput } from "./display-output.js";
-import { guardSummary } from "../../../src/cli/guard-summary.js";
+import { guardSummary } from "../../../src/cli/record-views/guard-summary.js";
 import type { Locale } from "../../../src/locale/locale.js";
 import { newGuardRecord } from "../../../src/records/guard-record.js";
 import type { FlowerEvent } from "../../../src/runtime/events.js";

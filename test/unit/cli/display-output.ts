@@ -1,6 +1,6 @@
 /** What the live view prints for a list of events, on a plain (not a tty) output. */
 import { Writable } from "node:stream";
-import { Display } from "../../../src/cli/display.js";
+import { Display } from "../../../src/cli/live/display.js";
 import type { Locale } from "../../../src/locale/locale.js";
 import type { FlowerEvent } from "../../../src/runtime/events.js";
 

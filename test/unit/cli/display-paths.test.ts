@@ -5,9 +5,9 @@
  */
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { Display } from "../../../src/cli/display.js";
+import { Display } from "../../../src/cli/live/display.js";
 import { seedHandoff } from "./display-output.js";
-import { columnsOf } from "../../../src/cli/terminal-text.js";
+import { columnsOf } from "../../../src/cli/live/terminal-text.js";
 import type { Locale } from "../../../src/locale/locale.js";
 import type { FlowerEvent } from "../../../src/runtime/events.js";
 

@@ -5,8 +5,8 @@
  */
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Display } from "../../../src/cli/display.js";
-import { eventSink, makeOutput } from "../../../src/cli/live-run.js";
+import { Display } from "../../../src/cli/live/display.js";
+import { eventSink, makeOutput } from "../../../src/cli/live/live-run.js";
 import type { Locale } from "../../../src/locale/locale.js";
 import type { FlowerEvent } from "../../../src/runtime/events.js";
 import { displayOutput } from "./display-output.js";

@@ -1,8 +1,8 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { columnsOf } from "../../../src/cli/terminal-text.js";
-import { Display, formatTokens, formatTokensShort } from "../../../src/cli/display.js";
-import { handoffSummary } from "../../../src/cli/handoff-summary.js";
+import { columnsOf } from "../../../src/cli/live/terminal-text.js";
+import { Display, formatTokens, formatTokensShort } from "../../../src/cli/live/display.js";
+import { handoffSummary } from "../../../src/cli/live/handoff-summary.js";
 import type { Locale } from "../../../src/locale/locale.js";
 import type { FlowerEvent } from "../../../src/runtime/events.js";
 import { seedHandoff } from "./display-output.js";

@@ -10,10 +10,10 @@
 import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { continueWorkflow, REQUIREMENTS, runWorkflow } from "../../../src/index.js";
-import { parseCommandLine } from "../../../src/cli/args.js";
-import { reportInput, wantedRecords } from "../../../src/cli/report-contents.js";
+import { parseCommandLine } from "../../../src/cli/command-line/args.js";
+import { reportInput, wantedRecords } from "../../../src/cli/record-views/report-contents.js";
 import { showCommand } from "../../../src/cli/commands/show.js";
-import { openStepSource } from "../../../src/cli/step-source.js";
+import { openStepSource } from "../../../src/cli/record-views/step-source.js";
 import type { Locale } from "../../../src/locale/locale.js";
 import { documentAgent } from "../../../src/workflow/document-agent.js";
 import { defineWorkflow, type Workflow } from "../../../src/workflow/workflow.js";

@@ -1,12 +1,12 @@
 /**
- * The command a printed line starts with (cli/invocation.ts): `npx flower` where the person has no
+ * The command a printed line starts with (cli/command-line/invocation.ts): `npx flower` where the person has no
  * `flower` on the PATH of their shell, `flower` where they have this one. Real files and symlinks laid
  * out as npm lays them out: a global install, a project's local install, a clone.
  */
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { detectInvocation } from "../../../src/cli/invocation.js";
+import { detectInvocation } from "../../../src/cli/command-line/invocation.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 
 const temp = useTempDirs();

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { maskSecret, redactUrl } from "../../../src/cli/provider-credentials.js";
-import { chosenProvider, isFlagOn } from "../../../src/cli/provider-flags.js";
+import { maskSecret, redactUrl } from "../../../src/cli/providers/provider-credentials.js";
+import { chosenProvider, isFlagOn } from "../../../src/cli/providers/provider-flags.js";
 import {
   IncompleteProviderError,
   NoProviderError,
   describeProvider,
   detectProvider,
   type Provider,
-} from "../../../src/cli/providers.js";
+} from "../../../src/cli/providers/providers.js";
 import { FlowerError } from "../../../src/errors.js";
 
 describe("maskSecret", () => {

@@ -6,7 +6,7 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { forgetNotify, notifyFor } from "../../../src/cli/remembered-notify.js";
+import { forgetNotify, notifyFor } from "../../../src/cli/live/remembered-notify.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 
 const temp = useTempDirs();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runStatus } from "../../../src/cli/run-status.js";
+import { runStatus } from "../../../src/cli/record-views/run-status.js";
 import { newStepRecord, type StepRecord } from "../../../src/records/step-record.js";
 
 /** A step record of run `r` as the workflow writes it; `at` orders the updates. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fleetRows } from "../../../src/cli/serve-fleet.js";
-import { runRows } from "../../../src/cli/serve-rows.js";
+import { fleetRows } from "../../../src/cli/page/serve-fleet.js";
+import { runRows } from "../../../src/cli/page/serve-rows.js";
 import type { FleetRunView } from "../../../src/fleet/fleet-runs.js";
 import { newGuardRecord, type CheckResultRecord } from "../../../src/records/guard-record.js";
 import { newStepRecord, type StepRecord } from "../../../src/records/step-record.js";

@@ -6,8 +6,8 @@
  */
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import { fleetRows } from "../../../src/cli/serve-fleet.js";
-import { runRows } from "../../../src/cli/serve-rows.js";
+import { fleetRows } from "../../../src/cli/page/serve-fleet.js";
+import { runRows } from "../../../src/cli/page/serve-rows.js";
 import type { Locale } from "../../../src/locale/locale.js";
 import { newStepRecord, type StepRecord } from "../../../src/records/step-record.js";
 import { PAGE_SCRIPT } from "../../../src/serve/page-script.js";

@@ -7,11 +7,11 @@
  * directory's records.db and read through the commands in this process.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { parseCommandLine } from "../../../src/cli/args.js";
-import { localTime } from "../../../src/cli/step-figures.js";
-import { reportInput, wantedRecords } from "../../../src/cli/report-contents.js";
+import { parseCommandLine } from "../../../src/cli/command-line/args.js";
+import { localTime } from "../../../src/cli/record-views/step-figures.js";
+import { reportInput, wantedRecords } from "../../../src/cli/record-views/report-contents.js";
 import { showCommand } from "../../../src/cli/commands/show.js";
-import { openStepSource } from "../../../src/cli/step-source.js";
+import { openStepSource } from "../../../src/cli/record-views/step-source.js";
 import type { Locale } from "../../../src/locale/locale.js";
 import {
   newStepRecord,

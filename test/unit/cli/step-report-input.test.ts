@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { newStepRecord, type StepRecord } from "../../../src/records/step-record.js";
 import { validateReportInput } from "../../../src/report/report-input.js";
-import { reportStep } from "../../../src/cli/step-report-input.js";
+import { reportStep } from "../../../src/cli/record-views/step-report-input.js";
 
 function generation(n: number, turns: StepRecord["history"][number]["turns"], handoff = true) {
   return {

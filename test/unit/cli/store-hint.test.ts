@@ -5,9 +5,9 @@
  */
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { continueCommand } from "../../../src/cli/live-settings.js";
+import { continueCommand } from "../../../src/cli/live/live-settings.js";
 import { storeHint } from "../../../src/cli/store-hint.js";
-import { storeOption } from "../../../src/cli/store-option.js";
+import { storeOption } from "../../../src/cli/command-line/store-option.js";
 
 const here = { runDir: resolve("runs"), workspace: resolve(".") };
 const WITH_PASSWORD = "postgres://flower:s3cret-pw@db.internal:5432/agents?schema=fleet";

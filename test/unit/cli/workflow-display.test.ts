@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { displayOutput } from "./display-output.js";
-import { documentSummary, sectionItems } from "../../../src/cli/document-summary.js";
-import { pauseLines } from "../../../src/cli/workflow-live.js";
+import { documentSummary, sectionItems } from "../../../src/cli/record-views/document-summary.js";
+import { pauseLines } from "../../../src/cli/live/workflow-live.js";
 import type { Locale } from "../../../src/locale/locale.js";
 import type { FlowerEvent } from "../../../src/runtime/events.js";
 import type { WorkflowResult } from "../../../src/workflow/run-workflow.js";

@@ -3,7 +3,7 @@
  * its steps) and the live page's cost cell; a run without one shows its cost alone.
  */
 import { describe, expect, it } from "vitest";
-import { runRows } from "../../../src/cli/serve-rows.js";
+import { runRows } from "../../../src/cli/page/serve-rows.js";
 import { newStepRecord, type StepRecord } from "../../../src/records/step-record.js";
 import { renderHtmlReport } from "../../../src/report/html-report.js";
 import type { ReportStep } from "../../../src/report/report-input.js";

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { newStepRecord, type StepRecord } from "../../../src/records/step-record.js";
 import { renderHtmlReport } from "../../../src/report/html-report.js";
 import type { ReportInput, ReportStep } from "../../../src/report/report-input.js";
-import { reportStep } from "../../../src/cli/step-report-input.js";
+import { reportStep } from "../../../src/cli/record-views/step-report-input.js";
 import { demoLikeStep } from "../../support/report-fixture.js";
 
 function withProgress(): ReportStep {

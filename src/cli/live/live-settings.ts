@@ -1,0 +1,271 @@
+/**
+ * The settings a live command (`flower "<task>"`, `flower continue`) is run with: the flags validated
+ * before anything is written, a continued step's recorded settings adopted, credentials checked, the
+ * runtime made, and the `flower continue` line printed for the user to type.
+ */
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { UsageError } from "../../errors.js";
+import { HandoffPolicy, resolveWindow } from "../../handoff/policy.js";
+import { formatTokensShort } from "../../handoff/text.js";
+import { resolveLocale, type Locale } from "../../locale/locale.js";
+import type { NotifyTarget } from "../../notify/index.js";
+import { notifyFor } from "./remembered-notify.js";
+import { isDefaultRunDirectory } from "../../storage/files.js";
+import type { StepRecord, StepSettings } from "../../records/step-record.js";
+import type { Runtime } from "../../runtime/runtime.js";
+import {
+  parseBudget,
+  parseLang,
+  parseNonEmpty,
+  parseNotify,
+  parseRunDir,
+  parseDriftAfter,
+  parseHandoffRule,
+  parseWindow,
+  windowNote,
+  type ParsedCommand,
+} from "../command-line/args.js";
+import { resolveProvider } from "../providers/credentials.js";
+import { invocation } from "../command-line/invocation.js";
+import { displayPath, makeOutput, shellQuote, type Output, type Supervised } from "./live-run.js";
+import { describeProvider } from "../providers/providers.js";
+import { storeHint } from "../store-hint.js";
+import { storeOption, type StoreOption } from "../command-line/store-option.js";
+import { CLI_TEXT } from "../text.js";
+import { USAGE_TEXT } from "../command-line/usage-text.js";
+
+export interface LiveSettings {
+  output: Output;
+  verbose: boolean;
+  workspace: string;
+  runDir: string;
+  model: string | undefined;
+  maxBudgetUsd: number | undefined;
+  /** `--budget USD`: the run's budget over everything it spends; undefined: not given. */
+  budgetUsd: number | undefined;
+  /** `--drift-after N`: the drift watch's generations without progress (0: off); undefined: not given. */
+  driftAfter: number | undefined;
+  /** The handoff line shown with -v: what a new step gets, or what a continued step was started with. */
+  handoff: HandoffPolicy;
+  /**
+   * The runtime's `handoff` option: only what the flags name (--no-handoff, --window), so the Runtime
+   * decides the rest (the window from the model) and `continue` keeps what the step was started with.
+   */
+  handoffOption: HandoffPolicy;
+  locale: Locale;
+  /** `--lang` was given: it overrides a continued step's language (FLOWER_LANG / LANG do not). */
+  localeGiven: boolean;
+  /** `--review`: the goal guard's reviewer after the work. */
+  review: boolean;
+  /** `--store` / FLOWER_STORE. */
+  store: StoreOption;
+  /** `--notify`: told when the run pauses for a person or ends. */
+  notify: NotifyTarget | undefined;
+  /**
+   * The run's own worktree (`--worktree`, or a continued run that was started with it): the runtime works
+   * there, not in `workspace` (the checkout, where records and the printed lines stay).
+   */
+  worktree?: string;
+}
+
+/** Validates the options shared by run and continue, before anything is written. */
+export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
+  // The language first: every usage error after it is in that language.
+  const locale = resolveLocale(parseLang(values.lang));
+  const window = parseWindow(values.window, locale);
+  const rule = parseHandoffRule(values["handoff-rule"], locale);
+  const model = parseNonEmpty("--model", values.model, locale);
+  const maxBudgetUsd = parseBudget(values["max-budget-usd"], locale);
+  const driftAfter = parseDriftAfter(values["drift-after"], locale);
+  const budgetUsd = parseBudget(values.budget, locale, "--budget");
+  const workspace = resolve(parseNonEmpty("--workspace", values.workspace, locale) ?? ".");
+  if (!existsSync(workspace) || !statSync(workspace).isDirectory()) {
+    throw new UsageError(USAGE_TEXT[locale].workspaceMissing(workspace));
+  }
+  const runDir = parseRunDir(values["run-dir"], locale);
+  const store = storeOption(values);
+  const notify = parseNotify(values.notify, locale);
+  const handoffOption = new HandoffPolicy({
+    ...(values["no-handoff"] === true ? { enabled: false } : {}),
+    ...(window !== undefined ? { window } : {}),
+    ...(rule !== undefined ? { rule } : {}),
+  });
+  // For -v only: the Runtime decides the same way (model > ANTHROPIC_MODEL > 1M).
+  const handoff = new HandoffPolicy({
+    enabled: handoffOption.enabled,
+    window: resolveWindow({ window, model, env: process.env }),
+    rule: handoffOption.rule,
+  });
+  const json = values.json === true;
+  return {
+    output: makeOutput(json, locale),
+    verbose: values.verbose === true,
+    workspace,
+    runDir,
+    model,
+    maxBudgetUsd,
+    budgetUsd,
+    driftAfter,
+    handoff,
+    handoffOption,
+    locale,
+    localeGiven: values.lang !== undefined,
+    review: values.review === true,
+    store,
+    notify,
+  };
+}
+
+/**
+ * `flower continue` shows and runs a step as it was started: its language (for the live view too) and
+ * its handoff line, unless a flag names them. The Runtime applies the rest and reports each override.
+ */
+export function adoptRecorded(
+  settings: LiveSettings,
+  values: ParsedCommand["values"],
+  recorded: StepSettings | undefined,
+): void {
+  if (!recorded) return;
+  if (!settings.localeGiven && recorded.locale !== settings.locale) {
+    settings.locale = recorded.locale;
+    settings.output = makeOutput(settings.output.json, recorded.locale);
+  }
+  const window = parseWindow(values.window);
+  settings.handoff = new HandoffPolicy({
+    enabled: values["no-handoff"] === true ? false : recorded.handoff.enabled,
+    window: window ?? recorded.handoff.window,
+    headroom: recorded.handoff.headroom,
+    rule: parseHandoffRule(values["handoff-rule"]) ?? recorded.handoff.rule ?? "line",
+  });
+}
+
+/**
+ * The goal option of a direct run: with --review and no frozen goal, the reviewer judges the work
+ * against the task as typed. (A workflow's work step passes the frozen goal's checks instead.)
+ */
+export function reviewGoal(settings: Pick<LiveSettings, "review">) {
+  return settings.review ? { goal: { checks: [], review: true } } : {};
+}
+
+/**
+ * Refuses to start when no way to Claude is configured (the message lists every way in and points to
+ * the offline demo); with -v, shows the provider, its region/project, the model and a masked credential.
+ */
+export function requireCredentials(settings: LiveSettings): void {
+  // A window that works but is small: said once, before the run (and before a missing key is), when
+  // --window is typed; a continued step's recorded window was noted when it started.
+  const note =
+    settings.handoff.enabled && settings.handoffOption.given.window !== undefined
+      ? windowNote(settings.handoff.window, settings.handoff.at, settings.locale)
+      : undefined;
+  if (note) settings.output.say(note);
+  const provider = resolveProvider(process.env, {
+    model: settings.model,
+    locale: settings.locale,
+    workspace: settings.workspace,
+  });
+  const text = CLI_TEXT[settings.locale];
+  if (!settings.verbose) return;
+  const say = settings.output.say;
+  for (const line of describeProvider(provider, settings.locale)) say(line);
+  say(
+    settings.handoff.enabled
+      ? text.window(formatTokensShort(settings.handoff.window), formatTokensShort(settings.handoff.at))
+      : text.handoffOff,
+  );
+  say(text.workspace(settings.workspace));
+}
+
+/**
+ * The runtime of a live command. Imported here, not at the top: a usage error found before this point
+ * should not load the SDK. With a shared store, the store is reached first (an unreachable server is one
+ * line, and nothing is written: the runtime makes the run directory and its records.db at once), then
+ * joined (joinSharedStore).
+ */
+export async function makeRuntime(
+  settings: LiveSettings,
+  onEvent: Runtime["options"]["onEvent"],
+): Promise<Runtime> {
+  const { reachStore } = await import("../../storage/backing-store.js");
+  await reachStore(settings.store.spec);
+  const { Runtime } = await import("../../runtime/runtime.js");
+  const rt = new Runtime({
+    workspace: settings.worktree ?? settings.workspace,
+    runDir: settings.runDir,
+    workbench: true,
+    ...(settings.worktree !== undefined ? { work: { isolated: true } } : {}),
+    handoff: settings.handoffOption,
+    ...(settings.localeGiven ? { locale: settings.locale } : {}),
+    ...(settings.model ? { model: settings.model } : {}),
+    ...(settings.maxBudgetUsd !== undefined ? { maxBudgetUsd: settings.maxBudgetUsd } : {}),
+    ...(settings.driftAfter !== undefined ? { driftAfter: settings.driftAfter } : {}),
+    ...(settings.budgetUsd !== undefined ? { budgetUsd: settings.budgetUsd } : {}),
+    ...(onEvent ? { onEvent } : {}),
+    ...(settings.store.given !== undefined ? { store: settings.store.given } : {}),
+  });
+  await joinSharedStore(rt, settings);
+  return rt;
+}
+
+/**
+ * With a shared store: connects (an unreachable server is one line, before any credentials are needed
+ * or any step starts) and copies every step's record from the store, so names and `continue` see the
+ * whole fleet. Closes the runtime when it fails.
+ */
+async function joinSharedStore(rt: Runtime, settings: LiveSettings): Promise<void> {
+  if (settings.store.spec.kind !== "postgres") return;
+  try {
+    await rt.ready();
+    await rt.records.pull?.();
+  } catch (error) {
+    rt.close();
+    throw error;
+  }
+}
+
+/**
+ * `flower continue <step>` as the user should type it (`npx flower …` where that is how: invocation.ts), with --store (see store-hint.ts), --run-dir and
+ * --workspace when not the defaults. A store whose password was left out gets a note on the next line.
+ */
+export function continueCommand(
+  step: string,
+  settings: Pick<LiveSettings, "runDir" | "workspace"> & Partial<Pick<LiveSettings, "store" | "locale">>,
+): string {
+  const parts = [invocation(), "continue", shellQuote(step)];
+  const store = storeHint(settings.store, settings.locale ?? "en");
+  parts.push(...store.args.map(shellQuote));
+  if (!isDefaultRunDirectory(settings.runDir))
+    parts.push("--run-dir", shellQuote(displayPath(settings.runDir)));
+  if (settings.workspace !== resolve("."))
+    parts.push("--workspace", shellQuote(displayPath(settings.workspace)));
+  return parts.join(" ") + (store.note === null ? "" : `\n  ${store.note}`);
+}
+
+/**
+ * How a live run or continue of `name` (a step, or a workflow run's id) is supervised: the runtime, where
+ * its lines go, and the `flower continue` line a stop prints.
+ */
+export function supervised(
+  rt: Runtime,
+  sink: Supervised["sink"],
+  settings: LiveSettings,
+  name: string,
+): Supervised {
+  return {
+    rt,
+    output: settings.output,
+    sink,
+    step: name,
+    continueCommand: continueCommand(name, settings),
+    // Given once, told on every continue of the run on this machine (remembered-notify.ts).
+    notify: notifyFor(settings.runDir, name, settings.notify),
+  };
+}
+
+/** The worktree a recorded run (or step) of its own works in, when it has one on this machine. */
+export function recordedWorktree(records: readonly StepRecord[], name: string): string | undefined {
+  const mine = records.filter((record) => record.step === name || record.run === name);
+  const work = mine.map((record) => record.work).find((one) => one?.isolated === true);
+  return work !== undefined && existsSync(work.workspace) ? work.workspace : undefined;
+}
