@@ -130,15 +130,15 @@ export { HandoffPolicy, defaultWindow, resolveWindow } from "./handoff/policy.js
 export type { HandoffPolicyOptions, HandoffRule } from "./handoff/policy.js";
 export { CompactPolicy } from "./handoff/compact.js";
 export type { CompactMode, CompactPolicyOptions } from "./handoff/compact.js";
-export { Handoff } from "./handoff/document.js";
-export { parseHandoff } from "./handoff/parse.js";
+export { Handoff } from "./handoff/handoff-document.js";
+export { parseHandoff } from "./handoff/read-handoff.js";
 export { HANDOFF_SECTIONS, REQUIRED } from "./handoff-sections.js";
 export type { HandoffSectionName } from "./handoff-sections.js";
 export { HANDOFF_PROMPT, handoffPrompt } from "./handoff/prompt.js";
 export { isOverflow } from "./handoff/overflow.js";
 export { degraded, degradedError, DEGRADED } from "./handoff/degraded.js";
 export { handoffDue } from "./handoff/trigger.js";
-export { assessHandoff } from "./handoff/quality.js";
+export { assessHandoff } from "./handoff/handoff-quality.js";
 
 export { delegateGuard } from "./guards/delegate-guard.js";
 export { spillGuard } from "./guards/spill-guard.js";

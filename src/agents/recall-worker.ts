@@ -30,7 +30,7 @@ import {
   RECALL_WORKERS,
 } from "../session-layers/recall-search.js";
 import type { AgentSpec } from "./agent-spec.js";
-import type { RecallMention } from "../handoff/document.js";
+import type { RecallMention } from "../handoff/handoff-document.js";
 
 export { RECALL_TOOL } from "../session-layers/recall-search.js";
 

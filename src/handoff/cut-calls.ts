@@ -10,7 +10,7 @@
  * in the frozen file, where a person who knows better can delete the line.
  */
 import type { Locale } from "../locale/locale.js";
-import { Handoff } from "./document.js";
+import { Handoff } from "./handoff-document.js";
 
 /** One tool call that was issued in the response that triggered the handoff and did not run. */
 export interface CutCall {

@@ -6,7 +6,7 @@
  */
 import { DEFAULTS } from "../defaults.js";
 import type { Locale } from "../locale/locale.js";
-import { Handoff } from "./document.js";
+import { Handoff } from "./handoff-document.js";
 import { DEGRADED } from "./text.js";
 
 export { DEGRADED } from "./text.js";

@@ -8,8 +8,8 @@
 import { readFileSync } from "node:fs";
 import type { Locale } from "../locale/locale.js";
 import { degraded } from "./degraded.js";
-import type { Handoff } from "./document.js";
-import { parseHandoff } from "./parse.js";
+import type { Handoff } from "./handoff-document.js";
+import { parseHandoff } from "./read-handoff.js";
 
 export interface EditedHandoff {
   handoff: Handoff;

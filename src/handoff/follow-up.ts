@@ -7,10 +7,10 @@
  * it wrote the first time are kept as they were.
  */
 import type { Locale } from "../locale/locale.js";
-import { Handoff } from "./document.js";
-import { parseSections } from "./parse.js";
+import { Handoff } from "./handoff-document.js";
+import { parseSections } from "./read-handoff.js";
 import { HANDOFF_SIGNATURE } from "./prompt.js";
-import { isHollow } from "./quality.js";
+import { isHollow } from "./handoff-quality.js";
 import { HANDOFF_SECTIONS, type HandoffSectionName } from "../handoff-sections.js";
 import { SECTION_HEADINGS } from "./text.js";
 

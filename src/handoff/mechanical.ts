@@ -4,12 +4,12 @@
  * handoff: the successor walked the dead end again, which the seeds rank the costliest loss. The seeds
  * degrade a whole handoff only when nothing usable was written. So here only the weak sections are
  * filled in, each starting with the MECHANICAL marker, and every section the session wrote is kept as it
- * wrote it; the successor's prompt names the filled ones (document.ts).
+ * wrote it; the successor's prompt names the filled ones (handoff-document.ts).
  */
 import { DEFAULTS } from "../defaults.js";
 import type { Locale } from "../locale/locale.js";
 import { fencedTask } from "./degraded.js";
-import { Handoff } from "./document.js";
+import { Handoff } from "./handoff-document.js";
 import type { HandoffSectionName } from "../handoff-sections.js";
 import { MECHANICAL } from "./text.js";
 

@@ -12,8 +12,8 @@
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, sep } from "node:path";
 import { LOCALES } from "../locale/locale.js";
-import { parseHandoff } from "./parse.js";
-import { isHollow, resolveScenePath, scenePaths } from "./quality.js";
+import { parseHandoff } from "./read-handoff.js";
+import { isHollow, resolveScenePath, scenePaths } from "./handoff-quality.js";
 import { HANDOFF_SECTIONS } from "../handoff-sections.js";
 import { HANDOFF_TITLE } from "./text.js";
 

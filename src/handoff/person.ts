@@ -8,7 +8,7 @@
  * whose line is whose.
  */
 import type { Locale } from "../locale/locale.js";
-import { Handoff } from "./document.js";
+import { Handoff } from "./handoff-document.js";
 
 /** Who asked and what they want next (null: a plain handoff at their request). */
 export interface PersonsRequest {

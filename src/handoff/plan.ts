@@ -7,7 +7,7 @@
  * successor reads it and a person editing the frozen file sees it.
  */
 import type { Locale } from "../locale/locale.js";
-import { Handoff } from "./document.js";
+import { Handoff } from "./handoff-document.js";
 
 export type PlanStatus = "pending" | "in_progress" | "completed";
 

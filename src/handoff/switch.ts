@@ -23,13 +23,13 @@
 import { DEFAULTS } from "../defaults.js";
 import type { Locale } from "../locale/locale.js";
 import { degraded } from "./degraded.js";
-import type { Handoff } from "./document.js";
+import type { Handoff } from "./handoff-document.js";
 import { followUpPrompt, takeFollowUp } from "./follow-up.js";
-import { freezeHandoff, readFrozenHandoff } from "./freeze.js";
+import { freezeHandoff, readFrozenHandoff } from "./freeze-handoff.js";
 import { fillWeak } from "./mechanical.js";
 import { namedHandoffFile } from "./named-file.js";
-import { parseHandoff } from "./parse.js";
-import { assessHandoff, isHollow, qualityMissing } from "./quality.js";
+import { parseHandoff } from "./read-handoff.js";
+import { assessHandoff, isHollow, qualityMissing } from "./handoff-quality.js";
 import { HANDOFF_SECTIONS, type HandoffSectionName } from "../handoff-sections.js";
 
 /** What one writing turn (the first, or the follow-up) produced: its answer, or why there is none. */

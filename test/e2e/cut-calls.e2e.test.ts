@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HandoffPolicy, coordinator, worker } from "../../src/index.js";
 import { DEFAULTS } from "../../src/defaults.js";
-import { parseHandoff } from "../../src/handoff/parse.js";
+import { parseHandoff } from "../../src/handoff/read-handoff.js";
 import { INTERRUPTED_NOTE } from "../../src/session-layers/text.js";
 import { measurePrompt, text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { handoffMarkdown } from "../support/handoff-fixture.js";

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { HandoffPolicy, coordinator, worker, type AgentSpec } from "../../src/index.js";
 import { WRITING_DENIAL } from "../../src/guards/text.js";
 import { MECHANICAL } from "../../src/handoff/mechanical.js";
-import { parseHandoff } from "../../src/handoff/parse.js";
+import { parseHandoff } from "../../src/handoff/read-handoff.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { handoffMarkdown } from "../support/handoff-fixture.js";
 import { rig, writeBigFiles, type Rig } from "./runtime-helpers.js";

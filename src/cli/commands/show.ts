@@ -6,7 +6,7 @@
 import { spentOfBudget } from "../record-views/budget-lines.js";
 import { isDefaultRunDirectory } from "../../storage/files.js";
 import { EXIT, UsageError } from "../../errors.js";
-import { readFrozenHandoff } from "../../handoff/freeze.js";
+import { readFrozenHandoff } from "../../handoff/freeze-handoff.js";
 import { formatTokens } from "../../handoff/text.js";
 import { builtInSpec } from "../../documents/builtin/index.js";
 import { resolveLocale, type Locale } from "../../locale/locale.js";

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { DEFAULTS } from "../../defaults.js";
 import { freezeFile } from "../../documents/freeze-file.js";
 import { ConfigurationError, WorkError, WorkRefusedError } from "../../errors.js";
-import { handoffArchiveDir, handoffPath } from "../../handoff/freeze.js";
+import { handoffArchiveDir, handoffPath } from "../../handoff/freeze-handoff.js";
 import { DEFAULT_LEASE_TIMING } from "../../records/lease.js";
 import { recordedStep } from "../../records/recorded-step.js";
 import type { StepRecord } from "../../records/step-record.js";

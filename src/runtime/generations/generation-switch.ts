@@ -11,7 +11,7 @@
  */
 import { existsSync } from "node:fs";
 import { degradedError } from "../../handoff/degraded.js";
-import type { HandoffCause, RecallMention } from "../../handoff/document.js";
+import type { HandoffCause, RecallMention } from "../../handoff/handoff-document.js";
 import { readEditedHandoff } from "../../handoff/edited-file.js";
 import { withCutCalls } from "../../handoff/cut-calls.js";
 import { withPlan } from "../../handoff/plan.js";

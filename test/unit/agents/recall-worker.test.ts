@@ -9,7 +9,7 @@ import { coordinator } from "../../../src/agents/coordinator.js";
 import { RECALL_TOOL, recallOffer, recallServer } from "../../../src/agents/recall-worker.js";
 import { WORKER_RULES } from "../../../src/agents/rules.js";
 import { worker } from "../../../src/agents/worker.js";
-import { Handoff } from "../../../src/handoff/document.js";
+import { Handoff } from "../../../src/handoff/handoff-document.js";
 
 const analyst = worker("Analyses.", "Count things.", { tools: ["Read", "Bash"] });
 const context = { workspace: "/tmp/ws", locale: "en" as const, handoffEnabled: true };

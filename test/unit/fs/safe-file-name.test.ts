@@ -1,7 +1,7 @@
 import { join, resolve } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { handoffPath } from "../../../src/handoff/freeze.js";
+import { handoffPath } from "../../../src/handoff/freeze-handoff.js";
 import { safeFileName } from "../../../src/fs/safe-file-name.js";
 import { properties } from "../../support/properties.js";
 

@@ -8,8 +8,8 @@ import {
   type CutCall,
 } from "../../../src/handoff/cut-calls.js";
 import { degraded } from "../../../src/handoff/degraded.js";
-import { Handoff } from "../../../src/handoff/document.js";
-import { parseHandoff } from "../../../src/handoff/parse.js";
+import { Handoff } from "../../../src/handoff/handoff-document.js";
+import { parseHandoff } from "../../../src/handoff/read-handoff.js";
 import { handoffPrompt } from "../../../src/handoff/prompt.js";
 import { LOCALES } from "../../../src/locale/locale.js";
 

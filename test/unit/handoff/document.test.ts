@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Handoff } from "../../../src/handoff/document.js";
+import { Handoff } from "../../../src/handoff/handoff-document.js";
 import { DEGRADED } from "../../../src/handoff/degraded.js";
 
 const SEED = new Handoff({

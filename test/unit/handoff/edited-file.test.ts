@@ -2,8 +2,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readEditedHandoff } from "../../../src/handoff/edited-file.js";
-import { freezeHandoff } from "../../../src/handoff/freeze.js";
-import { parseHandoff } from "../../../src/handoff/parse.js";
+import { freezeHandoff } from "../../../src/handoff/freeze-handoff.js";
+import { parseHandoff } from "../../../src/handoff/read-handoff.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 
 const temp = useTempDirs();

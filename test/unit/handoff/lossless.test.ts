@@ -9,9 +9,9 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Handoff } from "../../../src/handoff/document.js";
+import { Handoff } from "../../../src/handoff/handoff-document.js";
 import { NOTES_HEADING } from "../../../src/documents/notes.js";
-import { parseHandoff } from "../../../src/handoff/parse.js";
+import { parseHandoff } from "../../../src/handoff/read-handoff.js";
 import { LOCALES, type Locale } from "../../../src/locale/locale.js";
 import { properties } from "../../support/properties.js";
 

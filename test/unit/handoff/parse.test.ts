@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Handoff } from "../../../src/handoff/document.js";
-import { parseHandoff, parseSections } from "../../../src/handoff/parse.js";
+import { Handoff } from "../../../src/handoff/handoff-document.js";
+import { parseHandoff, parseSections } from "../../../src/handoff/read-handoff.js";
 import { HANDOFF_SECTIONS } from "../../../src/handoff-sections.js";
 import { degraded } from "../../../src/handoff/degraded.js";
 import { LOCALES } from "../../../src/locale/locale.js";

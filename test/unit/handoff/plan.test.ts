@@ -8,7 +8,7 @@ import { buildOptions } from "../../../src/agents/build-options.js";
 import { coordinator } from "../../../src/agents/coordinator.js";
 import { worker } from "../../../src/agents/worker.js";
 import { DEFAULTS } from "../../../src/defaults.js";
-import { Handoff } from "../../../src/handoff/document.js";
+import { Handoff } from "../../../src/handoff/handoff-document.js";
 import { planFromTodoWrite, planLines, withPlan } from "../../../src/handoff/plan.js";
 import { letCallsFinish } from "../../../src/handoff/trigger.js";
 

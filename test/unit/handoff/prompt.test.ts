@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Handoff } from "../../../src/handoff/document.js";
-import { parseHandoff } from "../../../src/handoff/parse.js";
+import { Handoff } from "../../../src/handoff/handoff-document.js";
+import { parseHandoff } from "../../../src/handoff/read-handoff.js";
 import { HANDOFF_PROMPT, HANDOFF_SIGNATURE, handoffPrompt } from "../../../src/handoff/prompt.js";
 import { HANDOFF_SECTIONS } from "../../../src/handoff-sections.js";
 import { SECTION_HEADINGS } from "../../../src/handoff/text.js";

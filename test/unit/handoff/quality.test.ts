@@ -2,10 +2,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { degraded } from "../../../src/handoff/degraded.js";
-import { Handoff } from "../../../src/handoff/document.js";
-import { parseHandoff } from "../../../src/handoff/parse.js";
+import { Handoff } from "../../../src/handoff/handoff-document.js";
+import { parseHandoff } from "../../../src/handoff/read-handoff.js";
 import { HANDOFF_PROMPT } from "../../../src/handoff/prompt.js";
-import { assessHandoff, isHollow, qualityMissing, scenePaths } from "../../../src/handoff/quality.js";
+import { assessHandoff, isHollow, qualityMissing, scenePaths } from "../../../src/handoff/handoff-quality.js";
 import { FIXTURES } from "./fixtures.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 

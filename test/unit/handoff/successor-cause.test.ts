@@ -5,7 +5,7 @@
  * frozen file: the record's handoff requests name the generation that ended.
  */
 import { describe, expect, it } from "vitest";
-import { Handoff } from "../../../src/handoff/document.js";
+import { Handoff } from "../../../src/handoff/handoff-document.js";
 import { withPersonsWords } from "../../../src/handoff/person.js";
 import type { StepRecord } from "../../../src/records/step-record.js";
 import { causeOf } from "../../../src/runtime/generations/generation-switch.js";

@@ -8,7 +8,7 @@ import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
 import { StepFailedError } from "../../../src/errors.js";
 import { MECHANICAL } from "../../../src/handoff/mechanical.js";
-import { parseHandoff } from "../../../src/handoff/parse.js";
+import { parseHandoff } from "../../../src/handoff/read-handoff.js";
 import { REQUIREMENTS } from "../../../src/index.js";
 import { init, overflow, response, result, type ScriptedSession } from "../../support/scripted-query.js";
 import { HANDOFF_ANSWER, session, stepHarness, useStepHarness } from "../../support/step-harness.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseHandoff } from "../../../src/handoff/parse.js";
+import { parseHandoff } from "../../../src/handoff/read-handoff.js";
 import { handoffMarkdown } from "../../support/handoff-fixture.js";
 
 describe("handoffMarkdown", () => {

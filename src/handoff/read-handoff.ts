@@ -9,7 +9,7 @@ import {
   type ParsedSections,
 } from "../documents/parse.js";
 import { LOCALES } from "../locale/locale.js";
-import { Handoff } from "./document.js";
+import { Handoff } from "./handoff-document.js";
 import { ALIAS_TABLE } from "./heading-aliases.js";
 import type { HandoffSectionName } from "../handoff-sections.js";
 import { HANDOFF_TITLE } from "./text.js";

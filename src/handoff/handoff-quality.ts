@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import type { Handoff } from "./document.js";
+import type { Handoff } from "./handoff-document.js";
 import { HANDOFF_PROMPT } from "./prompt.js";
 import { HANDOFF_SECTIONS, REQUIRED, type HandoffSectionName } from "../handoff-sections.js";
 import { EMPTY_SECTION, SECTION_HEADINGS } from "./text.js";

@@ -7,8 +7,8 @@ import { join } from "node:path";
 import type { Locale } from "../locale/locale.js";
 import { freezeFile } from "../documents/freeze-file.js";
 import { safeFileName } from "../fs/safe-file-name.js";
-import type { Handoff } from "./document.js";
-import { parseHandoff } from "./parse.js";
+import type { Handoff } from "./handoff-document.js";
+import { parseHandoff } from "./read-handoff.js";
 
 const NAMES: Record<Locale, { file: string; archive: string }> = {
   zh: { file: "交接", archive: "交接" },
