@@ -2,7 +2,7 @@
  * Restores alternating roles after a removal (remove-tool-calls.ts says why it is needed), by giving
  * split responses one `message.id` so the CLI sends them as one assistant message.
  *
- * How the CLI groups entries (CLI 2.1.332, probed through the kit; test/unit/store/cli-messages.ts
+ * How the CLI groups entries (CLI 2.1.332, probed through the kit; test/unit/session-layers/cli-messages.ts
  * models it): an assistant entry joins the latest earlier assistant message with the same id, searching
  * back past other responses and past user messages that carry a tool result, up to a prompt. So a label
  * reaches further than the run it sits in. A repair that renamed across a user entry (`a, b | c, b` →
