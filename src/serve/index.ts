@@ -3,4 +3,4 @@ export { serveRuns } from "./server.js";
 export type { ServedRuns } from "./server.js";
 export { SERVE_DEFAULTS } from "./serve-options.js";
 export type { ServeOptions } from "./serve-options.js";
-export type { RunActions, RunGauge, RunRow, RunSource, RunsSnapshot } from "./run-source.js";
+export type { RunActions, RunGauge, RunRow, RunSource, RunsSnapshot } from "./page-source.js";

@@ -10,7 +10,7 @@
  * only when it differs from the last one sent. Reads never overlap: the next starts after one ends.
  */
 import type { ServerResponse } from "node:http";
-import type { RunSource, RunsSnapshot } from "./run-source.js";
+import type { RunSource, RunsSnapshot } from "./page-source.js";
 
 /** A comment line now and then keeps proxies and idle timeouts from closing a quiet stream. */
 const KEEPALIVE_MS = 15_000;

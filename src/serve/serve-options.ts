@@ -4,7 +4,7 @@
  */
 import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 import { isLocale, type Locale } from "../locale/locale.js";
-import type { RunActions, RunSource } from "./run-source.js";
+import type { RunActions, RunSource } from "./page-source.js";
 
 export interface ServeOptions {
   /** Where the rows and reports come from (cli/page/serve-source.ts builds one from a run directory or a store). */

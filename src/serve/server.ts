@@ -17,7 +17,7 @@ import { LiveFeed } from "./live-feed.js";
 import { PAGE_CSP, pageHtml, REPORT_CSP } from "./page-html.js";
 import { PAGE_SCRIPT } from "./page-script.js";
 import { PAGE_STYLE } from "./page-style.js";
-import type { RunActions } from "./run-source.js";
+import type { RunActions } from "./page-source.js";
 import { resolveServeOptions, type ServeOptions } from "./serve-options.js";
 
 export interface ServedRuns {

@@ -6,7 +6,7 @@
  */
 import { ConfigurationError } from "../errors.js";
 import { connectPostgres } from "./backing-store.js";
-import { PostgresFleetRuns } from "./postgres/fleet-runs.js";
+import { PostgresFleetRuns } from "./postgres/postgres-fleet-runs.js";
 import { quoteIdentifier } from "./postgres/migrate.js";
 import { PostgresRunRecords } from "./postgres/postgres-run-records.js";
 import { RunQueue } from "./postgres/run-queue.js";

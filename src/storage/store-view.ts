@@ -8,7 +8,7 @@ import type pg from "pg";
 import { FleetRunOpenError, LeaseHeldError, StoreError, type LeaseHolder } from "../errors.js";
 import { FINISHED, holderAsLease, type FleetRun } from "../records/fleet-run.js";
 import { DEFAULT_LEASE_TIMING, holderOf, ownerGone, type LeaseRow } from "../records/lease.js";
-import { PostgresFleetRuns } from "./postgres/fleet-runs.js";
+import { PostgresFleetRuns } from "./postgres/postgres-fleet-runs.js";
 import { deleteEndedJobs } from "./postgres/run-queue.js";
 import { PostgresRunRecords } from "./postgres/postgres-run-records.js";
 import { currentProcess, type ProcessIdentity } from "../records/process-identity.js";

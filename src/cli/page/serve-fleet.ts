@@ -9,7 +9,7 @@
 import { approveRun, cancelRun, listFleetRuns, openFleet } from "../../fleet/fleet-runs.js";
 import type { FleetRunView } from "../../fleet/fleet-runs.js";
 import type { FleetStore } from "../../storage/fleet-store.js";
-import type { RunActions, RunRow } from "../../serve/run-source.js";
+import type { RunActions, RunRow } from "../../serve/page-source.js";
 
 /** The statuses a run can still be moved from (the fleet's FINISHED are the others). */
 const OPEN = ["queued", "running", "paused"];

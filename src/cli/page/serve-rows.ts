@@ -7,7 +7,7 @@
 import type { LeaseHolder } from "../../errors.js";
 import { HandoffPolicy } from "../../handoff/policy.js";
 import type { StepRecord } from "../../records/step-record.js";
-import type { RunGauge, RunGenerationFiles, RunRow } from "../../serve/run-source.js";
+import type { RunGauge, RunGenerationFiles, RunRow } from "../../serve/page-source.js";
 import { runBudget } from "../record-views/budget-lines.js";
 import { runStatus } from "../record-views/run-status.js";
 import type { ShownStatus } from "../record-views/step-source.js";

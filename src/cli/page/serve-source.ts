@@ -11,7 +11,7 @@ import { renderHtmlReport } from "../../report/html-report.js";
 import { runDirectory as runDirectoryPath } from "../../storage/files.js";
 import { effectiveStatus, RunDirectory } from "../../storage/run-directory.js";
 import { openStoreView, statusInStore } from "../../storage/store-view.js";
-import type { RunActions, RunRow, RunSource } from "../../serve/run-source.js";
+import type { RunActions, RunRow, RunSource } from "../../serve/page-source.js";
 import { parseNonEmpty, type ParsedCommand } from "../command-line/args.js";
 import { reportInput, wantedRecords } from "../record-views/report-contents.js";
 import { NO_FLEET, openFleetSeam } from "./serve-fleet.js";

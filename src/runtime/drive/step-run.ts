@@ -39,7 +39,7 @@ import { freezeStepDocument } from "./step-document.js";
 import type { StepEnvironment, StepPlan } from "./step-plan.js";
 import { StderrTail } from "../session/stderr-tail.js";
 import { CANNOT_PASS, CONTINUE_AFTER_FAILURE } from "../text.js";
-import { REWOUND_TO_TURN, workNote } from "../files/work-text.js";
+import { REWOUND_TO_TURN, workNote } from "../files/resumed-files-text.js";
 
 export type { StepEnvironment, StepPlan } from "./step-plan.js";
 

@@ -10,7 +10,7 @@
  * worker fetches only when it has a free slot and decides itself when a job is done.
  *
  * What the queue does not decide: who drives a step (the step leases do, records/lease.ts) and whether a
- * run is still held (the fleet row does, fleet-runs.ts). A job is one delivery of a run to a worker.
+ * run is still held (the fleet row does, postgres-fleet-runs.ts). A job is one delivery of a run to a worker.
  */
 import pg, { type ClientBase } from "pg";
 import PgBoss from "pg-boss";

@@ -11,7 +11,7 @@ import { runRows } from "../../../src/cli/page/serve-rows.js";
 import type { Locale } from "../../../src/locale/locale.js";
 import { newStepRecord, type StepRecord } from "../../../src/records/step-record.js";
 import { PAGE_SCRIPT } from "../../../src/serve/page-script.js";
-import type { RunRow } from "../../../src/serve/run-source.js";
+import type { RunRow } from "../../../src/serve/page-source.js";
 import { pageWords } from "../../../src/serve/serve-text.js";
 
 const AT = "2026-12-02T04:00:00.000Z";

@@ -5,7 +5,7 @@
  */
 export { NOTE_COUNT, noteName, prepareDemoWorkspace } from "./fixture.js";
 export { demoTask } from "./script-text.js";
-export { DEMO_CONTEXT_WINDOW, DEMO_RUN, DEMO_STEP, demoHandoffPolicy, demoPolicy } from "./policy.js";
+export { DEMO_CONTEXT_WINDOW, DEMO_RUN, DEMO_STEP, demoHandoffPolicy, demoPolicy } from "./demo-policy.js";
 export { DEMO_DOCUMENTS_TEXT } from "./documents-text.js";
 export { editDemoRequirements } from "./edit.js";
-export type { DemoScriptOptions } from "./policy.js";
+export type { DemoScriptOptions } from "./demo-policy.js";
