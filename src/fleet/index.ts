@@ -7,7 +7,7 @@ export { submit } from "./submit.js";
 export type { SubmitOptions, Submitted } from "./submit.js";
 export { Worker } from "./worker.js";
 export type { FleetWorkerOptions } from "./worker.js";
-export type { FleetCommandFor } from "./run-notice.js";
+export type { FleetCommandFor } from "./fleet-notice.js";
 export type { RunRuntimeOptions } from "./drive-run.js";
 export { openFleet, listFleetRuns, approveRun, cancelRun } from "./fleet-runs.js";
 export type { FleetRunView, FleetStoreOption } from "./fleet-runs.js";

@@ -34,7 +34,7 @@ import {
   shownTarget,
   type NotifyTarget,
 } from "../notify/index.js";
-import { defaultCommandFor, fleetNotice, type FleetCommandFor } from "./run-notice.js";
+import { defaultCommandFor, fleetNotice, type FleetCommandFor } from "./fleet-notice.js";
 
 export interface FleetWorkerOptions {
   /** The shared store: `postgres://user:password@host:port/database` (optionally `?schema=name`). */

@@ -30,7 +30,7 @@ import {
   goOnLine,
   notifyAfterRun,
   type Notice,
-} from "./run-notice.js";
+} from "./live-notice.js";
 import { CLI_TEXT } from "../text.js";
 import { NOTIFY_TEXT } from "../../notify/index.js";
 import { showCommandFor, verdictLines } from "./verdict-lines.js";

@@ -12,7 +12,7 @@ import { sectionItems } from "../record-views/document-summary.js";
 import { DISPLAY_TEXT } from "./display-text.js";
 import { supervise, type LiveOutcome, type Supervised } from "./live-run.js";
 import { budgetReachedLine } from "../record-views/budget-lines.js";
-import { budgetNotice, driftNotice, goalNotMetWhy, goOnLine, stepOfRun, type Notice } from "./run-notice.js";
+import { budgetNotice, driftNotice, goalNotMetWhy, goOnLine, stepOfRun, type Notice } from "./live-notice.js";
 import { NOTIFY_TEXT } from "../../notify/index.js";
 import type { Runtime } from "../../runtime/runtime.js";
 import { oneLine } from "./terminal-text.js";
