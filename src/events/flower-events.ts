@@ -15,7 +15,7 @@ import type {
   GuardRoundEvent,
   ReviewEvent,
 } from "./guard-events.js";
-import type { RewriteReport } from "../session-layers/passes/report.js";
+import type { RewriteReport } from "../session-layers/passes/rewrite-report.js";
 import type {
   WorkBranchEvent,
   WorkCheckpointEvent,

@@ -8,7 +8,7 @@ import type { FrozenDocumentRecord, ReadDocumentRecord } from "./frozen-document
 import type { PlanItem } from "../handoff/plan.js";
 import type { HandoffRule } from "../handoff/policy.js";
 import type { HandoffSectionName } from "../handoff-sections.js";
-import type { RewriteReport } from "../session-layers/passes/report.js";
+import type { RewriteReport } from "../session-layers/passes/rewrite-report.js";
 import type { GuardRecord } from "./guard-record.js";
 import type { Locale } from "../locale/locale.js";
 import type { LeftOut } from "../work/shadow-repo.js";

@@ -18,13 +18,13 @@ import { writeFileAtomically } from "../fs/atomic-write.js";
 import { isLocale, type Locale } from "../locale/locale.js";
 import type { BlobStore } from "./blob-store.js";
 import { ForwardingSessionStore } from "./forwarding-store.js";
-import type { RewriteReport } from "./passes/report.js";
+import type { RewriteReport } from "./passes/rewrite-report.js";
 import { rewriteTranscript, type RewriteOptions } from "./passes/rewrite.js";
 import type { SpillFile } from "./passes/trim-results.js";
 import { keepSpills, restoreSpills } from "./spill-restore.js";
 import { TrimPolicy } from "./trim-policy.js";
 
-export type { RewriteReport } from "./passes/report.js";
+export type { RewriteReport } from "./passes/rewrite-report.js";
 
 export interface TrimmingSessionStoreOptions {
   /**

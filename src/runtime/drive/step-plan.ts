@@ -11,7 +11,7 @@ import type { ResolvedGoal } from "../../goal/goal-option.js";
 import type { HandoffPolicy } from "../../handoff/policy.js";
 import type { Locale } from "../../locale/locale.js";
 import type { StepRecord, StepSettings, WorkflowMembership } from "../../records/step-record.js";
-import type { RewriteReport } from "../../session-layers/passes/report.js";
+import type { RewriteReport } from "../../session-layers/passes/rewrite-report.js";
 import type { FlowerEvent } from "../events.js";
 import type { GoalChange } from "../judge/frozen-goal.js";
 import type { QueryFunction } from "../query-function.js";

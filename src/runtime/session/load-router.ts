@@ -3,7 +3,7 @@
  * every step of a runtime and reports loads by session id; the step that started the resume subscribes
  * for that id just before and unsubscribes right after, so it alone books the report.
  */
-import type { RewriteReport } from "../../session-layers/passes/report.js";
+import type { RewriteReport } from "../../session-layers/passes/rewrite-report.js";
 
 export type LoadListener = (report: RewriteReport) => void;
 

@@ -9,7 +9,7 @@
  * command is ephemeral is decided by the same `isEphemeral` table the glance guard uses to allow it.
  */
 import type { Locale } from "../../locale/locale.js";
-import type { PassResult, RewriteReport } from "./report.js";
+import type { PassResult, RewriteReport } from "./rewrite-report.js";
 import { ResultReplacements, scanResults, type ResultScan } from "./result-scan.js";
 import { blockChars, turnsAfter, type Entry } from "./transcript-entries.js";
 

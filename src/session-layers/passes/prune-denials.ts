@@ -6,7 +6,7 @@
  * newest `keepDenials` stay, because the latest one is a valid signal that stops the model retrying the
  * same call. Recognised only by the harness's marker `toolDenialKind: "permission-rule"`, never by text.
  */
-import type { PassResult } from "./report.js";
+import type { PassResult } from "./rewrite-report.js";
 import { removeToolCalls } from "./remove-tool-calls.js";
 import { isDenial, toolResults, type Entry } from "./transcript-entries.js";
 

@@ -9,7 +9,7 @@
 import type { Locale } from "../../locale/locale.js";
 import { INTERRUPTED_NOTE } from "../text.js";
 import { removeToolCalls } from "./remove-tool-calls.js";
-import type { PassResult } from "./report.js";
+import type { PassResult } from "./rewrite-report.js";
 import {
   isApiErrorRemnant,
   isInterruptedResult,

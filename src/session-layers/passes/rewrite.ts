@@ -8,7 +8,7 @@ import type { Locale } from "../../locale/locale.js";
 import { planExpiry } from "./expire-ephemeral.js";
 import { pruneDenials } from "./prune-denials.js";
 import { pruneDisconnects } from "./prune-disconnects.js";
-import { addReports, emptyReport, type RewriteReport } from "./report.js";
+import { addReports, emptyReport, type RewriteReport } from "./rewrite-report.js";
 import { ResultReplacements, scanResults } from "./result-scan.js";
 import type { Entry } from "./transcript-entries.js";
 import { planTrim, type SpillFile } from "./trim-results.js";

@@ -13,7 +13,7 @@ import * as crypto from "node:crypto";
 import { join } from "node:path";
 import type { Locale } from "../../locale/locale.js";
 import { TRIM_POINTER } from "../text.js";
-import type { PassResult, RewriteReport } from "./report.js";
+import type { PassResult, RewriteReport } from "./rewrite-report.js";
 import { ResultReplacements, scanResults, type ResultScan } from "./result-scan.js";
 import type { Entry } from "./transcript-entries.js";
 

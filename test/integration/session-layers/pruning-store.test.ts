@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SessionKey, SessionStore } from "@anthropic-ai/claude-agent-sdk";
 import { ConfigurationError, StoreError } from "../../../src/errors.js";
 import { blobAddress, type BlobStore } from "../../../src/session-layers/blob-store.js";
-import type { RewriteReport } from "../../../src/session-layers/passes/report.js";
+import type { RewriteReport } from "../../../src/session-layers/passes/rewrite-report.js";
 import { PostgresBlobStore } from "../../../src/storage/postgres/postgres-blob-store.js";
 import {
   PruningSessionStore,
