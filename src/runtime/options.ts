@@ -11,7 +11,7 @@ import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 import { notADirectoryOnPath } from "../fs/directory-path.js";
 import { HandoffPolicy } from "../handoff/policy.js";
 import { isLocale, resolveLocale, type Locale } from "../locale/locale.js";
-import { parseStoreSpec, type StoreSpec } from "../storage/store-spec.js";
+import { storeSpecOf, type StoreSpec } from "../storage/store-spec.js";
 import { TrimPolicy } from "../store/trim-policy.js";
 import { query } from "@anthropic-ai/claude-agent-sdk";
 import type { FlowerEvent } from "./events.js";
@@ -92,10 +92,11 @@ export interface RuntimeOptions {
    * Where sessions, run records, leases, frozen documents and spill files are kept. A
    * `postgres://user:password@host:port/database` URL (optionally `?schema=name`) puts them in a shared
    * PostgreSQL store, so a step started on one machine can be continued on another; `sqlite:<path>` names
-   * the session database file. Malformed values are refused here.
+   * the session database file. Malformed values are refused here. A spec parsed already (as the CLI
+   * parses `--store`, naming the flag in its errors) is taken as it is.
    * @default `<runDir>/sessions.db` and `<runDir>/records.db` (SQLite, no setup)
    */
-  store?: string;
+  store?: string | StoreSpec;
   /**
    * OpenTelemetry traces and metrics of runs, steps, generations, turns and handoffs (docs/telemetry.md).
    * `true` or an object turns it on, `false` keeps it off whatever the environment says. The SDK is
@@ -310,7 +311,7 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     model: options.model,
     maxBudgetUsd: options.maxBudgetUsd,
     env,
-    store: parseStoreSpec(options.store),
+    store: storeSpecOf(options.store),
     // The process's own environment, as every OpenTelemetry SDK reads it (`env` is the child's).
     telemetry: resolveTelemetry(options.telemetry, process.env),
     work,
