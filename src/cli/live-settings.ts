@@ -197,7 +197,7 @@ export async function makeRuntime(
     ...(given.driftAfter !== undefined ? { driftAfter: given.driftAfter } : {}),
     ...(given.budgetUsd !== undefined ? { budgetUsd: given.budgetUsd } : {}),
     ...(onEvent ? { onEvent } : {}),
-    ...(settings.store.given !== undefined ? { store: settings.store.given } : {}),
+    store: settings.store.spec,
   });
   await joinSharedStore(rt, settings);
   return rt;

@@ -33,7 +33,7 @@ export async function submitCommand(parsed: ParsedCommand): Promise<number> {
   // The checkout as the person sees it goes with the run: commit, uncommitted changes, unpushed commits.
   const workspace = resolve(typeof parsed.values.workspace === "string" ? parsed.values.workspace : ".");
   const runDir = parseRunDir(parsed.values["run-dir"], locale);
-  const submitted = await submit(store.given, task, {
+  const submitted = await submit(store.spec, task, {
     direct: parsed.values.direct === true,
     yes: parsed.values.yes === true,
     ...(window !== undefined ? { window } : {}),
@@ -51,7 +51,7 @@ export async function submitCommand(parsed: ParsedCommand): Promise<number> {
 export async function approveCommand(parsed: ParsedCommand): Promise<number> {
   const { locale, run, store } = fleetAction("approve", parsed);
   const { approveRun } = await import("../../fleet/fleet-runs.js");
-  const view = await approveRun(store.given, run);
+  const view = await approveRun(store.spec, run);
   say(parsed, view, FLEET_TEXT[locale].approved(run));
   return EXIT.ok;
 }
@@ -59,7 +59,7 @@ export async function approveCommand(parsed: ParsedCommand): Promise<number> {
 export async function cancelCommand(parsed: ParsedCommand): Promise<number> {
   const { locale, run, store } = fleetAction("cancel", parsed);
   const { cancelRun } = await import("../../fleet/fleet-runs.js");
-  const view = await cancelRun(store.given, run);
+  const view = await cancelRun(store.spec, run);
   const text = FLEET_TEXT[locale];
   say(
     parsed,

@@ -33,7 +33,7 @@ export async function workerCommand(parsed: ParsedCommand): Promise<number> {
   requireCredentials(settings);
   const { Worker } = await import("../../fleet/worker.js");
   const worker = new Worker({
-    store: store.given,
+    store: store.spec,
     concurrency,
     runtime: {
       workspace: settings.workspace,
