@@ -27,12 +27,12 @@ export function storeHint(
   env: NodeJS.ProcessEnv = process.env,
 ): StoreHint {
   const none = { args: [], note: null };
-  if (store?.given === undefined) return none;
+  if (store?.text === undefined) return none;
   // From the variable (or the flag repeats it): `flower continue` reads it again.
-  if (store.given === (env.FLOWER_STORE?.trim() || undefined)) return none;
-  if (store.spec.kind !== "postgres") return { args: ["--store", store.given], note: null };
-  const url = new URL(store.given);
-  if (url.password === "") return { args: ["--store", store.given], note: null };
+  if (store.text === (env.FLOWER_STORE?.trim() || undefined)) return none;
+  if (store.spec.kind !== "postgres") return { args: ["--store", store.text], note: null };
+  const url = new URL(store.text);
+  if (url.password === "") return { args: ["--store", store.text], note: null };
   url.password = "";
   return { args: ["--store", url.toString()], note: NOTE[locale] };
 }

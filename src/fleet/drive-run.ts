@@ -27,12 +27,14 @@ import { join, resolve } from "node:path";
 import { DEFAULTS } from "../defaults.js";
 import { openRunWorkspace, removeRunWorkspace, type RunWorkspace } from "../work/run-workspace.js";
 import type { WorkCarrier } from "../work/work-carrier.js";
+import type { StoreSpec } from "../storage/store-spec.js";
 
 /** The options of each run's Runtime, but the store (the fleet's) and the window (the run's). */
 export type RunRuntimeOptions = Omit<RuntimeOptions, "store" | "onEvent">;
 
 export interface DriveRun {
-  store: string;
+  /** The fleet's store, parsed once by the worker. */
+  store: StoreSpec;
   run: FleetRun;
   /** The store's log of the runs' work: a run's beginning (and a dead worker's checkpoints) come from it. */
   carrier: WorkCarrier;

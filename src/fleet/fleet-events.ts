@@ -9,7 +9,7 @@
 import type { FleetHolder, FleetStatus } from "../records/fleet-run.js";
 import type { FlowerEvent } from "../runtime/events.js";
 import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
-import { listFleetRuns, type FleetRunView, type FleetStoreOption } from "./fleet-runs.js";
+import { isOpened, listFleetRuns, type FleetRunView, type FleetStoreOption } from "./fleet-runs.js";
 import { openFleetStore } from "../storage/fleet-store.js";
 
 export type FleetEvent =
@@ -96,7 +96,7 @@ export async function* watchFleet(
   const intervalMs = options.intervalMs ?? 1_000;
   if (!(typeof intervalMs === "number" && intervalMs >= 50))
     throw new ConfigurationError("intervalMs", intervalMs, "a number >= 50");
-  const fleet = typeof store === "string" ? openFleetStore(store) : store;
+  const fleet = isOpened(store) ? store : openFleetStore(store);
   const seen = new Map<string, string>();
   try {
     while (options.signal?.aborted !== true) {
@@ -115,7 +115,7 @@ export async function* watchFleet(
       await pause(intervalMs, options.signal);
     }
   } finally {
-    if (typeof store === "string") await fleet.close();
+    if (!isOpened(store)) await fleet.close();
   }
 }
 

@@ -10,9 +10,13 @@ import { DEFAULT_LEASE_TIMING, ownerGone } from "../records/lease.js";
 import { currentProcess } from "../records/process-identity.js";
 import type { StepRecord } from "../records/step-record.js";
 import { openFleetStore, type FleetStore } from "../storage/fleet-store.js";
+import type { StoreSpec } from "../storage/store-spec.js";
 
-/** A store URL (`postgres://…`), or a store opened with `openFleet` (the caller closes it). */
-export type FleetStoreOption = string | FleetStore;
+/**
+ * A store URL (`postgres://…`) or its parsed spec (the CLI's `--store`), or a store opened with
+ * `openFleet` (the caller closes it).
+ */
+export type FleetStoreOption = string | StoreSpec | FleetStore;
 
 export interface FleetRunView {
   run: string;
@@ -40,7 +44,7 @@ export interface FleetRunView {
 }
 
 /** Opens the fleet of a shared store once, for many calls; `close()` it when done. */
-export function openFleet(store: string): FleetStore {
+export function openFleet(store: string | StoreSpec): FleetStore {
   return openFleetStore(store);
 }
 
@@ -100,13 +104,18 @@ export async function withStore<T>(
   store: FleetStoreOption,
   action: (fleet: FleetStore) => Promise<T>,
 ): Promise<T> {
-  if (typeof store !== "string") return action(store);
+  if (isOpened(store)) return action(store);
   const fleet = openFleetStore(store);
   try {
     return await action(fleet);
   } finally {
     await fleet.close();
   }
+}
+
+/** A store opened with `openFleet`, not a URL or a spec to open. */
+export function isOpened(store: FleetStoreOption): store is FleetStore {
+  return typeof store === "object" && store !== null && !("kind" in store);
 }
 
 function checkRunName(run: unknown): asserts run is string {

@@ -18,7 +18,8 @@ import { holderAsLease, type FleetRun } from "../records/fleet-run.js";
 import { DEFAULT_LEASE_TIMING, ownerGone } from "../records/lease.js";
 import { currentProcess, type ProcessIdentity } from "../records/process-identity.js";
 import type { Runtime } from "../runtime/runtime.js";
-import { openFleetStore, type FleetStore } from "../storage/fleet-store.js";
+import { fleetStoreSpec, openFleetStore, type FleetStore } from "../storage/fleet-store.js";
+import { storeUrl, type PostgresStoreSpec, type StoreSpec } from "../storage/store-spec.js";
 import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 import { RUNTIME_OPTION_NAMES } from "../runtime/options.js";
 import { daySpent, runSpent, utcDay } from "../records/run-spend.js";
@@ -37,8 +38,11 @@ import {
 import { defaultCommandFor, fleetNotice, type FleetCommandFor } from "./fleet-notice.js";
 
 export interface FleetWorkerOptions {
-  /** The shared store: `postgres://user:password@host:port/database` (optionally `?schema=name`). */
-  store: string;
+  /**
+   * The shared store: `postgres://user:password@host:port/database` (optionally `?schema=name`), or its
+   * spec parsed already (the CLI's `--store`). Parsed once here; each run's Runtime gets the spec.
+   */
+  store: string | StoreSpec;
   /** Runs driven at once. @default 1 */
   concurrency?: number;
   /** Each run's Runtime: workspace (required), runDir, env, model, … (not the store, not onEvent). */
@@ -114,6 +118,8 @@ export class Worker {
   readonly #token = randomUUID();
   readonly #slots = new Map<string, Slot>();
   #fleet: FleetStore | null = null;
+  /** The store, parsed once: the fleet is opened on it and each run's Runtime gets it. */
+  readonly #store: PostgresStoreSpec;
   #timer: NodeJS.Timeout | null = null;
   #ticking: Promise<void> | null = null;
   #stopping: Promise<void> | null = null;
@@ -152,7 +158,6 @@ export class Worker {
     this.#notify = options.notify === undefined ? null : notifyTarget(options.notify, "notify");
     if (options.commandFor !== undefined && typeof options.commandFor !== "function")
       throw new ConfigurationError("commandFor", options.commandFor, "a function (action, run) => string");
-    this.#commandFor = options.commandFor ?? defaultCommandFor(options.store);
     this.#locale = resolveLocale(options.runtime.locale);
     for (const name of ["budgetPerRun", "budgetPerDay"] as const) {
       const usd = options[name];
@@ -171,7 +176,11 @@ export class Worker {
       ...(options.notify !== undefined ? { notify: options.notify } : {}),
     };
     // Refuses a store that is not PostgreSQL now, before anything starts.
-    this.#fleet = openFleetStore(options.store, { supervise: true });
+    this.#store = fleetStoreSpec(options.store);
+    this.#commandFor =
+      options.commandFor ??
+      defaultCommandFor(typeof options.store === "string" ? options.store : storeUrl(this.#store));
+    this.#fleet = openFleetStore(this.#store, { supervise: true });
   }
 
   /** The runs this worker drives now. */
@@ -333,7 +342,7 @@ export class Worker {
       host: this.#self.host,
     });
     slot.done = driveRun({
-      store: this.options.store,
+      store: this.#store,
       run,
       carrier: fleet.work,
       runtime: this.options.runtime,

@@ -8,6 +8,8 @@
  * first live run produced exactly that — two generations, both degraded — and the offline tests missed it
  * because their fake replaced the whole attempt and never went through this criterion.
  */
+import type { HandoffRule } from "./policy.js";
+
 export interface HandoffDueInput {
   /** `HandoffPolicy.enabled`. */
   enabled: boolean;
@@ -110,4 +112,39 @@ export function costDue({ contexts, handoffOutput }: CostDueInput): boolean {
   let excess = 0;
   for (const context of contexts) excess += Math.max(0, context - floor);
   return PRICE_RATIOS.cacheRead * excess >= handoffPrice(current, floor, handoffOutput);
+}
+
+export interface SwitchDueInput {
+  /** `HandoffPolicy.enabled`: off, only a person's request can make a switch due. */
+  enabled: boolean;
+  /** `HandoffPolicy.rule`. */
+  rule: HandoffRule;
+  /** True while the same session is writing its handoff: nothing is due during that turn. */
+  writing: boolean;
+  /** The main thread's context after each turn of this session, oldest first; the last is now. */
+  contexts: readonly number[];
+  /** `HandoffPolicy.at`. */
+  at: number;
+  /** `HandoffPolicy.handoffOutputTokens`, for the cost rule. */
+  handoffOutput: number;
+  /** The step's session id so far; there is nothing to hand off from before the session exists. */
+  sessionId: string | null | undefined;
+  /**
+   * Whether a person asked for a handoff (`flower handoff`): due like a crossed line, even with handoffs
+   * off. Asked last, only when nothing else made the switch due: it may read the records store.
+   */
+  requested: () => boolean;
+}
+
+/**
+ * Whether the session should switch at this boundary: the line is crossed, or the cost rule says
+ * staying costs more than a handoff, or a person asked — never in the writing turn, never before the
+ * session exists. A request is honoured with handoffs off: the person asked for exactly this.
+ */
+export function switchDue(input: SwitchDueInput): boolean {
+  const { enabled, rule, writing, contexts, at, handoffOutput, sessionId, requested } = input;
+  if (writing || !sessionId) return false;
+  if (handoffDue({ enabled, writing, context: contexts.at(-1), at, sessionId })) return true;
+  if (enabled && rule === "cost" && costDue({ contexts, handoffOutput })) return true;
+  return requested();
 }

@@ -1,23 +1,24 @@
 /**
  * Runtime options, validated once at the boundary before any side effect. An error names the option
  * and the value it got. This is one of the two places that read the environment (the other is the
- * CLI): the locale and the handoff window are resolved here and passed down as explicit values.
+ * CLI): the locale and the child's environment are resolved here and passed down as explicit values
+ * (each step's window is decided from that environment by `effectiveSettings`, step-settings.ts).
  */
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { DEFAULTS } from "../defaults.js";
 import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 import { notADirectoryOnPath } from "../fs/directory-path.js";
-import { HandoffPolicy, resolveWindow } from "../handoff/policy.js";
+import { HandoffPolicy } from "../handoff/policy.js";
 import { isLocale, resolveLocale, type Locale } from "../locale/locale.js";
-import { parseStoreSpec, type StoreSpec } from "../storage/store-spec.js";
+import { storeSpecOf, type StoreSpec } from "../storage/store-spec.js";
 import { TrimPolicy } from "../session-layers/trim-policy.js";
 import { query } from "@anthropic-ai/claude-agent-sdk";
 import type { FlowerEvent } from "./events.js";
 import type { QueryFunction } from "./query-function.js";
 import type { LeaseTiming } from "../records/lease.js";
 import type { Budget } from "../records/run-spend.js";
-import type { GivenSettings } from "./drive/step-settings.js";
+import { givenHandoff, type GivenSettings } from "./drive/step-settings.js";
 import { resolveTelemetry, type TelemetryOptions, type TelemetrySettings } from "../telemetry/settings.js";
 
 export interface RuntimeOptions {
@@ -29,7 +30,7 @@ export interface RuntimeOptions {
   workbench?: boolean;
   /**
    * Handoff generations instead of auto-compact. `true`/`false` = `new HandoffPolicy({ enabled })`. A
-   * window the policy leaves out is decided here (`resolveWindow`): from `model`, else ANTHROPIC_MODEL /
+   * window the policy leaves out is decided for each step (`resolveWindow`): from `model`, else ANTHROPIC_MODEL /
    * ANTHROPIC_DEFAULT_OPUS_MODEL (`env` over process.env), else 1M — as the CLI does.
    *
    * Settings and `continue`: a step records its settings (model, handoff on/off, window, headroom,
@@ -91,10 +92,11 @@ export interface RuntimeOptions {
    * Where sessions, run records, leases, frozen documents and spill files are kept. A
    * `postgres://user:password@host:port/database` URL (optionally `?schema=name`) puts them in a shared
    * PostgreSQL store, so a step started on one machine can be continued on another; `sqlite:<path>` names
-   * the session database file. Malformed values are refused here.
+   * the session database file. Malformed values are refused here. A spec parsed already (as the CLI
+   * parses `--store`, naming the flag in its errors) is taken as it is.
    * @default `<runDir>/sessions.db` and `<runDir>/records.db` (SQLite, no setup)
    */
-  store?: string;
+  store?: string | StoreSpec;
   /**
    * OpenTelemetry traces and metrics of runs, steps, generations, turns and handoffs (docs/telemetry.md).
    * `true` or an object turns it on, `false` keeps it off whatever the environment says. The SDK is
@@ -150,9 +152,10 @@ export interface ResolvedRuntimeOptions {
   workspace: string;
   runDir: string;
   workbench: boolean;
-  /** The policy of a new step: its window decided from model > environment > 1M unless given. */
-  handoff: HandoffPolicy;
-  /** What was named explicitly (only these override a continued step's recorded settings). */
+  /**
+   * What was named explicitly: with what a step records and the environment, `effectiveSettings`
+   * decides the settings each step runs with (only these override a continued step's record).
+   */
   given: GivenSettings;
   /** The environment the `claude` child sees (`env` over process.env): where a guessed window comes from. */
   childEnv: NodeJS.ProcessEnv;
@@ -201,30 +204,6 @@ const KNOWN = {
 
 /** The names of every Runtime option (a caller that passes RuntimeOptions on refuses unknown ones with them). */
 export const RUNTIME_OPTION_NAMES: Readonly<Record<keyof RuntimeOptions, true>> = KNOWN;
-
-/**
- * A handoff option as a policy: a policy is taken as is (anything else fails as in `HandoffPolicy.from`);
- * `true`, `false` or nothing mean `{ enabled }`. The window is left as given: the Runtime decides a
- * window that was left out (see `resolveStepSettings`).
- */
-export function handoffPolicyOf(value: HandoffPolicy | boolean | undefined): HandoffPolicy {
-  if (value === undefined) return new HandoffPolicy();
-  if (typeof value === "boolean") return new HandoffPolicy({ enabled: value });
-  return HandoffPolicy.from(value);
-}
-
-/** The settings a handoff option names explicitly (`handoff: true` names `enabled`). */
-export function givenHandoff(value: HandoffPolicy | boolean | undefined): GivenSettings {
-  if (value === undefined) return {};
-  const given = handoffPolicyOf(value).given;
-  return {
-    ...(given.enabled !== undefined ? { handoff: given.enabled } : {}),
-    ...(typeof value === "boolean" ? { handoff: value } : {}),
-    ...(given.window !== undefined ? { window: given.window } : {}),
-    ...(given.headroom !== undefined ? { headroom: given.headroom } : {}),
-    ...(given.rule !== undefined ? { rule: given.rule } : {}),
-  };
-}
 
 export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeOptions {
   if (!options || typeof options !== "object") {
@@ -305,7 +284,6 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     throw new ConfigurationError("env", env, "an object of string values");
   }
   const childEnv = { ...process.env, ...env };
-  const policy = handoffPolicyOf(options.handoff);
   const given: GivenSettings = {
     ...givenHandoff(options.handoff),
     ...(options.model !== undefined ? { model: options.model } : {}),
@@ -314,14 +292,6 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     ...(options.budgetUsd !== undefined ? { budgetUsd: options.budgetUsd } : {}),
     ...(options.locale !== undefined ? { locale: options.locale } : {}),
   };
-  const handoff = new HandoffPolicy({
-    enabled: policy.enabled,
-    window: resolveWindow({ window: policy.given.window, model: options.model, env: childEnv }),
-    headroom: policy.headroom,
-    maxGenerations: policy.maxGenerations,
-    rule: policy.rule,
-    handoffOutputTokens: policy.handoffOutputTokens,
-  });
   const work = resolveWork(options.work);
   const internal = options._internal ?? {};
   if (typeof internal !== "object" || internal === null)
@@ -330,7 +300,6 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     workspace: workspacePath,
     runDir: resolve(runDir),
     workbench,
-    handoff,
     given,
     childEnv,
     spillThreshold: spillThreshold === 0 ? null : spillThreshold,
@@ -342,7 +311,7 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
     model: options.model,
     maxBudgetUsd: options.maxBudgetUsd,
     env,
-    store: parseStoreSpec(options.store),
+    store: storeSpecOf(options.store),
     // The process's own environment, as every OpenTelemetry SDK reads it (`env` is the child's).
     telemetry: resolveTelemetry(options.telemetry, process.env),
     work,

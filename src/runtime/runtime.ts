@@ -14,12 +14,7 @@ import { SecretRedactor, secretsOf } from "../secret-redactor.js";
 import { Workbench } from "../workbench/workbench.js";
 import { EventBus, type FlowerEvent } from "./events.js";
 import { LoadRouter } from "./session/load-router.js";
-import {
-  handoffPolicyOf,
-  resolveRuntimeOptions,
-  type ResolvedRuntimeOptions,
-  type RuntimeOptions,
-} from "./options.js";
+import { resolveRuntimeOptions, type ResolvedRuntimeOptions, type RuntimeOptions } from "./options.js";
 import { openBackingStore, type BackingStore } from "../storage/backing-store.js";
 import { deleteStepSessions } from "../storage/retention.js";
 import { recordedStep } from "../records/recorded-step.js";
@@ -31,7 +26,7 @@ import {
 } from "./generations/ask-for-handoff.js";
 import type { RunRecords } from "../records/run-records.js";
 import type { StepRecord, StepResult, StepSettings, WorkflowMembership } from "../records/step-record.js";
-import { recordedSettings } from "./drive/step-settings.js";
+import { givenHandoff, recordedSettings } from "./drive/step-settings.js";
 import { defineDocument } from "../documents/spec.js";
 import {
   CONTINUE_OPTION_NAMES,
@@ -381,7 +376,8 @@ export class Runtime {
     const wait = options.wait ?? false;
     if (typeof wait !== "boolean" && !(typeof wait === "number" && wait >= 0))
       throw new ConfigurationError("wait", wait, "a boolean or a number of milliseconds >= 0");
-    const stepPolicy = options.handoff === undefined ? undefined : handoffPolicyOf(options.handoff);
+    // Checked here, where the caller hands the step over: a bad policy fails before the lease is taken.
+    const stepHandoff = givenHandoff(options.handoff);
     const given = options.goal === undefined ? undefined : resolveGoalOption(options.goal);
     if (this.#sandboxNote !== null) {
       process.stderr.write(`flower: note: ${this.#sandboxNote}\n`);
@@ -398,7 +394,7 @@ export class Runtime {
         options,
         stop,
         ...(continued ? { continued } : {}),
-        ...(stepPolicy ? { stepPolicy } : {}),
+        stepHandoff,
         ...(given ? { given } : {}),
       });
     } finally {

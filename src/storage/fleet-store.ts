@@ -11,7 +11,7 @@ import { quoteIdentifier } from "./postgres/migrate.js";
 import { PostgresRunRecords } from "./postgres/postgres-run-records.js";
 import { RunQueue } from "./postgres/run-queue.js";
 import { PostgresWorkLog } from "./postgres/work-log.js";
-import { parseStoreSpec, type StoreSpec } from "./store-spec.js";
+import { storeSpecOf, type PostgresStoreSpec, type StoreSpec } from "./store-spec.js";
 
 export interface FleetStore {
   /** The store's URL without its password, and the schema, for messages. */
@@ -30,9 +30,12 @@ export interface FleetStore {
 /** Connections: the fleet's reads and the heartbeat go one after another. */
 const FLEET_CONNECTIONS = 2;
 
-/** The store spec of a fleet: a postgres:// URL, else a ConfigurationError naming what was given. */
-export function fleetStoreSpec(store: unknown, option = "store"): Extract<StoreSpec, { kind: "postgres" }> {
-  const spec = parseStoreSpec(store, option);
+/**
+ * The store spec of a fleet: a postgres:// URL (parsed here) or a spec parsed already (taken as it is),
+ * else a ConfigurationError naming what was given.
+ */
+export function fleetStoreSpec(store: unknown, option = "store"): PostgresStoreSpec {
+  const spec = storeSpecOf(store, option);
   if (spec.kind !== "postgres")
     throw new ConfigurationError(
       option,
@@ -43,7 +46,7 @@ export function fleetStoreSpec(store: unknown, option = "store"): Extract<StoreS
 }
 
 /** `supervise`: this process runs the queue's maintenance (a worker does; one-off commands do not). */
-export function openFleetStore(store: unknown, options: { supervise?: boolean } = {}): FleetStore {
+export function openFleetStore(store: string | StoreSpec, options: { supervise?: boolean } = {}): FleetStore {
   const spec = fleetStoreSpec(store);
   const { location, pool, sessions, ready } = connectPostgres(spec, FLEET_CONNECTIONS);
   const schema = quoteIdentifier(spec.schema);

@@ -6,6 +6,8 @@
  *   `?schema=name` keeps flower's tables in their own schema (default `public`);
  * - `sqlite:<path>` or a plain path: the session database at that file (records stay in the run directory).
  * A malformed value is refused with an error naming it (its password masked), before anything is opened.
+ * A caller that parsed it already (the CLI, which names `--store` in its errors) passes the parsed spec
+ * on (`storeSpecOf`), so it is never parsed twice.
  */
 import { ConfigurationError } from "../errors.js";
 import { isSchemaName } from "./postgres/migrate.js";
@@ -39,6 +41,43 @@ export function parseStoreSpec(value: unknown, option = "store"): StoreSpec {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(spec))
     throw new ConfigurationError(option, maskPassword(spec), EXPECTED);
   return { kind: "sqlite", path: spec };
+}
+
+export type PostgresStoreSpec = Extract<StoreSpec, { kind: "postgres" }>;
+
+/**
+ * The store a library boundary was given (`Runtime({ store })`, the fleet's `store`): a spec parsed
+ * already is taken as it is, after a check of its shape; a string (or nothing) is parsed here, once, and
+ * its error names `option`.
+ */
+export function storeSpecOf(value: unknown, option = "store"): StoreSpec {
+  if (typeof value !== "object" || value === null) return parseStoreSpec(value, option);
+  if (isStoreSpec(value)) return value;
+  throw new ConfigurationError(option, value, `${EXPECTED}, or a store spec parsed from one`);
+}
+
+function isStoreSpec(value: object): value is StoreSpec {
+  const spec = value as Record<string, unknown>;
+  if (spec.kind === "sqlite")
+    return spec.path === null || (typeof spec.path === "string" && spec.path.trim() !== "");
+  return (
+    spec.kind === "postgres" &&
+    typeof spec.url === "string" &&
+    /^postgres(ql)?:\/\//.test(spec.url) &&
+    typeof spec.schema === "string" &&
+    isSchemaName(spec.schema) &&
+    typeof spec.shown === "string"
+  );
+}
+
+/**
+ * A postgres spec as a URL again, its schema as `?schema=` (the form a printed command or a notification
+ * names it by): `parseStoreSpec` of it gives the same spec.
+ */
+export function storeUrl(spec: PostgresStoreSpec): string {
+  const url = new URL(spec.url);
+  if (spec.schema !== "public") url.searchParams.set("schema", spec.schema);
+  return url.toString();
 }
 
 function parsePostgres(spec: string, option: string): StoreSpec {

@@ -13,6 +13,7 @@ import type { FrozenDocumentRecord } from "../records/frozen-document-record.js"
 import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 import { toStepResult, type StepRecord, type StepResult } from "../records/step-record.js";
 import type { RunOptions, Runtime } from "../runtime/runtime.js";
+import { effectiveSettings } from "../runtime/drive/step-settings.js";
 import { documentsAtEnd, type DocumentAtEnd } from "./documents-at-end.js";
 import { frozenDocuments, runRecords, workflowPosition, workflowRuns } from "./position.js";
 import { defaultStepPrompt } from "./step-prompt.js";
@@ -160,7 +161,9 @@ async function drive(
   options: ContinueWorkflowOptions,
 ): Promise<WorkflowResult> {
   // The run's language: as it was started (a later `continue` keeps it), unless the runtime names one.
-  const locale = rt.options.given.locale ?? rt.settingsOf(run)?.locale ?? rt.options.locale;
+  const o = rt.options;
+  const locale = effectiveSettings(o.given, rt.settingsOf(run), { env: o.childEnv, locale: o.locale })
+    .settings.locale;
   const pauseAfter = pausePoints(workflow, options.pauseAfter);
   const outcomes: WorkflowStepOutcome[] = [];
   const total = workflow.steps.length;

@@ -5,6 +5,7 @@
  */
 import { UsageError } from "../../errors.js";
 import type { Locale } from "../../locale/locale.js";
+import type { PostgresStoreSpec } from "../../storage/store-spec.js";
 import type { ParsedCommand } from "./args.js";
 import { FLEET_TEXT } from "../fleet-commands/fleet-text.js";
 import { storeOption, type StoreOption } from "./store-option.js";
@@ -14,9 +15,9 @@ export function fleetStore(
   command: string,
   values: ParsedCommand["values"],
   locale: Locale,
-): StoreOption & { given: string } {
+): StoreOption & { spec: PostgresStoreSpec } {
   const store = storeOption(values);
-  if (store.spec.kind !== "postgres" || store.given === undefined)
-    throw new UsageError(FLEET_TEXT[locale].needsStore(command));
-  return { ...store, given: store.given };
+  const spec = store.spec;
+  if (spec.kind !== "postgres") throw new UsageError(FLEET_TEXT[locale].needsStore(command));
+  return { ...store, spec };
 }

@@ -11,7 +11,7 @@ import { FLEET_TEXT } from "../fleet-commands/fleet-text.js";
 export async function approveCommand(parsed: ParsedCommand): Promise<number> {
   const { locale, run, store } = fleetRunAction("approve", parsed);
   const { approveRun } = await import("../../fleet/fleet-runs.js");
-  const view = await approveRun(store.given, run);
+  const view = await approveRun(store.spec, run);
   sayFleetRun(parsed, view, FLEET_TEXT[locale].approved(run));
   return EXIT.ok;
 }

@@ -11,7 +11,7 @@ import { FLEET_TEXT } from "../fleet-commands/fleet-text.js";
 export async function cancelCommand(parsed: ParsedCommand): Promise<number> {
   const { locale, run, store } = fleetRunAction("cancel", parsed);
   const { cancelRun } = await import("../../fleet/fleet-runs.js");
-  const view = await cancelRun(store.given, run);
+  const view = await cancelRun(store.spec, run);
   const text = FLEET_TEXT[locale];
   sayFleetRun(
     parsed,

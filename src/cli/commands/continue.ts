@@ -48,11 +48,7 @@ export async function continueCommandRun(parsed: ParsedCommand): Promise<number>
   // A run started with --worktree goes on in its worktree.
   const worktree = recordedWorktree(records, target.kind === "run" ? target.run : target.step);
   if (worktree !== undefined) settings.worktree = worktree;
-  adoptRecorded(
-    settings,
-    parsed.values,
-    recordedSettings(records, target.kind === "run" ? target.run : target.step),
-  );
+  adoptRecorded(settings, recordedSettings(records, target.kind === "run" ? target.run : target.step));
   refuseSpentBudget(records, target.kind === "run" ? target.run : target.step, settings);
   if (target.kind === "run") {
     if (prompt !== undefined)
@@ -113,7 +109,7 @@ function refuseSpentBudget(records: readonly StepRecord[], run: string, settings
   const line = budgetBelowSpent(
     records,
     run,
-    settings.budgetUsd,
+    settings.given.budgetUsd,
     continueCommand(run, settings),
     settings.locale,
   );
@@ -187,7 +183,7 @@ async function continueFromStore(
   // The records came from the store just now: the step's language is known only from here on.
   if (name !== undefined) {
     const before = settings.output;
-    adoptRecorded(settings, parsed.values, rt.settingsOf(name));
+    adoptRecorded(settings, rt.settingsOf(name));
     if (settings.output !== before) sink = eventSink(settings.output, settings.verbose);
   }
   const text = CLI_TEXT[settings.locale];

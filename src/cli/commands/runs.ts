@@ -39,7 +39,7 @@ export function runsCommand(parsed: ParsedCommand): number | Promise<number> {
     throw new UsageError(USAGE_TEXT[locale].unexpected("runs", parsed.positionals[0]!));
   const output = makeOutput(parsed.values.json === true, locale);
   const store = storeOption(parsed.values);
-  if (store.spec.kind === "postgres") return runsInStore(store.spec, store.given!, output);
+  if (store.spec.kind === "postgres") return runsInStore(store.spec, output);
   const runDirectory = openRunDirectory(parsed.values);
   const steps = runDirectory.steps();
   // The holders are read only when there is something to show them for.
@@ -52,17 +52,13 @@ export function runsCommand(parsed: ParsedCommand): number | Promise<number> {
  * fleet (`flower submit`) with the fleet's status (queued, running on which machine, paused, cancelled…),
  * one submitted but not yet begun on a line of its own.
  */
-async function runsInStore(
-  spec: Extract<StoreSpec, { kind: "postgres" }>,
-  given: string,
-  output: Output,
-): Promise<number> {
+async function runsInStore(spec: Extract<StoreSpec, { kind: "postgres" }>, output: Output): Promise<number> {
   const view = openStoreView(spec);
   try {
     const steps = await view.steps();
     const holders = await view.holders();
     const { listFleetRuns } = await import("../../fleet/fleet-runs.js");
-    const fleet = new Map((await listFleetRuns(given)).map((run) => [run.run, run]));
+    const fleet = new Map((await listFleetRuns(spec)).map((run) => [run.run, run]));
     return printRuns(
       output,
       view.location,

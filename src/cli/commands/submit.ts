@@ -33,7 +33,7 @@ export async function submitCommand(parsed: ParsedCommand): Promise<number> {
   // The checkout as the person sees it goes with the run: commit, uncommitted changes, unpushed commits.
   const workspace = resolve(typeof parsed.values.workspace === "string" ? parsed.values.workspace : ".");
   const runDir = parseRunDir(parsed.values["run-dir"], locale);
-  const submitted = await submit(store.given, task, {
+  const submitted = await submit(store.spec, task, {
     direct: parsed.values.direct === true,
     yes: parsed.values.yes === true,
     ...(window !== undefined ? { window } : {}),

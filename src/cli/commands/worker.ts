@@ -38,15 +38,15 @@ export async function workerCommand(parsed: ParsedCommand): Promise<number> {
   requireCredentials(settings);
   const { Worker } = await import("../../fleet/worker.js");
   const worker = new Worker({
-    store: store.given,
+    store: store.spec,
     concurrency,
     runtime: {
       workspace: settings.workspace,
       runDir: settings.runDir,
       workbench: true,
-      ...(settings.localeGiven ? { locale } : {}),
-      ...(settings.model ? { model: settings.model } : {}),
-      ...(settings.maxBudgetUsd !== undefined ? { maxBudgetUsd: settings.maxBudgetUsd } : {}),
+      ...(settings.given.locale !== undefined ? { locale } : {}),
+      ...(settings.given.model ? { model: settings.given.model } : {}),
+      ...(settings.given.maxBudgetUsd !== undefined ? { maxBudgetUsd: settings.given.maxBudgetUsd } : {}),
     },
     ...(budgetPerRun !== undefined ? { budgetPerRun } : {}),
     ...(budgetPerDay !== undefined ? { budgetPerDay } : {}),

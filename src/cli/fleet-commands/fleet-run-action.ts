@@ -9,12 +9,13 @@ import { parseLang, type ParsedCommand } from "../command-line/args.js";
 import { fleetStore } from "../command-line/fleet-store-option.js";
 import { FLEET_TEXT } from "./fleet-text.js";
 import type { StoreOption } from "../command-line/store-option.js";
+import type { PostgresStoreSpec } from "../../storage/store-spec.js";
 
 export interface FleetRunAction {
   locale: Locale;
   /** The run named on the line, trimmed. */
   run: string;
-  store: StoreOption & { given: string };
+  store: StoreOption & { spec: PostgresStoreSpec };
 }
 
 /** The run, the locale and the store of a one-run fleet command; a usage error naming it without one run. */

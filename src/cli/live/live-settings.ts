@@ -6,13 +6,18 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { UsageError } from "../../errors.js";
-import { HandoffPolicy, resolveWindow } from "../../handoff/policy.js";
 import { formatTokensShort } from "../../handoff/text.js";
 import { resolveLocale, type Locale } from "../../locale/locale.js";
 import type { NotifyTarget } from "../../notify/index.js";
 import { notifyFor } from "./remembered-notify.js";
 import { isDefaultRunDirectory } from "../../storage/files.js";
 import type { StepRecord, StepSettings } from "../../records/step-record.js";
+import {
+  effectiveSettings,
+  handoffOptionOf,
+  type EffectiveSettings,
+  type GivenSettings,
+} from "../../runtime/drive/step-settings.js";
 import type { Runtime } from "../../runtime/runtime.js";
 import {
   parseBudget,
@@ -40,22 +45,20 @@ export interface LiveSettings {
   verbose: boolean;
   workspace: string;
   runDir: string;
-  model: string | undefined;
-  maxBudgetUsd: number | undefined;
-  /** `--budget USD`: the run's budget over everything it spends; undefined: not given. */
-  budgetUsd: number | undefined;
-  /** `--drift-after N`: the drift watch's generations without progress (0: off); undefined: not given. */
-  driftAfter: number | undefined;
-  /** The handoff line shown with -v: what a new step gets, or what a continued step was started with. */
-  handoff: HandoffPolicy;
   /**
-   * The runtime's `handoff` option: only what the flags name (--no-handoff, --window), so the Runtime
-   * decides the rest (the window from the model) and `continue` keeps what the step was started with.
+   * What the flags name (--model, --max-budget-usd, --budget, --drift-after, --no-handoff, --window,
+   * --handoff-rule, --lang), passed to the runtime as its options: only these override what a continued
+   * step recorded (FLOWER_LANG / LANG and ANTHROPIC_MODEL do not).
    */
-  handoffOption: HandoffPolicy;
+  given: GivenSettings;
+  /**
+   * The settings the step runs with, as `effectiveSettings` decides them in the runtime: for a new step
+   * from the flags and the environment, for `continue` with the step's record (`adoptRecorded`). The -v
+   * line and the small-window note read them.
+   */
+  effective: EffectiveSettings;
+  /** The language of everything printed: --lang, else a continued step's, else FLOWER_LANG / LANG. */
   locale: Locale;
-  /** `--lang` was given: it overrides a continued step's language (FLOWER_LANG / LANG do not). */
-  localeGiven: boolean;
   /** `--review`: the goal guard's reviewer after the work. */
   review: boolean;
   /** `--store` / FLOWER_STORE. */
@@ -86,31 +89,26 @@ export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
   const runDir = parseRunDir(values["run-dir"], locale);
   const store = storeOption(values);
   const notify = parseNotify(values.notify, locale);
-  const handoffOption = new HandoffPolicy({
-    ...(values["no-handoff"] === true ? { enabled: false } : {}),
+  const given: GivenSettings = {
+    ...(model !== undefined ? { model } : {}),
+    ...(values["no-handoff"] === true ? { handoff: false } : {}),
     ...(window !== undefined ? { window } : {}),
     ...(rule !== undefined ? { rule } : {}),
-  });
-  // For -v only: the Runtime decides the same way (model > ANTHROPIC_MODEL > 1M).
-  const handoff = new HandoffPolicy({
-    enabled: handoffOption.enabled,
-    window: resolveWindow({ window, model, env: process.env }),
-    rule: handoffOption.rule,
-  });
+    ...(maxBudgetUsd !== undefined ? { maxBudgetUsd } : {}),
+    ...(budgetUsd !== undefined ? { budgetUsd } : {}),
+    ...(driftAfter !== undefined ? { driftAfter } : {}),
+    ...(values.lang !== undefined ? { locale } : {}),
+  };
   const json = values.json === true;
   return {
     output: makeOutput(json, locale),
     verbose: values.verbose === true,
     workspace,
     runDir,
-    model,
-    maxBudgetUsd,
-    budgetUsd,
-    driftAfter,
-    handoff,
-    handoffOption,
+    given,
+    // The runtime passes the child process.env too (makeRuntime gives it no `env` of its own).
+    effective: effectiveSettings(given, undefined, { env: process.env, locale }),
     locale,
-    localeGiven: values.lang !== undefined,
     review: values.review === true,
     store,
     notify,
@@ -119,25 +117,20 @@ export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
 
 /**
  * `flower continue` shows and runs a step as it was started: its language (for the live view too) and
- * its handoff line, unless a flag names them. The Runtime applies the rest and reports each override.
+ * its handoff line, unless a flag names them — decided by `effectiveSettings`, as the runtime will
+ * decide them. The runtime reports each override.
  */
-export function adoptRecorded(
-  settings: LiveSettings,
-  values: ParsedCommand["values"],
-  recorded: StepSettings | undefined,
-): void {
+export function adoptRecorded(settings: LiveSettings, recorded: StepSettings | undefined): void {
   if (!recorded) return;
-  if (!settings.localeGiven && recorded.locale !== settings.locale) {
-    settings.locale = recorded.locale;
-    settings.output = makeOutput(settings.output.json, recorded.locale);
-  }
-  const window = parseWindow(values.window);
-  settings.handoff = new HandoffPolicy({
-    enabled: values["no-handoff"] === true ? false : recorded.handoff.enabled,
-    window: window ?? recorded.handoff.window,
-    headroom: recorded.handoff.headroom,
-    rule: parseHandoffRule(values["handoff-rule"]) ?? recorded.handoff.rule ?? "line",
+  settings.effective = effectiveSettings(settings.given, recorded, {
+    env: process.env,
+    locale: settings.locale,
   });
+  const locale = settings.effective.settings.locale;
+  if (locale !== settings.locale) {
+    settings.locale = locale;
+    settings.output = makeOutput(settings.output.json, locale);
+  }
 }
 
 /**
@@ -155,13 +148,14 @@ export function reviewGoal(settings: Pick<LiveSettings, "review">) {
 export function requireCredentials(settings: LiveSettings): void {
   // A window that works but is small: said once, before the run (and before a missing key is), when
   // --window is typed; a continued step's recorded window was noted when it started.
+  const policy = settings.effective.policy;
   const note =
-    settings.handoff.enabled && settings.handoffOption.given.window !== undefined
-      ? windowNote(settings.handoff.window, settings.handoff.at, settings.locale)
+    policy.enabled && settings.effective.windowFrom === "given"
+      ? windowNote(policy.window, policy.at, settings.locale)
       : undefined;
   if (note) settings.output.say(note);
   const provider = resolveProvider(process.env, {
-    model: settings.model,
+    model: settings.given.model,
     locale: settings.locale,
     workspace: settings.workspace,
   });
@@ -170,8 +164,8 @@ export function requireCredentials(settings: LiveSettings): void {
   const say = settings.output.say;
   for (const line of describeProvider(provider, settings.locale)) say(line);
   say(
-    settings.handoff.enabled
-      ? text.window(formatTokensShort(settings.handoff.window), formatTokensShort(settings.handoff.at))
+    policy.enabled
+      ? text.window(formatTokensShort(policy.window), formatTokensShort(policy.at))
       : text.handoffOff,
   );
   say(text.workspace(settings.workspace));
@@ -190,19 +184,20 @@ export async function makeRuntime(
   const { reachStore } = await import("../../storage/backing-store.js");
   await reachStore(settings.store.spec);
   const { Runtime } = await import("../../runtime/runtime.js");
+  const given = settings.given;
   const rt = new Runtime({
     workspace: settings.worktree ?? settings.workspace,
     runDir: settings.runDir,
     workbench: true,
     ...(settings.worktree !== undefined ? { work: { isolated: true } } : {}),
-    handoff: settings.handoffOption,
-    ...(settings.localeGiven ? { locale: settings.locale } : {}),
-    ...(settings.model ? { model: settings.model } : {}),
-    ...(settings.maxBudgetUsd !== undefined ? { maxBudgetUsd: settings.maxBudgetUsd } : {}),
-    ...(settings.driftAfter !== undefined ? { driftAfter: settings.driftAfter } : {}),
-    ...(settings.budgetUsd !== undefined ? { budgetUsd: settings.budgetUsd } : {}),
+    handoff: handoffOptionOf(given),
+    ...(given.locale !== undefined ? { locale: given.locale } : {}),
+    ...(given.model ? { model: given.model } : {}),
+    ...(given.maxBudgetUsd !== undefined ? { maxBudgetUsd: given.maxBudgetUsd } : {}),
+    ...(given.driftAfter !== undefined ? { driftAfter: given.driftAfter } : {}),
+    ...(given.budgetUsd !== undefined ? { budgetUsd: given.budgetUsd } : {}),
     ...(onEvent ? { onEvent } : {}),
-    ...(settings.store.given !== undefined ? { store: settings.store.given } : {}),
+    store: settings.store.spec,
   });
   await joinSharedStore(rt, settings);
   return rt;

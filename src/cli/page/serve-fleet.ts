@@ -9,6 +9,7 @@
 import { approveRun, cancelRun, listFleetRuns, openFleet } from "../../fleet/fleet-runs.js";
 import type { FleetRunView } from "../../fleet/fleet-runs.js";
 import type { FleetStore } from "../../storage/fleet-store.js";
+import type { PostgresStoreSpec } from "../../storage/store-spec.js";
 import type { RunActions, RunRow } from "../../serve/page-source.js";
 
 /** The statuses a run can still be moved from (the fleet's FINISHED are the others). */
@@ -22,7 +23,7 @@ export interface FleetSeam {
 }
 
 /** The fleet of a shared store, opened once for the page's life (it reads every second). */
-export function openFleetSeam(store: string): FleetSeam {
+export function openFleetSeam(store: PostgresStoreSpec): FleetSeam {
   const fleet: FleetStore = openFleet(store);
   return {
     rows: async (records) => fleetRows(records, await listFleetRuns(fleet)),

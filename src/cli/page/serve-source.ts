@@ -31,7 +31,7 @@ export function openServeSource(values: ParsedCommand["values"], locale: Locale)
   const log = (name: string, path: string) => readLog(values, locale, name, path);
   if (store.spec.kind === "postgres") {
     const view = openStoreView(store.spec);
-    const fleet = openFleetSeam(store.given!);
+    const fleet = openFleetSeam(store.spec);
     const source: RunSource = {
       where: view.location,
       runs: async () => {

@@ -49,7 +49,7 @@ export async function workCommand(
     workspace,
     runDir,
     locale,
-    ...(store.given !== undefined ? { store: store.given } : {}),
+    store: store.spec,
   });
   try {
     await rt.ready();

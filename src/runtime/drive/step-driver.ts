@@ -15,14 +15,14 @@ import { DEFAULTS } from "../../defaults.js";
 import { StepFailedError } from "../../errors.js";
 import { safeFileName } from "../../fs/safe-file-name.js";
 import { type ResolvedGoal } from "../../goal/goal-option.js";
-import { HandoffPolicy } from "../../handoff/policy.js";
+import type { HandoffPolicy } from "../../handoff/policy.js";
 import type { PruningSessionStore } from "../../session-layers/pruning-store.js";
 import type { SecretRedactor } from "../../secret-redactor.js";
 import type { Workbench } from "../../workbench/workbench.js";
 import type { EventBus } from "../events.js";
 import { decideGoal, type GoalDecision } from "../judge/frozen-goal.js";
 import type { LoadRouter } from "../session/load-router.js";
-import { givenHandoff, type ResolvedRuntimeOptions } from "../options.js";
+import type { ResolvedRuntimeOptions } from "../options.js";
 import { claudeProjectsDir, recoverLocalTail } from "./recover-local-tail.js";
 import type { ContinueOptions, RunOptions } from "../run-options.js";
 import { StepLease } from "./step-lease.js";
@@ -36,7 +36,7 @@ import { DEFAULT_LEASE_TIMING } from "../../records/lease.js";
 import { recordedStep } from "../../records/recorded-step.js";
 import type { RunRecords } from "../../records/run-records.js";
 import type { StepRecord, StepResult, StepSettings } from "../../records/step-record.js";
-import { resolveStepSettings, runSettings, type GivenSettings } from "./step-settings.js";
+import { effectiveSettings, runSettings, type GivenSettings } from "./step-settings.js";
 import { builtInSpec } from "../../documents/builtin/index.js";
 import { CONTINUE_PROMPT } from "../text.js";
 import { relocatedRecord, type WorkspaceSync } from "../files/workspace-sync.js";
@@ -82,8 +82,8 @@ export interface StepDrive {
   continued?: { prompt: string | undefined };
   /** The step's soft stop (Ctrl-C: stop at the next message boundary). */
   stop: AbortController;
-  /** The handoff fields given for this step only; undefined when none were given. */
-  stepPolicy?: HandoffPolicy;
+  /** The handoff fields given for this step only (over the runtime's); empty when none were given. */
+  stepHandoff: GivenSettings;
   /** The goal given for this step, resolved; undefined when none was given. */
   given?: ResolvedGoal;
 }
@@ -120,7 +120,7 @@ export class StepDriver {
 
   /** Runs one step under its lease to its result; the lease goes, and the store holds the step, after. */
   async run(drive: StepDrive): Promise<StepResult> {
-    const { step, options, continued, stop, stepPolicy, given } = drive;
+    const { step, options, continued, stop, stepHandoff, given } = drive;
     const { records, bus } = this.#parts;
     const o = this.#parts.options;
     let lease: StepLease | undefined;
@@ -150,19 +150,12 @@ export class StepDriver {
               options.workflow.run,
             )
           : undefined);
-      const { settings, overrides } = resolveStepSettings(this.#given(options, given?.review), recorded, {
-        env: o.childEnv,
-        locale: o.locale,
-      });
+      const { settings, policy, overrides } = effectiveSettings(
+        this.#given(stepHandoff, options, given?.review),
+        recorded,
+        { env: o.childEnv, locale: o.locale },
+      );
       for (const override of overrides) bus.emit({ type: "setting-override", step, ...override });
-      const policy = new HandoffPolicy({
-        enabled: settings.handoff.enabled,
-        window: settings.handoff.window,
-        headroom: settings.handoff.headroom,
-        maxGenerations: stepPolicy?.given.maxGenerations ?? o.handoff.maxGenerations,
-        rule: settings.handoff.rule ?? "line",
-        handoffOutputTokens: stepPolicy?.given.handoffOutputTokens ?? o.handoff.handoffOutputTokens,
-      });
       const continuation =
         record === undefined
           ? undefined
@@ -249,11 +242,11 @@ export class StepDriver {
    * What this call names explicitly: the runtime's given options, the step's own handoff fields over
    * them, the goal's review (a workflow step without a goal: the run's `review`).
    */
-  #given(options: RunOptions, review: boolean | undefined): GivenSettings {
+  #given(stepHandoff: GivenSettings, options: RunOptions, review: boolean | undefined): GivenSettings {
     const workflowReview = options.workflow?.review;
     return {
       ...this.#parts.options.given,
-      ...givenHandoff(options.handoff),
+      ...stepHandoff,
       ...(review !== undefined
         ? { review }
         : workflowReview !== undefined && options.goal === undefined

@@ -1,24 +1,32 @@
 /**
- * How a step runs — model, handoff line, budget, reviewer, language — decided once when it starts and
- * recorded (`StepRecord.settings`), so `continue` runs it the same way in any process. An option named
- * explicitly for the continuation overrides one recorded setting and is reported as an override event
- * (the CLI prints one line per override). Nothing here reads the environment: the Runtime passes the
- * environment it resolved at its door.
+ * Where a step's settings are decided — model, handoff line, budget, reviewer, language — from what was
+ * given, what was recorded and the environment, by one function (`effectiveSettings`). The step driver
+ * runs the step with its result, the handoff trigger reads its policy, and the CLI's `-v` line and
+ * `continue` show the same result before the runtime starts: nothing else derives a window or a line.
+ *
+ * The settings are recorded when a step starts (`StepRecord.settings`), so `continue` runs it the same
+ * way in any process. An option named explicitly for the continuation overrides one recorded setting
+ * and is reported as an override event (the CLI prints one line per override). Nothing here reads the
+ * environment: the caller passes the one it resolved at its door.
  */
 import { DEFAULTS } from "../../defaults.js";
-import type { HandoffRule } from "../../handoff/policy.js";
+import { HandoffPolicy, type HandoffRule } from "../../handoff/policy.js";
 import { resolveWindow } from "../../handoff/window.js";
 import type { Locale } from "../../locale/locale.js";
 import type { SettingName, SettingOverride, SettingValue } from "../../events/flower-events.js";
 import type { StepRecord, StepSettings } from "../../records/step-record.js";
 
-/** What the caller named explicitly (a Runtime option, a step option); undefined: not named. */
+/** What the caller named explicitly (a flag, a Runtime option, a step option); undefined: not named. */
 export interface GivenSettings {
   model?: string | undefined;
   handoff?: boolean | undefined;
   window?: number | undefined;
   headroom?: number | undefined;
   rule?: HandoffRule | undefined;
+  /** Not recorded with the step: it applies to the call that names it. */
+  maxGenerations?: number | undefined;
+  /** Not recorded with the step: it applies to the call that names it. */
+  handoffOutputTokens?: number | undefined;
   driftAfter?: number | undefined;
   maxBudgetUsd?: number | undefined;
   budgetUsd?: number | undefined;
@@ -33,13 +41,85 @@ export interface SettingDefaults {
   locale: Locale;
 }
 
+/** A step's settings as it runs, and where those that messages name came from. */
+export interface EffectiveSettings {
+  /** What is recorded with the step (a `continue` starts from these). */
+  settings: StepSettings;
+  /** The handoff line the step runs with: the recorded handoff settings and the unrecorded knobs. */
+  policy: HandoffPolicy;
+  /** Each given setting that differs from a recorded one, with what it replaced. */
+  overrides: SettingOverride[];
+  /**
+   * Where the window in effect came from: named by the caller, kept from the record, or guessed from the
+   * model (given, else the environment's), else 1M. A small window is noted once, when it is named.
+   */
+  windowFrom: "given" | "recorded" | "guessed";
+}
+
 /**
  * The settings a step runs with. Without `recorded` (a new step, or a record written before settings
  * were kept): what is given, else the defaults, the window from `resolveWindow`. With `recorded`: the
  * recorded settings, except what is given and differs — each such difference is one override. A window
  * that was guessed from the model follows a model given on the continuation.
  */
-export function resolveStepSettings(
+export function effectiveSettings(
+  given: GivenSettings,
+  recorded: StepSettings | undefined,
+  defaults: SettingDefaults,
+): EffectiveSettings {
+  const { settings, overrides } = stepSettings(given, recorded, defaults);
+  const policy = new HandoffPolicy({
+    enabled: settings.handoff.enabled,
+    window: settings.handoff.window,
+    headroom: settings.handoff.headroom,
+    rule: settings.handoff.rule ?? "line",
+    ...(given.maxGenerations !== undefined ? { maxGenerations: given.maxGenerations } : {}),
+    ...(given.handoffOutputTokens !== undefined ? { handoffOutputTokens: given.handoffOutputTokens } : {}),
+  });
+  const windowFrom =
+    given.window !== undefined
+      ? "given"
+      : recorded !== undefined && settings.handoff.window === recorded.handoff.window
+        ? "recorded"
+        : "guessed";
+  return { settings, policy, overrides, windowFrom };
+}
+
+/**
+ * The settings a handoff option names explicitly (`handoff: true` names `enabled`). A value that is not
+ * a policy or a boolean fails here, as in `HandoffPolicy.from`.
+ */
+export function givenHandoff(value: HandoffPolicy | boolean | undefined): GivenSettings {
+  if (value === undefined) return {};
+  if (typeof value === "boolean") return { handoff: value };
+  const given = HandoffPolicy.from(value).given;
+  return {
+    ...(given.enabled !== undefined ? { handoff: given.enabled } : {}),
+    ...(given.window !== undefined ? { window: given.window } : {}),
+    ...(given.headroom !== undefined ? { headroom: given.headroom } : {}),
+    ...(given.rule !== undefined ? { rule: given.rule } : {}),
+    ...(given.maxGenerations !== undefined ? { maxGenerations: given.maxGenerations } : {}),
+    ...(given.handoffOutputTokens !== undefined ? { handoffOutputTokens: given.handoffOutputTokens } : {}),
+  };
+}
+
+/**
+ * The handoff option the given settings name, as a Runtime or step option: only the named fields, so
+ * the runtime decides the rest (the window from the model) or keeps what a continued step recorded.
+ */
+export function handoffOptionOf(given: GivenSettings): HandoffPolicy {
+  return new HandoffPolicy({
+    ...(given.handoff !== undefined ? { enabled: given.handoff } : {}),
+    ...(given.window !== undefined ? { window: given.window } : {}),
+    ...(given.headroom !== undefined ? { headroom: given.headroom } : {}),
+    ...(given.rule !== undefined ? { rule: given.rule } : {}),
+    ...(given.maxGenerations !== undefined ? { maxGenerations: given.maxGenerations } : {}),
+    ...(given.handoffOutputTokens !== undefined ? { handoffOutputTokens: given.handoffOutputTokens } : {}),
+  });
+}
+
+/** The recorded form: `effectiveSettings` without the policy. */
+function stepSettings(
   given: GivenSettings,
   recorded: StepSettings | undefined,
   defaults: SettingDefaults,

@@ -3,14 +3,14 @@
  *
  * The translator says what each message means; this driver acts on it: it passes events to the step's
  * sink, reports the session id as soon as it is known (so a crash still records it), and when
- * `handoffDue()` says so it interrupts at that message boundary, like Ctrl-C, so the transcript is not
+ * `switchDue()` says so it interrupts at that message boundary, like Ctrl-C, so the transcript is not
  * torn — or, when the crossing response issued calls and there is room (`letCallsFinish`), one boundary
  * later, after their results came back. It never decides what happens next: it returns an outcome to
  * step-run.
  */
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
 import { DEFAULTS } from "../../defaults.js";
-import { costDue, handoffDue, letCallsFinish } from "../../handoff/trigger.js";
+import { letCallsFinish, switchDue } from "../../handoff/trigger.js";
 import type { HandoffPolicy } from "../../handoff/policy.js";
 import type { FlowerEvent } from "../events.js";
 import { lastApiError } from "./api-error-detail.js";
@@ -112,20 +112,16 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
       generation: input.generation,
       usage,
     });
-    const due =
-      handoffDue({
-        enabled: policy.enabled,
-        writing,
-        context,
-        at: policy.at,
-        sessionId: translator.reading.sessionId,
-      }) ||
-      (policy.enabled &&
-        policy.rule === "cost" &&
-        !writing &&
-        !!translator.reading.sessionId &&
-        costDue({ contexts, handoffOutput: policy.handoffOutputTokens })) ||
-      (!writing && !!translator.reading.sessionId && input.requested?.() === true);
+    const due = switchDue({
+      enabled: policy.enabled,
+      rule: policy.rule,
+      writing,
+      contexts,
+      at: policy.at,
+      handoffOutput: policy.handoffOutputTokens,
+      sessionId: translator.reading.sessionId,
+      requested: () => input.requested?.() === true,
+    });
     // A response that ends the turn needs no interrupt: the work is finishing on its own.
     if (handoffRequested || stopReason !== "tool_use") return;
     // The boundary after the calls the switch waited for: their results are in, hand off now (this

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { costDue, handoffDue, handoffPrice, nearDue } from "../../../src/handoff/trigger.js";
+import { costDue, handoffDue, handoffPrice, nearDue, switchDue } from "../../../src/handoff/trigger.js";
 
 describe("handoffDue (H4) truth table", () => {
   const at = 150_000;
@@ -92,5 +92,51 @@ describe("costDue (HandoffPolicy rule: cost)", () => {
       costDue({ contexts: all.slice(0, turn + 1), handoffOutput: 2_000 }),
     );
     expect(fast).toBeLessThan(first);
+  });
+});
+
+describe("switchDue: the line, the cost rule and a person's request in one decision", () => {
+  const base = {
+    enabled: true,
+    rule: "line" as const,
+    writing: false,
+    contexts: [20_000, 30_000],
+    at: 150_000,
+    handoffOutput: 2_000,
+    sessionId: "s1",
+    requested: () => false,
+  };
+  // A context growing 10k a turn above a 20k floor: the cost rule is due long before the line.
+  const growing = Array.from({ length: 12 }, (_, i) => 20_000 + i * 10_000);
+
+  it("is due at the line, not below it", () => {
+    expect(switchDue({ ...base, contexts: [20_000, 150_000] })).toBe(true);
+    expect(switchDue({ ...base, contexts: [20_000, 149_999] })).toBe(false);
+  });
+
+  it("weighs the cost rule only when the policy names it", () => {
+    expect(costDue({ contexts: growing, handoffOutput: 2_000 })).toBe(true);
+    expect(switchDue({ ...base, contexts: growing })).toBe(false);
+    expect(switchDue({ ...base, rule: "cost", contexts: growing })).toBe(true);
+    expect(switchDue({ ...base, rule: "cost", enabled: false, contexts: growing })).toBe(false);
+  });
+
+  it("honours a person's request even with handoffs off, but not in the writing turn or before a session", () => {
+    const requested = () => true;
+    expect(switchDue({ ...base, enabled: false, requested })).toBe(true);
+    expect(switchDue({ ...base, requested, writing: true })).toBe(false);
+    expect(switchDue({ ...base, requested, sessionId: null })).toBe(false);
+  });
+
+  it("asks for a request only when nothing else made the switch due", () => {
+    let asked = 0;
+    const requested = () => {
+      asked += 1;
+      return false;
+    };
+    switchDue({ ...base, contexts: [20_000, 200_000], requested });
+    expect(asked).toBe(0);
+    switchDue({ ...base, requested });
+    expect(asked).toBe(1);
   });
 });

@@ -2,16 +2,24 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigurationError } from "../../../src/errors.js";
 import { HandoffPolicy } from "../../../src/handoff/policy.js";
-import { resolveRuntimeOptions } from "../../../src/runtime/options.js";
+import { resolveRuntimeOptions, type RuntimeOptions } from "../../../src/runtime/options.js";
+import { effectiveSettings } from "../../../src/runtime/drive/step-settings.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 
 const workspace = useTempDirs().make("flower-options-");
+
+/** The handoff line a new step of a runtime with these options runs with. */
+function newStepPolicy(options: RuntimeOptions) {
+  const resolved = resolveRuntimeOptions(options);
+  return effectiveSettings(resolved.given, undefined, { env: resolved.childEnv, locale: resolved.locale })
+    .policy;
+}
 
 describe("resolveRuntimeOptions", () => {
   it("fills the documented defaults", () => {
     const resolved = resolveRuntimeOptions({ workspace, locale: "en" });
     expect(resolved.workbench).toBe(false);
-    expect(resolved.handoff.enabled).toBe(true);
+    expect(newStepPolicy({ workspace }).enabled).toBe(true);
     expect(resolved.spillThreshold).toBe(4000);
     expect(resolved.trim).toBeNull();
     expect(resolved.maxAttempts).toBe(3);
@@ -43,10 +51,11 @@ describe("resolveRuntimeOptions", () => {
   });
 
   it("takes a boolean or a policy for handoff", () => {
-    expect(resolveRuntimeOptions({ workspace, handoff: false }).handoff.enabled).toBe(false);
+    expect(newStepPolicy({ workspace, handoff: false }).enabled).toBe(false);
     const policy = new HandoffPolicy({ window: 200_000, headroom: 30_000 });
     const resolved = resolveRuntimeOptions({ workspace, handoff: policy });
-    expect([resolved.handoff.window, resolved.handoff.headroom]).toEqual([200_000, 30_000]);
+    const line = newStepPolicy({ workspace, handoff: policy });
+    expect([line.window, line.headroom]).toEqual([200_000, 30_000]);
     expect(resolved.given).toEqual({ window: 200_000, headroom: 30_000 });
   });
 
@@ -54,20 +63,15 @@ describe("resolveRuntimeOptions", () => {
     const haiku = { ANTHROPIC_MODEL: "claude-haiku-4-5" };
     const headroomOnly = new HandoffPolicy({ headroom: 20_000 });
     // The library gap of issue 22: a policy without a window used to stay at 1M whatever the env said.
-    expect(resolveRuntimeOptions({ workspace, env: haiku, handoff: headroomOnly }).handoff.window).toBe(
-      200_000,
-    );
+    expect(newStepPolicy({ workspace, env: haiku, handoff: headroomOnly }).window).toBe(200_000);
     // The Runtime's model informs the window, and wins over the environment.
-    expect(resolveRuntimeOptions({ workspace, env: haiku, model: "claude-opus-5[1m]" }).handoff.window).toBe(
-      1_000_000,
-    );
-    expect(resolveRuntimeOptions({ workspace, model: "claude-haiku-4-5" }).handoff.window).toBe(200_000);
+    expect(newStepPolicy({ workspace, env: haiku, model: "claude-opus-5[1m]" }).window).toBe(1_000_000);
+    expect(newStepPolicy({ workspace, model: "claude-haiku-4-5" }).window).toBe(200_000);
     // A given window wins over both.
     const given = new HandoffPolicy({ window: 300_000 });
-    expect(
-      resolveRuntimeOptions({ workspace, env: haiku, model: "claude-haiku-4-5", handoff: given }).handoff
-        .window,
-    ).toBe(300_000);
+    expect(newStepPolicy({ workspace, env: haiku, model: "claude-haiku-4-5", handoff: given }).window).toBe(
+      300_000,
+    );
   });
 
   it("remembers which settings were named (only those override a continued step)", () => {
@@ -87,12 +91,12 @@ describe("resolveRuntimeOptions", () => {
 
   it("guesses the window of handoff: true from its env option over process.env", () => {
     const haiku = { ANTHROPIC_MODEL: "claude-haiku-4-5" };
-    expect(resolveRuntimeOptions({ workspace, env: haiku }).handoff.window).toBe(200_000);
-    expect(resolveRuntimeOptions({ workspace, env: haiku, handoff: true }).handoff.window).toBe(200_000);
-    const off = resolveRuntimeOptions({ workspace, env: haiku, handoff: false }).handoff;
+    expect(newStepPolicy({ workspace, env: haiku }).window).toBe(200_000);
+    expect(newStepPolicy({ workspace, env: haiku, handoff: true }).window).toBe(200_000);
+    const off = newStepPolicy({ workspace, env: haiku, handoff: false });
     expect([off.enabled, off.window]).toEqual([false, 200_000]);
-    expect(
-      resolveRuntimeOptions({ workspace, env: { ANTHROPIC_MODEL: "claude-opus-5[1m]" } }).handoff.window,
-    ).toBe(1_000_000);
+    expect(newStepPolicy({ workspace, env: { ANTHROPIC_MODEL: "claude-opus-5[1m]" } }).window).toBe(
+      1_000_000,
+    );
   });
 });
