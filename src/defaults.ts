@@ -10,7 +10,7 @@ export const DEFAULTS = {
   headroom: 50_000,
   /**
    * The switch lets the calls of the crossing response finish (one more boundary) only while the
-   * context is below window − this margin: their results (a worker's report, reads the spill guard
+   * context is below window − this margin: their results (a subagent's report, reads the spill guard
    * caps near 1k tokens each), one more response and the writing turn (its prompt and a handoff of a
    * few thousand tokens) must still fit, and auto-compact is off. 25k is half the default headroom:
    * calls issued in its first half finish, calls issued closer to the window are cut and named.

@@ -40,7 +40,7 @@ export const READ_ONLY_DENIAL: Readonly<Record<Locale, string>> = {
 };
 
 /**
- * The writing turn's denial: one line, saying where the handoff goes instead. A model that sent a worker
+ * The writing turn's denial: one line, saying where the handoff goes instead. A model that sent a subagent
  * to write the handoff to a file answered "the handoff is in <file>", and the successor got nothing.
  */
 export const WRITING_DENIAL: Readonly<Record<Locale, string>> = {

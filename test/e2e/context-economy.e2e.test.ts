@@ -3,14 +3,14 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { coordinator, worker, type AgentSpec } from "../../src/index.js";
+import { coordinator, subagent, type AgentSpec } from "../../src/index.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { rig, type Rig } from "./runtime-helpers.js";
 import { delegateOnce } from "../support/delegate.js";
 
 let current: Rig | undefined;
 
-const engineer = worker("Runs commands, tests and edits files.", "Do what the brief says.", {
+const engineer = subagent("Runs commands, tests and edits files.", "Do what the brief says.", {
   tools: ["Bash", "Read", "Write", "Edit"],
 });
 const lead = () => coordinator("lead", "Goal: check the project.", { engineer });

@@ -6,13 +6,13 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { coordinator, worker } from "../../src/index.js";
+import { coordinator, subagent } from "../../src/index.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { rig, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
 
-const researcher = worker("Searches the code and the web.", "Do what the brief says.", {
+const researcher = subagent("Searches the code and the web.", "Do what the brief says.", {
   tools: ["Read", "Grep", "Glob", "WebFetch"],
 });
 

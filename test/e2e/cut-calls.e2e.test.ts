@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { HandoffPolicy, coordinator, worker } from "../../src/index.js";
+import { HandoffPolicy, coordinator, subagent } from "../../src/index.js";
 import { DEFAULTS } from "../../src/defaults.js";
 import { parseHandoff } from "../../src/handoff/parse.js";
 import { INTERRUPTED_NOTE } from "../../src/store/text.js";
@@ -71,7 +71,7 @@ const delegations = (rig: Rig) =>
 
 const team = () =>
   coordinator("lead", "Have the big files summarised.", {
-    reader: worker("Reads and summarises files.", "Read the files you are given.", { tools: ["Read"] }),
+    reader: subagent("Reads and summarises files.", "Read the files you are given.", { tools: ["Read"] }),
   });
 
 describe("tool calls cut by the handoff switch", () => {

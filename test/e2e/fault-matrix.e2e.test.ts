@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import {
   StepFailedError,
   coordinator,
-  worker,
+  subagent,
   type RuntimeOptions,
   type StepRecord,
   type StepResult,
@@ -23,7 +23,7 @@ import { rig, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
 
-const analyst = worker("Analyses files.", "Use the command line; never estimate by hand.", {
+const analyst = subagent("Analyses files.", "Use the command line; never estimate by hand.", {
   tools: ["Bash", "Read"],
 });
 const lead = () => coordinator("lead", "Goal: check the workspace.", { analyst }, { glance: false });

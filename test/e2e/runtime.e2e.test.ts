@@ -2,14 +2,14 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { COORDINATOR_RULES, coordinator, worker } from "../../src/index.js";
+import { COORDINATOR_RULES, coordinator, subagent } from "../../src/index.js";
 import { fault, script, text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { claudeChildren } from "../support/claude-children.js";
 import { fixtureEnv, rig, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
 
-const analyst = worker(
+const analyst = subagent(
   "Analyses files: counts, searches, compares.",
   "Use the command line; never estimate by hand.",
   {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { TrimPolicy, coordinator, worker, type AgentSpec } from "../../src/index.js";
+import { TrimPolicy, coordinator, subagent, type AgentSpec } from "../../src/index.js";
 import { fault, on, script, text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { rig, type Rig } from "./runtime-helpers.js";
 
@@ -46,7 +46,7 @@ describe("the pruning store on resume, through the real binary", () => {
     );
     current = await rig({ policy });
     const spec = coordinator("lead", "Goal: watch the build.", {
-      sleeper: worker("Waits.", "Wait.", { tools: ["Bash"] }),
+      sleeper: subagent("Waits.", "Wait.", { tools: ["Bash"] }),
     });
     const first = current.runtime({ locale: "zh", workbench: true });
     first.on((event) => {

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { HandoffPolicy, coordinator, worker, type AgentSpec } from "../../src/index.js";
+import { HandoffPolicy, coordinator, subagent, type AgentSpec } from "../../src/index.js";
 import { WRITING_DENIAL } from "../../src/guards/text.js";
 import { MECHANICAL } from "../../src/handoff/mechanical.js";
 import { parseHandoff } from "../../src/handoff/parse.js";
@@ -117,7 +117,7 @@ describe("the writing turn's sections reach the successor", () => {
     });
     writeBigFiles(current.workspace);
     const team = coordinator("lead", "Have the big files summarised.", {
-      writer: worker("Writes files.", "Write what you are given.", { tools: ["Write"] }),
+      writer: subagent("Writes files.", "Write what you are given.", { tools: ["Write"] }),
     });
     const rt = current.runtime({ workbench: true, spillThreshold: null, handoff: POLICY });
     const result = await rt.run("delegating writer", team, "Summarise the big files.");

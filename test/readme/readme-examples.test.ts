@@ -116,7 +116,7 @@ describe("README and docs examples", () => {
     expect(existsSync(join(dir, ".flower/notes/design-csv-export.md"))).toBe(true);
   }, 150_000);
 
-  it("the default-workflow example in docs/library.md runs flower's workflow with its team and the added worker", async () => {
+  it("the default-workflow example in docs/library.md runs flower's workflow with its team and the added subagent", async () => {
     model = await startFakeModel({
       policy: (request) => {
         if (request.documentKind === "requirements") return text(requirementsAnswer());
