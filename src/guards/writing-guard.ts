@@ -7,7 +7,7 @@
  * answer with the text; looking (Read, Glob, Grep) and the plan tool pass, they cannot.
  *
  * Turned back rather than followed: a subagent started in the writing turn would run in a session that
- * is already over the handoff line, and the seeds' writing turn does no more work. A handoff that still
+ * is already over the handoff line, and the writing turn does no more work (its prompt says so). A handoff that still
  * ends up only in a file (written before the writing turn, or by a route this guard does not see) is
  * read from there when the answer names it (handoff/named-file.ts): the guard prevents the loss, the
  * reader recovers from it.

@@ -1,7 +1,7 @@
 /**
  * Recall's words, per locale (store/recall-search.ts): what an answer says about where a passage came
  * from, what later work did to it, and what to do when nothing matched. A model reads them, so each says
- * what to do next; zh follows the seeds' punctuation (ASCII `,:()` inside Chinese text).
+ * what to do next; zh has ASCII `,:()` inside Chinese text (locale/locale.ts).
  */
 import type { Locale } from "../locale/locale.js";
 
