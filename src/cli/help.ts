@@ -11,9 +11,10 @@ import {
   type Localized,
   type OptionSpec,
 } from "./command-options.js";
+import { columnsOf } from "./terminal-text.js";
 import { terminalWidth, wrap } from "./wrap.js";
 
-const USAGE: Record<CommandName, { usage: string; summary: Localized }> = {
+export const USAGE: Record<CommandName, { usage: string; summary: Localized }> = {
   run: {
     usage: 'flower [options] "<task>"',
     summary: {
@@ -235,11 +236,19 @@ export function helpText(
 /** Where descriptions start when there is room beside the flags; narrower, they go under them. */
 const SIDE_BY_SIDE_MIN = 30;
 
-/** A command's usage and its summary beside it (or under it, on a narrow terminal). */
+/** Where a command's summary starts beside its usage. */
+export const SUMMARY_COLUMN = 37;
+
+/**
+ * A command's usage and its summary beside it, starting at SUMMARY_COLUMN. A usage too long to leave a
+ * space before that column has a line of its own, its summary under it at the same column (beside, it
+ * would push its first line past the others'). On a narrow terminal every summary goes under its usage.
+ */
 function usageLines(usage: string, summary: string, width: number): string[] {
-  const column = 37;
-  if (width - column >= SIDE_BY_SIDE_MIN) return wrap(summary, width, `  ${usage.padEnd(column - 3)} `);
-  return [`  ${usage}`, ...wrap(summary, width, "      ")];
+  const column = SUMMARY_COLUMN;
+  if (width - column < SIDE_BY_SIDE_MIN) return [`  ${usage}`, ...wrap(summary, width, "      ")];
+  if (2 + columnsOf(usage) < column) return wrap(summary, width, `  ${usage.padEnd(column - 2)}`);
+  return [`  ${usage}`, ...wrap(summary, width, " ".repeat(column))];
 }
 
 function optionsBlock(
