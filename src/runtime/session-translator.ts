@@ -272,6 +272,7 @@ export class SessionTranslator {
     };
     const step = this.#step;
     const parent = message.parent_tool_use_id;
+    // A subagent whose Agent call was not seen is shown as "worker", the name it always had.
     const agent = parent ? (this.#subagents.get(parent) ?? "worker") : "coordinator";
     if (assistant.error) {
       this.reading.apiErrorText = assistant.message.content.map((block) => block.text ?? "").join(" ");

@@ -192,6 +192,7 @@ function collect(
       readTranscript(main, null, transcript.generation, add, edits, turnOfCall, () => 0);
     for (const subagent of transcript.subagents) {
       const meta = subagent.find((entry) => entry.type === "agent_metadata");
+      // Without its type the passage names it "worker", the word recall's answers use (recall-text.ts).
       const type = typeof meta?.["agentType"] === "string" ? meta["agentType"] : "worker";
       if (RECALL_SUBAGENTS.includes(type)) continue;
       const call = typeof meta?.["toolUseId"] === "string" ? meta["toolUseId"] : "";
