@@ -1,7 +1,7 @@
 /**
  * The goal guard through the real binary and the offline kit (SPEC §8): flower runs the goal's checks
  * itself when the coordinator's session completes, sends it back with the evidence, ends goal-not-met
- * when the rounds run out, flags worker claims without evidence, and asks a scripted reviewer in a fresh
+ * when the rounds run out, flags subagent claims without evidence, and asks a scripted reviewer in a fresh
  * read-only session. What the guard does with a reviewer's verdict (not met, unparseable) is the step
  * loop's rule: test/unit/runtime/goal-guard-step.test.ts.
  */

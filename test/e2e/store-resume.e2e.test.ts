@@ -12,7 +12,7 @@ const EXPIRED = /的结果已过期\(第 \d+ 轮前\),当前状态可能已变�
 const DENIED = "主线程不亲自动手";
 const INTERRUPTED = "[上一轮在此处被中断,该工具结果未产生]";
 
-/** The watch step: glances, denied tests, then a worker that sleeps until the stop; after the resume, one more denial. */
+/** The watch step: glances, denied tests, then a subagent that sleeps until the stop; after the resume, one more denial. */
 function watching(request: ModelRequest) {
   if (request.isSubagent) return toolUse("Bash", { command: "sleep 30" });
   if (request.allText().includes("RESUMED")) {

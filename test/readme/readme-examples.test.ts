@@ -134,7 +134,7 @@ describe("README and docs examples", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("done requirements → goal → work");
-    // The work step's coordinator was offered flower's two workers and the one the example added.
+    // The work step's coordinator was offered flower's two subagents and the one the example added.
     const work = model.requests.find((request) => request.isMainThread && request.documentKind === undefined);
     const offered = JSON.stringify(work?.body);
     for (const name of ["engineer", "analyst", "writer"]) expect(offered).toContain(name);
