@@ -1,5 +1,5 @@
 /**
- * Every default that changes behaviour, in one place, each with the reason the seeds give for it.
+ * Every default that changes behaviour, in one place, each with the reason for it.
  */
 export const DEFAULTS = {
   /** The original default window: the gateway ran `claude-opus-5[1m]`; guessing 200k cut long work into shreds 5× too often. */
@@ -10,7 +10,7 @@ export const DEFAULTS = {
   headroom: 50_000,
   /**
    * The switch lets the calls of the crossing response finish (one more boundary) only while the
-   * context is below window − this margin: their results (a worker's report, reads the spill guard
+   * context is below window − this margin: their results (a subagent's report, reads the spill guard
    * caps near 1k tokens each), one more response and the writing turn (its prompt and a handoff of a
    * few thousand tokens) must still fit, and auto-compact is off. 25k is half the default headroom:
    * calls issued in its first half finish, calls issued closer to the window are cut and named.
@@ -32,7 +32,8 @@ export const DEFAULTS = {
   driftAfter: 3,
   /**
    * The cost rule's guess of a handoff document in output tokens (`HandoffPolicy({ rule: "cost" })`):
-   * the seeds' handoffs run to a few thousand characters; guessing long makes the rule switch later.
+   * a handoff as the prompt asks for it runs to a few thousand characters; guessing long makes the rule
+   * switch later.
    */
   handoffOutputTokens: 2_000,
   /** Below this a handoff cannot even be written. */

@@ -116,15 +116,18 @@ export type { DocumentAgentOptions } from "./workflow/document-agent.js";
 export { defaultStepPrompt, documentsBlock, workStepPrompt } from "./workflow/step-prompt.js";
 export { readOnlyGuard, READ_ONLY_TOOLS } from "./guards/read-only-guard.js";
 
-export type { AgentSpec, WorkerSpec } from "./agents/agent-spec.js";
+export type { AgentSpec, SubagentSpec } from "./agents/agent-spec.js";
 export { buildOptions } from "./agents/build-options.js";
 export type { BuildContext } from "./agents/build-options.js";
-export { worker } from "./agents/worker.js";
-export type { WorkerOptions } from "./agents/worker.js";
+export { subagent } from "./agents/subagent.js";
+export type { SubagentOptions } from "./agents/subagent.js";
 export { coordinator, COORDINATOR_TOOLS, sessionTools } from "./agents/coordinator.js";
 export { defaultTeam } from "./agents/default-team.js";
 export type { CoordinatorOptions } from "./agents/coordinator.js";
-export { COORDINATOR_RULES, WORKER_RULES } from "./agents/rules.js";
+export { COORDINATOR_RULES, SUBAGENT_RULES } from "./agents/rules.js";
+// Deprecated aliases, kept so library code written against them keeps working (agents/subagent.ts).
+export { worker, WORKER_RULES } from "./agents/subagent.js";
+export type { WorkerSpec, WorkerOptions } from "./agents/subagent.js";
 
 export { HandoffPolicy, defaultWindow, resolveWindow } from "./handoff/policy.js";
 export type { HandoffPolicyOptions, HandoffRule } from "./handoff/policy.js";

@@ -1,7 +1,7 @@
 /**
  * Security (SECURITY.md, "Redaction"): the credentials flower hands the `claude` child (the API key, the auth
  * token, a provider's key) must not end up in what flower writes. They get there through tool results: a
- * worker that runs `env` or `printenv` puts them in its Bash output, which flows into the session store, a
+ * subagent that runs `env` or `printenv` puts them in its Bash output, which flows into the session store, a
  * spill file, the record and the events. The redactor replaces every exact occurrence of such a secret by a
  * marker naming the variable (`[redacted ANTHROPIC_API_KEY]`) and keeping none of its characters: `-v`
  * already shows the first 4, and a marker keeping any others would put more than 4 on record in total.

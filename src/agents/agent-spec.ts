@@ -5,14 +5,14 @@ import type { HookCallbackMatcher, HookEvent } from "@anthropic-ai/claude-agent-
 import type { CompactPolicy } from "../handoff/compact.js";
 
 /** A subagent the main thread can start with the Agent tool. */
-export interface WorkerSpec {
-  /** When to use this worker: the coordinator picks workers by this text. */
+export interface SubagentSpec {
+  /** When to use this subagent: the coordinator picks subagents by this text. */
   description: string;
-  /** The worker's own instructions (WORKER_RULES are prepended). */
+  /** The subagent's own instructions (SUBAGENT_RULES are prepended). */
   instructions: string;
-  /** Built-in tools the worker may use. @default all tools */
+  /** Built-in tools the subagent may use. @default all tools */
   tools?: string[] | undefined;
-  /** Model alias or id. Workers are not downgraded: they inherit the main model. @default "inherit" */
+  /** Model alias or id. Subagents are not downgraded: they inherit the main model. @default "inherit" */
   model?: string | undefined;
 }
 
@@ -28,8 +28,8 @@ export interface AgentSpec {
   disallowedTools?: string[] | undefined;
   /** Model alias or id for the main thread. @default the runtime's model, else the CLI's default */
   model?: string | undefined;
-  /** Workers, by name (the Agent tool's `subagent_type`). */
-  subagents?: Record<string, WorkerSpec> | undefined;
+  /** Subagents, by name (the Agent tool's `subagent_type`). */
+  subagents?: Record<string, SubagentSpec> | undefined;
   /** Auto-compact policy. @default unset: with handoff on, auto-compact is turned off */
   compact?: CompactPolicy | undefined;
   /**
@@ -42,7 +42,7 @@ export interface AgentSpec {
   glance?: boolean | undefined;
   /**
    * With delegateOnly: more tools the main thread may call itself, by exact name, e.g.
-   * `["mcp__tracker__get"]` to let the coordinator look up a ticket without sending a worker.
+   * `["mcp__tracker__get"]` to let the coordinator look up a ticket without sending a subagent.
    * @default none
    */
   mainThreadTools?: string[] | undefined;

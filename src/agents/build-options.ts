@@ -15,8 +15,8 @@ import { effectiveCompact } from "../handoff/compact.js";
 import { delegateGuard, type DelegateDenial } from "../guards/delegate-guard.js";
 import type { Locale } from "../locale/locale.js";
 import type { AgentSpec } from "./agent-spec.js";
-import { COORDINATOR_RULES, WORKER_RULES } from "./rules.js";
-import { recallServer, recallWorker, type RecallOffer, type RecallSearch } from "./recall-worker.js";
+import { COORDINATOR_RULES, SUBAGENT_RULES } from "./rules.js";
+import { recallServer, recallSubagent, type RecallOffer, type RecallSearch } from "./recall-subagent.js";
 import { RECALL_SERVER } from "../session-layers/recall-search.js";
 import { foregroundAgents } from "./foreground-agents.js";
 import { runningAsRoot, sandboxSetting } from "./sandbox-env.js";
@@ -57,7 +57,7 @@ export interface BuildContext {
   stderr?: StderrSink;
   /**
    * Recall of the step's earlier generations (a successor's sessions): flower's MCP server answering with
-   * `search`, and with `offer.worker` the recall worker (agents/recall-worker.ts).
+   * `search`, and with `offer.subagent` the recall subagent (agents/recall-subagent.ts).
    */
   recall?: { offer: RecallOffer; search: RecallSearch };
 }
@@ -93,7 +93,7 @@ export function childEnv(spec: AgentSpec, context: BuildContext): Record<string,
     ...context.env,
     ...(compact?.env() ?? {}),
   };
-  // A coordinator sends work to the workers it declares, which carry WORKER_RULES and their tool lists.
+  // A coordinator sends work to the subagents it declares, which carry SUBAGENT_RULES and their tool lists.
   // The CLI's built-in agent types (general-purpose, Explore, Plan, ...) carry neither, and their list
   // is sent with every main-thread request (~370 tokens). Setting the variable to "" keeps them.
   if (spec.role === "coordinator" && env.CLAUDE_AGENT_SDK_DISABLE_BUILTIN_AGENTS === undefined)
@@ -110,21 +110,21 @@ export function buildOptions(spec: AgentSpec, context: BuildContext): Options {
   append.push(...(context.systemAppend ?? []));
 
   const agents: Record<string, AgentDefinition> = {};
-  for (const [name, workerSpec] of Object.entries(spec.subagents ?? {})) {
+  for (const [name, subagentSpec] of Object.entries(spec.subagents ?? {})) {
     agents[name] = {
-      description: workerSpec.description,
-      prompt: `${WORKER_RULES[context.locale]}\n\n${workerSpec.instructions}`,
-      ...(workerSpec.tools ? { tools: workerSpec.tools } : {}),
-      model: workerSpec.model ?? "inherit",
+      description: subagentSpec.description,
+      prompt: `${SUBAGENT_RULES[context.locale]}\n\n${subagentSpec.instructions}`,
+      ...(subagentSpec.tools ? { tools: subagentSpec.tools } : {}),
+      model: subagentSpec.model ?? "inherit",
       // Background agents end the main turn early and come back as a second result; the step loop
-      // wants one answer per turn, so workers run in the foreground.
+      // wants one answer per turn, so subagents run in the foreground.
       background: false,
     };
   }
 
   const recall = context.recall;
-  if (recall && "worker" in recall.offer)
-    agents[recall.offer.worker] = recallWorker(context.locale, spec.tools);
+  if (recall && "subagent" in recall.offer)
+    agents[recall.offer.subagent] = recallSubagent(context.locale, spec.tools);
 
   const specHooks: HookMap = { PreToolUse: [foregroundAgents()] };
   if (spec.delegateOnly) {

@@ -1,6 +1,6 @@
 import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 import { validateMainThreadTools } from "../guards/delegate-guard.js";
-import type { AgentSpec, WorkerSpec } from "./agent-spec.js";
+import type { AgentSpec, SubagentSpec } from "./agent-spec.js";
 
 export interface CoordinatorOptions {
   /** Let the coordinator run cheap read-only glance commands (git status, ls, cat ...). @default true */
@@ -9,7 +9,7 @@ export interface CoordinatorOptions {
   model?: string;
   /**
    * Tools the coordinator may call itself besides Agent, TodoWrite, Read and glance Bash, by exact
-   * name: `coordinator(name, goal, workers, { allowTools: ["mcp__tracker__get"] })`. Built-in tools
+   * name: `coordinator(name, goal, subagents, { allowTools: ["mcp__tracker__get"] })`. Built-in tools
    * named here are also added to the session's tool list; MCP tools come from their server.
    * @default none
    */
@@ -27,17 +27,17 @@ export const COORDINATOR_TOOLS = ["Agent", "TodoWrite", "Read"] as const;
 /**
  * The session's tool list. The CLI's `tools` option is session-wide: a tool left out of it is
  * "disabled for this session, in subagents as well as here", so the coordinator's list must also hold
- * every tool its workers use. Keeping the coordinator's hands off them is the delegate guard's job.
- * A worker without a tool list uses the default set, so then no list is passed at all.
+ * every tool its subagents use. Keeping the coordinator's hands off them is the delegate guard's job.
+ * A subagent without a tool list uses the default set, so then no list is passed at all.
  */
 export function sessionTools(
-  workers: Record<string, WorkerSpec>,
+  subagents: Record<string, SubagentSpec>,
   glance: boolean,
   allowTools: readonly string[] = [],
 ): string[] | undefined {
   const builtIn = allowTools.filter((tool) => !tool.startsWith("mcp__"));
   const own: string[] = [...COORDINATOR_TOOLS, ...(glance ? ["Bash"] : []), ...builtIn];
-  const lists = Object.values(workers).map((spec) => spec.tools);
+  const lists = Object.values(subagents).map((spec) => spec.tools);
   if (lists.some((list) => list === undefined)) return undefined;
   return [...new Set([...own, ...lists.flatMap((list) => list ?? [])])];
 }
@@ -46,20 +46,20 @@ export function sessionTools(
  * A main thread that only delegates. `delegateOnly` is always on: the delegate guard lets the
  * coordinator call only Agent, TodoWrite, Read, ephemeral glance commands (when `glance` is on) and the
  * tools named in `allowTools`; Glob, Grep, WebFetch, Write, any other MCP tool ... are denied on the
- * main thread and stay available to the workers. The rules (COORDINATOR_RULES) are added by
+ * main thread and stay available to the subagents. The rules (COORDINATOR_RULES) are added by
  * buildOptions in the runtime's locale.
  */
 export function coordinator(
   name: string,
   goal: string,
-  workers: Record<string, WorkerSpec>,
+  subagents: Record<string, SubagentSpec>,
   options: CoordinatorOptions = {},
 ): AgentSpec {
   if (typeof name !== "string" || name.trim() === "")
     throw new ConfigurationError("coordinator name", name, "a non-empty string");
   if (typeof goal !== "string") throw new ConfigurationError("coordinator goal", goal, "a string");
-  if (!workers || typeof workers !== "object" || Object.keys(workers).length === 0) {
-    throw new ConfigurationError("coordinator workers", workers, "an object with at least one worker");
+  if (!subagents || typeof subagents !== "object" || Object.keys(subagents).length === 0) {
+    throw new ConfigurationError("coordinator subagents", subagents, "an object with at least one subagent");
   }
   if (typeof options !== "object" || options === null)
     throw new ConfigurationError(
@@ -73,8 +73,8 @@ export function coordinator(
   return {
     name,
     instructions: goal,
-    tools: sessionTools(workers, glance, allowTools),
-    subagents: workers,
+    tools: sessionTools(subagents, glance, allowTools),
+    subagents,
     model: options.model,
     delegateOnly: true,
     glance,

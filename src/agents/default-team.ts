@@ -1,11 +1,11 @@
 /**
- * The team `flower "<task>"`, `flower continue` and `flower demo` run: a coordinator with one worker
+ * The team `flower "<task>"`, `flower continue` and `flower demo` run: a coordinator with one subagent
  * that changes things and one that only looks. Exported (src/index.ts) as the starting point for a
  * library user who wants what `flower` does with one change; the CLI imports this same function.
  */
 import type { AgentSpec } from "./agent-spec.js";
 import { coordinator } from "./coordinator.js";
-import { worker } from "./worker.js";
+import { subagent } from "./subagent.js";
 import type { Locale } from "../locale/locale.js";
 import { ConfigurationError } from "../errors.js";
 import { isLocale } from "../locale/locale.js";
@@ -15,12 +15,12 @@ const TEAM_GOAL: Record<Locale, string> = {
   zh: "目标:在这个工作区里把用户的任务从头做到尾,汇报做了什么、怎么验证的。",
 };
 
-/** The default team: one worker that changes things, one that only looks. */
+/** The default team: one subagent that changes things, one that only looks. */
 export function defaultTeam(locale: Locale = "en"): AgentSpec {
   if (!isLocale(locale)) throw new ConfigurationError("defaultTeam locale", locale, '"en" or "zh"');
   const en = locale === "en";
   return coordinator("lead", TEAM_GOAL[locale], {
-    engineer: worker(
+    engineer: subagent(
       en
         ? "Engineer: changes code and files, runs builds and tests, installs. Send it anything hands-on."
         : "工程师:改代码和文件,跑构建和测试,安装依赖。一切动手的活都派给它。",
@@ -29,7 +29,7 @@ export function defaultTeam(locale: Locale = "en"): AgentSpec {
         : "按任务书改,跑任务书要求的检查,汇报结果并附证据(命令 + 结果)。",
       { tools: ["Read", "Write", "Edit", "Bash", "Glob", "Grep"] },
     ),
-    analyst: worker(
+    analyst: subagent(
       en
         ? "Analyst: reads, searches, counts and compares without changing anything. Send it questions about the code or data."
         : "分析员:只读、搜索、统计、比较,不改任何东西。关于代码或数据的问题派给它。",

@@ -1,7 +1,7 @@
 /**
  * Agent calls run in the background by default: the main turn then ends with a first `result`, and the
- * CLI starts another turn on its own when the worker finishes. A coordinator that waits for its
- * workers' reports is simpler to reason about (and to hand off at a message boundary), so every Agent
+ * CLI starts another turn on its own when the subagent finishes. A coordinator that waits for its
+ * subagents' reports is simpler to reason about (and to hand off at a message boundary), so every Agent
  * call is made synchronous by rewriting its input.
  */
 import type { HookCallbackMatcher } from "@anthropic-ai/claude-agent-sdk";

@@ -1,8 +1,11 @@
 /**
  * The discipline texts appended to the Claude Code preset prompt. Kept short on purpose: every brief
  * the coordinator writes stays in its context for the rest of the run, and measured briefs repeated
- * rules the worker already had (8 of 8; ~120 of 521 chars were task-specific). So the rules say what
+ * rules the subagent already had (8 of 8; ~120 of 521 chars were task-specific). So the rules say what
  * a brief must NOT carry, and name the one line that must travel in every brief.
+ *
+ * The texts call a subagent a "worker" (执行者): that is the word the model is addressed with, and the
+ * rules were measured with it. The code says subagent, the SDK's word.
  */
 import type { Locale } from "../locale/locale.js";
 
@@ -17,7 +20,7 @@ const COORDINATOR: Record<Locale, string> = {
 - 只读的一眼命令(git status、ls、cat 小文件)可以自己跑;构建、测试、安装、写文件一律派给执行者。`,
 };
 
-const WORKER: Record<Locale, string> = {
+const SUBAGENT: Record<Locale, string> = {
   en: `You are a worker sent by a coordinator. Do the task in your brief; check it against its acceptance criterion before you reply.
 - Long output (logs, tables, diffs) goes to a file under the workbench's artifacts/; reply with the path and a few lines of conclusion.
 - Reuse the workbench's scripts/; save there a script you would run twice, first line a comment saying what it does.
@@ -29,4 +32,4 @@ const WORKER: Record<Locale, string> = {
 };
 
 export const COORDINATOR_RULES: Readonly<Record<Locale, string>> = COORDINATOR;
-export const WORKER_RULES: Readonly<Record<Locale, string>> = WORKER;
+export const SUBAGENT_RULES: Readonly<Record<Locale, string>> = SUBAGENT;

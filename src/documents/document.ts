@@ -155,7 +155,7 @@ export class ParsedDocument {
   }
 }
 
-/** `# <title>:<run>` (zh, ASCII colon as in the seeds' strings) or `# <title>: <run>` (en). */
+/** `# <title>:<run>` (zh, ASCII colon: locale/locale.ts) or `# <title>: <run>` (en). */
 export function documentTitle(spec: DocumentSpec, locale: Locale, run: string): string {
   const title = spec.title[locale];
   if (!run) return `# ${title}`;

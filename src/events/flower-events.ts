@@ -100,7 +100,7 @@ export interface StepEndEvent {
   status: "done" | "failed" | "stopped" | "goal-not-met" | "budget-reached";
   sessionId: string | null;
   costUsd: number;
-  /** Model requests as the SDK counts them (`num_turns`), workers' requests included. */
+  /** Model requests as the SDK counts them (`num_turns`), subagents' requests included. */
   numTurns: number;
   /** Turns: requests of the main thread (records/turns.ts), what `flower` shows as turns. */
   turns: number;
@@ -143,7 +143,7 @@ export interface ContextEvent {
 }
 
 /**
- * A model response was served, to the main thread or a worker: what it used. The step books its cost as
+ * A model response was served, to the main thread or a subagent: what it used. The step books its cost as
  * it arrives (at the binary's prices for the model), so a driver killed before the binary's total came
  * has its spend in the record; the binary's total, when it comes, replaces the figure.
  */
@@ -151,7 +151,7 @@ export interface UsageEvent {
   type: "usage";
   step: string;
   sessionId: string | null;
-  /** A worker's response (a subagent's), not the main thread's. */
+  /** A subagent's response, not the main thread's. (Named `worker` before; kept: library users read it.) */
   worker: boolean;
   usage: ResponseUsage;
 }
@@ -164,12 +164,12 @@ export interface ReplyCutEvent {
   waitedMs: number;
 }
 
-/** Who is working now: the coordinator, or a worker started through the Agent tool. */
+/** Who is working now: the coordinator, or a subagent started through the Agent tool. */
 export interface AgentEvent {
   type: "agent";
   step: string;
   phase: "start" | "end";
-  /** "coordinator" for the main thread, else the worker's name (subagent type). */
+  /** "coordinator" for the main thread, else the subagent's name (its type). */
   agent: string;
   description?: string | undefined;
 }

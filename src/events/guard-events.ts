@@ -1,5 +1,5 @@
 /**
- * The goal guard's events: its checks ran, the coordinator was sent back, a worker's claim was
+ * The goal guard's events: its checks ran, the coordinator was sent back, a subagent's claim was
  * flagged, the reviewer's verdict, and a goal offered for work under way. Part of the one event union
  * (events.ts, which re-exports them); declared apart because they are the guard's own vocabulary, written
  * by its books (guard-books.ts) and read by the views.
@@ -48,11 +48,11 @@ export interface GuardRoundEvent {
   notMet: number;
 }
 
-/** A worker's report claimed success without naming a command or a file. */
+/** A subagent's report claimed success without naming a command or a file. */
 export interface ClaimFlaggedEvent {
   type: "claim-flagged";
   step: string;
-  /** The worker (subagent type), when known. */
+  /** The subagent (subagent type), when known. */
   agent: string | null;
   matched: string[];
   /** The report's first characters. */

@@ -1,7 +1,7 @@
 /**
- * Does a worker's report claim success without evidence? (The goal guard's claim check.)
+ * Does a subagent's report claim success without evidence? (The goal guard's claim check.)
  *
- * Workers have a systematic optimism bias: they write down what they achieved and forget what they
+ * Subagents have a systematic optimism bias: they write down what they achieved and forget what they
  * tried in vain, and "done" reads the same whether or not anything was checked. A report that claims
  * success but names no command it ran and no file it wrote is flagged, so the coordinator treats it as
  * a claim and not as evidence. The flag costs one line; a missed flag costs a guard round later.

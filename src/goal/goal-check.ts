@@ -1,6 +1,6 @@
 /**
  * A goal check: one shell command plus what passing means. It is what the frozen goal document's
- * "checks" section turns into, and the only thing the goal guard trusts — workers report what they
+ * "checks" section turns into, and the only thing the goal guard trusts — subagents report what they
  * achieved and forget what they tried in vain, so the end of the work step is decided by commands
  * flower runs itself (the goal guard, docs/workflows.md).
  */

@@ -5,7 +5,7 @@
  * The message goes into the coordinator's context, which has to last the whole run, so it is bounded:
  * a few failing checks get their last lines, many failing checks get one line each and a pointer to
  * the logs. It names exactly what flower ran and what came out, because the coordinator's own picture
- * is built from worker reports that lean optimistic.
+ * is built from subagent reports that lean optimistic.
  */
 import path from "node:path";
 import { ConfigurationError } from "../errors.js";

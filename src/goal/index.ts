@@ -8,7 +8,7 @@
  *   a run number); {@link allPassed} decides the round.
  * - {@link guardRoundMessage}: what the coordinator is sent back with after a failed round;
  *   {@link guardStatusLine}: the live view's line.
- * - {@link assessClaim} + {@link claimFlagLine}: a worker's report that claims success without naming
+ * - {@link assessClaim} + {@link claimFlagLine}: a subagent's report that claims success without naming
  *   a command or a file gets one flag line in the coordinator's view.
  */
 export { runChecks, allPassed } from "./checks.js";

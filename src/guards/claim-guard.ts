@@ -1,12 +1,12 @@
 /**
- * Claims need evidence (the goal guard): a PostToolUse hook on the Agent tool's result. A worker's report
+ * Claims need evidence (the goal guard): a PostToolUse hook on the Agent tool's result. A subagent's report
  * that claims success ("done", "all tests pass", "完成", "通过") without naming a command it ran or a file it
  * wrote gets one added line for the coordinator, so the coordinator reads it as a claim, not evidence.
  *
  * The line goes in as `additionalContext`, not as a rewrite of the report: the CLI shows it to the model
  * right after the tool result (as "PostToolUse:Agent hook additional context: …", seen in a run), and the
- * worker's words stay exactly as written. Only the main thread's Agent calls are read: a worker's own
- * subagent reports to that worker, not to the coordinator.
+ * subagent's words stay exactly as written. Only the main thread's Agent calls are read: a subagent's own
+ * subagent reports to that subagent, not to the coordinator.
  */
 import type { HookCallback, HookCallbackMatcher } from "@anthropic-ai/claude-agent-sdk";
 import { ConfigurationError } from "../errors.js";
@@ -19,7 +19,7 @@ export const CLAIM_GUARD_MATCHER = "Agent|Task";
 const EXCERPT_CHARS = 200;
 
 export interface FlaggedClaim {
-  /** The worker (the Agent call's subagent_type), when known. */
+  /** The subagent (the Agent call's subagent_type), when known. */
   agent: string | null;
   /** The success phrases found, as written. */
   matched: string[];
@@ -52,7 +52,7 @@ export function reportText(response: unknown): string | null {
   return texts.length > 0 ? texts.join("\n") : null;
 }
 
-function workerName(toolInput: unknown): string | null {
+function subagentName(toolInput: unknown): string | null {
   if (typeof toolInput !== "object" || toolInput === null) return null;
   const type = (toolInput as { subagent_type?: unknown }).subagent_type;
   return typeof type === "string" && type !== "" ? type : null;
@@ -77,7 +77,7 @@ export function claimGuard(options: ClaimGuardOptions): HookCallbackMatcher {
     if (!assessment.flagged) return {};
     try {
       onFlag?.({
-        agent: workerName(input.tool_input),
+        agent: subagentName(input.tool_input),
         matched: assessment.matched,
         excerpt: report.replace(/\s+/g, " ").trim().slice(0, EXCERPT_CHARS),
       });

@@ -7,7 +7,7 @@
  * way (send a subagent). A subagent's calls always pass.
  *
  * Why an allowlist: the CLI's tool list is session-wide, so the session also carries every tool the
- * workers use. A denylist of hands-on tools let the coordinator run Grep or WebFetch itself and pull
+ * subagents use. A denylist of hands-on tools let the coordinator run Grep or WebFetch itself and pull
  * their output into its own context, which is exactly what delegation is for.
  *
  * Main thread vs subagent is decided by `agent_id` in the hook input: the SDK sets it only for calls

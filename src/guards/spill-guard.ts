@@ -60,7 +60,7 @@ export interface SpillGuardOptions {
   /** Called once per spilled field. Errors it throws are swallowed. */
   onSpill?: (info: SpillInfo) => void;
   /**
-   * Applied to a spilled text before it is written: the runtime passes its SecretRedactor so a worker's
+   * Applied to a spilled text before it is written: the runtime passes its SecretRedactor so a subagent's
    * `env` output cannot put a credential in a spill file. (The preview left in the result goes to the
    * model as the rest of the output does; the store redacts it on the way to the rows.)
    * @default the text unchanged

@@ -1,12 +1,11 @@
 /**
- * The guards' user-facing words, per locale. zh is the seeds' language; where a seed quotes a string
- * (the expiry hint) it is byte-exact, ASCII `,()` inside Chinese text included.
+ * The guards' user-facing words, per locale; zh with ASCII `,()` inside Chinese text (locale/locale.ts).
  */
 import type { Locale } from "../locale/locale.js";
 
 /**
  * The delegate guard's denial. Short on purpose: it stays in the main thread's context until pruned
- * (the seed measured 93 chars of denial text + 180 chars of dead command), and it shows the way instead
+ * (measured: 93 chars of denial text + 180 chars of dead command), and it shows the way instead
  * of only saying no.
  */
 export const DELEGATE_DENIAL: Readonly<Record<Locale, (artifacts: string) => string>> = {
@@ -40,7 +39,7 @@ export const READ_ONLY_DENIAL: Readonly<Record<Locale, string>> = {
 };
 
 /**
- * The writing turn's denial: one line, saying where the handoff goes instead. A model that sent a worker
+ * The writing turn's denial: one line, saying where the handoff goes instead. A model that sent a subagent
  * to write the handoff to a file answered "the handoff is in <file>", and the successor got nothing.
  */
 export const WRITING_DENIAL: Readonly<Record<Locale, string>> = {

@@ -22,9 +22,10 @@ export type HandoffCause = "context" | "person";
 
 /**
  * How the successor can recall what this handoff left out from the earlier generations' transcripts
- * (agents/recall-worker.ts): the worker to send, or the tool to call itself. Absent: no recall.
+ * (agents/recall-subagent.ts): the subagent to send, or the tool to call itself. Absent: no recall. The
+ * prompt calls the subagent a worker, the word the rules address the model with (agents/rules.ts).
  */
-export type RecallMention = { worker: string } | { tool: string };
+export type RecallMention = { subagent: string } | { tool: string };
 
 export interface HandoffInit extends Partial<HandoffSections> {
   /** The step's name; used only in the document's title, never parsed back. */
@@ -151,8 +152,8 @@ const PROMPT_HEADER: Record<
       `注意:这份交接书是上一条会话自己写的,只有${headings.map((h) => `"${h}"`).join("、")}除外 —— 它把这${headings.length > 1 ? "几" : ""}段留空或没写实,是 flower 机械补上的(开头标着 ${MECHANICAL})。其余各段都是它的原话,照着用;机械补的部分先到现场核对。`,
     recall: (recall) =>
       `回忆:你之前几代的记录都还在。需要交接书里没有的细节 —— 确切的路径、某个值、某条命令的输出、某件事为什么这么定 —— ` +
-      ("worker" in recall
-        ? `就派 "${recall.worker}" 执行者去找(任务书写清要找什么),`
+      ("subagent" in recall
+        ? `就派 "${recall.subagent}" 执行者去找(任务书写清要找什么),`
         : `就用几个有区分度的词调用 ${recall.tool} 工具去找,`) +
       `不要把找到它的活重做一遍;回答是原文和出处(第几代、第几轮)。先照交接书做:只回忆它没写的。`,
   },
@@ -169,8 +170,8 @@ const PROMPT_HEADER: Record<
       `Note: the previous session wrote this handoff itself, except ${headings.map((h) => `"${h}"`).join(" and ")}: it left ${headings.length > 1 ? "those sections" : "that section"} empty or hollow, and flower filled ${headings.length > 1 ? "them" : "it"} in mechanically (marked ${MECHANICAL} at the start). Every other section is the session's own words: rely on them; check the mechanical parts against the scene.`,
     recall: (recall) =>
       `Recall: the transcripts of the generations before you are kept. When you need a detail this handoff does not have — an exact path, a value, a command's output, why something was decided — ` +
-      ("worker" in recall
-        ? `send the "${recall.worker}" worker with what you are looking for`
+      ("subagent" in recall
+        ? `send the "${recall.subagent}" worker with what you are looking for`
         : `call the ${recall.tool} tool with a few distinctive words`) +
       ` instead of redoing the work that found it; the answer is the passages and where they came from (generation, turn). Start from the handoff: recall only what it leaves out.`,
   },

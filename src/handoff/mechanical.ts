@@ -1,8 +1,8 @@
 /**
  * A weak section never costs the strong ones. A writing turn that answered with a good "decided", a dead
  * end with its cost and a scene, and `TBD` under "next", used to be replaced whole by the degraded
- * handoff: the successor walked the dead end again, which the seeds rank the costliest loss. The seeds
- * degrade a whole handoff only when nothing usable was written. So here only the weak sections are
+ * handoff: the successor walked the dead end again, the costliest loss a handoff can cause (the dead
+ * end's cost is paid twice). A whole handoff is degraded only when nothing usable was written. So here only the weak sections are
  * filled in, each starting with the MECHANICAL marker, and every section the session wrote is kept as it
  * wrote it; the successor's prompt names the filled ones (handoff-document.ts).
  */

@@ -1,6 +1,6 @@
 /**
  * A writing turn that answered with a pointer instead of the handoff: "The handoff is in
- * .flower/notes/my-handoff.md". The writing guard (guards/writing-guard.ts) turns back a worker or a
+ * .flower/notes/my-handoff.md". The writing guard (guards/writing-guard.ts) turns back a subagent or a
  * Write in the writing turn, so this happens only when the file was written before the turn (a
  * coordinator that kept its own handoff file) or by a route the guard does not see. Degrading then would
  * throw away a handoff that is on disk; so when the answer itself carries no section, a file it names is

@@ -1,6 +1,6 @@
 /**
- * The coordinator's plan across a handoff. The coordinator keeps its plan in TodoWrite (the seeds'
- * coordinator does; build-options.ts turns the tool on), whose input is the whole list every time. A
+ * The coordinator's plan across a handoff. The coordinator keeps its plan in TodoWrite (COORDINATOR_RULES
+ * tell it to; build-options.ts turns the tool on), whose input is the whole list every time. A
  * new session starts with an empty todo list: a plan kept only in the burned session is exactly what a
  * handoff loses. So flower keeps the latest TodoWrite input of the main thread (session-translator.ts,
  * in the step record) and appends it to `next` of the handoff — written or degraded — where the

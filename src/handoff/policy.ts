@@ -43,7 +43,7 @@ export interface HandoffPolicyOptions {
    */
   maxGenerations?: number;
   /**
-   * When to switch below the line. `"line"`: at `at` (window − headroom), the seeds' rule. `"cost"`: as
+   * When to switch below the line. `"line"`: at `at` (window − headroom), the first rule. `"cost"`: as
    * soon as staying costs more than a handoff (`costDue` in trigger.ts: the extra input this session
    * has re-read above its start-up floor reaches the priced cost of one handoff), and at `at` at the
    * latest. The cost rule hands off far earlier and far more often (every few dozen turns when each

@@ -3,7 +3,7 @@
  * has the context, anyone else would first have to read it all and nothing would be gained.
  *
  * The headings are the ones `toMarkdown()` renders and the parser knows. The dead-ends paragraph is the
- * point of the whole prompt: workers have an optimism bias — they write what they achieved and forget
+ * point of the whole prompt: subagents have an optimism bias — they write what they achieved and forget
  * what they tried in vain, and the latter is what is expensive to rediscover.
  */
 import type { Locale } from "../locale/locale.js";

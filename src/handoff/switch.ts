@@ -12,7 +12,7 @@
  * - A weak section never costs the strong ones: it is asked for once more, then filled in alone
  *   (mechanical.ts, follow-up.ts). Only a handoff with nothing usable degrades whole.
  * - The writing turn ends in the handoff's text: both, because each covers what the other cannot. The
- *   writing session turns back a worker, a Write or a command (guards/writing-guard.ts), so the handoff
+ *   writing session turns back a subagent, a Write or a command (guards/writing-guard.ts), so the handoff
  *   cannot leave for a file the successor never reads; a handoff that is in a file anyway (written
  *   before the turn) is read from the file the answer names (named-file.ts) instead of degrading.
  * - The successor's prompt is built from the file as it stands on disk, so a person's edit counts.

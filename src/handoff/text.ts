@@ -3,13 +3,13 @@
  * with, the prompt asks for and the parser knows; the empty-section marker; the terminal summary labels;
  * and token formatting shared by the gauge and the prompt.
  *
- * Punctuation follows the seeds: ASCII `,:;()` inside Chinese text (the seeds' own strings, such as
- * `[降级:交接没写成]` and `<- 新会话接手,上下文从 152.0K 重新开始`, are byte-exact that way).
+ * zh punctuation is ASCII `,:;()` inside Chinese text (locale/locale.ts): strings such as
+ * `[降级:交接没写成]` and `<- 新会话接手,上下文从 152.0K 重新开始` are byte-exact that way.
  */
 import type { Locale } from "../locale/locale.js";
 import type { HandoffSectionName } from "../handoff-sections.js";
 
-/** Headings of the five sections, from the seed's table (段 / 字段 / 挡什么). */
+/** Headings of the five sections (what each one holds: HANDOFF_PROMPT, handoff/prompt.ts). */
 export const SECTION_HEADINGS: Readonly<Record<Locale, Readonly<Record<HandoffSectionName, string>>>> = {
   zh: {
     doing: "现在在做什么",
@@ -51,8 +51,8 @@ export const DEGRADED = "[降级:交接没写成]";
 export const MECHANICAL = "[降级:这段没写成]";
 
 /**
- * Labels of the four summary lines printed on a switch, padded so the values line up. The zh padding is
- * the seed's: four CJK characters + 2 spaces, three + 4 spaces (a CJK character is two columns wide).
+ * Labels of the four summary lines printed on a switch, padded so the values line up. The zh padding:
+ * four CJK characters + 2 spaces, three + 4 spaces (a CJK character is two columns wide).
  */
 export const SUMMARY_LABELS: Readonly<
   Record<Locale, Readonly<Record<Exclude<HandoffSectionName, "scene">, string>>>
@@ -62,7 +62,7 @@ export const SUMMARY_LABELS: Readonly<
 };
 
 /**
- * A context size with one decimal, as on the seed's gauge: 130000 → "130.0K", 1_000_000 → "1.0M".
+ * A context size with one decimal, as on the gauge: 130000 → "130.0K", 1_000_000 → "1.0M".
  * Below 1000 the plain number.
  */
 export function formatTokens(n: number): string {
@@ -74,7 +74,7 @@ export function formatTokens(n: number): string {
 }
 
 /**
- * A round size for windows and distances, as on the seed's gauge: 200000 → "200K", 20000 → "20K",
+ * A round size for windows and distances, as on the gauge: 200000 → "200K", 20000 → "20K",
  * 1_000_000 → "1M", 1_500_000 → "1.5M", 2500 → "2.5K".
  */
 export function formatTokensShort(n: number): string {

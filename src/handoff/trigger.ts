@@ -44,7 +44,7 @@ export interface LetCallsFinishInput {
 
 /**
  * Whether the switch waits one more boundary for the calls the crossing response issued. Cutting them
- * loses the work they were about to do (typically an `Agent` call: the worker the coordinator just
+ * loses the work they were about to do (typically an `Agent` call: the subagent the coordinator just
  * sent), and the successor redoes it from a line in `next`; the headroom exists to let them finish. So
  * they run while there is room (context below window − margin); closer to the window they are cut and
  * named (cut-calls.ts), since their results could overflow the session before the handoff is written.

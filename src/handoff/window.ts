@@ -1,7 +1,7 @@
 /**
  * Guessing the context window from the model name. The SDK does not report the window reliably, so the
  * name is all there is. Guessing too large is made safe by `isOverflow` (a hard API error becomes a
- * degraded handoff); guessing too small cuts long work into shreds (the seeds measured 5× too many
+ * degraded handoff); guessing too small cuts long work into shreds (measured: 5× too many
  * generations when a `claude-opus-5[1m]` gateway was treated as 200k) — hence the 1M default.
  */
 import { DEFAULTS } from "../defaults.js";

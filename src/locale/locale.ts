@@ -1,6 +1,8 @@
 /**
- * The user-facing language. The seeds' strings are Chinese and stay byte-exact as `zh`; `en` has the
- * same structure. Each feature keeps its own `{ zh, en }` text table next to its code.
+ * The user-facing language. `zh` came first and its strings are kept byte for byte (tests match them);
+ * `en` has the same structure. zh text uses
+ * ASCII punctuation inside Chinese (`,:;()`, not the full-width forms), in every table alike. Each
+ * feature keeps its own `{ zh, en }` text table next to its code.
  */
 export type Locale = "zh" | "en";
 

@@ -1,6 +1,6 @@
 /**
  * What the goal guard keeps in a step's record: every time flower ran the goal's checks,
- * every guard round it started, every worker report it flagged and every reviewer verdict. The record is
+ * every guard round it started, every subagent report it flagged and every reviewer verdict. The record is
  * the evidence a person reads afterwards (`flower show`), so it holds results, not just counts: exit
  * codes, durations, log paths and the last lines of each failing check.
  */
@@ -60,10 +60,10 @@ export interface ReviewRecord {
   answerPath: string | null;
 }
 
-/** A worker report the claim hook flagged (guards/claim-guard.ts). */
+/** A subagent report the claim hook flagged (guards/claim-guard.ts). */
 export interface FlaggedClaimRecord {
   at: string;
-  /** The worker (subagent type) whose report it was, when known. */
+  /** The subagent (subagent type) whose report it was, when known. */
   agent: string | null;
   /** The success phrases found, as written. */
   matched: string[];
@@ -114,7 +114,7 @@ export interface GuardRecord {
   checkRuns: CheckRunRecord[];
   /** Every reviewer verdict, in order (only with `review: true`). */
   reviews: ReviewRecord[];
-  /** Worker reports flagged as claims without evidence. */
+  /** Subagent reports flagged as claims without evidence. */
   claimsFlagged: number;
   claims: FlaggedClaimRecord[];
   /**

@@ -4,7 +4,7 @@
  *
  * The SDK's `maxBudgetUsd` is per session and never covers the handoff-writing turn; a run's budget is
  * over everything the run spends. Each step record's `costUsd` already holds all of it (every response is
- * booked as it arrives: main thread, workers, the writing turn, the reviewer), so the run's figure is the
+ * booked as it arrives: main thread, subagents, the writing turn, the reviewer), so the run's figure is the
  * sum over its steps.
  */
 import type { BudgetStop, StepRecord } from "./step-record.js";

@@ -242,7 +242,7 @@ export interface StepSettings {
   maxBudgetUsd: number | null;
   /**
    * The run's budget (USD) over everything it spends — every step, generation, handoff-writing turn,
-   * worker, guard round and reviewer; absent: none. Reached, the step stops at a boundary (`budget-reached`).
+   * subagent, guard round and reviewer; absent: none. Reached, the step stops at a boundary (`budget-reached`).
    */
   budgetUsd?: number;
   /** The goal guard's reviewer after the checks pass (`--review`). */

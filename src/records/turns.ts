@@ -3,7 +3,7 @@
  * `flower runs` said 94.
  *
  * A turn is one model request of the step's main thread: one point on the report's chart, one entry
- * of a generation's `turns` series. Workers' requests are not turns of the step; the SDK's `num_turns`
+ * of a generation's `turns` series. Subagents' requests are not turns of the step; the SDK's `num_turns`
  * (kept as `numTurns` in the record and the result) counts them too, and flower shows it nowhere as
  * "turns". Records written before the series was kept have only `numTurns`: it stands in for them.
  */

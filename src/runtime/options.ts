@@ -49,7 +49,7 @@ export interface RuntimeOptions {
   maxAttempts?: number;
   /**
    * Recall: a successor generation can search its step's earlier generations' transcripts for what the
-   * handoff left out (a `recall` worker, or the `mcp__flower__recall` tool for an agent without workers;
+   * handoff left out (a `recall` subagent, or the `mcp__flower__recall` tool for an agent without subagents;
    * docs/handoffs.md). `false`: successors get neither, and their prompt does not mention it.
    * @default true
    */
@@ -74,7 +74,7 @@ export interface RuntimeOptions {
   maxBudgetUsd?: number;
   /**
    * The run's budget in dollars, over everything it spends: every step, generation, handoff-writing turn,
-   * worker (subagent), guard round and reviewer (the SDK's `maxBudgetUsd` is per session and never covers
+   * subagent, guard round and reviewer (the SDK's `maxBudgetUsd` is per session and never covers
    * the writing turn). Once the run's spent figure reaches it, the step stops at the next message
    * boundary with status `budget-reached`; `continue` with a higher one goes on. Recorded with the step;
    * given, it overrides a continued step's recorded budget. @default a continued step's recorded budget; else none

@@ -30,7 +30,7 @@ export interface RunOptions {
    * The goal guard: when the step's session completes, flower runs these checks itself in the
    * workspace; a failing check sends the session back with the evidence (a guard round), and after
    * `guardRounds` the step ends with status "goal-not-met" (returned, not thrown; the CLI exits 1).
-   * Also flags worker reports that claim success without evidence, and with `review: true` asks a
+   * Also flags subagent reports that claim success without evidence, and with `review: true` asks a
    * read-only reviewer after the checks pass. On `continue`, given, it replaces the recorded goal (a
    * different `review` is an override event). @default none; on `continue`, the goal recorded with the step
    */

@@ -369,7 +369,7 @@ export class Runtime {
     continued: { prompt: string | undefined } | undefined,
   ): Promise<StepResult> {
     if (!spec || typeof spec !== "object" || typeof spec.instructions !== "string") {
-      throw new ConfigurationError("spec", spec, "an AgentSpec (see coordinator() and worker())");
+      throw new ConfigurationError("spec", spec, "an AgentSpec (see coordinator() and subagent())");
     }
     if (options.freeze !== undefined) defineDocument(options.freeze);
     if (options.workflow !== undefined) checkMembership(options.workflow);

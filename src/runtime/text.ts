@@ -15,7 +15,8 @@ export const CONTINUE_AFTER_FAILURE: Readonly<Record<Locale, (reason: string) =>
 
 /**
  * The loop brake (generation-switch.ts): generations hand off before doing any work, so the line is
- * probably below the role's start-up floor (docs/handoffs.md). The zh text keeps the seeds' diagnosis.
+ * probably below the role's start-up floor (docs/handoffs.md). Both languages say that diagnosis and
+ * the two ways out.
  */
 export const LOOP_MESSAGE: Readonly<
   Record<Locale, (loop: { generation: number; startup: number | null; turns: number; at: number }) => string>

@@ -2,7 +2,7 @@
  * Recall (docs/handoffs.md): a successor searches its step's earlier generations' transcripts for what
  * the handoff left out — an exact path, a value, a command's output — instead of redoing the work that
  * found it. Modelled on Amp's `read_thread`: the answer is the passages themselves with where they came
- * from (generation, turn, which worker), and whether later work revised them.
+ * from (generation, turn, which subagent), and whether later work revised them.
  *
  * Pure: the transcripts come in as entries (session-layers/recall-transcripts.ts loads them), the answer goes out
  * as text. Every passage is redacted before it is matched, so neither the answer nor a query aimed at a
@@ -33,18 +33,18 @@ export const RECALL_SERVER = "flower";
 export const RECALL_TOOL_NAME = "recall";
 export const RECALL_TOOL = `mcp__${RECALL_SERVER}__${RECALL_TOOL_NAME}`;
 /**
- * The recall worker's names (the second when a spec already has a worker called "recall"). Its calls and
- * its own transcripts are left out of a later search: they only repeat older passages.
+ * The recall subagent's names (the second when a spec already has a subagent called "recall"). Its calls
+ * and its own transcripts are left out of a later search: they only repeat older passages.
  */
-export const RECALL_WORKERS: readonly string[] = ["recall", "flower-recall"];
+export const RECALL_SUBAGENTS: readonly string[] = ["recall", "flower-recall"];
 
 /** One earlier generation's transcripts, as stored. */
 export interface RecallTranscript {
   generation: number;
   /** The main transcript(s) of the generation's session(s), oldest session first. */
   main: Entry[][];
-  /** The workers' transcripts (subagent subpaths) of those sessions. */
-  workers: Entry[][];
+  /** The subagents' transcripts (subagent subpaths) of those sessions. */
+  subagents: Entry[][];
 }
 
 export interface RecallOptions {
@@ -161,7 +161,10 @@ interface Edit {
 
 const EDITING_TOOLS: ReadonlySet<string> = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 
-/** Every unit of every transcript, each generation's duplicates once (a worker's brief is also its Agent call). */
+/**
+ * Every unit of every transcript, each generation's duplicates once (a subagent's brief is also its Agent
+ * call).
+ */
 function collect(
   transcripts: readonly RecallTranscript[],
   redact: (text: string) => string,
@@ -187,13 +190,14 @@ function collect(
     const turnOfCall = new Map<string, number>();
     for (const main of transcript.main)
       readTranscript(main, null, transcript.generation, add, edits, turnOfCall, () => 0);
-    for (const worker of transcript.workers) {
-      const meta = worker.find((entry) => entry.type === "agent_metadata");
+    for (const subagent of transcript.subagents) {
+      const meta = subagent.find((entry) => entry.type === "agent_metadata");
+      // Without its type the passage names it "worker", the word recall's answers use (recall-text.ts).
       const type = typeof meta?.["agentType"] === "string" ? meta["agentType"] : "worker";
-      if (RECALL_WORKERS.includes(type)) continue;
+      if (RECALL_SUBAGENTS.includes(type)) continue;
       const call = typeof meta?.["toolUseId"] === "string" ? meta["toolUseId"] : "";
       const turn = turnOfCall.get(call) ?? 0;
-      readTranscript(worker, type, transcript.generation, add, edits, new Map(), () => turn);
+      readTranscript(subagent, type, transcript.generation, add, edits, new Map(), () => turn);
     }
   }
   return { units, edits };
@@ -201,12 +205,12 @@ function collect(
 
 /**
  * The units of one transcript. The main thread counts its turns as `flower show` does (one per model
- * response, the binary's synthetic messages left out); a worker's units all belong to the main turn that
+ * response, the binary's synthetic messages left out); a subagent's units all belong to the main turn that
  * sent it (`fixedTurn`).
  */
 function readTranscript(
   entries: readonly Entry[],
-  worker: string | null,
+  subagent: string | null,
   generation: number,
   add: (unit: Omit<Unit, "lower" | "labelLower" | "generation">) => void,
   edits: Edit[],
@@ -216,13 +220,13 @@ function readTranscript(
   const responses = new Set<string>();
   const calls = new Map<string, ToolUseBlock>();
   const skipped = new Set<string>();
-  const turnNow = () => (worker === null ? responses.size : fixedTurn());
+  const turnNow = () => (subagent === null ? responses.size : fixedTurn());
   for (const entry of entries) {
-    if (worker === null && entry["isSidechain"] === true) continue;
+    if (subagent === null && entry["isSidechain"] === true) continue;
     if (entry["isMeta"] === true) continue;
     const message = entry["message"];
     // The writing turn and what follows it: the handoff the successor was started from, which it has.
-    if (worker === null && entry.type === "user" && userText(message).includes(HANDOFF_SIGNATURE)) return;
+    if (subagent === null && entry.type === "user" && userText(message).includes(HANDOFF_SIGNATURE)) return;
     if (entry.type === "assistant") {
       if (!isRecord(message) || message["model"] === "<synthetic>" || isApiErrorRemnant(entry)) continue;
       const id = typeof message["id"] === "string" ? message["id"] : `entry:${entry.uuid ?? responses.size}`;
@@ -231,12 +235,12 @@ function readTranscript(
       for (const block of contentBlocks(entry) ?? []) {
         if (!isRecord(block)) continue;
         if (block["type"] === "text" && typeof block["text"] === "string")
-          add({ turn, worker, kind: "text", tool: null, label: null, text: block["text"] });
+          add({ turn, subagent, kind: "text", tool: null, label: null, text: block["text"] });
         else if (block["type"] === "thinking" && typeof block["thinking"] === "string")
-          add({ turn, worker, kind: "thinking", tool: null, label: null, text: block["thinking"] });
+          add({ turn, subagent, kind: "thinking", tool: null, label: null, text: block["thinking"] });
         else if (isToolUse(block)) {
           calls.set(block.id, block);
-          if (worker === null) turnOfCall.set(block.id, turn);
+          if (subagent === null) turnOfCall.set(block.id, turn);
           if (isRecallCall(block)) {
             skipped.add(block.id);
             continue;
@@ -246,12 +250,12 @@ function readTranscript(
           if (path !== null) edits.push({ path, cwd, generation, turn });
           const agent = block.name === "Agent" || block.name === "Task";
           const label = agent ? callLabel(block) : null;
-          add({ turn, worker, kind: "call", tool: block.name, label, text: callText(block) });
+          add({ turn, subagent, kind: "call", tool: block.name, label, text: callText(block) });
         }
       }
     } else if (entry.type === "user") {
       const content = isRecord(message) ? message["content"] : undefined;
-      const prompt = { turn: turnNow() + (worker === null ? 1 : 0), worker, kind: "prompt" as const };
+      const prompt = { turn: turnNow() + (subagent === null ? 1 : 0), subagent, kind: "prompt" as const };
       if (typeof content === "string") {
         add({ ...prompt, tool: null, label: null, text: content });
         continue;
@@ -262,10 +266,10 @@ function readTranscript(
           const call = calls.get(block.tool_use_id);
           const raw = resultText(block);
           if (raw === undefined) continue;
-          const text = call?.name === "Agent" || call?.name === "Task" ? workerReport(raw) : raw;
+          const text = call?.name === "Agent" || call?.name === "Task" ? subagentReport(raw) : raw;
           add({
-            turn: worker === null ? (turnOfCall.get(block.tool_use_id) ?? responses.size) : fixedTurn(),
-            worker,
+            turn: subagent === null ? (turnOfCall.get(block.tool_use_id) ?? responses.size) : fixedTurn(),
+            subagent,
             kind: "result",
             tool: call?.name ?? null,
             label: call ? callLabel(call) : null,
@@ -291,11 +295,11 @@ function userText(message: unknown): string {
 }
 
 /**
- * A worker's report as the coordinator got it, without the binary's frame around it (the tools it used,
+ * A subagent's report as the coordinator got it, without the binary's frame around it (the tools it used,
  * the hand-back notice, its indent, its agent id and usage): the report's words are what a query matches.
  * A result without that frame is kept as it is.
  */
-export function workerReport(text: string): string {
+export function subagentReport(text: string): string {
   const follows = text.indexOf("The report follows:\n");
   if (!text.includes("[Subagent hand-back]") || follows < 0) return text;
   let report = text.slice(follows + "The report follows:\n".length);
@@ -313,7 +317,7 @@ function isRecallCall(block: ToolUseBlock): boolean {
   return (
     (block.name === "Agent" || block.name === "Task") &&
     typeof input["subagent_type"] === "string" &&
-    RECALL_WORKERS.includes(input["subagent_type"])
+    RECALL_SUBAGENTS.includes(input["subagent_type"])
   );
 }
 
@@ -332,7 +336,7 @@ function callText(block: ToolUseBlock): string {
     return `${field("file_path")}\n${field("content") ?? ""}`;
   if (block.name === "Edit" && field("file_path") !== null)
     return `${field("file_path")}\n- ${field("old_string") ?? ""}\n+ ${field("new_string") ?? ""}`;
-  // The brief alone: the worker's transcript starts with the same text, and is kept once.
+  // The brief alone: the subagent's transcript starts with the same text, and is kept once.
   if ((block.name === "Agent" || block.name === "Task") && field("prompt") !== null) return field("prompt")!;
   return JSON.stringify(input);
 }
@@ -493,7 +497,7 @@ function toPassage(
   return {
     generation: unit.generation,
     turn: unit.turn,
-    worker: unit.worker,
+    subagent: unit.subagent,
     kind: unit.kind,
     tool: unit.tool,
     label: unit.label,

@@ -1,7 +1,7 @@
 /**
  * Recall's words, per locale (session-layers/recall-search.ts): what an answer says about where a passage came
  * from, what later work did to it, and what to do when nothing matched. A model reads them, so each says
- * what to do next; zh follows the seeds' punctuation (ASCII `,:()` inside Chinese text).
+ * what to do next; zh has ASCII `,:()` inside Chinese text (locale/locale.ts).
  */
 import type { Locale } from "../locale/locale.js";
 
@@ -11,8 +11,11 @@ export type PassageKind = "prompt" | "text" | "thinking" | "call" | "result";
 export interface PassagePlace {
   generation: number;
   turn: number;
-  /** The worker (subagent type) whose transcript holds it; null: the main thread. */
-  worker: string | null;
+  /**
+   * The subagent (its type) whose transcript holds it; null: the main thread. The words below call it a
+   * worker, as the rules the model reads do (agents/rules.ts).
+   */
+  subagent: string | null;
   kind: PassageKind;
   /** The tool called or answered (`call`, `result`). */
   tool: string | null;
@@ -39,9 +42,9 @@ export interface RecallWords {
 
 const en: RecallWords = {
   generations: (list) => `${list.length === 1 ? "generation" : "generations"} ${numbers(list)}`,
-  place: ({ generation, turn, worker, kind, tool, label }) => {
+  place: ({ generation, turn, subagent, kind, tool, label }) => {
     const parts = [`generation ${generation}, turn ${turn}`];
-    if (worker !== null) parts.push(`worker "${worker}"`);
+    if (subagent !== null) parts.push(`worker "${subagent}"`);
     const what =
       kind === "call"
         ? `call to ${tool ?? "a tool"}`
@@ -76,9 +79,9 @@ const en: RecallWords = {
 
 const zh: RecallWords = {
   generations: (list) => `第 ${numbers(list)} 代`,
-  place: ({ generation, turn, worker, kind, tool, label }) => {
+  place: ({ generation, turn, subagent, kind, tool, label }) => {
     const parts = [`第 ${generation} 代第 ${turn} 轮`];
-    if (worker !== null) parts.push(`执行者 "${worker}"`);
+    if (subagent !== null) parts.push(`执行者 "${subagent}"`);
     const what =
       kind === "call"
         ? `调用 ${tool ?? "工具"}`

@@ -1,6 +1,6 @@
 /**
  * The earlier generations' transcripts, read for recall (recall-search.ts): each session's main
- * transcript and its workers' (the subagent subpaths), under every project key the session was stored
+ * transcript and its subagents' (the subagent subpaths), under every project key the session was stored
  * with. Read from the store's rows as they were written (the backend below the rewrite passes, which are
  * for a resume: an expired glance result is still the output it was), through the redacting layer's
  * store, so nothing here opens a database.
@@ -26,18 +26,18 @@ export async function loadEarlierTranscripts(
   const transcripts: RecallTranscript[] = [];
   const missing: number[] = [];
   for (const { generation, sessionIds } of generations) {
-    const transcript: RecallTranscript = { generation, main: [], workers: [] };
+    const transcript: RecallTranscript = { generation, main: [], subagents: [] };
     for (const sessionId of sessionIds) {
       for (const projectKey of await store.projectKeysOf(sessionId)) {
         const main = await store.load({ projectKey, sessionId });
         if (main !== null) transcript.main.push(main);
         for (const subpath of await store.listSubkeys({ projectKey, sessionId })) {
-          const worker: SessionStoreEntry[] | null = await store.load({ projectKey, sessionId, subpath });
-          if (worker !== null) transcript.workers.push(worker);
+          const subagent: SessionStoreEntry[] | null = await store.load({ projectKey, sessionId, subpath });
+          if (subagent !== null) transcript.subagents.push(subagent);
         }
       }
     }
-    if (transcript.main.length === 0 && transcript.workers.length === 0) missing.push(generation);
+    if (transcript.main.length === 0 && transcript.subagents.length === 0) missing.push(generation);
     else transcripts.push(transcript);
   }
   return { transcripts, missing };

@@ -1,13 +1,13 @@
 /**
  * The session store's words, per locale. These strings replace history the model will read on resume, so
- * they are short, neutral and say what to do next. zh is the seeds' language; the expiry hint is quoted
- * in the seed and stays byte-exact (ASCII `,()` inside Chinese text included). en has the same structure.
+ * they are short, neutral and say what to do next. zh keeps its first wording byte for byte, ASCII `,()`
+ * inside Chinese text included (locale/locale.ts); en has the same structure.
  */
 import type { Locale } from "../locale/locale.js";
 
 /**
- * Replaces a long tool result spilled on load. Only a pointer, no preview (the seed: the block content is
- * replaced by a file pointer); the path is absolute because Read wants one.
+ * Replaces a long tool result spilled on load. Only a pointer, no preview (the block's content is
+ * replaced by a file pointer: a preview would be read as the result); the path is absolute because Read wants one.
  */
 export const TRIM_POINTER: Readonly<Record<Locale, (path: string, chars: number) => string>> = {
   zh: (path, chars) => `[该工具结果共 ${chars} 字符,已移到 ${path},需要全文请用 Read 读取]`,
@@ -15,13 +15,13 @@ export const TRIM_POINTER: Readonly<Record<Locale, (path: string, chars: number)
     `[This tool result (${chars} chars) was moved to ${path}; read it with Read if you need the full text]`,
 };
 
-/** Replaces a tool result left by an interruption (seed wording). It says what happened, not who did it. */
+/** Replaces a tool result left by an interruption. It says what happened, not who did it. */
 export const INTERRUPTED_NOTE: Readonly<Record<Locale, string>> = {
   zh: "[上一轮在此处被中断,该工具结果未产生]",
   en: "[The previous turn was interrupted here; this tool result was not produced]",
 };
 
-/** What replaces an expired glance result when a session is loaded for resume (the seed's wording). */
+/** What replaces an expired glance result when a session is loaded for resume. */
 export const EPHEMERAL_EXPIRED: Readonly<Record<Locale, (label: string, turnsAgo: number) => string>> = {
   zh: (label, turnsAgo) =>
     `[\`${label}\` 的结果已过期(第 ${turnsAgo} 轮前),当前状态可能已变。需要请重新执行]`,

@@ -1,9 +1,9 @@
 /**
  * One step's spans, from its events: the step, its generations, each main-thread turn, the handoff
- * between two generations, each guard round and check, and the workers a turn sent.
+ * between two generations, each guard round and check, and the subagents a turn sent.
  *
  * Turns are known when they end (the `context` event of a response), so a turn's span is started at the
- * end of the one before it, and only when something needs it: its own end, a worker it sends, a spill or
+ * end of the one before it, and only when something needs it: its own end, a subagent it sends, a spill or
  * denial in it. A turn the handoff cut (no `context` event) is ended where the generation ends.
  *
  * The model: the one the step asked for (`--model`, ANTHROPIC_MODEL) when it named one; otherwise the
@@ -29,7 +29,7 @@ import {
 } from "./attributes.js";
 import type { EventOf, TelemetryEvent } from "./event-shapes.js";
 import { GuardSpans } from "./guard-spans.js";
-import { WorkerSpans } from "./worker-spans.js";
+import { SubagentSpans } from "./subagent-spans.js";
 
 export interface StepInfo {
   run: string | null;
@@ -71,7 +71,7 @@ export class StepTrace {
    */
   #burned: { generation: Generation; at: number } | null = null;
   readonly #guard: GuardSpans;
-  readonly #workers: WorkerSpans;
+  readonly #subagents: SubagentSpans;
   /** The generation the open guard round began in. */
   #guardGeneration: number | null = null;
   readonly #usage = noUsage();
@@ -99,7 +99,7 @@ export class StepTrace {
     );
     this.#step = { span, context: trace.setSpan(parent, span) };
     this.#guard = new GuardSpans(tracer);
-    this.#workers = new WorkerSpans(tracer);
+    this.#subagents = new SubagentSpans(tracer);
     this.#startGeneration(start.generation, at);
   }
 
@@ -114,8 +114,8 @@ export class StepTrace {
         return this.#turnEnded(event, at);
       case "agent":
         if (event.agent === "coordinator") return;
-        if (event.phase === "end") return this.#workers.end(event.agent, at);
-        return this.#workers.start(
+        if (event.phase === "end") return this.#subagents.end(event.agent, at);
+        return this.#subagents.start(
           event.agent,
           this.#info.content && event.description ? event.description : null,
           this.#openTurn(at).context,
@@ -164,7 +164,7 @@ export class StepTrace {
 
   /** The step ended: everything still open ends with it, the step's status says how it went. */
   end(event: EventOf<"step-end">, at: number): void {
-    this.#workers.endAll(at);
+    this.#subagents.endAll(at);
     // A budget stop is a stop to the guard: its rounds were cut short, not judged.
     this.#guard.end(
       event.status === "done" ? "passed" : event.status === "budget-reached" ? "stopped" : event.status,
@@ -221,7 +221,7 @@ export class StepTrace {
   #retireGeneration(at: number): void {
     if (!this.#generation) return;
     this.#closeTurn(at);
-    this.#workers.endAll(at);
+    this.#subagents.endAll(at);
     this.#burned = { generation: this.#generation, at };
     this.#generation = null;
   }

@@ -1,6 +1,6 @@
 /**
- * The workbench's user-facing words, per locale. zh is the seeds' language (ASCII `,:()` inside
- * Chinese text, as in the seeds' own strings).
+ * The workbench's user-facing words, per locale (zh with ASCII `,:()` inside Chinese text, as every zh
+ * table: locale/locale.ts).
  */
 import type { Locale } from "../locale/locale.js";
 

@@ -117,7 +117,7 @@ export class Workbench {
   contains(filePath: string): boolean {
     const target = path.resolve(this.workspace, filePath);
     if (isInside(this.dir, target)) return true;
-    // The index guard asks this on every Write/Edit of the run, workers' included, while the CLI waits:
+    // The index guard asks this on every Write/Edit of the run, subagents' included, while the CLI waits:
     // the native realpath is one system call where the JS one lstat()s each path component.
     try {
       const realDir = realpathSync.native(this.dir);

@@ -3,14 +3,14 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { coordinator, worker, type AgentSpec } from "../../src/index.js";
+import { coordinator, subagent, type AgentSpec } from "../../src/index.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { rig, type Rig } from "./runtime-helpers.js";
 import { delegateOnce } from "../support/delegate.js";
 
 let current: Rig | undefined;
 
-const engineer = worker("Runs commands, tests and edits files.", "Do what the brief says.", {
+const engineer = subagent("Runs commands, tests and edits files.", "Do what the brief says.", {
   tools: ["Bash", "Read", "Write", "Edit"],
 });
 const lead = () => coordinator("lead", "Goal: check the project.", { engineer });
@@ -66,7 +66,7 @@ function png(): Buffer {
 }
 
 describe("layers 1-3 through the real binary", () => {
-  it("denies hands-on Bash on the coordinator, lets glances through, and never lets a worker be stopped", async () => {
+  it("denies hands-on Bash on the coordinator, lets glances through, and never lets a subagent be stopped", async () => {
     const glance = 'git status -s && echo "--- LOG ---" && git log --oneline -10';
     current = await rig({
       policy: (request: ModelRequest) => {
@@ -116,7 +116,7 @@ describe("layers 1-3 through the real binary", () => {
     expect(denied).toEqual(["npm test", "git status && rm -rf x"]);
   });
 
-  it("spills a worker's long output to disk, never re-spills a spill file, and leaves images alone", async () => {
+  it("spills a subagent's long output to disk, never re-spills a spill file, and leaves images alone", async () => {
     current = await rig({
       policy: (request: ModelRequest) => {
         if (request.isSubagent) {
@@ -166,7 +166,7 @@ describe("layers 1-3 through the real binary", () => {
     expect(result.spilledChars).toBe(expected.length);
   });
 
-  it("a script a worker writes into the workbench shows up in the coordinator's index", async () => {
+  it("a script a subagent writes into the workbench shows up in the coordinator's index", async () => {
     current = await rig({
       policy: (request: ModelRequest) => {
         if (request.isSubagent) {

@@ -4,7 +4,7 @@
  * named explicitly on the continuing Runtime overrides one and is a `setting-override` event.
  */
 import { expect, it } from "vitest";
-import { HandoffPolicy, coordinator, worker, type Runtime } from "../../src/index.js";
+import { HandoffPolicy, coordinator, subagent, type Runtime } from "../../src/index.js";
 import type { FlowerEvent } from "../../src/runtime/events.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { handoffMarkdown } from "../support/handoff-fixture.js";
@@ -19,7 +19,7 @@ const lead = () =>
   coordinator(
     "lead",
     "Goal: read the notes.",
-    { analyst: worker("Reads files.", "Read what you are asked.", { tools: ["Read"] }) },
+    { analyst: subagent("Reads files.", "Read what you are asked.", { tools: ["Read"] }) },
     { glance: false },
   );
 

@@ -1,18 +1,18 @@
 /**
  * The coordinator's tools are Agent, TodoWrite and Read (seed 003), through the real binary: the
- * session carries the workers' Grep, Glob and WebFetch, the coordinator's own calls of them are denied,
- * a worker's are not, and a tool the spec allows explicitly passes on the main thread.
+ * session carries the subagents' Grep, Glob and WebFetch, the coordinator's own calls of them are denied,
+ * a subagent's are not, and a tool the spec allows explicitly passes on the main thread.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { coordinator, worker } from "../../src/index.js";
+import { coordinator, subagent } from "../../src/index.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { rig, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
 
-const researcher = worker("Searches the code and the web.", "Do what the brief says.", {
+const researcher = subagent("Searches the code and the web.", "Do what the brief says.", {
   tools: ["Read", "Grep", "Glob", "WebFetch"],
 });
 
@@ -24,7 +24,7 @@ function seed(workspace: string): void {
 }
 
 describe("the coordinator's allowlist through the real binary", () => {
-  it("denies Grep, Glob and WebFetch on the coordinator and lets its worker grep", async () => {
+  it("denies Grep, Glob and WebFetch on the coordinator and lets its subagent grep", async () => {
     current = await rig({
       policy: (request: ModelRequest) => {
         if (request.isSubagent) {
@@ -52,7 +52,7 @@ describe("the coordinator's allowlist through the real binary", () => {
     expect(result.result).toBe("searched");
 
     const main = current.model.exchanges.filter((e) => e.kind === "main").at(-1)!.request;
-    // The session really carries the workers' tools: the denial is the guard's, not a missing tool.
+    // The session really carries the subagents' tools: the denial is the guard's, not a missing tool.
     expect(main.toolNames).toEqual(expect.arrayContaining(["Grep", "Glob", "WebFetch", "Agent", "Read"]));
     const results = main.toolResults();
     expect(results.map((r) => r.name)).toEqual(["Grep", "Glob", "WebFetch", "Agent"]);
@@ -65,7 +65,7 @@ describe("the coordinator's allowlist through the real binary", () => {
     expect(results[3]!.text).toContain("worker grep:");
     expect(results[3]!.text).toContain("haystack.txt");
 
-    // The worker's own Grep ran for real.
+    // The subagent's own Grep ran for real.
     const sub = current.model.exchanges.filter((e) => e.kind === "subagent").at(-1)!.request;
     const grep = sub.toolResults().find((r) => r.name === "Grep")!;
     expect(grep.isError).toBe(false);

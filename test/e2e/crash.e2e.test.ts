@@ -39,7 +39,7 @@ function writeBigFiles(workspace: string): void {
 }
 
 /**
- * The scripted model: Bash, then a worker, then reads until the handoff; the successor finishes. The
+ * The scripted model: Bash, then a subagent, then reads until the handoff; the successor finishes. The
  * Bash command sleeps only where the kill lands while it runs (`slowBash`); elsewhere it would only wait.
  */
 function reply(request: ModelRequest, slowBash: boolean) {

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { HandoffPolicy, coordinator, worker } from "../../src/index.js";
+import { HandoffPolicy, coordinator, subagent } from "../../src/index.js";
 import { DEFAULTS } from "../../src/defaults.js";
 import { parseHandoff } from "../../src/handoff/read-handoff.js";
 import { INTERRUPTED_NOTE } from "../../src/session-layers/text.js";
@@ -65,13 +65,13 @@ const policy =
     return toolUse("Read", { file_path: `big-${request.countToolResults("Read") % 6}.txt` });
   };
 
-/** Subagent requests that carry the delegation: how often the worker was sent. */
+/** Subagent requests that carry the delegation: how often the subagent was sent. */
 const delegations = (rig: Rig) =>
   rig.model.exchanges.filter((e) => e.kind === "subagent" && e.request.firstUserText().includes(DELEGATED));
 
 const team = () =>
   coordinator("lead", "Have the big files summarised.", {
-    reader: worker("Reads and summarises files.", "Read the files you are given.", { tools: ["Read"] }),
+    reader: subagent("Reads and summarises files.", "Read the files you are given.", { tools: ["Read"] }),
   });
 
 describe("tool calls cut by the handoff switch", () => {
@@ -122,7 +122,7 @@ describe("tool calls cut by the handoff switch", () => {
     current.model.assertNoErrors();
   });
 
-  it("with room left, the worker the crossing response sent runs before the switch and is not redone", async () => {
+  it("with room left, the subagent the crossing response sent runs before the switch and is not redone", async () => {
     const crossing = POLICY.at + 2_000;
     expect(crossing).toBeLessThan(ROOM_UNTIL);
     current = await rig({ policy: policy(FORGETFUL, crossing, 0) });
@@ -132,7 +132,7 @@ describe("tool calls cut by the handoff switch", () => {
 
     expect(result.result).toBe("Successor done.");
     expect(result.generations).toBe(2);
-    // The worker ran once, in the first generation, and its report came back before the switch.
+    // The subagent ran once, in the first generation, and its report came back before the switch.
     expect(delegations(current)).toHaveLength(1);
     const writing = current.model.exchanges.find((e) => e.kind === "main" && e.request.isHandoffTurn)!;
     const report = writing.request.toolResults().find((r) => r.name === "Agent")!;

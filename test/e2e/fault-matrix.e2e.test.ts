@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import {
   StepFailedError,
   coordinator,
-  worker,
+  subagent,
   type RuntimeOptions,
   type StepRecord,
   type StepResult,
@@ -23,7 +23,7 @@ import { rig, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
 
-const analyst = worker("Analyses files.", "Use the command line; never estimate by hand.", {
+const analyst = subagent("Analyses files.", "Use the command line; never estimate by hand.", {
   tools: ["Bash", "Read"],
 });
 const lead = () => coordinator("lead", "Goal: check the workspace.", { analyst }, { glance: false });
@@ -124,7 +124,7 @@ describe("the fault matrix", () => {
     expect(served).toBe(3);
     expect(result.attempts).toBe(1);
     expect(run.record.errors.join("\n")).toMatch(/500|Internal server error/);
-    // The resumed session still has the worker's report: nothing was redone.
+    // The resumed session still has the subagent's report: nothing was redone.
     expect(current!.model.requests.filter((request) => request.isSubagent)).toHaveLength(2);
     expect(run.ms).toBeLessThan(30_000);
   });
@@ -150,7 +150,7 @@ describe("the fault matrix", () => {
     expect(run.ms).toBeLessThan(30_000);
   });
 
-  it("overflow in a worker: the coordinator gets the worker's failure and the step goes on", async () => {
+  it("overflow in a subagent: the coordinator gets the subagent's failure and the step goes on", async () => {
     const policy = script([on("subagent", fault("prompt-too-long"))], {
       otherwise: (request) =>
         request.isSubagent

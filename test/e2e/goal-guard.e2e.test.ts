@@ -1,7 +1,7 @@
 /**
  * The goal guard through the real binary and the offline kit (SPEC §8): flower runs the goal's checks
  * itself when the coordinator's session completes, sends it back with the evidence, ends goal-not-met
- * when the rounds run out, flags worker claims without evidence, and asks a scripted reviewer in a fresh
+ * when the rounds run out, flags subagent claims without evidence, and asks a scripted reviewer in a fresh
  * read-only session. What the guard does with a reviewer's verdict (not met, unparseable) is the step
  * loop's rule: test/unit/runtime/goal-guard-step.test.ts.
  */
@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 
 /** Several sessions and check runs each: generous on a loaded 2-core machine. */
 const TIMEOUT = 150_000;
-import { coordinator, worker } from "../../src/index.js";
+import { coordinator, subagent } from "../../src/index.js";
 import { REVIEW_SIGNATURE } from "../../src/goal/index.js";
 import type { GuardRoundEvent } from "../../src/runtime/events.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
@@ -19,7 +19,7 @@ import { rig, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
 
-const fixer = worker("Changes files in the workspace.", "Make the change asked for, then report it.", {
+const fixer = subagent("Changes files in the workspace.", "Make the change asked for, then report it.", {
   tools: ["Write", "Read", "Bash"],
 });
 const lead = () => coordinator("lead", "Goal: make the status file say fixed.", { fixer }, { glance: false });

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { HandoffPolicy, coordinator, worker, type AgentSpec } from "../../src/index.js";
+import { HandoffPolicy, coordinator, subagent, type AgentSpec } from "../../src/index.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { handoffMarkdown } from "../support/handoff-fixture.js";
 import { rig, type Rig } from "./runtime-helpers.js";
@@ -152,7 +152,7 @@ describe("handoff generations through the real binary", () => {
     });
     writeBigFiles(current.workspace);
     const spec = coordinator("lead", "Goal: have the files read.", {
-      reader: worker("Reads files.", "Read them.", { tools: ["Read"] }),
+      reader: subagent("Reads files.", "Read them.", { tools: ["Read"] }),
     });
     const rt = current.runtime({
       workbench: true,

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { HandoffPolicy, coordinator, worker } from "../../src/index.js";
+import { HandoffPolicy, coordinator, subagent } from "../../src/index.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { handoffMarkdown } from "../support/handoff-fixture.js";
 import { rig, writeBigFiles, type Rig } from "./runtime-helpers.js";
@@ -50,7 +50,7 @@ describe("the coordinator's plan tool", () => {
     writeBigFiles(current.workspace);
     const rt = current.runtime({ workbench: true, spillThreshold: null, handoff: POLICY });
     const team = coordinator("lead", "Have the big files summarised.", {
-      reader: worker("Reads files.", "Read the files you are given.", { tools: ["Read"] }),
+      reader: subagent("Reads files.", "Read the files you are given.", { tools: ["Read"] }),
     });
     const result = await rt.run("plan", team, "Summarise the big files.");
     expect(result.result).toBe("Successor done.");

@@ -2,14 +2,14 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { COORDINATOR_RULES, coordinator, worker } from "../../src/index.js";
+import { COORDINATOR_RULES, coordinator, subagent } from "../../src/index.js";
 import { fault, script, text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { claudeChildren } from "../support/claude-children.js";
 import { fixtureEnv, rig, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;
 
-const analyst = worker(
+const analyst = subagent(
   "Analyses files: counts, searches, compares.",
   "Use the command line; never estimate by hand.",
   {
@@ -19,7 +19,7 @@ const analyst = worker(
 const lead = () =>
   coordinator("lead", "Goal: report two facts about the workspace.", { analyst }, { glance: false });
 
-/** Coordinator sends two tasks, one after the other; the worker runs one Bash each and reports. */
+/** Coordinator sends two tasks, one after the other; the subagent runs one Bash each and reports. */
 function delegatingPolicy(request: ModelRequest) {
   if (request.isSubagent) {
     const task = request.firstUserText().includes("TASK-A") ? "A" : "B";
@@ -40,7 +40,7 @@ function delegatingPolicy(request: ModelRequest) {
 }
 
 describe("Runtime through the real binary", () => {
-  it("a coordinator delegates two tasks to a worker; the preset prompt gets the rules appended", async () => {
+  it("a coordinator delegates two tasks to a subagent; the preset prompt gets the rules appended", async () => {
     current = await rig({ policy: delegatingPolicy });
     const rt = current.runtime();
     const result = await rt.run("survey", lead(), "Survey the workspace.");
@@ -60,25 +60,25 @@ describe("Runtime through the real binary", () => {
       system.indexOf(COORDINATOR_RULES.en.slice(0, 60)),
     );
     expect(system).toContain("Goal: report two facts about the workspace.");
-    // The session offers the coordinator's tools plus its workers' (the CLI's tool list is session-wide;
+    // The session offers the coordinator's tools plus its subagents' (the CLI's tool list is session-wide;
     // TodoWrite only because flower's child environment turns the todo tools on). Hands-off is the
     // delegate guard's job.
     expect(main[0]!.request.toolNames).toEqual(
       expect.arrayContaining(["Agent", "TodoWrite", "Read", "Bash"]),
     );
     expect(main[0]!.request.toolNames).not.toContain("Write");
-    // The Agent tool lists the coordinator's own workers only: the CLI's built-in agent types
-    // (general-purpose, Explore, Plan, ...) would cost ~370 tokens a request and carry no worker rules.
+    // The Agent tool lists the coordinator's own subagents only: the CLI's built-in agent types
+    // (general-purpose, Explore, Plan, ...) would cost ~370 tokens a request and carry no subagent rules.
     expect(main[0]!.request.allText()).toContain("- analyst:");
     expect(main[0]!.request.allText()).not.toContain("- general-purpose:");
-    // Workers inherit the coordinator's model: no downgrade.
+    // Subagents inherit the coordinator's model: no downgrade.
     expect(new Set(subagents.map((e) => e.request.model))).toEqual(new Set([main[0]!.request.model]));
-    // The worker really ran its command.
+    // The subagent really ran its command.
     expect(main[2]!.request.toolResults().map((r) => r.text)).toEqual([
       expect.stringContaining("Report A: worker-did-A"),
       expect.stringContaining("Report B: worker-did-B"),
     ]);
-    // The requests served: the coordinator's three and its workers' four (booked as they come).
+    // The requests served: the coordinator's three and its subagents' four (booked as they come).
     expect(result.numTurns).toBe(main.length + subagents.length);
     expect(result.costUsd).toBeGreaterThan(0);
     expect(

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { TrimPolicy, coordinator, worker, type AgentSpec } from "../../src/index.js";
+import { TrimPolicy, coordinator, subagent, type AgentSpec } from "../../src/index.js";
 import { fault, on, script, text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { rig, type Rig } from "./runtime-helpers.js";
 
@@ -12,7 +12,7 @@ const EXPIRED = /的结果已过期\(第 \d+ 轮前\),当前状态可能已变�
 const DENIED = "主线程不亲自动手";
 const INTERRUPTED = "[上一轮在此处被中断,该工具结果未产生]";
 
-/** The watch step: glances, denied tests, then a worker that sleeps until the stop; after the resume, one more denial. */
+/** The watch step: glances, denied tests, then a subagent that sleeps until the stop; after the resume, one more denial. */
 function watching(request: ModelRequest) {
   if (request.isSubagent) return toolUse("Bash", { command: "sleep 30" });
   if (request.allText().includes("RESUMED")) {
@@ -46,7 +46,7 @@ describe("the pruning store on resume, through the real binary", () => {
     );
     current = await rig({ policy });
     const spec = coordinator("lead", "Goal: watch the build.", {
-      sleeper: worker("Waits.", "Wait.", { tools: ["Bash"] }),
+      sleeper: subagent("Waits.", "Wait.", { tools: ["Bash"] }),
     });
     const first = current.runtime({ locale: "zh", workbench: true });
     first.on((event) => {

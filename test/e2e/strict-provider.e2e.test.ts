@@ -5,7 +5,7 @@
  * removes the old call and its result on load.
  */
 import { describe, expect, it } from "vitest";
-import { coordinator, worker } from "../../src/index.js";
+import { coordinator, subagent } from "../../src/index.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { rig, type Rig } from "./runtime-helpers.js";
 
@@ -23,7 +23,7 @@ describe("a strict provider on resume, through the real binary", () => {
         return toolUse("Bash", { command: "npm test" }, { text: `Let me run the tests (try ${denials}).` });
       },
     });
-    const spec = coordinator("lead", "Goal: test.", { engineer: worker("Runs tests.", "Run tests.") });
+    const spec = coordinator("lead", "Goal: test.", { engineer: subagent("Runs tests.", "Run tests.") });
     const first = current.runtime({ workbench: true });
     let denied = 0;
     first.on((event) => {

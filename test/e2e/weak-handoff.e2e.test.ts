@@ -1,13 +1,13 @@
 /**
  * What the writing turn wrote reaches the successor, through the real binary. Two ways it used to be
  * lost whole: one hollow section (`TBD` under next) replaced every section with the degraded handoff;
- * and a writing turn that sent a worker to write the handoff to a file answered only with the file's
+ * and a writing turn that sent a subagent to write the handoff to a file answered only with the file's
  * name. The successor's first request is read as the fake model received it.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { HandoffPolicy, coordinator, worker, type AgentSpec } from "../../src/index.js";
+import { HandoffPolicy, coordinator, subagent, type AgentSpec } from "../../src/index.js";
 import { WRITING_DENIAL } from "../../src/guards/text.js";
 import { MECHANICAL } from "../../src/handoff/mechanical.js";
 import { parseHandoff } from "../../src/handoff/read-handoff.js";
@@ -89,7 +89,7 @@ describe("the writing turn's sections reach the successor", () => {
     current.model.assertNoErrors();
   });
 
-  it("a writing turn that sends a worker to write the handoff to a file is turned back, and its text reaches the successor", async () => {
+  it("a writing turn that sends a subagent to write the handoff to a file is turned back, and its text reaches the successor", async () => {
     const handoff = handoffMarkdown({
       doing: "DOING-31a: reading the big files before summarising them.",
       decided: [DECIDED],
@@ -110,21 +110,21 @@ describe("the writing turn's sections reach the successor", () => {
             prompt: `Write this to .flower/notes/my-handoff.md:\n\n${handoff}`,
           });
         }
-        // Turned back with the one line, it answers with the text it had given the worker.
+        // Turned back with the one line, it answers with the text it had given the subagent.
         if (turnedBack(request)) return text(handoff);
         return reading(request);
       },
     });
     writeBigFiles(current.workspace);
     const team = coordinator("lead", "Have the big files summarised.", {
-      writer: worker("Writes files.", "Write what you are given.", { tools: ["Write"] }),
+      writer: subagent("Writes files.", "Write what you are given.", { tools: ["Write"] }),
     });
     const rt = current.runtime({ workbench: true, spillThreshold: null, handoff: POLICY });
     const result = await rt.run("delegating writer", team, "Summarise the big files.");
     expect(result.result).toBe("Successor done.");
     expect(result.degraded).toBe(0);
 
-    // The worker never ran: the writing turn's Agent call came back with the one line.
+    // The subagent never ran: the writing turn's Agent call came back with the one line.
     expect(current.model.exchanges.some((e) => e.kind === "subagent")).toBe(false);
     const back = current.model.exchanges.find((e) => turnedBack(e.request))!;
     expect(back.request.sessionId).toBe(result.retired[0]);

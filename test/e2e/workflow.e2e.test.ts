@@ -13,7 +13,7 @@ import {
   coordinator,
   defaultWorkflow,
   runWorkflow,
-  worker,
+  subagent,
   workflowPosition,
   type FlowerEvent,
   type StepRecord,
@@ -56,7 +56,7 @@ const GOAL_ANSWER = [
 ].join("\n");
 
 const WORK = coordinator("lead", "Do the work.", {
-  helper: worker("Runs commands.", "Run what you are asked.", { tools: ["Bash"] }),
+  helper: subagent("Runs commands.", "Run what you are asked.", { tools: ["Bash"] }),
 });
 
 type Step = "requirements" | "goal" | "work";

@@ -116,7 +116,7 @@ describe("README and docs examples", () => {
     expect(existsSync(join(dir, ".flower/notes/design-csv-export.md"))).toBe(true);
   }, 150_000);
 
-  it("the default-workflow example in docs/library.md runs flower's workflow with its team and the added worker", async () => {
+  it("the default-workflow example in docs/library.md runs flower's workflow with its team and the added subagent", async () => {
     model = await startFakeModel({
       policy: (request) => {
         if (request.documentKind === "requirements") return text(requirementsAnswer());
@@ -134,7 +134,7 @@ describe("README and docs examples", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("done requirements → goal → work");
-    // The work step's coordinator was offered flower's two workers and the one the example added.
+    // The work step's coordinator was offered flower's two subagents and the one the example added.
     const work = model.requests.find((request) => request.isMainThread && request.documentKind === undefined);
     const offered = JSON.stringify(work?.body);
     for (const name of ["engineer", "analyst", "writer"]) expect(offered).toContain(name);

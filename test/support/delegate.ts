@@ -7,7 +7,7 @@ export interface Delegation {
   prompt: string;
 }
 
-/** One Agent call (`call`) while no worker has answered yet; once one has, `done` (a text or a reply). */
+/** One Agent call (`call`) while no subagent has answered yet; once one has, `done` (a text or a reply). */
 export function delegateOnce(request: ModelRequest, call: Delegation, done: string | Reply): Reply {
   if (request.countToolResults("Agent") === 0) return toolUse("Agent", { ...call });
   return typeof done === "string" ? text(done) : done;

@@ -239,8 +239,8 @@ const LIVE: Record<string, OptionSpec> = {
     value: "NAME",
     default: { en: "ANTHROPIC_MODEL, else the CLI's default", zh: "ANTHROPIC_MODEL,否则用 CLI 的默认值" },
     help: {
-      en: "Model alias or id of the coordinator (workers inherit it).",
-      zh: "协调者的模型别名或 id(工人继承它)。",
+      en: "Model alias or id of the coordinator (subagents inherit it).",
+      zh: "协调者的模型别名或 id(子代理继承它)。",
     },
   },
   "max-budget-usd": {
@@ -259,8 +259,8 @@ const LIVE: Record<string, OptionSpec> = {
     value: "USD",
     default: { en: "none (a continue: the recorded one)", zh: "不设(continue:沿用记下的)" },
     help: {
-      en: "The run's budget in dollars, over everything it spends (every step, generation, handoff, worker, guard round and reviewer): reached, it stops at a message boundary (budget reached, exit 1); flower continue --budget <more> goes on.",
-      zh: "整次运行的预算(美元),算上它花的一切(每一步、每一代、交接、工人、守卫轮次和评审):用完就在消息边界停下(预算用完,退出码 1);flower continue --budget <更多> 接着走。",
+      en: "The run's budget in dollars, over everything it spends (every step, generation, handoff, subagent, guard round and reviewer): reached, it stops at a message boundary (budget reached, exit 1); flower continue --budget <more> goes on.",
+      zh: "整次运行的预算(美元),算上它花的一切(每一步、每一代、交接、子代理、守卫轮次和评审):用完就在消息边界停下(预算用完,退出码 1);flower continue --budget <更多> 接着走。",
     },
   },
   notify: notifyOption({

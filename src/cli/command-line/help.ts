@@ -11,9 +11,10 @@ import {
   type Localized,
   type OptionSpec,
 } from "./command-options.js";
+import { columnsOf } from "../live/terminal-text.js";
 import { terminalWidth, wrap } from "./wrap.js";
 
-const USAGE: Record<CommandName, { usage: string; summary: Localized }> = {
+export const USAGE: Record<CommandName, { usage: string; summary: Localized }> = {
   run: {
     usage: 'flower [options] "<task>"',
     summary: {
@@ -169,7 +170,7 @@ const WORDS: Record<
       "`flower <command> --help` lists each command's options. Exit codes: 0 ok, 1 step failed, 2 usage or configuration, 130 stopped by Ctrl-C, 143 stopped by SIGTERM.",
     ],
     continueNote:
-      "A run goes on at the step where it stopped (a frozen step is never redone; a document edited before the next step begins is read as it is then; once a step has begun with it, a later edit is reported and not used, --reread-goal takes the goal file as it is now); a step is continued with the default coordinator and workers, in --workspace (default: the current directory). It runs with the settings the step (or run) was started with — --model, --window, --no-handoff, --max-budget-usd, --review, --lang; a flag given here overrides one and says so.",
+      "A run goes on at the step where it stopped (a frozen step is never redone; a document edited before the next step begins is read as it is then; once a step has begun with it, a later edit is reported and not used, --reread-goal takes the goal file as it is now); a step is continued with the default coordinator and subagents, in --workspace (default: the current directory). It runs with the settings the step (or run) was started with — --model, --window, --no-handoff, --max-budget-usd, --review, --lang; a flag given here overrides one and says so.",
     reportNote:
       "A name a step record has draws that step; otherwise a run id draws the whole run: its task as typed, its steps in order, each frozen document as frozen, the goal's checks run by run with their logs, then each step's chart. No name: the last step's run (a step run on its own: that step). The file goes next to the records (--out to choose).",
     demoNote:
@@ -189,7 +190,7 @@ const WORDS: Record<
     reportNote:
       "名字是某一步的记录名时画那一步;否则按运行 id 画整次运行:原样的任务、按顺序的各步、冻结时的各份文书、目标检查的逐次结果和日志,然后是每一步的图。不给名字:最后一步所在的运行(单独跑的一步就画那一步)。文件放在记录旁边(--out 另选)。",
     continueNote:
-      "运行从停下的那一步接着走(冻结过的步不重做;下一步开始前改过的文书按那时的样子读;某一步已经用它开始后,再改只报告、不采用,--reread-goal 按现在的目标文件来);单独的一步用默认的协调者和工人接着做,在 --workspace 里(默认当前目录)。沿用这一步(或这次运行)启动时的设置 —— --model、--window、--no-handoff、--max-budget-usd、--review、--lang;这里给的选项会覆盖对应的一项,并说明。",
+      "运行从停下的那一步接着走(冻结过的步不重做;下一步开始前改过的文书按那时的样子读;某一步已经用它开始后,再改只报告、不采用,--reread-goal 按现在的目标文件来);单独的一步用默认的协调者和子代理接着做,在 --workspace 里(默认当前目录)。沿用这一步(或这次运行)启动时的设置 —— --model、--window、--no-handoff、--max-budget-usd、--review、--lang;这里给的选项会覆盖对应的一项,并说明。",
     demoNote:
       "现场演示工作流(需求、停下改一行、目标、干活)、委派、看一眼仓库、被拒的 Bash、溢出落盘和两次换代,一分钟以内。",
   },
@@ -235,11 +236,19 @@ export function helpText(
 /** Where descriptions start when there is room beside the flags; narrower, they go under them. */
 const SIDE_BY_SIDE_MIN = 30;
 
-/** A command's usage and its summary beside it (or under it, on a narrow terminal). */
+/** Where a command's summary starts beside its usage. */
+export const SUMMARY_COLUMN = 37;
+
+/**
+ * A command's usage and its summary beside it, starting at SUMMARY_COLUMN. A usage too long to leave a
+ * space before that column has a line of its own, its summary under it at the same column (beside, it
+ * would push its first line past the others'). On a narrow terminal every summary goes under its usage.
+ */
 function usageLines(usage: string, summary: string, width: number): string[] {
-  const column = 37;
-  if (width - column >= SIDE_BY_SIDE_MIN) return wrap(summary, width, `  ${usage.padEnd(column - 3)} `);
-  return [`  ${usage}`, ...wrap(summary, width, "      ")];
+  const column = SUMMARY_COLUMN;
+  if (width - column < SIDE_BY_SIDE_MIN) return [`  ${usage}`, ...wrap(summary, width, "      ")];
+  if (2 + columnsOf(usage) < column) return wrap(summary, width, `  ${usage.padEnd(column - 2)}`);
+  return [`  ${usage}`, ...wrap(summary, width, " ".repeat(column))];
 }
 
 function optionsBlock(

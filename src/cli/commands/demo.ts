@@ -60,7 +60,7 @@ export async function demoCommand(parsed: ParsedCommand): Promise<number> {
   const keep = parsed.values.keep === true || given !== undefined;
   const runDir = join(workspace, DEFAULTS.runDir);
   const started = Date.now();
-  // Tool calls are shown so the glance and the workers' commands are visible; the coordinator's many
+  // Tool calls are shown so the glance and the subagents' commands are visible; the coordinator's many
   // note reads only with --verbose (they are what grows the context, which the gauge already shows).
   const verbose = parsed.values.verbose === true;
   const display = eventSink(output, true);

@@ -176,7 +176,7 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     checkFailed: (index, command, reason) => `   x ${index}. ${command} —— ${reason};日志:`,
     sentBack: (cause) => (cause === "checks" ? " —— 带着证据退回继续做" : " —— 评审有标准未满足,退回继续做"),
     guardRound: (round, rounds) => `守门第 ${round}/${rounds} 轮`,
-    claimFlagged: (agent, excerpt) => `?  ${agent ?? "执行者"} 的汇报声称成功却没有证据:“${excerpt}”`,
+    claimFlagged: (agent, excerpt) => `?  ${agent ?? "子代理"} 的汇报声称成功却没有证据:“${excerpt}”`,
     review: (outcome, met, notMet, cannotTell) =>
       `${outcome === "met" ? "ok" : "!!"} 评审:${
         outcome === "degraded"
@@ -278,7 +278,7 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
         : " — the reviewer found criteria not met; sent back",
     guardRound: (round, rounds) => `guard round ${round}/${rounds}`,
     claimFlagged: (agent, excerpt) =>
-      `?  ${agent ?? "a worker"} claims success without evidence: "${excerpt}"`,
+      `?  ${agent ?? "a subagent"} claims success without evidence: "${excerpt}"`,
     review: (outcome, met, notMet, cannotTell) =>
       `${outcome === "met" ? "ok" : "!!"} review: ${
         outcome === "degraded"

@@ -1,6 +1,6 @@
 /**
  * `flower show`'s goal guard section: how the guard ended, every run of the checks with each
- * check's exit code, duration and log, every reviewer verdict, and the flagged worker claims. The
+ * check's exit code, duration and log, every reviewer verdict, and the flagged subagent claims. The
  * record holds the evidence; this lists it so nobody has to open the manifest to see why a step ended
  * goal-not-met.
  */
@@ -27,7 +27,7 @@ const TEXT = {
     degraded: "could not be read",
     answer: "answer",
     flagged: "flagged claims",
-    worker: "a worker",
+    subagent: "a subagent",
     goal: "goal",
     switched: (at: string) => `goal switched at ${at} (asked for)`,
     ignored: (at: string) => `noticed at ${at}`,
@@ -48,7 +48,7 @@ const TEXT = {
     degraded: "结论读不出来",
     answer: "原文",
     flagged: "被标出的声称",
-    worker: "执行者",
+    subagent: "子代理",
     goal: "目标",
     switched: (at: string) => `目标在 ${at} 按要求切换`,
     ignored: (at: string) => `发现于 ${at}`,
@@ -131,7 +131,7 @@ export function guardSummary(guard: GuardRecord, locale: Locale): string[] {
   if (guard.claims.length > 0) {
     lines.push(`  ${text.flagged}:`);
     for (const claim of guard.claims.slice(-10))
-      lines.push(`    - ${claim.agent ?? text.worker}: "${cut(claim.excerpt, 120)}"`);
+      lines.push(`    - ${claim.agent ?? text.subagent}: "${cut(claim.excerpt, 120)}"`);
   }
   return lines;
 }

@@ -1,8 +1,8 @@
 /**
  * The requirements confirmation (`需求确认书`): the first step of the default workflow turns
- * the task as typed into something a person can check before hours of work are built on it. The seeds'
- * reason: a misunderstood goal is the one failure no context layer fixes — it "looks exactly like a
- * right decision" once the material is gone; "what helps is clarifying up front".
+ * the task as typed into something a person can check before hours of work are built on it. The reason:
+ * a misunderstood goal is the one failure no context layer fixes — once the material is gone it looks
+ * exactly like a right decision; what helps is clarifying up front.
  */
 import { defineDocument } from "../spec.js";
 

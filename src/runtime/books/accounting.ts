@@ -1,6 +1,6 @@
 /**
  * What a step spends, booked as it is spent. Two sources, one figure:
- * - every response, as it arrives (`usage` events, main thread and workers): priced at the binary's prices
+ * - every response, as it arrives (`usage` events, main thread and subagents): priced at the binary's prices
  *   for its model (model-prices.ts) and booked at once, so a driver SIGKILLed mid-turn has its turns in the
  *   record already, and counted: `numTurns` is the requests served;
  * - the binary's `total_cost_usd` when a session run reports one. It is cumulative per session, and a

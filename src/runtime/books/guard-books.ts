@@ -74,7 +74,7 @@ export class GuardBooks {
     });
   }
 
-  /** A worker's report claimed success without evidence: counted; the latest kept word for word. */
+  /** A subagent's report claimed success without evidence: counted; the latest kept word for word. */
   claim(event: ClaimFlaggedEvent): void {
     const guard = this.#options.record.guard;
     if (!guard) return;

@@ -253,7 +253,7 @@ export class StepLedger {
     this.#record.budgetStop = stop;
   }
 
-  /** What the step has spent so far (all its generations, workers, writing turns and reviewers). */
+  /** What the step has spent so far (all its generations, subagents, writing turns and reviewers). */
   get costUsd(): number {
     return this.#record.costUsd;
   }

@@ -5,7 +5,7 @@
  * The SDK mirrors a turn to the store in batches at the end of the turn. A driver killed mid-turn
  * (SIGKILL, the OOM killer, a power cut) takes its child with it, and the turn's entries exist only in
  * the child's JSONL under `<CLAUDE_CONFIG_DIR>/projects/`. Resuming from the store alone silently drops
- * them: measured, 10 of 15 main-thread entries and all 8 of a worker's were gone after a kill during a
+ * them: measured, 10 of 15 main-thread entries and all 8 of a subagent's were gone after a kill during a
  * spill write. What is appended is the local tail from the first entry the store lacks (uuids decide;
  * entries without one in that tail come along, in file order), so nothing is stored twice and the order
  * stays the CLI's. A local copy that cannot be read is skipped: the store's copy is then all there is.

@@ -10,7 +10,7 @@
  */
 import { join } from "node:path";
 import type { AgentSpec } from "../../agents/agent-spec.js";
-import { recallOffer } from "../../agents/recall-worker.js";
+import { recallOffer } from "../../agents/recall-subagent.js";
 import { DEFAULTS } from "../../defaults.js";
 import { StepFailedError } from "../../errors.js";
 import { safeFileName } from "../../fs/safe-file-name.js";

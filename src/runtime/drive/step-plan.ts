@@ -16,7 +16,7 @@ import type { FlowerEvent } from "../events.js";
 import type { GoalChange } from "../judge/frozen-goal.js";
 import type { QueryFunction } from "../query-function.js";
 import type { StepWork } from "../files/step-work.js";
-import type { RecallOffer } from "../../agents/recall-worker.js";
+import type { RecallOffer } from "../../agents/recall-subagent.js";
 import type { GenerationSessions } from "../../records/earlier-generations.js";
 import type { Budget } from "../../records/run-spend.js";
 
@@ -85,7 +85,7 @@ export interface StepPlan {
   /** The document the step must end with, frozen to `notesDir` under the run id. */
   freeze?: { spec: DocumentSpec; run: string; notesDir: string };
   /**
-   * How a successor generation reaches recall of the earlier ones (its worker, or the tool itself); its
+   * How a successor generation reaches recall of the earlier ones (its subagent, or the tool itself); its
    * first prompt says so. Absent: no recall.
    */
   recall?: RecallOffer;

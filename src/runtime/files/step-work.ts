@@ -6,7 +6,7 @@
  *   round): `start` or `resume`;
  * - after every main-thread tool call, in its PostToolUse (or PostToolUseFailure: a failing `rm x; exit 1`
  *   still deleted x) hook, before the binary writes the call's result to the transcript: `call`. A
- *   worker's calls are not checkpointed one by one: their effects land with the Agent call that sent it;
+ *   subagent's calls are not checkpointed one by one: their effects land with the Agent call that sent it;
  * - when the step ends or stops: `end` or `stop`.
  * Calls that cannot change a file (Read, Grep, Glob, TodoWrite, ToolSearch) take none.
  *
@@ -124,7 +124,7 @@ export class StepWork {
     const callback: HookCallback = async (input) => {
       if (input.hook_event_name !== "PostToolUse" && input.hook_event_name !== "PostToolUseFailure")
         return {};
-      // A worker's call: its effects are checkpointed with the Agent call that sent the worker.
+      // A subagent's call: its effects are checkpointed with the Agent call that sent the subagent.
       if ("agent_id" in input && input.agent_id !== undefined) return {};
       if (READ_ONLY.has(input.tool_name)) return {};
       await this.checkpoint(

@@ -1,11 +1,11 @@
 /**
- * The search behind a successor's recall tool (agents/recall-worker.ts): the step's earlier
+ * The search behind a successor's recall tool (agents/recall-subagent.ts): the step's earlier
  * generations' transcripts, read from the runtime's store (SQLite or the shared store, whichever the step
  * uses) below its rewrite passes, searched and redacted by session-layers/recall-search.ts, bounded by the
  * defaults. The transcripts are read once per session, at its first question: they belong to
  * generations that are over, so they do not change while it runs.
  */
-import type { RecallSearch } from "../../agents/recall-worker.js";
+import type { RecallSearch } from "../../agents/recall-subagent.js";
 import { DEFAULTS } from "../../defaults.js";
 import type { Locale } from "../../locale/locale.js";
 import type { PruningSessionStore } from "../../session-layers/pruning-store.js";

@@ -22,7 +22,7 @@ import type { ResolvedRuntimeOptions } from "../options.js";
 import type { StepLease } from "../drive/step-lease.js";
 import type { StepSettings } from "../../records/step-record.js";
 import type { StepWork } from "../files/step-work.js";
-import type { RecallOffer } from "../../agents/recall-worker.js";
+import type { RecallOffer } from "../../agents/recall-subagent.js";
 import type { GenerationSessions } from "../../records/earlier-generations.js";
 import { recallSearch } from "./recall-access.js";
 
@@ -66,7 +66,7 @@ export interface StepSession {
   lease: StepLease;
   /** The run's work: a checkpoint after each main-thread call (step-work.ts); absent when off. */
   work?: StepWork | undefined;
-  /** A goal guards the step: worker reports that claim success are checked for evidence. */
+  /** A goal guards the step: subagent reports that claim success are checked for evidence. */
   guarded: boolean;
   /** How a successor reaches recall (runtime option `recall`); absent: off. */
   recall?: RecallOffer;
@@ -110,7 +110,7 @@ export function stepSessionOptions(wiring: SessionWiring, input: StepSession): O
     postToolUse.length > 0 ? { PostToolUse: postToolUse } : {},
     input.work ? input.work.hooks(input.session.generation ?? (() => 0), sink) : {},
   );
-  // The writing turn answers with the handoff's text; a worker or a file would take it elsewhere.
+  // The writing turn answers with the handoff's text; a subagent or a file would take it elsewhere.
   if (writing) hooks.PreToolUse = [writingGuard(o.locale)];
   // A successor recalls the generations before it. Every session of a generation gets the same tools,
   // its writing turn too (a different list would break the prompt cache); the first generation none.
@@ -172,7 +172,7 @@ export function reviewerSessionOptions(
 }
 
 /**
- * The goal guard's optional reviewer (`review: true`): read-only tools, no workers, no workbench block,
+ * The goal guard's optional reviewer (`review: true`): read-only tools, no subagents, no workbench block,
  * the step's model.
  */
 function reviewerSpec(spec: AgentSpec, locale: Locale): AgentSpec {

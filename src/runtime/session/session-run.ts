@@ -160,7 +160,7 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
               type: "usage",
               step,
               sessionId: translator.reading.sessionId,
-              worker: signal.worker,
+              worker: signal.subagent,
               usage: signal.usage,
             });
             break;

@@ -21,8 +21,8 @@ export type SessionSignal =
   | { kind: "session"; sessionId: string }
   /** A main-thread API response ended: its prompt + output tokens, how they split, and why it stopped. */
   | { kind: "main-response"; context: number; stopReason: string | null; usage: ResponseUsage }
-  /** A response was served (main thread or a worker's): what it used, to be booked as it arrives. */
-  | { kind: "served"; usage: ResponseUsage; worker: boolean }
+  /** A response was served (main thread or a subagent's): what it used, to be booked as it arrives. */
+  | { kind: "served"; usage: ResponseUsage; subagent: boolean }
   /** A result message arrived; `backgroundRunning` = the CLI will start another turn on its own. */
   | { kind: "result"; backgroundRunning: boolean }
   /** The binary is about to send a failed request again (`system/api_retry`): its status and error. */
@@ -80,8 +80,8 @@ function usageOf(usage: Usage, model: string | undefined): ResponseUsage {
   };
 }
 
-/** A worker's response as its forwarded assistant message carries it. */
-interface WorkerResponse {
+/** A subagent's response as its forwarded assistant message carries it. */
+interface SubagentResponse {
   id?: string;
   usage?: Usage;
   model?: string;
@@ -139,21 +139,21 @@ export class SessionTranslator {
   #promptTokens = 0;
   /** How those prompt tokens split, and the answering model (message_start says both). */
   #prompt: Omit<ResponseUsage, "outputTokens"> = { inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
-  /** A worker's response being streamed, by the Agent call that started the worker: its prompt and model. */
-  readonly #workerPrompts = new Map<string, Omit<ResponseUsage, "outputTokens">>();
+  /** A subagent's response being streamed, by the Agent call that started the subagent: its prompt and model. */
+  readonly #subagentPrompts = new Map<string, Omit<ResponseUsage, "outputTokens">>();
   /** Background tasks still running: while any is, a result does not end the session. */
   readonly #background = new Set<string>();
-  /** Agent tool_use id → worker name, to tell who is working. */
-  readonly #workers = new Map<string, string>();
+  /** Agent tool_use id → subagent name, to tell who is working. */
+  readonly #subagents = new Map<string, string>();
   /**
-   * Workers' responses booked without stream events (the binary streams none for subagents): by message
-   * id from their forwarded assistant messages, and per worker whether the last one was its answer (then
-   * the Agent result's usage, which is that answer's, is booked already). Workers that stream are booked
-   * from their stream events only (`#streamedWorkers`).
+   * Subagents' responses booked without stream events (the binary streams none for subagents): by message
+   * id from their forwarded assistant messages, and per subagent whether the last one was its answer (then
+   * the Agent result's usage, which is that answer's, is booked already). Subagents that stream are booked
+   * from their stream events only (`#streamedSubagents`).
    */
-  readonly #workerMessages = new Set<string>();
-  readonly #workerAnswered = new Map<string, boolean>();
-  readonly #streamedWorkers = new Set<string>();
+  readonly #subagentMessages = new Set<string>();
+  readonly #subagentAnswered = new Map<string, boolean>();
+  readonly #streamedSubagents = new Set<string>();
 
   constructor(step: string) {
     this.#step = step;
@@ -215,7 +215,7 @@ export class SessionTranslator {
       delta?: { stop_reason?: string | null };
     };
     if (message.parent_tool_use_id !== null)
-      return this.#workerStreamEvent(message.parent_tool_use_id, event);
+      return this.#subagentStreamEvent(message.parent_tool_use_id, event);
     if (event.type === "message_start") {
       const usage = event.message?.usage ?? {};
       this.#promptTokens = promptSize(usage);
@@ -235,20 +235,20 @@ export class SessionTranslator {
     this.reading.mainResponses += 1;
     const usage = { ...this.#prompt, outputTokens };
     return [
-      { kind: "served", usage, worker: false },
+      { kind: "served", usage, subagent: false },
       { kind: "main-response", context, stopReason: event.delta?.stop_reason ?? null, usage },
     ];
   }
 
-  /** A worker's response: only what it used (its context and calls are the worker's own business). */
-  #workerStreamEvent(
+  /** A subagent's response: only what it used (its context and calls are the subagent's own business). */
+  #subagentStreamEvent(
     parent: string,
     event: { type: string; message?: { usage?: Usage; model?: string }; usage?: Usage },
   ): SessionSignal[] {
-    this.#streamedWorkers.add(parent);
+    this.#streamedSubagents.add(parent);
     if (event.type === "message_start") {
       const usage = event.message?.usage ?? {};
-      this.#workerPrompts.set(parent, {
+      this.#subagentPrompts.set(parent, {
         inputTokens: usage.input_tokens ?? 0,
         cacheReadTokens: usage.cache_read_input_tokens ?? 0,
         cacheWriteTokens: usage.cache_creation_input_tokens ?? 0,
@@ -257,11 +257,11 @@ export class SessionTranslator {
       return [];
     }
     if (event.type !== "message_delta") return [];
-    const prompt = this.#workerPrompts.get(parent);
+    const prompt = this.#subagentPrompts.get(parent);
     if (prompt === undefined) return [];
-    this.#workerPrompts.delete(parent);
+    this.#subagentPrompts.delete(parent);
     return [
-      { kind: "served", usage: { ...prompt, outputTokens: event.usage?.output_tokens ?? 0 }, worker: true },
+      { kind: "served", usage: { ...prompt, outputTokens: event.usage?.output_tokens ?? 0 }, subagent: true },
     ];
   }
 
@@ -272,14 +272,15 @@ export class SessionTranslator {
     };
     const step = this.#step;
     const parent = message.parent_tool_use_id;
-    const agent = parent ? (this.#workers.get(parent) ?? "worker") : "coordinator";
+    // A subagent whose Agent call was not seen is shown as "worker", the name it always had.
+    const agent = parent ? (this.#subagents.get(parent) ?? "worker") : "coordinator";
     if (assistant.error) {
       this.reading.apiErrorText = assistant.message.content.map((block) => block.text ?? "").join(" ");
-      // A worker's failed request is its coordinator's tool result, not the session's failure.
+      // A subagent's failed request is its coordinator's tool result, not the session's failure.
       if (!message.parent_tool_use_id) this.reading.apiErrorType = assistant.error;
     }
     const signals: SessionSignal[] = parent
-      ? this.#workerResponse(parent, message.message as WorkerResponse)
+      ? this.#subagentResponse(parent, message.message as SubagentResponse)
       : [];
     for (const block of assistant.message.content) {
       if (block.type !== "tool_use" || !block.name) continue;
@@ -293,7 +294,7 @@ export class SessionTranslator {
       if (plan) signals.push({ kind: "event", event: { type: "plan", step, items: plan } });
       if ((block.name === "Agent" || block.name === "Task") && block.id && !parent) {
         const name = typeof input.subagent_type === "string" ? input.subagent_type : "general-purpose";
-        this.#workers.set(block.id, name);
+        this.#subagents.set(block.id, name);
         const description = typeof input.description === "string" ? input.description : undefined;
         signals.push({
           kind: "event",
@@ -310,27 +311,27 @@ export class SessionTranslator {
   }
 
   /**
-   * A worker's response forwarded as an assistant message (its calls; an answer only sometimes): booked
-   * once per message id, as it comes, so a budget sees workers while they work. Its output tokens may be
+   * A subagent's response forwarded as an assistant message (its calls; an answer only sometimes): booked
+   * once per message id, as it comes, so a budget sees subagents while they work. Its output tokens may be
    * partial (the forwarded copy is taken as the response starts); the binary's total replaces the estimate
    * when the session reports it (accounting.ts).
    */
-  #workerResponse(parent: string, response: WorkerResponse): SessionSignal[] {
-    if (this.#streamedWorkers.has(parent) || !response.id || !response.usage) return [];
-    this.#workerAnswered.set(parent, !(response.content ?? []).some((block) => block.type === "tool_use"));
-    if (this.#workerMessages.has(response.id)) return [];
-    this.#workerMessages.add(response.id);
-    return [{ kind: "served", usage: usageOf(response.usage, response.model), worker: true }];
+  #subagentResponse(parent: string, response: SubagentResponse): SessionSignal[] {
+    if (this.#streamedSubagents.has(parent) || !response.id || !response.usage) return [];
+    this.#subagentAnswered.set(parent, !(response.content ?? []).some((block) => block.type === "tool_use"));
+    if (this.#subagentMessages.has(response.id)) return [];
+    this.#subagentMessages.add(response.id);
+    return [{ kind: "served", usage: usageOf(response.usage, response.model), subagent: true }];
   }
 
-  /** A worker's end: the Agent result carries its answer's usage, booked unless its answer was forwarded. */
-  #workerEnd(toolUseId: string, result: unknown): SessionSignal[] {
-    if (this.#streamedWorkers.has(toolUseId) || this.#workerAnswered.get(toolUseId) === true) return [];
+  /** A subagent's end: the Agent result carries its answer's usage, booked unless its answer was forwarded. */
+  #subagentEnd(toolUseId: string, result: unknown): SessionSignal[] {
+    if (this.#streamedSubagents.has(toolUseId) || this.#subagentAnswered.get(toolUseId) === true) return [];
     const { usage, resolvedModel } = (result ?? {}) as { usage?: Usage; resolvedModel?: unknown };
     if (!usage || typeof usage !== "object") return [];
-    this.#workerAnswered.set(toolUseId, true);
+    this.#subagentAnswered.set(toolUseId, true);
     const model = typeof resolvedModel === "string" ? resolvedModel : undefined;
-    return [{ kind: "served", usage: usageOf(usage, model), worker: true }];
+    return [{ kind: "served", usage: usageOf(usage, model), subagent: true }];
   }
 
   #user(message: Extract<SDKMessage, { type: "user" }>): SessionSignal[] {
@@ -342,10 +343,10 @@ export class SessionTranslator {
       if (block.type !== "tool_result" || !block.tool_use_id) continue;
       this.#calls.answered(block.tool_use_id, block);
       this.reading.openCalls = this.#calls.open();
-      const name = this.#workers.get(block.tool_use_id);
+      const name = this.#subagents.get(block.tool_use_id);
       if (name)
         signals.push(
-          ...this.#workerEnd(block.tool_use_id, (message as { tool_use_result?: unknown }).tool_use_result),
+          ...this.#subagentEnd(block.tool_use_id, (message as { tool_use_result?: unknown }).tool_use_result),
         );
       if (name)
         signals.push({

@@ -162,7 +162,7 @@ describe("flower demo --keep (the shared demo); each property its own test", () 
     expect(run.demo.stdout).toMatch(/^# context [\d.]+K\/60K · about [\d.]+K until handoff$/m);
   });
 
-  it("the goal guard sends the claimed success back once: a check fails, a worker fixes it, the checks pass", () => {
+  it("the goal guard sends the claimed success back once: a check fails, a subagent fixes it, the checks pass", () => {
     const out = run.demo.stdout;
     const failing = out.indexOf("!! goal checks: 1 of 3 failing\n");
     const round = out.indexOf(">> guard round 1/3 · 1 of 3 checks failing — sent back with the evidence\n");
@@ -202,7 +202,7 @@ describe("flower demo --keep (the shared demo); each property its own test", () 
     );
   });
 
-  it("leaves the worker's artifact in the workbench", () => {
+  it("leaves the subagent's artifact in the workbench", () => {
     expect(existsSync(join(run.workspace, ".flower", "artifacts", "notes-summary.md"))).toBe(true);
   });
 

@@ -30,7 +30,7 @@ const HANDOFF = handoffMarkdown({
   next: ["Write another plan note."],
 });
 
-/** The note-writer: every generation sends three workers who each write a plan note, then fills its context. */
+/** The note-writer: every generation sends three subagents who each write a plan note, then fills its context. */
 function noteWriter(person: string) {
   let notes = 0;
   return (request: ModelRequest): Reply | undefined => {
@@ -75,7 +75,7 @@ describe("the drift watch", () => {
       let fixing = false;
       const model = await startModel({
         policy: (request) => {
-          // The worker the fixing generation sends writes the file the check looks for.
+          // The subagent the fixing generation sends writes the file the check looks for.
           if (fixing && !request.isMainThread && !isDocumentStep(request) && !request.isHandoffTurn) {
             if (request.countToolResults("Write") > 0) return text("Created fixed.txt.");
             return toolUse("Write", { file_path: "fixed.txt", content: "fixed\n" });

@@ -1,6 +1,6 @@
 /**
  * The goal stays frozen under the work (issue 22, item 2), through the built `flower` binary, the real
- * `claude` binary and the offline kit. A `--yes` run whose worker rewrites the frozen goal's check to
+ * `claude` binary and the offline kit. A `--yes` run whose subagent rewrites the frozen goal's check to
  * `true` (and leaves a file next to it) ends goal-not-met; `flower continue <run>`, exactly as printed,
  * still runs the goal recorded when the work began and ends goal-not-met again, and says the file
  * changed; `flower show` says so too. Only `--reread-goal` takes the edited goal, and the record keeps
@@ -88,7 +88,7 @@ function tryAgainArgs(stdout: string): string[] {
   return line!.trim().split(/\s+/);
 }
 
-describe("a worker rewrites the frozen goal's check during the work", () => {
+describe("a subagent rewrites the frozen goal's check during the work", () => {
   it("continue keeps the recorded goal and says the file changed; --reread-goal switches, recorded with both", async () => {
     const root = temp.make("flower-frozen-goal-");
     const workspace = join(root, "ws");
@@ -103,7 +103,7 @@ describe("a worker rewrites the frozen goal's check during the work", () => {
     expect(first.code).toBe(1);
     expect(first.stdout).toContain("goal not met");
     const file = goalFile(workspace);
-    // The worker did rewrite the file; the guard ran the check it began with.
+    // The subagent did rewrite the file; the guard ran the check it began with.
     expect(readFileSync(file, "utf8")).toContain("- `true` exits 0");
     expect(existsSync(`${file}.note`)).toBe(true);
     const started = workRecord(runDir);

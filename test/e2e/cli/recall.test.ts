@@ -1,7 +1,7 @@
 /**
  * Recall (issue 35) through the built `flower`, the real `claude` binary and the offline kit: the first
  * generation's analyst finds where the deploy token lives (its Bash output also prints the API key);
- * the handoff leaves the path out; the successor is told it can recall, sends the `recall` worker, whose
+ * the handoff leaves the path out; the successor is told it can recall, sends the `recall` subagent, whose
  * one tool searches generation 1's transcript in the step's store and answers with the passage, its
  * generation and turn, the key redacted; the successor then has the engineer write the path to a file.
  * The first generation has no recall: nothing earlier to search. On the local SQLite store and on a shared
@@ -38,7 +38,7 @@ interface Seen {
   recallWorkerTools: string[];
   otherWorkerTools: string[][];
   recallAnswer: string | null;
-  /** The whole request (the binary lists the workers in it), first generation and successor. */
+  /** The whole request (the binary lists the subagents in it), first generation and successor. */
   body: { first: string; successor: string };
 }
 
@@ -46,7 +46,7 @@ function policy(seen: Seen, workspace: string) {
   return (request: ModelRequest) => {
     if (request.isSubagent) {
       if (request.toolNames.includes(RECALL_TOOL)) {
-        // The recall worker: one search, then the passage it found, quoted.
+        // The recall subagent: one search, then the passage it found, quoted.
         seen.recallWorkerTools = request.toolNames;
         if (request.countToolResults(RECALL_TOOL) === 0)
           return toolUse(RECALL_TOOL, { query: "deploy token vault path" });
@@ -161,7 +161,7 @@ describe("recall", () => {
       );
       expect(seen.successorPrompt).toContain('send the "recall" worker with what you are looking for');
 
-      // The answer: the passage, from generation 1, its turn and worker, the key redacted.
+      // The answer: the passage, from generation 1, its turn and subagent, the key redacted.
       const answer = seen.recallAnswer!;
       expect(answer).toMatch(
         /^Searched generation 1 of this step \(the sessions before yours\) for "deploy token vault path"/,
@@ -175,7 +175,7 @@ describe("recall", () => {
       // Read from the step's own store: with a shared one, there is no local sessions.db at all.
       expect(existsSync(join(runDir, "sessions.db"))).toBe(store === "sqlite");
 
-      // Read-only: the recall worker's tools are the search (and Read); the other workers never see it.
+      // Read-only: the recall subagent's tools are the search (and Read); the other subagents never see it.
       expect(seen.recallWorkerTools.filter((name) => name !== "DeferredToolPlaceholder").sort()).toEqual([
         "Read",
         RECALL_TOOL,

@@ -1,6 +1,6 @@
 /**
  * Security through the real CLI: a recognisable API key and auth token are planted, a whole session is
- * run with -v (a worker's Bash, a spill, a handoff, a frozen file, a continue, a report), and every byte
+ * run with -v (a subagent's Bash, a spill, a handoff, a frozen file, a continue, a report), and every byte
  * flower wrote — the run directory with both databases and their WAL files, the workbench, stdout and
  * stderr of every command, the --json events — is searched for them. And everything flower created is
  * readable by the owner only: folders 0700, files 0600.

@@ -1,5 +1,5 @@
 /**
- * Security through the real CLI, the way a credential really leaks: a worker runs `env` (and a `printenv`
+ * Security through the real CLI, the way a credential really leaks: a subagent runs `env` (and a `printenv`
  * long enough for the spill guard), so the planted API key and auth token come back in tool results. The
  * model sees them (that is what the provider receives, flower cannot change it), quotes them in its
  * answers, and then every byte flower wrote — the run directory with both databases and their WAL files,
@@ -164,7 +164,7 @@ async function envSession(store: "sqlite" | "postgres"): Promise<void> {
   }
 }
 
-describe("credentials a worker prints", () => {
+describe("credentials a subagent prints", () => {
   it("env and printenv output never put a credential in a file, the store, an event or -v (SQLite)", async () => {
     await envSession("sqlite");
   }, 180_000);

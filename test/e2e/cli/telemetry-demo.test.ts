@@ -99,7 +99,7 @@ describe("flower demo with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
     }
   });
 
-  it("has the handoffs between the generations, and each worker under the turn that sent it", () => {
+  it("has the handoffs between the generations, and each subagent under the turn that sent it", () => {
     const generations = generationsOfWork();
     expect(generations).toHaveLength(record.generations);
     const handoffs = named("handoff ").sort((a, b) => a.startMs - b.startMs);

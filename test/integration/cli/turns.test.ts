@@ -1,6 +1,6 @@
 /**
  * One meaning of "turn" (issue 23, item 4): a turn is one model request of the step's main thread. The
- * demo's work step had 18 such requests while the SDK counted 94 (workers' requests included); the report
+ * demo's work step had 18 such requests while the SDK counted 94 (subagents' requests included); the report
  * said 18 and `flower runs`/`show` said 94. Here a record holds both numbers, and every view says the
  * main thread's: `runs`, `show <step>`, `show <run>`, `runs --json` and the report, in English and Chinese.
  */

@@ -8,7 +8,7 @@ import { linkSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } f
 import { request } from "node:http";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { coordinator, Runtime, worker } from "../../../src/index.js";
+import { coordinator, Runtime, subagent } from "../../../src/index.js";
 import { openServeSource } from "../../../src/cli/page/serve-source.js";
 import { serveRuns, type ServedRuns } from "../../../src/serve/index.js";
 import { init, response, result, scriptedQuery } from "../../support/scripted-query.js";
@@ -33,7 +33,7 @@ async function guardedRun(): Promise<{ root: string; runDir: string; logPath: st
   ]);
   const rt = new Runtime({ workspace, runDir, locale: "en", _internal: { query: scripted.query } });
   try {
-    const lead = coordinator("lead", "Goal.", { helper: worker("Helps.", "Help.") });
+    const lead = coordinator("lead", "Goal.", { helper: subagent("Helps.", "Help.") });
     const step = await rt.run("guarded", lead, "Do it.", {
       goal: { checks: [{ command: "echo the-check-ran" }] },
     });

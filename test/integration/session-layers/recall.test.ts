@@ -48,7 +48,7 @@ describe.each(BACKEND_NAMES)("recall over the %s store", (name) => {
       keepEphemeral: 0,
     });
 
-    // Generation 1, the session of its retry: `ls` (a glance) and a worker that finds the vault path.
+    // Generation 1, the session of its retry: `ls` (a glance) and a subagent that finds the vault path.
     const first = new TranscriptBuilder({ prefix: "g1" });
     first.prompt("Set up the deploy.");
     first.response(null, [

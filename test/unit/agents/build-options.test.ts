@@ -2,11 +2,11 @@ import type { HookCallbackMatcher, HookInput } from "@anthropic-ai/claude-agent-
 import { describe, expect, it } from "vitest";
 import { buildOptions } from "../../../src/agents/build-options.js";
 import { coordinator, sessionTools } from "../../../src/agents/coordinator.js";
-import { COORDINATOR_RULES, WORKER_RULES } from "../../../src/agents/rules.js";
-import { worker } from "../../../src/agents/worker.js";
+import { COORDINATOR_RULES, SUBAGENT_RULES } from "../../../src/agents/rules.js";
+import { subagent } from "../../../src/agents/subagent.js";
 import { CompactPolicy } from "../../../src/handoff/compact.js";
 
-const analyst = worker("Analyses.", "Count things.", { tools: ["Read", "Bash", "Grep"] });
+const analyst = subagent("Analyses.", "Count things.", { tools: ["Read", "Bash", "Grep"] });
 const context = { workspace: "/tmp/ws", locale: "en" as const, handoffEnabled: true };
 
 describe("buildOptions", () => {
@@ -24,16 +24,16 @@ describe("buildOptions", () => {
     expect(options.permissionMode).toBe("bypassPermissions");
   });
 
-  it("defines workers with their rules, inherited model, foreground, and their tools", () => {
+  it("defines subagents with their rules, inherited model, foreground, and their tools", () => {
     const options = buildOptions(coordinator("lead", "g", { analyst }), context);
     expect(options.agents?.analyst).toEqual({
       description: "Analyses.",
-      prompt: `${WORKER_RULES.en}\n\nCount things.`,
+      prompt: `${SUBAGENT_RULES.en}\n\nCount things.`,
       tools: ["Read", "Bash", "Grep"],
       model: "inherit",
       background: false,
     });
-    // The session's tool list holds the workers' tools: the CLI's list is session-wide.
+    // The session's tool list holds the subagents' tools: the CLI's list is session-wide.
     expect(options.tools).toEqual(["Agent", "TodoWrite", "Read", "Bash", "Grep"]);
   });
 
@@ -100,18 +100,18 @@ describe("buildOptions", () => {
 });
 
 describe("sessionTools", () => {
-  it("passes no list when a worker uses the default set", () => {
-    expect(sessionTools({ any: worker("Any.", "Anything.") }, true)).toBeUndefined();
+  it("passes no list when a subagent uses the default set", () => {
+    expect(sessionTools({ any: subagent("Any.", "Anything.") }, true)).toBeUndefined();
   });
 
   it("adds the glance Bash only when glance is on", () => {
-    const reader = worker("Reads.", "Read.", { tools: ["Read"] });
+    const reader = subagent("Reads.", "Read.", { tools: ["Read"] });
     expect(sessionTools({ reader }, false)).toEqual(["Agent", "TodoWrite", "Read"]);
     expect(sessionTools({ reader }, true)).toEqual(["Agent", "TodoWrite", "Read", "Bash"]);
   });
 
   it("adds the built-in tools the coordinator may use itself, not MCP tools", () => {
-    const reader = worker("Reads.", "Read.", { tools: ["Read", "Grep"] });
+    const reader = subagent("Reads.", "Read.", { tools: ["Read", "Grep"] });
     expect(sessionTools({ reader }, false, ["WebSearch", "mcp__tracker__get", "Grep"])).toEqual([
       "Agent",
       "TodoWrite",
@@ -124,7 +124,7 @@ describe("sessionTools", () => {
 
 describe("coordinator allowTools", () => {
   it("becomes the spec's mainThreadTools, and is absent by default", () => {
-    const reader = worker("Reads.", "Read.", { tools: ["Read"] });
+    const reader = subagent("Reads.", "Read.", { tools: ["Read"] });
     expect(coordinator("lead", "g", { reader }).mainThreadTools).toBeUndefined();
     const spec = coordinator("lead", "g", { reader }, { allowTools: ["mcp__tracker__get", "WebFetch"] });
     expect(spec.mainThreadTools).toEqual(["mcp__tracker__get", "WebFetch"]);
@@ -132,7 +132,7 @@ describe("coordinator allowTools", () => {
   });
 
   it("names a bad entry", () => {
-    const reader = worker("Reads.", "Read.", { tools: ["Read"] });
+    const reader = subagent("Reads.", "Read.", { tools: ["Read"] });
     expect(() => coordinator("lead", "g", { reader }, { allowTools: "Grep" as unknown as string[] })).toThrow(
       /allowTools: got "Grep"/,
     );

@@ -178,7 +178,7 @@ describe("flower show's goal guard section", () => {
       "  checks, run 1 (after the first session): 0 of 1 pass",
       "    x  1. npm test · signal SIGTERM · 1003 ms · timed out after 1 s · log /a/goal-check-1.log",
       "  flagged claims:",
-      '    - a worker: "Done."',
+      '    - a subagent: "Done."',
     ]);
     expect(guardSummary(guard, "zh")[0]).toBe(
       "目标守门: 目标未达成 · 守门 3/3 轮 · 1 份汇报被标为无证据的声称",

@@ -46,7 +46,7 @@ describe("reportStep", () => {
       { generation: 1, context: 151_000, spills: 1, denials: 0 },
       { generation: 2, context: 30_000, spills: 0, denials: 2 },
     ]);
-    // Main-thread round trips, not the record's numTurns (which counts worker turns too).
+    // Main-thread round trips, not the record's numTurns (which counts subagent turns too).
     expect(step.generations.map((g) => g.numTurns)).toEqual([2, 1]);
     expect(step.generations[0]!.handoff).toEqual({ degraded: false, path: "/n/h1.md" });
     expect(() => validateReportInput({ title: "t", steps: [step] })).not.toThrow();

@@ -38,7 +38,7 @@ describe("claimGuard", () => {
     expect(JSON.stringify(output)).toContain(claimFlagLine("zh"));
   });
 
-  it("leaves alone a report with evidence, a report of failure, a worker's own Agent call, other tools", async () => {
+  it("leaves alone a report with evidence, a report of failure, a subagent's own Agent call, other tools", async () => {
     const flags: FlaggedClaim[] = [];
     expect(await call(agentResult("Fixed. Ran `npm test`: 12 passed, 0 failed."), flags)).toEqual({});
     expect(await call(agentResult("Could not fix it: the build still fails."), flags)).toEqual({});

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { buildOptions } from "../../../src/agents/build-options.js";
 import { coordinator } from "../../../src/agents/coordinator.js";
-import { worker } from "../../../src/agents/worker.js";
+import { subagent } from "../../../src/agents/subagent.js";
 import { DEFAULTS } from "../../../src/defaults.js";
 import { Handoff } from "../../../src/handoff/handoff-document.js";
 import { planFromTodoWrite, planLines, withPlan } from "../../../src/handoff/plan.js";
@@ -80,7 +80,7 @@ describe("letCallsFinish", () => {
 
 describe("session options for the plan tool", () => {
   const context = { workspace: "/tmp/ws", locale: "en" as const, handoffEnabled: true };
-  const lead = coordinator("lead", "g", { a: worker("A.", "Do.", { tools: ["Read"] }) });
+  const lead = coordinator("lead", "g", { a: subagent("A.", "Do.", { tools: ["Read"] }) });
 
   it("turns TodoWrite on for the child, unless the runtime's env says otherwise", () => {
     const env = buildOptions(lead, context).env!;

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { coordinator, Runtime, worker, type FlowerEvent } from "../../../src/index.js";
+import { coordinator, Runtime, subagent, type FlowerEvent } from "../../../src/index.js";
 import { resolveGoalOption } from "../../../src/goal/goal-option.js";
 import { decideGoal, storedGoal } from "../../../src/runtime/judge/frozen-goal.js";
 import { init, response, result, scriptedQuery, type ScriptedSession } from "../../support/scripted-query.js";
@@ -44,7 +44,7 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-const lead = coordinator("lead", "Goal: make ok.txt.", { fixer: worker("Fixes.", "Fix it.") });
+const lead = coordinator("lead", "Goal: make ok.txt.", { fixer: subagent("Fixes.", "Fix it.") });
 const done =
   (text: string): ScriptedSession =>
   () => [init("s1"), ...response("s1", 5_000), result("s1", { text })];

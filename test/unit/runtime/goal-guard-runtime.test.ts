@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { ConfigurationError, coordinator, Runtime, worker } from "../../../src/index.js";
+import { ConfigurationError, coordinator, Runtime, subagent } from "../../../src/index.js";
 import { init, response, result, scriptedQuery, type ScriptedSession } from "../../support/scripted-query.js";
 
 const dirs: string[] = [];
@@ -30,7 +30,7 @@ function setUp(sessions: ScriptedSession[]) {
   return { workspace, scripted, make };
 }
 
-const lead = coordinator("lead", "Goal: make ok.txt.", { fixer: worker("Fixes.", "Fix it.") });
+const lead = coordinator("lead", "Goal: make ok.txt.", { fixer: subagent("Fixes.", "Fix it.") });
 
 it("refuses a bad goal before any session starts, naming the field", async () => {
   const { scripted, make } = setUp([]);

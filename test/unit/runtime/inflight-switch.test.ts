@@ -66,7 +66,7 @@ describe("the switch and the calls in flight", () => {
         "s1",
         response("s1", 35_000, "tool_use"),
         responseWith("s1", crossing, calls("s1", DELEGATION)),
-        // The worker ran: its report came back.
+        // The subagent ran: its report came back.
         results("s1", { id: "toolu_agent", text: "data/b/ has 120 lines." }),
         // The next response issues a Read: the boundary where the switch hands off; the Read is cut.
         responseWith(
@@ -83,7 +83,7 @@ describe("the switch and the calls in flight", () => {
     ]);
     const step = await h.run.run();
     expect(step).toMatchObject({ generations: 2, degraded: 0, result: "done" });
-    // The handoff came after the worker's result: the record's last context of generation 1 is 62k.
+    // The handoff came after the subagent's result: the record's last context of generation 1 is 62k.
     const record = h.saves.at(-1)!;
     expect(record.history[0]).toMatchObject({ context: 62_000 });
     expect(record.history[0]!.handoff).toMatchObject({ cutCalls: 1, finishedCalls: 1 });
@@ -156,7 +156,7 @@ describe("the plan across a handoff", () => {
           }),
         ),
         results("s1", { id: "toolu_plan1", text: "Todos have been modified successfully." }),
-        // A worker's own TodoWrite is its business, not the step's plan.
+        // A subagent's own TodoWrite is its business, not the step's plan.
         {
           ...calls("s1", {
             id: "toolu_sub",

@@ -24,7 +24,7 @@ function handingOff(recall: boolean) {
       session("s1", response("s1", 56_000), result("s1", { text: HANDOFF_ANSWER })),
       session("s2", response("s2", 9_000), result("s2", { text: "done" })),
     ],
-    recall ? { recall: { worker: "recall" } } : {},
+    recall ? { recall: { subagent: "recall" } } : {},
     "flower-recall-step-",
     {
       sessionOptions: (input) => {

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { coordinator, Runtime, worker } from "../../../src/index.js";
+import { coordinator, Runtime, subagent } from "../../../src/index.js";
 import { init, response, result, scriptedQuery } from "../../support/scripted-query.js";
 
 const dirs: string[] = [];
@@ -27,7 +27,7 @@ it("runs a step through Runtime without the binary, with the clock it is given",
     _internal: { query: scripted.query, now: () => new Date("2026-01-02T03:04:05.000Z") },
   });
   try {
-    const lead = coordinator("lead", "Goal: answer.", { analyst: worker("Analyses.", "Use the shell.") });
+    const lead = coordinator("lead", "Goal: answer.", { analyst: subagent("Analyses.", "Use the shell.") });
     const step = await rt.run("seam", lead, "Answer.");
     expect(step).toMatchObject({ result: "ok", sessionId: "s1", generations: 1 });
     // The session got the real options the runtime builds: the preset prompt with the workbench block.

@@ -43,7 +43,7 @@ describe("SessionTranslator on a recorded session", () => {
     expect(responses.at(-1)).toMatchObject({ stopReason: "end_turn" });
   });
 
-  it("shows the main thread's tool call and the worker's start and end", () => {
+  it("shows the main thread's tool call and the subagent's start and end", () => {
     const events = signals.flatMap((s) => (s.kind === "event" ? [s.event] : []));
     expect(events).toContainEqual({
       type: "tool-use",
@@ -56,7 +56,7 @@ describe("SessionTranslator on a recorded session", () => {
       expect.objectContaining({ type: "agent", phase: "start", agent: "helper" }),
     );
     expect(events).toContainEqual({ type: "agent", step: "survey", phase: "end", agent: "helper" });
-    // The worker's own Bash call is attributed to the worker.
+    // The subagent's own Bash call is attributed to the subagent.
     expect(events).toContainEqual(
       expect.objectContaining({
         type: "tool-use",
@@ -164,7 +164,7 @@ describe("SessionTranslator on API errors (shapes as binary 2.1.332 sends them)"
     expect(translator.reading).toMatchObject({ apiStatus: 403, apiErrorType: "permission_error" });
   });
 
-  it("a worker's failed request is not the session's error type; no init means not started", () => {
+  it("a subagent's failed request is not the session's error type; no init means not started", () => {
     const workerError = {
       type: "assistant",
       parent_tool_use_id: "toolu_1",

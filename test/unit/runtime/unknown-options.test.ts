@@ -29,8 +29,13 @@ import {
   serveRuns,
   submit,
   watchFleet,
+  subagent,
+  SUBAGENT_RULES,
   worker,
   Worker,
+  WORKER_RULES,
+  type WorkerOptions,
+  type WorkerSpec,
 } from "../../../src/index.js";
 import { script, startFakeModel, startPostgresServer, text } from "../../../src/testing/index.js";
 import { useTempDirs } from "../../support/temp-dir.js";
@@ -60,7 +65,7 @@ async function thrown(make: () => unknown): Promise<unknown> {
   throw new Error("expected a refusal, got none");
 }
 
-const team = coordinator("lead", "Goal.", { helper: worker("Helps.", "Help.") });
+const team = coordinator("lead", "Goal.", { helper: subagent("Helps.", "Help.") });
 const source = {
   where: "memory",
   runs: async () => [],
@@ -92,13 +97,23 @@ describe("an options object refuses a key it does not know, naming it", () => {
     expect(await thrown(() => new CompactPolicy({ mdoe: "auto" } as never))).toEqual(refusal("compact.mdoe"));
   });
 
-  it("coordinator() and worker()", async () => {
-    const helper = worker("Helps.", "Help.");
+  it("coordinator() and subagent()", async () => {
+    const helper = subagent("Helps.", "Help.");
     expect(await thrown(() => coordinator("lead", "Goal.", { helper }, { glanse: false } as never))).toEqual(
       refusal("coordinator glanse"),
     );
+    expect(await thrown(() => subagent("Helps.", "Help.", { tool: ["Read"] } as never))).toEqual(
+      refusal("subagent tool"),
+    );
+  });
+
+  it("worker(), the deprecated name of subagent(), still builds and refuses the same", async () => {
+    const options: WorkerOptions = { tools: ["Read"] };
+    const helper: WorkerSpec = worker("Helps.", "Help.", options);
+    expect(helper).toEqual(subagent("Helps.", "Help.", options));
+    expect(WORKER_RULES).toBe(SUBAGENT_RULES);
     expect(await thrown(() => worker("Helps.", "Help.", { tool: ["Read"] } as never))).toEqual(
-      refusal("worker tool"),
+      refusal("subagent tool"),
     );
   });
 

@@ -1,6 +1,6 @@
 /**
  * The search behind recall (session-layers/recall-search.ts), over transcripts in the CLI's layout: what ranks
- * first, where a passage came from (generation, turn, worker), the size bound, what later work did to a
+ * first, where a passage came from (generation, turn, subagent), the size bound, what later work did to a
  * passage, redaction, and the plain answers (no earlier generation, an empty query, nothing found).
  */
 import { describe, expect, it } from "vitest";
@@ -10,7 +10,7 @@ import {
   queryTerms,
   RECALL_TOOL,
   searchTranscripts,
-  workerReport,
+  subagentReport,
   type RecallOptions,
   type RecallTranscript,
 } from "../../../src/session-layers/recall-search.js";
@@ -32,8 +32,8 @@ const ok = (name: string, input: Record<string, unknown>, output: string) => ({
   output,
 });
 
-/** A worker's transcript as the binary stores it: its metadata (type, the Agent call) first. */
-function workerTranscript(type: string, call: string, build: (t: TranscriptBuilder) => void): Entry[] {
+/** A subagent's transcript as the binary stores it: its metadata (type, the Agent call) first. */
+function subagentTranscript(type: string, call: string, build: (t: TranscriptBuilder) => void): Entry[] {
   const transcript = new TranscriptBuilder({ prefix: `w${type}`, agentId: `a-${type}` });
   transcript.entries.push({ type: "agent_metadata", agentType: type, toolUseId: call });
   build(transcript);
@@ -64,7 +64,7 @@ function twoGenerations(): RecallTranscript[] {
   ]);
   first.prompt(handoffPrompt("en", { used: 60_000, window: 100_000 }));
   first.response("## What I am doing\nSetting up the deploy token.\n\n## Next step\n- Use the token.");
-  const analyst = workerTranscript("analyst", agentCall!, (t) => {
+  const analyst = subagentTranscript("analyst", agentCall!, (t) => {
     t.prompt("Find the deploy token.");
     t.response(null, [
       ok(
@@ -85,8 +85,8 @@ function twoGenerations(): RecallTranscript[] {
     ),
   ]);
   return [
-    { generation: 1, main: [first.entries], workers: [analyst] },
-    { generation: 2, main: [second.entries], workers: [] },
+    { generation: 1, main: [first.entries], subagents: [analyst] },
+    { generation: 2, main: [second.entries], subagents: [] },
   ];
 }
 
@@ -97,7 +97,7 @@ describe("searchTranscripts", () => {
     expect(best).toMatchObject({
       generation: 1,
       turn: 1,
-      worker: "analyst",
+      subagent: "analyst",
       kind: "result",
       tool: "Bash",
       label: "vault kv list secret/ci",
@@ -149,8 +149,8 @@ describe("searchTranscripts", () => {
     two.response("The build flag is --safe.");
     const answer = searchTranscripts(
       [
-        { generation: 1, main: [one.entries], workers: [] },
-        { generation: 2, main: [two.entries], workers: [] },
+        { generation: 1, main: [one.entries], subagents: [] },
+        { generation: 2, main: [two.entries], subagents: [] },
       ],
       "build flag",
       OPTIONS,
@@ -172,7 +172,7 @@ describe("searchTranscripts", () => {
       long.response(null, [ok("Bash", { command: `cat log-${index}.txt` }, log)]);
     }
     const answer = searchTranscripts(
-      [{ generation: 1, main: [long.entries], workers: [] }],
+      [{ generation: 1, main: [long.entries], subagents: [] }],
       "timeout",
       OPTIONS,
     );
@@ -187,7 +187,7 @@ describe("searchTranscripts", () => {
       `${left} more passages match, left out to keep this answer under ${DEFAULTS.recallMaxChars} characters`,
     );
     // A smaller bound shows fewer passages, never more characters than it allows.
-    const small = searchTranscripts([{ generation: 1, main: [long.entries], workers: [] }], "timeout", {
+    const small = searchTranscripts([{ generation: 1, main: [long.entries], subagents: [] }], "timeout", {
       ...OPTIONS,
       maxChars: 1_200,
     });
@@ -204,7 +204,7 @@ describe("searchTranscripts", () => {
       ok("Bash", { command: "cat config" }, `${filler}\nlisten_port = 8443\n${filler}`),
     ]);
     const [passage] = searchTranscripts(
-      [{ generation: 1, main: [transcript.entries], workers: [] }],
+      [{ generation: 1, main: [transcript.entries], subagents: [] }],
       "listen_port",
       OPTIONS,
     ).passages;
@@ -221,7 +221,7 @@ describe("searchTranscripts", () => {
     transcript.response(null, [
       ok("Bash", { command: "env | grep KEY" }, `ANTHROPIC_API_KEY=${secret}\nDEPLOY_REGION=eu-west-1`),
     ]);
-    const transcripts = [{ generation: 1, main: [transcript.entries], workers: [] }];
+    const transcripts = [{ generation: 1, main: [transcript.entries], subagents: [] }];
     const options = { ...OPTIONS, redact: (text: string) => redactor.text(text) };
     const answer = searchTranscripts(transcripts, "ANTHROPIC_API_KEY region", options);
     expect(answer.passages[0]!.text).toBe(
@@ -262,7 +262,7 @@ describe("searchTranscripts", () => {
     );
   });
 
-  it("leaves out recall's own calls and the recall worker's transcripts: they only repeat older passages", () => {
+  it("leaves out recall's own calls and the recall subagent's transcripts: they only repeat older passages", () => {
     const main = new TranscriptBuilder({ prefix: "r" });
     main.prompt("Go on.");
     const [call] = main.response(null, [
@@ -273,12 +273,12 @@ describe("searchTranscripts", () => {
       ),
     ]);
     main.response(null, [ok(RECALL_TOOL, { query: "vault" }, "[1] generation 1 … vault path secret/ci/X")]);
-    const worker = workerTranscript("recall", call!, (t) => {
+    const subagent = subagentTranscript("recall", call!, (t) => {
       t.prompt("Find the vault path.");
       t.response(null, [ok(RECALL_TOOL, { query: "vault" }, "vault path secret/ci/X")]);
     });
     const answer = searchTranscripts(
-      [{ generation: 2, main: [main.entries], workers: [worker] }],
+      [{ generation: 2, main: [main.entries], subagents: [subagent] }],
       "vault path",
       OPTIONS,
     );
@@ -290,7 +290,7 @@ describe("searchTranscripts", () => {
     transcript.prompt("部署");
     transcript.response("部署令牌放在 vault 路径 secret/ci/DEPLOY-7731 下。");
     const answer = searchTranscripts(
-      [{ generation: 1, main: [transcript.entries], workers: [] }],
+      [{ generation: 1, main: [transcript.entries], subagents: [] }],
       "令牌路径",
       {
         ...OPTIONS,
@@ -317,11 +317,11 @@ describe("queryTerms", () => {
   });
 });
 
-describe("workerReport", () => {
+describe("subagentReport", () => {
   it("takes the report out of the binary's hand-back frame", () => {
     const framed =
       "  <tools-used-before-summary>Bash</tools-used-before-summary>\n  \n[Subagent hand-back] The text below is the final report. The report follows:\n  Found it.\n  Second line.\nagentId: a1 (internal)\n<usage>subagent_tokens: 3</usage>";
-    expect(workerReport(framed)).toBe("Found it.\nSecond line.");
-    expect(workerReport("plain report")).toBe("plain report");
+    expect(subagentReport(framed)).toBe("Found it.\nSecond line.");
+    expect(subagentReport("plain report")).toBe("plain report");
   });
 });

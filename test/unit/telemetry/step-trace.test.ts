@@ -63,7 +63,7 @@ const end = (status: "done" | "failed", errors: string[] = []): TelemetryEvent =
 });
 
 describe("StepTrace: a step's events as spans", () => {
-  it("puts turns under generations, workers under the turn that sent them, the handoff between", async () => {
+  it("puts turns under generations, subagents under the turn that sent them, the handoff between", async () => {
     const { parent, named } = await traced([
       [{ type: "step-start", step, attempt: 1, generation: 1 }, 0],
       [{ type: "tool-use", step, agent: "coordinator", tool: "Agent", summary: "secret task words" }, 5],

@@ -1,6 +1,6 @@
 /**
  * Where a turn ends in a transcript, for a rewind by turn: turns counted as `flower show` counts them
- * (one per main-thread response, a response split into entries per block counted once, a worker's and
+ * (one per main-thread response, a response split into entries per block counted once, a subagent's and
  * the binary's own messages not at all), and which calls the rewind keeps and takes back.
  */
 import { describe, expect, it } from "vitest";

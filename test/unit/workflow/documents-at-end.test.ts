@@ -7,7 +7,7 @@
  */
 import { readFileSync, rmSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { continueWorkflow, coordinator, runRecords, runWorkflow, worker } from "../../../src/index.js";
+import { continueWorkflow, coordinator, runRecords, runWorkflow, subagent } from "../../../src/index.js";
 import { documentsAtEnd } from "../../../src/workflow/documents-at-end.js";
 import { requirementsAnswer } from "../../e2e/cli/workflow-answers.js";
 import {
@@ -19,7 +19,7 @@ import {
 
 /** The default workflow's steps; the work step without the goal guard (no checks to run here). */
 const { workflow, withRun } = usePauseWorkflow({
-  work: coordinator("lead", "Goal: fix the test.", { fixer: worker("Fixes.", "Fix it.") }),
+  work: coordinator("lead", "Goal: fix the test.", { fixer: subagent("Fixes.", "Fix it.") }),
   tempPrefix: "flower-documents-at-end-",
 });
 

@@ -15,7 +15,7 @@ import {
   REQUIREMENTS,
   Runtime,
   runWorkflow,
-  worker,
+  subagent,
   type DocumentChangedEvent,
   type FlowerEvent,
   type StepRecord,
@@ -34,7 +34,7 @@ afterEach(() => {
 const EDITED = "- The flaky test is test/timer.test.js (edited while the goal step ran).";
 const GOAL_ANSWER = "## Goal\nok.txt exists.\n\n## Checks\n- `test -f ok.txt` exits 0\n";
 
-const lead = coordinator("lead", "Goal: make ok.txt.", { fixer: worker("Fixes.", "Fix it.") });
+const lead = coordinator("lead", "Goal: make ok.txt.", { fixer: subagent("Fixes.", "Fix it.") });
 /** The default workflow's three steps, with one guard round so each goal-not-met run is two sessions. */
 const workflow = defineWorkflow([
   { name: "requirements", agent: (locale) => documentAgent(REQUIREMENTS, locale), freeze: REQUIREMENTS },

@@ -94,7 +94,7 @@ export function demoPolicy(options: DemoScriptOptions): (request: ModelRequest) 
   const agent = (subagent: string, description: string, prompt: string) =>
     toolUse("Agent", { description, prompt, subagent_type: subagent });
 
-  const worker = (request: ModelRequest): Reply => {
+  const subagent = (request: ModelRequest): Reply => {
     const brief = request.firstUserText();
     const last = request.lastToolResult();
     if (brief.includes("seq 1 20000")) {
@@ -155,7 +155,7 @@ export function demoPolicy(options: DemoScriptOptions): (request: ModelRequest) 
 
   return (request) => {
     if (request.kind === "title" || request.kind === "compact") return undefined;
-    if (request.isSubagent) return worker(request);
+    if (request.isSubagent) return subagent(request);
     if (request.documentKind !== undefined) return documentStep(request);
     const generation = generationOf(request);
     if (request.isHandoffTurn)
@@ -183,7 +183,7 @@ export function demoPolicy(options: DemoScriptOptions): (request: ModelRequest) 
       return text(t.final(NOTE_COUNT, "-"));
     }
     if (agents === 0) return agent("engineer", t.describe.check, t.checkBrief(workspace));
-    // The Agent results may carry the CLI's metadata tags around the worker's report.
+    // The Agent results may carry the CLI's metadata tags around the subagent's report.
     const report = request
       .toolResults()
       .flatMap((result) => (result.name === "Agent" ? result.text.split("\n") : []))

@@ -1,5 +1,5 @@
 /**
- * What the demo's coordinator and workers say, in both display languages: the task, the briefs, the
+ * What the demo's coordinator and subagents say, in both display languages: the task, the briefs, the
  * reports, the two handoffs and the final answer. The handoffs mention the marker files, which is how
  * the policy tells the generations apart.
  */
@@ -25,7 +25,7 @@ export interface DemoText {
   final: (read: number, check: string) => string;
   /** The start of the check report, to find it inside the Agent result. */
   checkMarker: string;
-  /** After the goal guard sent the coordinator back: it has the table completed through a worker. */
+  /** After the goal guard sent the coordinator back: it has the table completed through a subagent. */
   guardFixIntro: string;
   describe: { seq: string; summary: string; check: string; glance: string; test: string };
 }

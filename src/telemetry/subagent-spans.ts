@@ -1,13 +1,14 @@
 /**
- * Workers the coordinator sent (the Agent tool), each a span under the turn that sent it. The stream
- * names a worker by its type only, so parallel workers of one type are told apart by order: the first
- * started is taken to be the first done (the span's length may be off for one of two such workers;
- * which turn sent them never is).
+ * Subagents the coordinator sent (the Agent tool), each a span under the turn that sent it. The stream
+ * names a subagent by its type only, so parallel subagents of one type are told apart by order: the
+ * first started is taken to be the first done (the span's length may be off for one of two such
+ * subagents; which turn sent them never is). The span is named `worker <type>`, as it was before the code
+ * said subagent: dashboards and docs/telemetry.md read that name.
  */
 import type { Context, Span, Tracer } from "@opentelemetry/api";
 import { FLOWER, GEN_AI } from "./attributes.js";
 
-export class WorkerSpans {
+export class SubagentSpans {
   readonly #tracer: Tracer;
   readonly #running = new Map<string, Span[]>();
 

@@ -1,18 +1,18 @@
 /**
  * Recall for a successor generation (docs/handoffs.md): flower's in-process MCP server with one read-only
  * tool, `mcp__flower__recall`, a search over the step's earlier generations' transcripts
- * (session-layers/recall-search.ts), and the worker that uses it.
+ * (session-layers/recall-search.ts), and the subagent that uses it.
  *
  * The CLI's tool list is session-wide, and an MCP server can only be given to the whole session (a
  * createSdkMcpServer() server in an agent's own `mcpServers` is ignored), so the tool is in the main
  * thread's list too. Who calls it:
- * - a spec with workers gets the `recall` worker, whose tool list is the search (and Read, for a spill
+ * - a spec with subagents gets the `recall` subagent, whose tool list is the search (and Read, for a spill
  *   file a passage points at): nothing it can change. A coordinator's main thread that calls the tool
- *   itself is denied by the delegate guard like any MCP tool, and told to send a worker; the recall
- *   worker reads the passages and answers with the few lines that matter, so the coordinator's context
+ *   itself is denied by the delegate guard like any MCP tool, and told to send a subagent; the recall
+ *   subagent reads the passages and answers with the few lines that matter, so the coordinator's context
  *   gets the answer, not the search;
- * - a spec without workers (a document agent, a plain agent) calls the tool on its main thread.
- * The other workers never see the tool unless their spec has no tool list (then they inherit all).
+ * - a spec without subagents (a document agent, a plain agent) calls the tool on its main thread.
+ * The other subagents never see the tool unless their spec has no tool list (then they inherit all).
  */
 import {
   createSdkMcpServer,
@@ -27,21 +27,21 @@ import {
   RECALL_SERVER,
   RECALL_TOOL,
   RECALL_TOOL_NAME,
-  RECALL_WORKERS,
+  RECALL_SUBAGENTS,
 } from "../session-layers/recall-search.js";
 import type { AgentSpec } from "./agent-spec.js";
 import type { RecallMention } from "../handoff/handoff-document.js";
 
 export { RECALL_TOOL } from "../session-layers/recall-search.js";
 
-/** How a session reaches recall: its `recall` worker (named here), or the tool on its main thread. */
+/** How a session reaches recall: its `recall` subagent (named here), or the tool on its main thread. */
 export type RecallOffer = RecallMention;
 
-/** The offer for a spec: the worker when it has workers (under a name none of them has), else the tool. */
+/** The offer for a spec: the subagent when it has subagents (under a name none of them has), else the tool. */
 export function recallOffer(spec: AgentSpec): RecallOffer {
-  const workers = Object.keys(spec.subagents ?? {});
-  if (workers.length === 0) return { tool: RECALL_TOOL };
-  return { worker: RECALL_WORKERS.find((name) => !workers.includes(name)) ?? RECALL_WORKERS.at(-1)! };
+  const taken = Object.keys(spec.subagents ?? {});
+  if (taken.length === 0) return { tool: RECALL_TOOL };
+  return { subagent: RECALL_SUBAGENTS.find((name) => !taken.includes(name)) ?? RECALL_SUBAGENTS.at(-1)! };
 }
 
 /** The search behind the tool: a query in, the answer's text out. */
@@ -73,7 +73,7 @@ export function recallServer(search: RecallSearch, locale: Locale): McpSdkServer
     version: "1.0.0",
     // In the prompt from the first request on, never deferred behind tool search: the session's tool list
     // stays the same from request to request (a change would break the prompt cache), and the recall
-    // worker's list can name it.
+    // subagent's list can name it.
     alwaysLoad: true,
     tools: [
       tool(
@@ -94,7 +94,7 @@ export function recallServer(search: RecallSearch, locale: Locale): McpSdkServer
   });
 }
 
-const WORKER_DESCRIPTION: Record<Locale, string> = {
+const SUBAGENT_DESCRIPTION: Record<Locale, string> = {
   en:
     "Recall: searches this step's earlier generations' transcripts (the sessions before yours) for a " +
     "detail the handoff does not have — an exact path, a value, a command's output, why something was " +
@@ -105,7 +105,7 @@ const WORKER_DESCRIPTION: Record<Locale, string> = {
     "某件事为什么这么定 —— 回答原文和出处。只读。任务书里写清要找什么、为什么要。",
 };
 
-const WORKER_PROMPT: Record<Locale, (withRead: boolean) => string> = {
+const SUBAGENT_PROMPT: Record<Locale, (withRead: boolean) => string> = {
   en: (withRead) =>
     `You look things up in the transcripts of this step's earlier generations for the session that sent ` +
     `you; you change nothing. Call ${RECALL_TOOL} with a few distinctive words from the brief (a file ` +
@@ -122,15 +122,15 @@ const WORKER_PROMPT: Record<Locale, (withRead: boolean) => string> = {
 };
 
 /**
- * The recall worker. Its tools: the search, and Read when the session has it (a spill file a passage
- * points at). No worker rules: they are about doing a task and writing its output to the workbench,
- * and this worker writes nothing.
+ * The recall subagent. Its tools: the search, and Read when the session has it (a spill file a passage
+ * points at). No subagent rules: they are about doing a task and writing its output to the workbench,
+ * and this subagent writes nothing.
  */
-export function recallWorker(locale: Locale, sessionTools: readonly string[] | undefined): AgentDefinition {
+export function recallSubagent(locale: Locale, sessionTools: readonly string[] | undefined): AgentDefinition {
   const withRead = sessionTools === undefined || sessionTools.includes("Read");
   return {
-    description: WORKER_DESCRIPTION[locale],
-    prompt: WORKER_PROMPT[locale](withRead),
+    description: SUBAGENT_DESCRIPTION[locale],
+    prompt: SUBAGENT_PROMPT[locale](withRead),
     tools: withRead ? [RECALL_TOOL, "Read"] : [RECALL_TOOL],
     model: "inherit",
     background: false,
