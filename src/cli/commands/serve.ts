@@ -1,14 +1,14 @@
 /**
  * `flower serve`: the live page of every run (serve/server.ts) until Ctrl-C or SIGTERM.
  * Options: command-options.ts `serve`; what the page reads and may do: serve-source.ts; words:
- * serve-text.ts, usage-text.ts.
+ * serve-terminal-text.ts, usage-text.ts.
  */
 import { EXIT, UsageError } from "../../errors.js";
 import { resolveLocale } from "../../locale/locale.js";
 import { serveRuns } from "../../serve/server.js";
 import { parseLang, parseNonEmpty, type ParsedCommand } from "../command-line/args.js";
 import { openServeSource } from "../page/serve-source.js";
-import { SERVE_LINES } from "../page/serve-text.js";
+import { SERVE_LINES } from "../page/serve-terminal-text.js";
 import { USAGE_TEXT } from "../command-line/usage-text.js";
 
 /**
