@@ -1,7 +1,8 @@
 /**
- * `flower apply <run> [--squash]`: the run's branch flower/<run> into your current branch, merged or
- * staged squashed. Options: command-options.ts `apply`; the run, checkout, store and runtime:
- * work-runtime.ts; words: work-text.ts (handed over by work-runtime.ts).
+ * `flower apply <run> [--squash]`: the run's branch flower/<run> into your current branch, merged or staged
+ * squashed. Options: command-line/command-options.ts `apply`; the run, checkout, store and runtime:
+ * work-commands/work-runtime.ts; words: work-commands/work-text.ts (handed over by
+ * work-commands/work-runtime.ts).
  */
 import { EXIT } from "../../errors.js";
 import { gitText } from "../../work/git.js";

@@ -1,7 +1,7 @@
 /**
- * `flower approve <run> --store URL`: a fleet run paused for a person goes on (fleet/fleet-runs.ts).
- * Options: command-options.ts `approve` (FLEET_ACTION); its run and store: fleet-run-action.ts;
- * words: fleet-text.ts.
+ * `flower approve <run> --store URL`: a fleet run paused for a person goes on (fleet/fleet-runs.ts). Options:
+ * command-line/command-options.ts `approve` (FLEET_ACTION); its run and store:
+ * fleet-commands/fleet-run-action.ts; words: fleet-commands/fleet-text.ts.
  */
 import { EXIT } from "../../errors.js";
 import type { ParsedCommand } from "../command-line/args.js";

@@ -1,7 +1,7 @@
 /**
  * `flower cancel <run> --store URL`: stops a fleet run wherever it runs, or says which worker was asked
- * (fleet/fleet-runs.ts). Options: command-options.ts `cancel` (FLEET_ACTION); its run and store:
- * fleet-run-action.ts; words: fleet-text.ts.
+ * (fleet/fleet-runs.ts). Options: command-line/command-options.ts `cancel` (FLEET_ACTION); its run and store:
+ * fleet-commands/fleet-run-action.ts; words: fleet-commands/fleet-text.ts.
  */
 import { EXIT } from "../../errors.js";
 import type { ParsedCommand } from "../command-line/args.js";

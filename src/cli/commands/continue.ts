@@ -1,7 +1,7 @@
 /**
  * `flower continue [step|run]`: a stopped run or step goes on, with the settings it was started with.
- * Options: command-options.ts `continue`, parsed by args.ts; settings (the recorded ones adopted):
- * live-settings.ts; supervision: live-run.ts, workflow-live.ts; words: text.ts.
+ * Options: command-line/command-options.ts `continue`, parsed by command-line/args.ts; settings (the recorded
+ * ones adopted): live/live-settings.ts; supervision: live/live-run.ts, live/workflow-live.ts; words: text.ts.
  */
 import { UsageError } from "../../errors.js";
 import type { Locale } from "../../locale/locale.js";

@@ -1,7 +1,7 @@
 /**
  * `flower demo`: the default workflow offline, the real binary against the offline model kit (testing/).
- * Options: command-options.ts `demo`; the run shown as a real one: live-run.ts, workflow-live.ts;
- * words: text.ts, usage-text.ts.
+ * Options: command-line/command-options.ts `demo`; the run shown as a real one: live/live-run.ts,
+ * live/workflow-live.ts; words: text.ts, command-line/usage-text.ts.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,7 +1,7 @@
 /**
  * `flower diff <run>`: what a run changed, as git prints it (the whole run, one step or one generation).
- * Options: command-options.ts `diff`, parsed by args.ts; the run, checkout, store and runtime:
- * work-runtime.ts.
+ * Options: command-line/command-options.ts `diff`, parsed by command-line/args.ts; the run, checkout, store
+ * and runtime: work-commands/work-runtime.ts.
  */
 import { EXIT, UsageError } from "../../errors.js";
 import { parseGeneration, parseNonEmpty, type ParsedCommand } from "../command-line/args.js";

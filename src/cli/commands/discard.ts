@@ -1,7 +1,8 @@
 /**
  * `flower discard <run>`: the run's branch flower/<run> and its own worktree thrown away; records stay.
- * Options: command-options.ts `discard` (WORK); the run, checkout, store and runtime: work-runtime.ts;
- * words: work-text.ts (handed over by work-runtime.ts).
+ * Options: command-line/command-options.ts `discard` (WORK); the run, checkout, store and runtime:
+ * work-commands/work-runtime.ts; words: work-commands/work-text.ts (handed over by
+ * work-commands/work-runtime.ts).
  */
 import { EXIT } from "../../errors.js";
 import type { ParsedCommand } from "../command-line/args.js";

@@ -1,7 +1,8 @@
 /**
- * `flower fetch <run>`: the run's work as the branch flower/<run> of this checkout's repository.
- * Options: command-options.ts `fetch` (WORK); the run, checkout, store and runtime: work-runtime.ts;
- * words: work-text.ts (handed over by work-runtime.ts).
+ * `flower fetch <run>`: the run's work as the branch flower/<run> of this checkout's repository. Options:
+ * command-line/command-options.ts `fetch` (WORK); the run, checkout, store and runtime:
+ * work-commands/work-runtime.ts; words: work-commands/work-text.ts (handed over by
+ * work-commands/work-runtime.ts).
  */
 import { EXIT } from "../../errors.js";
 import type { ParsedCommand } from "../command-line/args.js";

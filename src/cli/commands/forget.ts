@@ -1,7 +1,7 @@
 /**
  * `flower forget <step|run>`: a step's (or run's) sessions deleted, and with --store all it left there.
- * Options: command-options.ts `forget`; store: store-option.ts; the kept --notify targets:
- * remembered-notify.ts; words: usage-text.ts.
+ * Options: command-line/command-options.ts `forget`; store: command-line/store-option.ts; the kept --notify
+ * targets: live/remembered-notify.ts; words: command-line/usage-text.ts.
  */
 import { EXIT, LeaseHeldError, UsageError } from "../../errors.js";
 import type { StepRecord } from "../../records/step-record.js";

@@ -1,7 +1,7 @@
 /**
  * `flower handoff <step> [--next "…"]`: asks the step's live driver to hand off at its next boundary.
- * Options: command-options.ts `handoff`; store: store-option.ts; the request: runtime/generations/ask-for-handoff.ts
- * and storage/request-target.ts; words: handoff-text.ts.
+ * Options: command-line/command-options.ts `handoff`; store: command-line/store-option.ts; the request:
+ * runtime/generations/ask-for-handoff.ts and storage/request-target.ts; words: handoff-text.ts.
  */
 import { EXIT, UsageError } from "../../errors.js";
 import { resolveLocale } from "../../locale/locale.js";

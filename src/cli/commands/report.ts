@@ -1,7 +1,7 @@
 /**
- * `flower report [<run>|<step>...]`: one self-contained HTML file (report/html-report.ts).
- * Options: command-options.ts `report`; records: step-source.ts (run directory, and --store); what the
- * page draws: report-contents.ts (shared with the live page).
+ * `flower report [<run>|<step>...]`: one self-contained HTML file (report/html-report.ts). Options:
+ * command-line/command-options.ts `report`; records: record-views/step-source.ts (run directory, and
+ * --store); what the page draws: record-views/report-contents.ts (shared with the live page).
  */
 import { dirname, join, resolve } from "node:path";
 import { EXIT } from "../../errors.js";

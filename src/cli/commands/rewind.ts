@@ -1,7 +1,8 @@
 /**
- * `flower rewind <step> --to N`: the step back to the start of generation N (or a turn of it), then
- * the `flower continue` line. Options: command-options.ts `rewind`, parsed by args.ts; the step, checkout,
- * store and runtime: work-runtime.ts; the continue line: live-settings.ts; words: work-text.ts.
+ * `flower rewind <step> --to N`: the step back to the start of generation N (or a turn of it), then the
+ * `flower continue` line. Options: command-line/command-options.ts `rewind`, parsed by command-line/args.ts;
+ * the step, checkout, store and runtime: work-commands/work-runtime.ts; the continue line:
+ * live/live-settings.ts; words: work-commands/work-text.ts.
  */
 import { EXIT, UsageError } from "../../errors.js";
 import type { ParsedCommand } from "../command-line/args.js";

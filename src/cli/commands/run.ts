@@ -1,7 +1,8 @@
 /**
  * `flower "<task>"`: a workflow run (requirements → goal → work), or with --direct the work step alone.
- * Options: command-options.ts `run`, parsed by args.ts; settings, credentials and runtime: live-settings.ts;
- * supervision: live-run.ts, workflow-live.ts; words: text.ts, usage-text.ts, work-text.ts.
+ * Options: command-line/command-options.ts `run`, parsed by command-line/args.ts; settings, credentials and
+ * runtime: live/live-settings.ts; supervision: live/live-run.ts, live/workflow-live.ts; words: text.ts,
+ * command-line/usage-text.ts, work-commands/work-text.ts.
  */
 import { createInterface } from "node:readline/promises";
 import { EXIT, UsageError } from "../../errors.js";

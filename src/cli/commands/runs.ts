@@ -1,7 +1,8 @@
 /**
  * `flower runs`: a table (or JSON lines) of the step records and runs, the fleet's statuses with --store.
- * Options: command-options.ts `runs`; store: store-option.ts; figures: run-status.ts, step-figures.ts,
- * budget-lines.ts; words: text.ts, fleet-text.ts, usage-text.ts.
+ * Options: command-line/command-options.ts `runs`; store: command-line/store-option.ts; figures:
+ * record-views/run-status.ts, record-views/step-figures.ts, record-views/budget-lines.ts; words: text.ts,
+ * fleet-commands/fleet-text.ts, command-line/usage-text.ts.
  */
 import { spentOfBudget } from "../record-views/budget-lines.js";
 import { EXIT, UsageError } from "../../errors.js";

@@ -1,7 +1,7 @@
 /**
- * `flower serve`: the live page of every run (serve/server.ts) until Ctrl-C or SIGTERM.
- * Options: command-options.ts `serve`; what the page reads and may do: serve-source.ts; words:
- * serve-terminal-text.ts, usage-text.ts.
+ * `flower serve`: the live page of every run (serve/server.ts) until Ctrl-C or SIGTERM. Options:
+ * command-line/command-options.ts `serve`; what the page reads and may do: page/serve-source.ts; words:
+ * page/serve-terminal-text.ts, command-line/usage-text.ts.
  */
 import { EXIT, UsageError } from "../../errors.js";
 import { resolveLocale } from "../../locale/locale.js";

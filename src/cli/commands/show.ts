@@ -1,7 +1,8 @@
 /**
  * `flower show [<run>|<step>]`: a run's steps and frozen documents, or one step in detail; reads only.
- * Options: command-options.ts `show`; records: step-source.ts (run directory, and --store); its sections:
- * frozen-view.ts, guard-summary.ts, handoff-summary.ts, work-summary.ts; words: text.ts, display-text.ts.
+ * Options: command-line/command-options.ts `show`; records: record-views/step-source.ts (run directory, and
+ * --store); its sections: record-views/frozen-view.ts, record-views/guard-summary.ts,
+ * live/handoff-summary.ts, record-views/work-summary.ts; words: text.ts, live/display-text.ts.
  */
 import { spentOfBudget } from "../record-views/budget-lines.js";
 import { isDefaultRunDirectory } from "../../storage/files.js";

@@ -1,7 +1,7 @@
 /**
  * `flower submit "<task>" --store URL`: a run into the fleet's queue with this checkout (fleet/submit.ts);
- * prints its name. Options: command-options.ts `submit`, parsed by args.ts; its store:
- * fleet-store-option.ts; words: fleet-text.ts.
+ * prints its name. Options: command-line/command-options.ts `submit`, parsed by command-line/args.ts; its
+ * store: command-line/fleet-store-option.ts; words: fleet-commands/fleet-text.ts.
  */
 import { EXIT, UsageError } from "../../errors.js";
 import { resolveLocale } from "../../locale/locale.js";

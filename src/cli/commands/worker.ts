@@ -1,7 +1,8 @@
 /**
  * `flower worker --store URL`: a fleet worker in the foreground (fleet/worker.ts), a line per action.
- * Options: command-options.ts `worker`, parsed by args.ts; settings and credentials: live-settings.ts;
- * store: fleet-store-option.ts; the lines it prints: fleet-command-lines.ts, fleet-text.ts.
+ * Options: command-line/command-options.ts `worker`, parsed by command-line/args.ts; settings and
+ * credentials: live/live-settings.ts; store: command-line/fleet-store-option.ts; the lines it prints:
+ * fleet-commands/fleet-command-lines.ts, fleet-commands/fleet-text.ts.
  */
 import { hostname } from "node:os";
 import { EXIT, UsageError } from "../../errors.js";
