@@ -5,7 +5,6 @@
  */
 import type { HandoffRequestSource } from "../generations/handoff-request-watch.js";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
-import type { StderrSink } from "../../agents/spawn-claude.js";
 import type { DocumentSpec } from "../../documents/document.js";
 import type { ResolvedGoal } from "../../goal/goal-option.js";
 import type { HandoffPolicy } from "../../handoff/policy.js";
@@ -13,11 +12,11 @@ import type { Locale } from "../../locale/locale.js";
 import type { StepRecord, StepSettings, WorkflowMembership } from "../../records/step-record.js";
 import type { RewriteReport } from "../../session-layers/passes/rewrite-report.js";
 import type { FlowerEvent } from "../events.js";
+import type { SessionRequest } from "../session/session-options.js";
 import type { GoalChange } from "../judge/frozen-goal.js";
 import type { QueryFunction } from "../query-function.js";
 import type { StepWork } from "../files/step-work.js";
 import type { RecallOffer } from "../../agents/recall-subagent.js";
-import type { GenerationSessions } from "../../records/earlier-generations.js";
 import type { Budget } from "../../records/run-spend.js";
 
 /** What a step needs from the runtime around it: wiring, no decisions. */
@@ -30,18 +29,7 @@ export interface StepEnvironment {
    * SDK options for one session; `sink` receives what its hooks observe (spills, denials), `stderr` what
    * the child writes on stderr.
    */
-  sessionOptions(session: {
-    resume?: string;
-    /** With `resume`: go on from this transcript entry (a rewind by turn took the later ones back). */
-    resumeAt?: string;
-    writing: boolean;
-    sink: (event: FlowerEvent) => void;
-    stderr?: StderrSink;
-    /** The generation the session belongs to (a checkpoint's commit message names it). */
-    generation?: () => number;
-    /** The step's generations before this session's: a successor can recall them (plan.recall). */
-    earlier?: readonly GenerationSessions[];
-  }): Options;
+  sessionOptions(session: SessionRequest): Options;
   /** Takes the credentials out of a text (the child's stderr, an error message). @default unchanged */
   redact?(text: string): string;
   /**

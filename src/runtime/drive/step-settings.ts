@@ -85,6 +85,18 @@ export function effectiveSettings(
   return { settings, policy, overrides, windowFrom };
 }
 
+/** The handoff fields that a handoff option and the given settings name alike (`enabled` is `handoff`). */
+const HANDOFF_FIELDS = ["window", "headroom", "rule", "maxGenerations", "handoffOutputTokens"] as const;
+type HandoffField = (typeof HANDOFF_FIELDS)[number];
+
+/** Only the handoff fields `from` names: an unnamed one stays absent, so whoever reads it decides it. */
+function namedHandoffFields(from: Pick<GivenSettings, HandoffField>): Pick<GivenSettings, HandoffField> {
+  const named: Pick<GivenSettings, HandoffField> = {};
+  for (const field of HANDOFF_FIELDS)
+    if (from[field] !== undefined) Object.assign(named, { [field]: from[field] });
+  return named;
+}
+
 /**
  * The settings a handoff option names explicitly (`handoff: true` names `enabled`). A value that is not
  * a policy or a boolean fails here, as in `HandoffPolicy.from`.
@@ -95,11 +107,7 @@ export function givenHandoff(value: HandoffPolicy | boolean | undefined): GivenS
   const given = HandoffPolicy.from(value).given;
   return {
     ...(given.enabled !== undefined ? { handoff: given.enabled } : {}),
-    ...(given.window !== undefined ? { window: given.window } : {}),
-    ...(given.headroom !== undefined ? { headroom: given.headroom } : {}),
-    ...(given.rule !== undefined ? { rule: given.rule } : {}),
-    ...(given.maxGenerations !== undefined ? { maxGenerations: given.maxGenerations } : {}),
-    ...(given.handoffOutputTokens !== undefined ? { handoffOutputTokens: given.handoffOutputTokens } : {}),
+    ...namedHandoffFields(given),
   };
 }
 
@@ -110,11 +118,7 @@ export function givenHandoff(value: HandoffPolicy | boolean | undefined): GivenS
 export function handoffOptionOf(given: GivenSettings): HandoffPolicy {
   return new HandoffPolicy({
     ...(given.handoff !== undefined ? { enabled: given.handoff } : {}),
-    ...(given.window !== undefined ? { window: given.window } : {}),
-    ...(given.headroom !== undefined ? { headroom: given.headroom } : {}),
-    ...(given.rule !== undefined ? { rule: given.rule } : {}),
-    ...(given.maxGenerations !== undefined ? { maxGenerations: given.maxGenerations } : {}),
-    ...(given.handoffOutputTokens !== undefined ? { handoffOutputTokens: given.handoffOutputTokens } : {}),
+    ...namedHandoffFields(given),
   });
 }
 

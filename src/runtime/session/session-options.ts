@@ -26,6 +26,20 @@ import type { RecallOffer } from "../../agents/recall-subagent.js";
 import type { GenerationSessions } from "../../records/earlier-generations.js";
 import { recallSearch } from "./recall-access.js";
 
+/** What the step loop asks of one session's options; the step's own parts come from the wiring. */
+export interface SessionRequest {
+  resume?: string;
+  /** With `resume`: go on from this transcript entry (a rewind by turn took the later ones back). */
+  resumeAt?: string;
+  writing: boolean;
+  sink: (event: FlowerEvent) => void;
+  stderr?: StderrSink;
+  /** The generation the session belongs to (a checkpoint's commit message names it). */
+  generation?: () => number;
+  /** The step's generations before this session's: a successor can recall them. */
+  earlier?: readonly GenerationSessions[];
+}
+
 /** What the runtime lends every session. */
 export interface SessionWiring {
   options: ResolvedRuntimeOptions;
@@ -53,16 +67,7 @@ export interface StepSession {
   policy: HandoffPolicy;
   /** The step's settings (model, budget, language): recorded, or as given for a new step. */
   settings: StepSettings;
-  session: {
-    resume?: string;
-    resumeAt?: string;
-    writing: boolean;
-    sink: (event: FlowerEvent) => void;
-    stderr?: StderrSink;
-    generation?: () => number;
-    /** The step's generations before this session's (recall searches them). */
-    earlier?: readonly GenerationSessions[];
-  };
+  session: SessionRequest;
   lease: StepLease;
   /** The run's work: a checkpoint after each main-thread call (step-work.ts); absent when off. */
   work?: StepWork | undefined;
