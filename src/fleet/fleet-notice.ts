@@ -24,6 +24,20 @@ export function fleetNotice(
 ): Omit<Notification, "at"> | null {
   const words = NOTIFY_TEXT[locale].why;
   const at = step ?? "requirements";
+  const goOn = commandFor("continue", run);
+  // An ended run: its event is its status, for the step it ended in (`work` when none is known).
+  const ended = (
+    status: "done" | "budget-reached" | "goal-not-met" | "failed",
+    why: string,
+    command: string | null,
+  ): Omit<Notification, "at"> => ({
+    event: status,
+    run,
+    step: step ?? "work",
+    status,
+    why,
+    continue: command,
+  });
   switch (settled.status) {
     case "paused":
       if (outcome.drift)
@@ -44,36 +58,19 @@ export function fleetNotice(
         continue: commandFor("approve", run),
       };
     case "done":
-      return { event: "done", run, step: step ?? "work", status: "done", why: words.done, continue: null };
+      return ended("done", words.done, null);
     case "budget-reached":
-      return {
-        event: "budget-reached",
-        run,
-        step: step ?? "work",
-        status: "budget-reached",
-        why: settled.error ?? words.failed,
-        continue: outcome.budget
-          ? `${commandFor("continue", run)} --budget ${nextBudget(outcome.budget.spentUsd, outcome.budget.budgetUsd)}`
-          : commandFor("continue", run),
-      };
+      return ended(
+        "budget-reached",
+        settled.error ?? words.failed,
+        outcome.budget
+          ? `${goOn} --budget ${nextBudget(outcome.budget.spentUsd, outcome.budget.budgetUsd)}`
+          : goOn,
+      );
     case "goal-not-met":
-      return {
-        event: "goal-not-met",
-        run,
-        step: step ?? "work",
-        status: "goal-not-met",
-        why: outcome.why ?? words.goalNotMet,
-        continue: commandFor("continue", run),
-      };
+      return ended("goal-not-met", outcome.why ?? words.goalNotMet, goOn);
     case "failed":
-      return {
-        event: "failed",
-        run,
-        step: step ?? "work",
-        status: "failed",
-        why: settled.error ?? words.failed,
-        continue: commandFor("continue", run),
-      };
+      return ended("failed", settled.error ?? words.failed, goOn);
     default:
       return null;
   }

@@ -39,6 +39,7 @@ import { storeHint } from "../store-hint.js";
 import { storeOption, type StoreOption } from "../command-line/store-option.js";
 import { CLI_TEXT } from "../text.js";
 import { USAGE_TEXT } from "../command-line/usage-text.js";
+import { joinStore } from "../join-store.js";
 
 export interface LiveSettings {
   output: Output;
@@ -175,7 +176,7 @@ export function requireCredentials(settings: LiveSettings): void {
  * The runtime of a live command. Imported here, not at the top: a usage error found before this point
  * should not load the SDK. With a shared store, the store is reached first (an unreachable server is one
  * line, and nothing is written: the runtime makes the run directory and its records.db at once), then
- * joined (joinSharedStore).
+ * joined (join-store.ts).
  */
 export async function makeRuntime(
   settings: LiveSettings,
@@ -199,29 +200,15 @@ export async function makeRuntime(
     ...(onEvent ? { onEvent } : {}),
     store: settings.store.spec,
   });
-  await joinSharedStore(rt, settings);
+  // A shared store is joined before any step starts; SQLite in the run directory has nothing to join.
+  if (settings.store.spec.kind === "postgres") await joinStore(rt);
   return rt;
 }
 
 /**
- * With a shared store: connects (an unreachable server is one line, before any credentials are needed
- * or any step starts) and copies every step's record from the store, so names and `continue` see the
- * whole fleet. Closes the runtime when it fails.
- */
-async function joinSharedStore(rt: Runtime, settings: LiveSettings): Promise<void> {
-  if (settings.store.spec.kind !== "postgres") return;
-  try {
-    await rt.ready();
-    await rt.records.pull?.();
-  } catch (error) {
-    rt.close();
-    throw error;
-  }
-}
-
-/**
- * `flower continue <step>` as the user should type it (`npx flower …` where that is how: invocation.ts), with --store (see store-hint.ts), --run-dir and
- * --workspace when not the defaults. A store whose password was left out gets a note on the next line.
+ * `flower continue <step>` as the user should type it (`npx flower …` where that is how:
+ * command-line/invocation.ts), with --store (see store-hint.ts), --run-dir and --workspace when not the
+ * defaults. A store whose password was left out gets a note on the next line.
  */
 export function continueCommand(
   step: string,

@@ -13,6 +13,7 @@ import { parseLang, parseNonEmpty, type ParsedCommand } from "../command-line/ar
 import { storeOption } from "../command-line/store-option.js";
 import { USAGE_TEXT } from "../command-line/usage-text.js";
 import { WORK_TEXT, type WorkText } from "./work-text.js";
+import { joinStore } from "../join-store.js";
 
 export interface WorkCommand {
   rt: Runtime;
@@ -51,12 +52,6 @@ export async function workCommand(
     locale,
     store: store.spec,
   });
-  try {
-    await rt.ready();
-    await rt.records.pull?.();
-  } catch (error) {
-    rt.close();
-    throw error;
-  }
+  await joinStore(rt);
   return { rt, name: name.trim(), locale, text, workspace, runDir };
 }
