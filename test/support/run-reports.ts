@@ -8,7 +8,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { startFakeModel, text, type FakeModel, type Policy } from "../../src/testing/index.js";
 import { cleanEnv, runFlower, type Finished } from "../e2e/cli/helpers.js";
-import { isDocumentStep, isGoalStep, requirementsAnswer } from "../e2e/cli/workflow-answers.js";
+import { goalDocument, isDocumentStep, isGoalStep, requirementsAnswer } from "../e2e/cli/workflow-answers.js";
 
 /** The goal-not-met run's task, as a person types it: two lines, kept as two lines on the page. */
 export const GNM_TASK = "Write out.txt\nwith one line: hello";
@@ -27,22 +27,7 @@ export interface RecordedRun {
 export function goalNotMetPolicy(): Policy {
   return (request) => {
     if (request.kind === "title" || request.kind === "compact") return undefined;
-    if (isGoalStep(request))
-      return text(
-        [
-          "## Goal",
-          "out.txt exists.",
-          "",
-          "## Checks",
-          `- \`${GNM_CHECK}\` exits 0`,
-          "",
-          "## Constraints",
-          "- (none)",
-          "",
-          "## Non-goals",
-          "- (empty)",
-        ].join("\n"),
-      );
+    if (isGoalStep(request)) return text(goalDocument("out.txt exists.", [GNM_CHECK]));
     if (isDocumentStep(request)) return text(requirementsAnswer());
     if (request.isSubagent) return text("unused");
     return text("Done: wrote out.txt.");

@@ -35,35 +35,30 @@ export function goalAnswer(request: ModelRequest): string {
     .firstUserText()
     .split("\n")
     .find((candidate) => candidate.startsWith("- The flaky test is"));
+  return goalDocument("The flaky test passes every time.", ["true"], {
+    constraint: `From the requirements: ${line?.replace(/^- /, "") ?? "(not found)"}`,
+  });
+}
+
+/** The drift tests' goal: one check (`fixed.txt` exists) that a note-writing model never makes pass. */
+export const FIXED_FILE_GOAL = goalDocument("The bug is fixed.", ["test -f fixed.txt"]);
+
+/** A goal document as a goal step answers it: the goal, checks that each exit 0, one constraint, no non-goal. */
+export function goalDocument(goal: string, checks: string[], { constraint = "(none)" } = {}): string {
   return [
     "## Goal",
-    "The flaky test passes every time.",
+    goal,
     "",
     "## Checks",
-    "- `true` exits 0",
+    ...checks.map((check) => `- \`${check}\` exits 0`),
     "",
     "## Constraints",
-    `- From the requirements: ${line?.replace(/^- /, "") ?? "(not found)"}`,
+    `- ${constraint}`,
     "",
     "## Non-goals",
     "- (empty)",
   ].join("\n");
 }
-
-/** The drift tests' goal: one check (`fixed.txt` exists) that a note-writing model never makes pass. */
-export const FIXED_FILE_GOAL = [
-  "## Goal",
-  "The bug is fixed.",
-  "",
-  "## Checks",
-  "- `test -f fixed.txt` exits 0",
-  "",
-  "## Constraints",
-  "- (none)",
-  "",
-  "## Non-goals",
-  "- (empty)",
-].join("\n");
 
 export const isGoalStep = (request: ModelRequest) => request.documentKind === "goal";
 export const isDocumentStep = (request: ModelRequest) => request.documentKind !== undefined;
