@@ -65,15 +65,12 @@ export function daySpent(records: readonly StepRecord[], day: string): number {
   let spent = 0;
   const add = (record: Omit<StepRecord, "earlierRuns">) => {
     let inGenerations = 0;
-    for (const generation of record.history) {
+    // A rewind took generations out of the history, not out of what was spent.
+    const rewound = (record.rewound ?? []).flatMap((rewind) => rewind.generations);
+    for (const generation of [...record.history, ...rewound]) {
       inGenerations += generation.costUsd;
       if (utcDay(generation.startedAt) === day) spent += generation.costUsd;
     }
-    for (const rewound of record.rewound ?? [])
-      for (const generation of rewound.generations) {
-        inGenerations += generation.costUsd;
-        if (utcDay(generation.startedAt) === day) spent += generation.costUsd;
-      }
     const rest = record.costUsd - inGenerations;
     if (rest > 0 && utcDay(record.updatedAt) === day) spent += rest;
   };
