@@ -19,6 +19,7 @@ import { DEFAULT_LEASE_TIMING, ownerGone } from "../records/lease.js";
 import { currentProcess, type ProcessIdentity } from "../records/process-identity.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { fleetStoreSpec, openFleetStore, type FleetStore } from "../storage/fleet-store.js";
+import { RETRY_LIMIT } from "../storage/postgres/run-queue.js";
 import { storeUrl, type PostgresStoreSpec, type StoreSpec } from "../storage/store-spec.js";
 import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 import { RUNTIME_OPTION_NAMES } from "../runtime/options.js";
@@ -275,7 +276,9 @@ export class Worker {
       const state = await fleet.queue.state(run.job);
       if (state === "retry" || state === "created") return;
       if (state === "failed") {
-        await fleet.runs.move(run.run, ["queued"], "failed", { job: null });
+        // Said on the row, so `flower runs` shows why the run ended without a step failing.
+        const error = `${why}; its job went back ${RETRY_LIMIT} times already, so the run ends here`;
+        await fleet.runs.move(run.run, ["queued"], "failed", { job: null, error });
         return;
       }
     }

@@ -206,14 +206,24 @@ export class PostgresFleetRuns {
     run: string,
     from: readonly FleetStatus[],
     to: FleetStatus,
-    fields: { approved?: boolean; job?: string | null } = {},
+    fields: { approved?: boolean; job?: string | null; error?: string } = {},
   ): Promise<boolean> {
     const rows = await this.#query(
       "change a run's status",
       `UPDATE ${this.#table} SET status = $3, approved = approved OR $4,
-         job = CASE WHEN $5 THEN $6 ELSE job END, updated_at = now()
+         job = CASE WHEN $5 THEN $6 ELSE job END, error = CASE WHEN $7 THEN $8 ELSE error END,
+         updated_at = now()
        WHERE run = $1 AND status = ANY($2) RETURNING run`,
-      [run, from, to, fields.approved === true, fields.job !== undefined, fields.job ?? null],
+      [
+        run,
+        from,
+        to,
+        fields.approved === true,
+        fields.job !== undefined,
+        fields.job ?? null,
+        fields.error !== undefined,
+        fields.error ?? null,
+      ],
     );
     return rows.length > 0;
   }

@@ -25,7 +25,7 @@ const QUEUE = "flower-runs";
  * How often a job goes back after a worker died with it; then the run fails instead of killing another
  * worker (a task that exhausts memory, say).
  */
-const RETRY_LIMIT = 10;
+export const RETRY_LIMIT = 10;
 
 /**
  * pg-boss fails a job active longer than this (its maximum is under 24 hours). A run may take longer:

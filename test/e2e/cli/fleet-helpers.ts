@@ -20,6 +20,8 @@ export interface FleetRow {
   step: string | null;
   pid: number | null;
   cancel_requested: boolean;
+  /** Why a failed run failed (the worker's words), null otherwise. */
+  error: string | null;
 }
 
 export interface LeaseSample {
@@ -90,7 +92,7 @@ export { query };
 export function fleetRows(serverUrl: string, schema: string): Promise<FleetRow[]> {
   return query<FleetRow>(
     serverUrl,
-    `SELECT run, status, step, pid, cancel_requested FROM ${schema}.flower_fleet_runs ORDER BY submitted_at, run`,
+    `SELECT run, status, step, pid, cancel_requested, error FROM ${schema}.flower_fleet_runs ORDER BY submitted_at, run`,
   );
 }
 
