@@ -132,6 +132,18 @@ describe("a fleet of 3 workers under load", () => {
     for (const name of ["w1", "w2", "w3"])
       workers.set(name, startWorker(kit, temp, { name, url, workspace, concurrency: 2 }));
     const nameOfPid = new Map([...workers].map(([name, spawned]) => [spawned.child.pid!, name]));
+    // Each worker's log so far, to name what a worker said about a run that did not end done.
+    const logs = new Map<string, string[]>();
+    for (const [name, spawned] of workers) {
+      const lines: string[] = [];
+      logs.set(name, lines);
+      for (const stream of [spawned.child.stdout, spawned.child.stderr])
+        stream?.on("data", (chunk: Buffer) => lines.push(...chunk.toString().split("\n")));
+    }
+    const saidAbout = (run: string) =>
+      [...logs].flatMap(([name, lines]) =>
+        lines.filter((line) => line.includes(run)).map((line) => `  ${name}: ${line}`),
+      );
 
     // The lease table and the fleet rows, sampled until the end.
     const leaseErrors: string[] = [];
@@ -212,7 +224,9 @@ describe("a fleet of 3 workers under load", () => {
     const rows = await fleetRows(server().url, schema);
     // A run that did not end done is named with the worker's reason, so a failure says why.
     expect(
-      rows.filter((row) => row.status !== "done").map((row) => `${row.run}: ${row.status}: ${row.error}`),
+      rows
+        .filter((row) => row.status !== "done")
+        .map((row) => [`${row.run}: ${row.status}: ${row.error}`, ...saidAbout(row.run)].join("\n")),
     ).toEqual([]);
     expect(rows.map((row) => row.status)).toEqual(Array(RUNS).fill("done"));
     expect(overlaps).toEqual([]);
