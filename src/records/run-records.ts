@@ -49,8 +49,10 @@ export interface RunRecords {
   /**
    * A shared store only: brings the step's record (all records without `step`) from the store into the
    * local copy that `get`/`list` read. The runtime calls it before it reads a step it may not have seen.
+   * `lease`: the caller holds the step's lease with this token (a record driven on this machine under
+   * another lease keeps its local copy, which is ahead of the store's).
    */
-  pull?(step?: string): Promise<void>;
+  pull?(step?: string, options?: { lease?: string }): Promise<void>;
   /**
    * A shared store only: resolves once every `put` so far (of `step`, or of every step) reached the
    * store; rejects with why one did not.

@@ -20,6 +20,7 @@
  */
 import { LeaseLostError } from "../errors.js";
 import type { LeaseRow } from "../records/lease.js";
+import { currentProcess, sameMachine } from "../records/process-identity.js";
 import type { PostgresRunRecords } from "./postgres/postgres-run-records.js";
 import type { AcquireOptions, AcquireResult, RunRecords } from "../records/run-records.js";
 import type { SqliteRunRecords } from "./sqlite/sqlite-run-records.js";
@@ -105,10 +106,31 @@ export class SharedRunRecords implements RunRecords {
     return this.remote.leases();
   }
 
-  /** Copies the step's record (every record without `step`) from the store into the local copy. */
-  async pull(step?: string): Promise<void> {
+  /**
+   * Copies the step's record (every record without `step`) from the store into the local copy — except a
+   * record another driver on this machine holds the lease of. That driver writes the local copy first and
+   * the store after, so the store's copy can be older than the local one (a worker's two runs, or two
+   * workers in one checkout, share the run directory): copied over it, the step's end read back as
+   * "running". `lease`: the caller's own lease of `step`; under it the store's copy is taken (the step
+   * may have moved on another machine).
+   *
+   * The leases are read before the records: a holder releases only after its writes reached the store,
+   * so a lease seen gone means the records read after it are the newest.
+   */
+  async pull(step?: string, options: { lease?: string } = {}): Promise<void> {
+    const self = currentProcess();
+    const drivenHere = new Set(
+      (await this.remote.leases())
+        .filter((lease) => lease.token !== options.lease && sameMachine(lease, self))
+        .map((lease) => lease.step),
+    );
     const records = step === undefined ? await this.remote.list() : [await this.remote.get(step)];
-    for (const record of records) if (record) this.local.put(record, { keepUpdatedAt: true });
+    this.local.putCopies(
+      records.filter(
+        (record): record is StepRecord =>
+          record !== undefined && !(drivenHere.has(record.step) && this.local.get(record.step) !== undefined),
+      ),
+    );
   }
 
   /**

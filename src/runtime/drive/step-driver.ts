@@ -138,7 +138,7 @@ export class StepDriver {
       });
       // Read under the lease: while we waited, the holder may have moved the step on (here or, with a
       // shared store, on another machine: its record and frozen documents come from the store).
-      await records.pull?.(step);
+      await records.pull?.(step, { lease: lease.token });
       await this.#parts.sync?.restoreNotes();
       const record = continued === undefined ? undefined : this.#continuable(step);
       // A continued step runs as it was started; a new step of a workflow run as the run was started.

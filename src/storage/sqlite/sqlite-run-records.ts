@@ -129,11 +129,8 @@ export class SqliteRunRecords implements RunRecords {
     return rows.map((row) => JSON.parse(row.record) as StepRecord);
   }
 
-  /** `keepUpdatedAt`: a copy of a record from a shared store keeps the time it was last changed there. */
-  put(record: StepRecord, options: { lease?: string; keepUpdatedAt?: boolean } = {}): void {
-    const stored: StepRecord = options.keepUpdatedAt
-      ? record
-      : { ...record, updatedAt: new Date().toISOString() };
+  put(record: StepRecord, options: { lease?: string } = {}): void {
+    const stored: StepRecord = { ...record, updatedAt: new Date().toISOString() };
     this.#db
       .transaction(() => {
         if (options.lease !== undefined) {
@@ -146,6 +143,24 @@ export class SqliteRunRecords implements RunRecords {
             "INSERT INTO steps (step, record, updated_at) VALUES (?, ?, ?) ON CONFLICT(step) DO UPDATE SET record = excluded.record, updated_at = excluded.updated_at",
           )
           .run(record.step, JSON.stringify(stored), stored.updatedAt);
+        this.#mirror();
+      })
+      .immediate();
+  }
+
+  /**
+   * Copies of records from a shared store, each keeping the time it was last changed there: one
+   * transaction and one manifest write for all of them (a fleet's checkout holds hundreds of records,
+   * and every run a worker starts pulls them all).
+   */
+  putCopies(records: readonly StepRecord[]): void {
+    if (records.length === 0) return;
+    this.#db
+      .transaction(() => {
+        const upsert = this.#db.prepare(
+          "INSERT INTO steps (step, record, updated_at) VALUES (?, ?, ?) ON CONFLICT(step) DO UPDATE SET record = excluded.record, updated_at = excluded.updated_at",
+        );
+        for (const record of records) upsert.run(record.step, JSON.stringify(record), record.updatedAt);
         this.#mirror();
       })
       .immediate();

@@ -218,6 +218,61 @@ describe("records written through to the store", () => {
     second.close();
   });
 
+  it("a pull on this machine keeps a record another driver here is writing, and takes it once released", async () => {
+    const { records: remote, pool, schema } = await shared();
+    // Two runtimes of one machine over one run directory: a worker's two runs, or two workers in one checkout.
+    const runDir = join(tempDir(), "runs");
+    const driver = new SharedRunRecords(new SqliteRunRecords(runDir), remote);
+    const other = new SharedRunRecords(new SqliteRunRecords(runDir), remote);
+    const self = currentProcess();
+    await driver.acquire("build", { self, now: new Date(), token: "driver" });
+    const record = newStepRecord("build", "lead", "Build it.");
+    driver.put(record, { lease: "driver" });
+    await driver.flush();
+    // The step's end is in the local copy, its write to the store still on its way (held here by a lock
+    // on the lease row, which every fenced write share-locks).
+    const holding = await pool.connect();
+    await holding.query("BEGIN");
+    await holding.query(
+      `SELECT 1 FROM ${quoteIdentifier(schema)}.flower_leases WHERE step = 'build' FOR UPDATE`,
+    );
+    try {
+      driver.put({ ...record, status: "done" }, { lease: "driver" });
+      await other.pull();
+      expect((await remote.get("build"))!.status).toBe("running");
+      expect(other.get("build")!.status).toBe("done");
+      expect(driver.get("build")!.status).toBe("done");
+    } finally {
+      await holding.query("ROLLBACK");
+      holding.release();
+    }
+    await driver.release("build", "driver");
+    expect((await remote.get("build"))!.status).toBe("done");
+    // Released: what the store has now (changed from another machine since) is what a pull brings.
+    await remote.put({ ...record, status: "done", numTurns: 9 }, {});
+    await other.pull();
+    expect(other.get("build")).toMatchObject({ status: "done", numTurns: 9 });
+    driver.close();
+    other.close();
+  });
+
+  it("under its own lease a driver takes the store's copy of its step over the local one", async () => {
+    const { records: remote } = await shared();
+    const runDir = join(tempDir(), "runs");
+    const here = new SharedRunRecords(new SqliteRunRecords(runDir), remote);
+    const record = newStepRecord("build", "lead", "Build it.");
+    here.local.put({ ...record, numTurns: 1 });
+    // Driven on from another machine meanwhile.
+    await remote.put({ ...record, numTurns: 40 }, {});
+    await here.acquire("build", { self: currentProcess(), now: new Date(), token: "mine" });
+    await here.pull("build");
+    expect(here.get("build")!.numTurns).toBe(1);
+    await here.pull("build", { lease: "mine" });
+    expect(here.get("build")!.numTurns).toBe(40);
+    await here.release("build", "mine");
+    here.close();
+  });
+
   it("stops a driver whose lease was taken over at its next save, and keeps the store's record", async () => {
     const { records: remote } = await shared();
     const driver = new SharedRunRecords(new SqliteRunRecords(join(tempDir(), "runs")), remote);
