@@ -28,7 +28,11 @@ export class GitError extends FlowerError {
     stderr: string,
     options?: { cause?: unknown },
   ) {
-    const said = stderr.trim().split("\n").slice(-3).join(" / ");
+    const lines = stderr.trim().split("\n");
+    // git's own verdict first ("fatal: Unable to create '…/index.lock': File exists."): the advice it
+    // prints after it would push the path out of the last lines.
+    const verdict = lines.find((line) => /^(fatal|error): /.test(line));
+    const said = verdict ?? lines.slice(-3).join(" / ");
     super(
       "work",
       `git ${args.slice(0, 3).join(" ")} failed${exitCode === null ? "" : ` (exit ${exitCode})`}${said ? `: ${said}` : ""}`,
