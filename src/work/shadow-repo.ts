@@ -19,7 +19,8 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, relative, sep } from "node:path";
-import { git, gitText, nulList, type GitCall } from "./git.js";
+import { git, gitText, nulList, type GitAnswer, type GitCall } from "./git.js";
+import { clearStaleLock } from "./stale-lock.js";
 
 /** Where the person's repository is, seen from the workspace; null when the workspace is not in one. */
 export interface PersonRepository {
@@ -119,13 +120,22 @@ export class ShadowRepo {
     };
   }
 
-  /** A git call on the shadow (cwd: the root, so pathspecs are root-relative). */
-  run(args: readonly string[], call: GitCall & { index?: string } = {}) {
-    return git(args, { cwd: this.root, ...call, env: { ...this.#env(call.index), ...call.env } });
+  /**
+   * A git call on the shadow (cwd: the root, so pathspecs are root-relative). A call that meets a lock
+   * left by a killed git (stale-lock.ts) removes it and is tried once more.
+   */
+  async run(args: readonly string[], call: GitCall & { index?: string } = {}): Promise<GitAnswer> {
+    const once = () => git(args, { cwd: this.root, ...call, env: { ...this.#env(call.index), ...call.env } });
+    try {
+      return await once();
+    } catch (error) {
+      if (!clearStaleLock(error, this.dir)) throw error;
+      return once();
+    }
   }
 
-  text(args: readonly string[], call: GitCall & { index?: string } = {}): Promise<string> {
-    return gitText(args, { cwd: this.root, ...call, env: { ...this.#env(call.index), ...call.env } });
+  async text(args: readonly string[], call: GitCall & { index?: string } = {}): Promise<string> {
+    return (await this.run(args, call)).stdout.toString("utf8").replace(/\n$/, "");
   }
 
   async #init(exclude: readonly string[]): Promise<void> {

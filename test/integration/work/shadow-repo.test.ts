@@ -6,9 +6,10 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { STALE_LOCK_MS } from "../../../src/work/stale-lock.js";
 import { WorkTracker } from "../../../src/work/work-tracker.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 
@@ -124,6 +125,48 @@ describe("the shadow repository", () => {
     expect(files.sort()).toEqual([".gitignore", "a.txt", "c.txt"]);
     expect(personState(root)).toEqual(before);
     expect(existsSync(join(root, "hook.log"))).toBe(false);
+  });
+
+  it("goes past the locks a killed git left in it once they are stale, and leaves a fresh one alone", async () => {
+    const root = personRepo();
+    const runDir = join(root, "runs");
+    const work = await tracker(root, runDir, true);
+    await work.checkpoint({ kind: "start", step: "work", generation: 1 });
+    // What a git killed with its driver (docker stop, the OOM killer) leaves: the chain's index lock and
+    // its ref's lock, taken and never renamed into place.
+    const locks = [
+      join(work.shadow.dir, `index-${work.key}.lock`),
+      join(work.shadow.dir, `${work.ref}.lock`),
+    ];
+    const leave = (ageMs: number) => {
+      const at = new Date(Date.now() - ageMs);
+      for (const lock of locks) {
+        writeFileSync(lock, "");
+        utimesSync(lock, at, at);
+      }
+    };
+    const edit = async (text: string, call: string) => {
+      writeFileSync(join(root, "c.txt"), text);
+      return (await tracker(root, runDir, true)).checkpoint({
+        kind: "call",
+        step: "work",
+        generation: 1,
+        session: "s1",
+        call,
+      });
+    };
+
+    // Young: a git of a driver that just died may still be finishing; the checkpoint fails and says why.
+    leave(5_000);
+    await expect(edit("c1\n", "t1")).rejects.toThrow(/index-.*\.lock': File exists/);
+    expect(locks.every((lock) => existsSync(lock))).toBe(true);
+
+    leave(STALE_LOCK_MS + 5_000);
+    const taken = await edit("c2\n", "t2");
+    expect(taken).toMatchObject({ changed: true, files: ["c.txt"] });
+    expect(locks.some((lock) => existsSync(lock))).toBe(false);
+    expect(sh(root, "--git-dir", work.shadow.dir, "show", `${taken.commit}:c.txt`)).toBe("c2");
+    expect((await tracker(root, runDir, true)).tip).toBe(taken.commit);
   });
 
   it("restores a checkpoint exactly in a working tree of its own, and only then", async () => {
