@@ -112,7 +112,13 @@ export class StepWork {
         ...(input.call !== undefined ? { call: input.call } : {}),
       });
     } catch (error) {
-      this.#warn(sink, `a checkpoint of the run's files failed (${input.kind}): ${messageOf(error)}`);
+      // Said once per cause: a lock that stays makes every checkpoint after it fail alike.
+      const why = messageOf(error);
+      this.#warn(
+        sink,
+        `a checkpoint of the run's files failed (${input.kind}): ${why}`,
+        `checkpoint: ${why}`,
+      );
     }
   }
 
@@ -143,9 +149,10 @@ export class StepWork {
     return { PostToolUse: [matcher], PostToolUseFailure: [matcher] };
   }
 
-  #warn(sink: (event: FlowerEvent) => void, message: string): void {
-    if (this.#said.has(message)) return;
-    this.#said.add(message);
+  /** Says `message` unless what it is about (`key`, the message itself by default) was said already. */
+  #warn(sink: (event: FlowerEvent) => void, message: string, key = message): void {
+    if (this.#said.has(key)) return;
+    this.#said.add(key);
     sink({ type: "work-warning", step: this.step, message });
   }
 }
