@@ -130,22 +130,7 @@ export class SqliteRunRecords implements RunRecords {
   }
 
   put(record: StepRecord, options: { lease?: string } = {}): void {
-    const stored: StepRecord = { ...record, updatedAt: new Date().toISOString() };
-    this.#db
-      .transaction(() => {
-        if (options.lease !== undefined) {
-          const holder = this.#db.prepare("SELECT token FROM leases WHERE step = ?").get(record.step) as
-            { token: string } | undefined;
-          if (holder?.token !== options.lease) throw new LeaseLostError(record.step);
-        }
-        this.#db
-          .prepare(
-            "INSERT INTO steps (step, record, updated_at) VALUES (?, ?, ?) ON CONFLICT(step) DO UPDATE SET record = excluded.record, updated_at = excluded.updated_at",
-          )
-          .run(record.step, JSON.stringify(stored), stored.updatedAt);
-        this.#mirror();
-      })
-      .immediate();
+    this.#writeRecords([{ ...record, updatedAt: new Date().toISOString() }], options.lease);
   }
 
   /**
@@ -154,13 +139,25 @@ export class SqliteRunRecords implements RunRecords {
    * and every run a worker starts pulls them all).
    */
   putCopies(records: readonly StepRecord[]): void {
-    if (records.length === 0) return;
+    if (records.length > 0) this.#writeRecords(records);
+  }
+
+  /** Writes the records as they are in one transaction, fenced by `lease` when given, and mirrors them. */
+  #writeRecords(records: readonly StepRecord[], lease?: string): void {
     this.#db
       .transaction(() => {
-        const upsert = this.#db.prepare(
-          "INSERT INTO steps (step, record, updated_at) VALUES (?, ?, ?) ON CONFLICT(step) DO UPDATE SET record = excluded.record, updated_at = excluded.updated_at",
-        );
-        for (const record of records) upsert.run(record.step, JSON.stringify(record), record.updatedAt);
+        for (const record of records) {
+          if (lease !== undefined) {
+            const holder = this.#db.prepare("SELECT token FROM leases WHERE step = ?").get(record.step) as
+              { token: string } | undefined;
+            if (holder?.token !== lease) throw new LeaseLostError(record.step);
+          }
+          this.#db
+            .prepare(
+              "INSERT INTO steps (step, record, updated_at) VALUES (?, ?, ?) ON CONFLICT(step) DO UPDATE SET record = excluded.record, updated_at = excluded.updated_at",
+            )
+            .run(record.step, JSON.stringify(record), record.updatedAt);
+        }
         this.#mirror();
       })
       .immediate();
