@@ -20,30 +20,25 @@ export const STALE_LOCK_MS = 60_000;
 const HELD = /Unable to create '([^']+\.lock)': File exists/;
 
 /**
- * The lock a failed call in `dir` met, when it is inside `dir` and older than STALE_LOCK_MS; null for
- * any other failure, a lock elsewhere, or one that may still be held.
+ * When a failed call in `dir` met a lock inside `dir` that is older than STALE_LOCK_MS (or already gone),
+ * removes it and returns true: the call may be tried again. False for any other failure, a lock elsewhere,
+ * or one that may still be held.
  */
-export function staleLockOf(error: unknown, dir: string, now = Date.now()): string | null {
-  if (!(error instanceof GitError)) return null;
+export function clearStaleLock(error: unknown, dir: string): boolean {
+  if (!(error instanceof GitError)) return false;
   const named = HELD.exec(error.stderr)?.[1];
-  if (named === undefined) return null;
+  if (named === undefined) return false;
   const lock = resolve(dir, named);
   const inside = relative(resolve(dir), lock);
-  if (inside === "" || inside.startsWith("..") || isAbsolute(inside)) return null;
+  if (inside === "" || inside.startsWith("..") || isAbsolute(inside)) return false;
   let modified: number;
   try {
     modified = statSync(lock).mtimeMs;
   } catch {
-    // Gone meanwhile: its holder finished; the call can simply be tried again.
-    return lock;
+    // Gone meanwhile: its holder finished.
+    return true;
   }
-  return now - modified > STALE_LOCK_MS ? lock : null;
-}
-
-/** Removes a stale lock; true when the call that met it may be tried again. */
-export function clearStaleLock(error: unknown, dir: string): boolean {
-  const lock = staleLockOf(error, dir);
-  if (lock === null) return false;
+  if (Date.now() - modified <= STALE_LOCK_MS) return false;
   rmSync(lock, { force: true });
   return true;
 }
