@@ -12,8 +12,7 @@ import { POSTGRES_MIGRATIONS } from "../../../src/storage/postgres/migrations.js
 import { PostgresSessionStore, redact } from "../../../src/storage/postgres/postgres-session-store.js";
 import { freshSchema, usePostgresServer, queryOnce } from "../../support/postgres-server.js";
 import {
-  TranscriptBuilder,
-  bash,
+  sampleTranscript,
   repeatedMarkers,
   type Entry,
 } from "../../unit/session-layers/transcript-fixtures.js";
@@ -30,16 +29,6 @@ function store(schema = freshSchema(), extra: { maxConnections?: number } = {}):
 
 function query<Row extends pg.QueryResultRow>(sql: string, values: unknown[] = []): Promise<Row[]> {
   return queryOnce<Row>(postgres().url, sql, values);
-}
-
-function transcript(): Entry[] {
-  const t = new TranscriptBuilder();
-  t.prompt("hello 世界");
-  t.marker("mode", "bypassPermissions");
-  t.response("looking", [bash("git status -s", " M a.ts"), bash("ls", "a\nb")]);
-  t.marker("cost-state", 0.0147);
-  t.response("done");
-  return t.entries;
 }
 
 afterEach(async () => {
@@ -98,8 +87,8 @@ describe("PostgresSessionStore with a runner's role", () => {
     await query(`GRANT USAGE ON ALL SEQUENCES IN SCHEMA ${schema} TO ${role}`);
     const runner = new PostgresSessionStore({ url: postgres().url.replace("flower@", `${role}@`), schema });
     open.push(runner);
-    await runner.append(main, transcript());
-    expect(await runner.load(main)).toEqual(transcript());
+    await runner.append(main, sampleTranscript());
+    expect(await runner.load(main)).toEqual(sampleTranscript());
     // Creating tables is what it may not do: a fresh schema needs the administrator.
     const fresh = new PostgresSessionStore({
       url: postgres().url.replace("flower@", `${role}@`),
@@ -123,7 +112,7 @@ describe("PostgresSessionStore", () => {
 
   it("adds nothing when a batch is replayed or retried, uuid or not", async () => {
     const created = store();
-    const entries = transcript();
+    const entries = sampleTranscript();
     await created.append(main, entries);
     await created.append(main, entries);
     await created.append(main, entries.slice(2, 5));
@@ -160,12 +149,12 @@ describe("PostgresSessionStore", () => {
 
   it("lists sessions with increasing mtimes, subagents in first-written order, and project keys", async () => {
     const created = store();
-    await created.append(main, transcript());
-    await created.append(main, transcript().slice(0, 1));
-    await created.append({ ...main, sessionId: "s-2" }, transcript());
-    await created.append({ ...main, subpath: "subagents/agent-b" }, transcript());
-    await created.append({ ...main, subpath: "subagents/agent-a" }, transcript());
-    await created.append({ projectKey: "-elsewhere", sessionId: "s-1" }, transcript());
+    await created.append(main, sampleTranscript());
+    await created.append(main, sampleTranscript().slice(0, 1));
+    await created.append({ ...main, sessionId: "s-2" }, sampleTranscript());
+    await created.append({ ...main, subpath: "subagents/agent-b" }, sampleTranscript());
+    await created.append({ ...main, subpath: "subagents/agent-a" }, sampleTranscript());
+    await created.append({ projectKey: "-elsewhere", sessionId: "s-1" }, sampleTranscript());
     const sessions = await created.listSessions(main.projectKey);
     expect(sessions.map((session) => session.sessionId).sort()).toEqual(["s-1", "s-2"]);
     expect(sessions.every((session) => Number.isInteger(session.mtime) && session.mtime > 1e12)).toBe(true);
@@ -176,8 +165,8 @@ describe("PostgresSessionStore", () => {
   it("deletes a main transcript with its subagents and their entry rows", async () => {
     const schema = freshSchema();
     const created = store(schema);
-    await created.append(main, transcript());
-    await created.append({ ...main, subpath: "subagents/agent-a" }, transcript());
+    await created.append(main, sampleTranscript());
+    await created.append({ ...main, subpath: "subagents/agent-a" }, sampleTranscript());
     await created.delete(main);
     expect(await created.load({ ...main, subpath: "subagents/agent-a" })).toBeNull();
     expect(await query(`SELECT seq FROM ${schema}.flower_entries`)).toEqual([]);
@@ -185,7 +174,7 @@ describe("PostgresSessionStore", () => {
 
   it("writes a whole batch or nothing", async () => {
     const created = store();
-    const poisoned = [...transcript().slice(0, 2), { type: "x", bad: 1n } as unknown as Entry];
+    const poisoned = [...sampleTranscript().slice(0, 2), { type: "x", bad: 1n } as unknown as Entry];
     await expect(created.append(main, poisoned)).rejects.toThrow(StoreError);
     expect(await created.load(main)).toBeNull();
   });
@@ -222,7 +211,7 @@ describe("PostgresSessionStore", () => {
     const pool = new pg.Pool({ connectionString: postgres().url, max: 1 });
     try {
       const created = new PostgresSessionStore({ pool, schema: freshSchema() });
-      await created.append(main, transcript());
+      await created.append(main, sampleTranscript());
       await created.close();
       await created.close();
       await expect(created.load(main)).rejects.toThrow(/closed/);

@@ -8,8 +8,7 @@ import { ConfigurationError, StoreError } from "../../../src/errors.js";
 import { SqliteSessionStore, dedupKeys } from "../../../src/storage/sqlite/sqlite-session-store.js";
 import { openWal } from "../../../src/storage/sqlite/open-wal.js";
 import {
-  TranscriptBuilder,
-  bash,
+  sampleTranscript,
   repeatedMarkers,
   type Entry,
 } from "../../unit/session-layers/transcript-fixtures.js";
@@ -31,16 +30,6 @@ beforeEach(() => {
 afterEach(() => {
   store.close();
 });
-
-function transcript(): Entry[] {
-  const t = new TranscriptBuilder();
-  t.prompt("hello 世界");
-  t.marker("mode", "bypassPermissions");
-  t.response("looking", [bash("git status -s", " M a.ts"), bash("ls", "a\nb")]);
-  t.marker("cost-state", 0.0147);
-  t.response("done");
-  return t.entries;
-}
 
 describe("SqliteSessionStore", () => {
   it("creates the file and its folder in WAL mode", () => {
@@ -65,14 +54,14 @@ describe("SqliteSessionStore", () => {
   });
 
   it("returns entries deep-equal to what was appended, in order, across batches", async () => {
-    const entries = transcript();
+    const entries = sampleTranscript();
     await store.append(main, entries.slice(0, 3));
     await store.append(main, entries.slice(3));
     expect(await store.load(main)).toEqual(entries);
   });
 
   it("adds nothing when a batch is replayed or retried, uuid or not", async () => {
-    const entries = transcript();
+    const entries = sampleTranscript();
     await store.append(main, entries);
     await store.append(main, entries);
     await store.append(main, entries.slice(2, 5));
@@ -88,24 +77,24 @@ describe("SqliteSessionStore", () => {
   });
 
   it("keeps subagent transcripts under their subpath and lists them", async () => {
-    await store.append(main, transcript());
+    await store.append(main, sampleTranscript());
     await store.append(sub, [{ type: "agent_metadata", agentType: "general-purpose", toolUseId: "toolu_1" }]);
     await store.append({ ...main, subpath: "subagents/agent-b2" }, [{ type: "user", uuid: "x" }]);
     expect(await store.load(sub)).toEqual([
       { type: "agent_metadata", agentType: "general-purpose", toolUseId: "toolu_1" },
     ]);
     expect(await store.listSubkeys(main)).toEqual(["subagents/agent-a1", "subagents/agent-b2"]);
-    expect(await store.load(main)).toEqual(transcript());
+    expect(await store.load(main)).toEqual(sampleTranscript());
     // The same uuid in two transcripts is two rows: idempotency is per transcript.
     await store.append(sub, [{ type: "user", uuid: "x" }]);
     expect(await store.load(sub)).toHaveLength(2);
   });
 
   it("lists main sessions of a project with increasing mtimes", async () => {
-    await store.append(main, transcript());
-    await store.append({ ...main, sessionId: "s-2" }, transcript());
-    await store.append({ projectKey: "-other", sessionId: "s-3" }, transcript());
-    await store.append({ ...sub, sessionId: "s-4" }, transcript());
+    await store.append(main, sampleTranscript());
+    await store.append({ ...main, sessionId: "s-2" }, sampleTranscript());
+    await store.append({ projectKey: "-other", sessionId: "s-3" }, sampleTranscript());
+    await store.append({ ...sub, sessionId: "s-4" }, sampleTranscript());
     const sessions = await store.listSessions(main.projectKey);
     expect(sessions.map((session) => session.sessionId).sort()).toEqual(["s-1", "s-2"]);
     const [first, second] = sessions.sort((a, b) => a.mtime - b.mtime);
@@ -114,9 +103,9 @@ describe("SqliteSessionStore", () => {
   });
 
   it("deletes a subagent transcript alone, and a main transcript with its subagents", async () => {
-    await store.append(main, transcript());
-    await store.append(sub, transcript());
-    await store.append({ ...main, subpath: "subagents/agent-b2" }, transcript());
+    await store.append(main, sampleTranscript());
+    await store.append(sub, sampleTranscript());
+    await store.append({ ...main, subpath: "subagents/agent-b2" }, sampleTranscript());
     await store.delete({ ...main, subpath: "subagents/agent-b2" });
     expect(await store.listSubkeys(main)).toEqual(["subagents/agent-a1"]);
     await store.delete(main);
@@ -129,10 +118,10 @@ describe("SqliteSessionStore", () => {
   });
 
   it("survives reopening the file", async () => {
-    await store.append(main, transcript());
+    await store.append(main, sampleTranscript());
     store.close();
     store = new SqliteSessionStore({ path: join(dir, "nested", "runs", "sessions.db") });
-    expect(await store.load(main)).toEqual(transcript());
+    expect(await store.load(main)).toEqual(sampleTranscript());
   });
 
   it("rejects bad options, bad keys and use after close with typed errors", async () => {
@@ -140,7 +129,7 @@ describe("SqliteSessionStore", () => {
     expect(() => new SqliteSessionStore({ path: join(dir, "x.db"), busyTimeoutMs: -1 })).toThrow(
       /busyTimeoutMs/,
     );
-    await expect(store.append({ ...main, subpath: "" }, transcript())).rejects.toThrow(StoreError);
+    await expect(store.append({ ...main, subpath: "" }, sampleTranscript())).rejects.toThrow(StoreError);
     await expect(store.append(main, [{ type: "x", big: 10n }])).rejects.toThrow(StoreError);
     store.close();
     await expect(store.load(main)).rejects.toThrow(/closed/);
@@ -148,7 +137,7 @@ describe("SqliteSessionStore", () => {
   });
 
   it("writes a whole batch or nothing", async () => {
-    const entries = transcript();
+    const entries = sampleTranscript();
     const poisoned = [...entries.slice(0, 2), { type: "x", bad: 1n } as unknown as Entry];
     await expect(store.append(main, poisoned)).rejects.toThrow(StoreError);
     expect(await store.load(main)).toBeNull();

@@ -367,3 +367,14 @@ export function repeatedMarkers(): Entry[] {
   const user = (uuid: string): Entry => ({ type: "user", uuid, message: { role: "user", content: "x" } });
   return [user("u1"), mode("plan"), user("u2"), mode("default"), user("u3"), mode("plan"), mode("plan")];
 }
+
+/** A short transcript a store round-trips: a non-ASCII prompt, uuid-less markers, two Bash calls, a reply. */
+export function sampleTranscript(): Entry[] {
+  const t = new TranscriptBuilder();
+  t.prompt("hello 世界");
+  t.marker("mode", "bypassPermissions");
+  t.response("looking", [bash("git status -s", " M a.ts"), bash("ls", "a\nb")]);
+  t.marker("cost-state", 0.0147);
+  t.response("done");
+  return t.entries;
+}
