@@ -12,8 +12,8 @@ import tseslint from "typescript-eslint";
  *   opens a database or deletes from one; it builds the stack from the store spec, names its files,
  *   forgets from it) sits above session-layers (the layers over any session store) and records (the
  *   record types and the lease rules): nothing below storage can open a database behind its back.
- *   leaves: fs, glance, locale, errors.ts, defaults.ts, handoff-sections.ts, secret-redactor.ts (they
- *   import only each other; glance may use them)
+ *   leaves: fs, glance, locale, process, errors.ts, defaults.ts, handoff-sections.ts, secret-redactor.ts
+ *   (they import only each other; glance may use them)
  *   fleet (the queue of runs on a shared store and its workers) drives runs through workflow and runtime;
  *   only the CLI and the library's entry point import it.
  *   testing (the offline kit, `flower-agent/testing`) never imports runtime or cli.
@@ -37,7 +37,7 @@ const MIDDLE = [
   "work",
   "notify",
 ];
-const LEAF_FOLDERS = ["fs", "glance", "locale"];
+const LEAF_FOLDERS = ["fs", "glance", "locale", "process"];
 const LEAF_FILES = ["errors", "defaults", "handoff-sections", "secret-redactor"];
 const ABOVE_LEAVES = ["cli", "fleet", "serve", "workflow", "runtime", "storage", "testing", ...MIDDLE];
 
@@ -102,7 +102,7 @@ const layers = [
   layer(
     [...LEAF_FOLDERS.filter((folder) => folder !== "glance"), ...LEAF_FILES],
     [...ABOVE_LEAVES, "glance"],
-    "a leaf imports only other leaves (fs, locale, errors, defaults, handoff-sections).",
+    "a leaf imports only other leaves (fs, locale, process, errors, defaults, handoff-sections).",
   ),
 ];
 

@@ -16,6 +16,9 @@
  *   watchdog process that polls its parent costs a process per session and reacts only at its poll
  *   interval. Where `setpriv` is missing, the child is started directly and the lease takeover kills what
  *   is left (see records/lease.ts).
+ * - Its environment carries the driver's tag (process/driver-tag.ts): the Bash commands and hooks it
+ *   starts, each in a session of its own, inherit it, and the driver's reaper kills them when the
+ *   driver is gone. pdeathsig reaches only the child itself.
  * - The pid is reported, so the lease can name the children its owner had.
  * - Its stderr is read, not discarded: a child that refuses to start says why only there
  *   (runtime/session/stderr-tail.ts keeps the last lines). A pipe nobody reads would fill up and block the child,
@@ -24,6 +27,7 @@
 import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import type { SpawnedProcess, SpawnOptions } from "@anthropic-ai/claude-agent-sdk";
+import { withDriverTag } from "../process/reaper.js";
 
 const SETPRIV_CANDIDATES = ["/usr/bin/setpriv", "/bin/setpriv"];
 
@@ -69,7 +73,7 @@ export function claudeSpawner(
       : [options.command, options.args];
     const child = spawn(command, args, {
       cwd: options.cwd,
-      env: options.env,
+      env: withDriverTag(options.env),
       signal: options.signal,
       stdio: ["pipe", "pipe", "pipe"],
       detached: true,

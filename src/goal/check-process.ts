@@ -9,6 +9,7 @@ import type { Ending } from "./check-ending.js";
 import type { ResolvedOptions } from "./check-options.js";
 import type { OutputCapture } from "./output-capture.js";
 import { terminateGroup } from "./process-group.js";
+import { withDriverTag } from "../process/reaper.js";
 
 /** Spawns the shell, feeds the capture, enforces timeout and abort, and ends the group in every case. */
 export function execute(
@@ -27,7 +28,8 @@ export function execute(
     };
     const child = spawn("/bin/sh", ["-c", command], {
       cwd: options.workspace,
-      env: options.env,
+      // Tagged: a check still running when its driver is killed is ended by the driver's reaper.
+      env: withDriverTag(options.env),
       // Its own process group (setsid): one signal reaches everything the check starts.
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],

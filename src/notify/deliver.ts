@@ -7,6 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import { terminateGroup } from "../goal/process-group.js";
+import { withDriverTag } from "../process/reaper.js";
 import { notificationEnv, type Notification } from "./notification.js";
 import type { NotifyTarget } from "./target.js";
 
@@ -48,7 +49,8 @@ function runCommand(
     let child;
     try {
       child = spawn("/bin/sh", ["-c", command], {
-        env: { ...process.env, ...notificationEnv(notification) },
+        // Tagged: a command still running when its driver is killed is ended by the driver's reaper.
+        env: withDriverTag({ ...process.env, ...notificationEnv(notification) }),
         // Its own process group: one signal ends whatever the command started.
         detached: true,
         stdio: ["pipe", "ignore", "pipe"],

@@ -2,13 +2,18 @@
  * One live driver per step. `run` and `continue` take a lease on the step in the run store (owner pid,
  * host, start time, heartbeat); a second driver gets `LeaseHeldError` naming the holder. A lease whose
  * owner is gone — its pid is not alive on this host, or its heartbeat is older than `staleAfterMs` — is
- * taken over, but only once the `claude` children its owner started are gone too: a child that outlived
- * its driver would otherwise keep sending requests for a session that the new driver resumes, and two
- * processes would drive one session (seen in practice before children died with their driver).
+ * taken over, but only once everything its owner started on this machine is gone too: its `claude`
+ * children, and every process carrying its tag (the Bash commands and hooks the binary starts in
+ * sessions of their own, goal checks, setup; process/driver-tag.ts). A child that outlived its driver
+ * would otherwise keep sending requests for a session that the new driver resumes (two processes driving
+ * one session), and a command that outlived it would keep writing files the new driver has already
+ * named to the model as they are (a slow loop's lines landed after the model rewrote the file).
  */
 import { readFileSync } from "node:fs";
 import { DEFAULTS } from "../defaults.js";
 import type { LeaseHolder } from "../errors.js";
+import { driverTag, ownDriverTag } from "../process/driver-tag.js";
+import { endTagged } from "../process/tagged-processes.js";
 import { isAlive, pidExists, sameMachine, type ProcessIdentity } from "./process-identity.js";
 
 export interface LeaseRow {
@@ -46,10 +51,10 @@ export function ownerGone(row: LeaseRow, self: ProcessIdentity, now: Date, timin
 }
 
 /**
- * Kills what is left of a dead owner's `claude` children on this host (each leads its own process group,
- * so its tool processes go too) and waits up to `waitMs` for them to disappear. Returns the pids still
- * alive; children on another host cannot be seen from here (they die with their driver, see
- * agents/spawn-claude.ts).
+ * Kills what is left of a gone owner on this host and waits up to `waitMs` for it to disappear: its
+ * `claude` children's process groups, and every process carrying the owner's tag (its reaper, which
+ * does the same when the owner dies, may have been killed with it). Returns the pids still alive.
+ * Processes on another host cannot be seen from here; there the owner's reaper ends them.
  */
 export async function killLeftoverChildren(
   row: LeaseRow,
@@ -70,8 +75,11 @@ export async function killLeftoverChildren(
     }
   }
   const deadline = Date.now() + waitMs;
+  // Never our own tag: a lease of this very process that looks stale must not end its live children.
+  const tag = driverTag(row);
+  const tagged = tag !== null && tag !== ownDriverTag() ? await endTagged(tag, waitMs) : [];
   while (alive().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-  return alive();
+  return [...alive(), ...tagged];
 }
 
 /** A child that died but was not reaped yet (its parent is this very process, still holding it). */

@@ -5,6 +5,9 @@
  */
 import { readFileSync, readlinkSync } from "node:fs";
 import { hostname } from "node:os";
+import { processStartTicks } from "../process/start-ticks.js";
+
+export { processStartTicks };
 
 export interface ProcessIdentity {
   pid: number;
@@ -17,19 +20,6 @@ export interface ProcessIdentity {
    * called "runner", containers on one node): a pid is only probed when the machine matches too.
    */
   machine?: string;
-}
-
-/** Field 22 of /proc/<pid>/stat. The name (field 2) may contain spaces and parentheses: parse after its last ")". */
-export function processStartTicks(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // fields[0] is field 3 (state), so field 22 is fields[19].
-    const ticks = Number(fields[19]);
-    return Number.isFinite(ticks) ? ticks : null;
-  } catch {
-    return null;
-  }
 }
 
 export function currentProcess(): ProcessIdentity {

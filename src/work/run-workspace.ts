@@ -30,6 +30,7 @@ import {
 import { join, relative, resolve, sep } from "node:path";
 import { DEFAULTS } from "../defaults.js";
 import { WorkError } from "../errors.js";
+import { withDriverTag } from "../process/reaper.js";
 import { chainKey, parseCheckpointMessage } from "./checkpoint-message.js";
 import { git, gitText, nulList } from "./git.js";
 import { personRepository } from "./shadow-repo.js";
@@ -262,6 +263,8 @@ async function runSetup(path: string, onLine?: (line: string) => void): Promise<
   const code = await new Promise<number | null>((done) => {
     const child = spawn("/bin/sh", ["-c", command], {
       cwd: path,
+      // Tagged: a setup still running when its driver is killed is ended by the driver's reaper.
+      env: withDriverTag(process.env),
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });

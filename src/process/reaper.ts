@@ -1,0 +1,72 @@
+/**
+ * The reaper: one small process per driver that, when the driver is gone, kills every process carrying
+ * the driver's tag (driver-tag.ts says why, how, and why not otherwise). `withDriverTag` is the one door:
+ * a process started with the environment it returns is tagged, and the reaper runs from then on.
+ *
+ * It is started in a session of its own (a kill of the driver's whole group, as `docker stop`'s final
+ * kill or a terminal's hangup sends, does not reach it) with its stdin the read end of a pipe whose
+ * write end only the driver holds (Node opens its pipes close-on-exec, so no other child inherits it).
+ * When the driver is gone, however it went, the kernel closes the write end and the reaper reads EOF.
+ *
+ * What it costs: while the driver lives, a /bin/sh blocked in `read` on that pipe (about 1.6 MB
+ * resident, no CPU); only at EOF does it exec Node to sweep /proc (tagged-processes.ts). A Node process
+ * waiting instead would hold about 42 MB for the driver's whole life. It starts only in a process that
+ * starts a tagged process: `flower runs`, `show`, `diff` and the like start none.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { DRIVER_TAG_VARIABLE, ownDriverTag } from "./driver-tag.js";
+
+/** The sweep the reaper runs (compiled beside this file). */
+const PROGRAM = fileURLToPath(new URL("./reaper-main.js", import.meta.url));
+
+/** Waits for EOF on stdin (the driver's end of the pipe closed), then becomes `node reaper-main.js <tag>`. */
+const WAIT_THEN_SWEEP = 'while read -r _; do :; done; exec "$0" "$1" "$2"';
+
+/** undefined: not started yet; null: could not start (no /bin/sh, or the program is not on disk). */
+let reaper: ChildProcess | null | undefined;
+
+function startReaper(tag: string): void {
+  if (reaper !== undefined) return;
+  reaper = null;
+  // Running flower's TypeScript sources (a test runner) there is no compiled program to run; the
+  // successor's sweep before a takeover (records/lease.ts) still holds.
+  if (!existsSync(PROGRAM)) return;
+  // Not tagged itself: an outer driver's reaper (flower run by a flower's Bash) would kill it before it swept.
+  const env = { ...process.env };
+  delete env[DRIVER_TAG_VARIABLE];
+  let child: ChildProcess;
+  try {
+    child = spawn("/bin/sh", ["-c", WAIT_THEN_SWEEP, process.execPath, PROGRAM, tag], {
+      cwd: "/",
+      env,
+      detached: true,
+      stdio: ["pipe", "ignore", "ignore"],
+    });
+  } catch {
+    return;
+  }
+  child.on("error", () => undefined);
+  child.stdin?.on("error", () => undefined);
+  // Killed by someone while the driver lives: the next tagged process starts a new one.
+  child.on("exit", () => {
+    if (reaper === child) reaper = undefined;
+  });
+  // Neither the reaper nor its pipe keeps the driver's event loop alive; the pipe stays open as long
+  // as the driver does, since `reaper` holds it.
+  child.unref();
+  (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  reaper = child;
+}
+
+/**
+ * `env` with this driver's tag, for a process that must not outlive the driver; the first call starts
+ * the reaper. Where there is no /proc (macOS, Windows) `env` comes back as it is.
+ */
+export function withDriverTag(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const tag = ownDriverTag();
+  if (tag === null) return env;
+  startReaper(tag);
+  return { ...env, [DRIVER_TAG_VARIABLE]: tag };
+}
