@@ -17,6 +17,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { DRIVER_TAG_VARIABLE, ownDriverTag } from "./driver-tag.js";
+import { taggedProcesses } from "./tagged-processes.js";
 
 /** The sweep the reaper runs (compiled beside this file). */
 const PROGRAM = fileURLToPath(new URL("./reaper-main.js", import.meta.url));
@@ -58,6 +59,29 @@ function startReaper(tag: string): void {
   child.unref();
   (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
   reaper = child;
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once("exit", () => standDown(tag));
+  }
+}
+
+let exitHooked = false;
+
+/**
+ * At a normal exit with nothing tagged left running (the usual end: the `claude` child and every check
+ * have ended), the reaper is told to go without a sweep: this costs one sweep here (a few ms) and saves
+ * it Node's start (about 40 ms of CPU) at the end of every `flower` that started something. Nothing can
+ * start a tagged process after this point (an exit handler is the last code the driver runs, and none of
+ * what it started is left to fork), so the reaper has nothing to find. Anything found is left to it.
+ */
+function standDown(tag: string): void {
+  const child = reaper;
+  if (!child?.pid || taggedProcesses(tag).length > 0) return;
+  try {
+    process.kill(child.pid, "SIGKILL");
+  } catch {
+    // Gone already.
+  }
 }
 
 /**

@@ -14,8 +14,11 @@ import { DRIVER_TAG_VARIABLE } from "./driver-tag.js";
 
 const POLL_MS = 25;
 
-/** Whether the NUL-separated environment `environ` holds exactly `entry` (`NAME=value`). */
-function holds(environ: Buffer, entry: Buffer): boolean {
+/**
+ * Whether the NUL-separated environment `environ` holds exactly `entry` (`NAME=value`): not a longer
+ * value that starts with it (pid 12's tag is not pid 123's), nor another variable's value that ends with it.
+ */
+export function environHolds(environ: Buffer, entry: Buffer): boolean {
   for (let at = environ.indexOf(entry); at !== -1; at = environ.indexOf(entry, at + 1)) {
     const starts = at === 0 || environ[at - 1] === 0;
     const end = at + entry.length;
@@ -44,7 +47,7 @@ export function taggedProcesses(tag: string): number[] {
     } catch {
       continue; // gone while we looked, a kernel thread, or another user's process
     }
-    if (holds(environ, entry)) found.push(pid);
+    if (environHolds(environ, entry)) found.push(pid);
   }
   return found;
 }

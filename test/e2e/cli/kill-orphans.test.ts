@@ -15,9 +15,9 @@
  * mid-loop, the run continued by another worker on another checkout.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { ManifestFile } from "../../../src/index.js";
 import { text, toolUse, type ModelRequest, type Reply } from "../../../src/testing/index.js";
 import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
@@ -33,6 +33,18 @@ import { cleanEnv, runFlower, spawnFlower, useCliTest, type Spawned } from "./he
 
 const { temp, startModel } = useCliTest();
 const server = usePostgresServer();
+
+/** Folders whose processes are killed after each test: a test that failed may have left its loop running. */
+const watched: string[] = [];
+afterEach(() => {
+  for (const dir of watched.splice(0))
+    for (const { pid } of processesIn(dir))
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // Gone meanwhile.
+      }
+});
 
 const LOOP = "for i in $(seq 1 30); do echo $i >> slow.txt; sleep 1; done";
 const REDO = "seq 1 30 > slow.txt";
@@ -136,9 +148,23 @@ function reaperOf(driver: number): number | undefined {
 
 type Kill = "the flower process" | "its process group" | "flower and its reaper";
 
+/**
+ * The checkout's own hook (.claude/settings.json, which the binary loads): before each Bash call it
+ * leaves a loop running in the background, stamping `stamps` once a second, as a watcher would.
+ */
+function withHook(root: string, stamps: string): void {
+  mkdirSync(join(root, ".claude"));
+  const loop = `(for i in $(seq 1 60); do echo $i >> ${stamps}; sleep 1; done) >/dev/null 2>&1 &`;
+  const hooks = { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: loop }] }] };
+  writeFileSync(join(root, ".claude", "settings.json"), JSON.stringify({ hooks }));
+}
+
 async function killMidLoop(kill: Kill): Promise<void> {
   const root = temp.make("flower-orphans-");
+  watched.push(root);
+  const stamps = join(temp.make("flower-orphans-hook-"), "stamps.txt");
   git(root, "init", "-q", "-b", "main");
+  withHook(root, stamps);
   commit(root);
   let killed = false;
   let driverTagValue = "";
@@ -202,6 +228,10 @@ async function killMidLoop(kill: Kill): Promise<void> {
     expect(seen.atNote!.split("\n").filter(Boolean)).toHaveLength(stopped);
 
   expect(readFileSync(join(root, "slow.txt"), "utf8")).toBe(ONE_TO_THIRTY);
+  // The hook ran (for the loop, and again for the rewrite); what it left running ended with the
+  // continued driver's normal end, as everything the killed one left ended with the kill.
+  expect(existsSync(stamps)).toBe(true);
+  expect(await untilNone(() => processesIn(root), GONE_WITHIN_MS)).toEqual([]);
   const manifest = JSON.parse(readFileSync(join(root, "runs", "manifest.json"), "utf8")) as ManifestFile;
   expect(Object.values(manifest.steps).map((step) => step.status)).toEqual(["done"]);
   model.assertNoErrors();
@@ -221,6 +251,7 @@ describe("a SIGKILLed flower leaves nothing running, and continue ends with the 
 describe("a fleet worker SIGKILLed mid-loop", () => {
   it("leaves nothing running; another worker goes on and the run's branch has slow.txt 1..30", async () => {
     const root = temp.make("flower-orphans-fleet-");
+    watched.push(root);
     const origin = join(root, "origin.git");
     git(root, "init", "-q", "--bare", "-b", "main", origin);
     const clone = (name: string) => {
