@@ -22,8 +22,18 @@ import { taggedProcesses } from "./tagged-processes.js";
 /** The sweep the reaper runs (compiled beside this file). */
 const PROGRAM = fileURLToPath(new URL("./reaper-main.js", import.meta.url));
 
-/** Waits for EOF on stdin (the driver's end of the pipe closed), then becomes `node reaper-main.js <tag>`. */
-const WAIT_THEN_SWEEP = 'while read -r _; do :; done; exec "$0" "$1" "$2"';
+/**
+ * Waits for EOF on stdin (the driver's end of the pipe closed); kills what one `grep` finds carrying the
+ * tag at once (GNU grep's -z reads NUL-separated records; where grep lacks it, it finds nothing); then
+ * becomes `node reaper-main.js <tag>`, which sweeps until nothing is left. The first pass does not wait
+ * for Node to start: on a busy 2-core machine that took the loop's end from about 0.4 s after the kill
+ * to about 0.1 s.
+ */
+const WAIT_THEN_SWEEP = [
+  "while read -r _; do :; done",
+  `for f in $(grep -lzxF "${DRIVER_TAG_VARIABLE}=$2" /proc/[0-9]*/environ 2>/dev/null); do p=\${f#/proc/}; kill -9 \${p%/environ} 2>/dev/null; done`,
+  'exec "$0" "$1" "$2"',
+].join("; ");
 
 /** undefined: not started yet; null: could not start (no /bin/sh, or the program is not on disk). */
 let reaper: ChildProcess | null | undefined;

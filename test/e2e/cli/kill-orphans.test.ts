@@ -249,68 +249,72 @@ describe("a SIGKILLed flower leaves nothing running, and continue ends with the 
 });
 
 describe("a fleet worker SIGKILLed mid-loop", () => {
-  it("leaves nothing running; another worker goes on and the run's branch has slow.txt 1..30", async () => {
-    const root = temp.make("flower-orphans-fleet-");
-    watched.push(root);
-    const origin = join(root, "origin.git");
-    git(root, "init", "-q", "--bare", "-b", "main", origin);
-    const clone = (name: string) => {
-      const dir = join(root, name);
-      git(root, "clone", "-q", origin, dir);
-      return dir;
-    };
-    const seed = join(root, "seed");
-    git(root, "init", "-q", "-b", "main", seed);
-    commit(seed);
-    git(seed, "push", "-q", origin, "main");
-    const [person, a, b] = [clone("person"), clone("worker-a"), clone("worker-b")];
-    const url = `${server().url}?schema=${freshSchema("orphans")}`;
+  it.each(["the worker process", "its process group"])(
+    "%s: nothing left running; another worker goes on and the run's branch has slow.txt 1..30",
+    async (kill) => {
+      const root = temp.make("flower-orphans-fleet-");
+      watched.push(root);
+      const origin = join(root, "origin.git");
+      git(root, "init", "-q", "--bare", "-b", "main", origin);
+      const clone = (name: string) => {
+        const dir = join(root, name);
+        git(root, "clone", "-q", origin, dir);
+        return dir;
+      };
+      const seed = join(root, "seed");
+      git(root, "init", "-q", "-b", "main", seed);
+      commit(seed);
+      git(seed, "push", "-q", origin, "main");
+      const [person, a, b] = [clone("person"), clone("worker-a"), clone("worker-b")];
+      const schema = freshSchema("orphans");
+      const url = `${server().url}?schema=${schema}`;
 
-    let killed = false;
-    let victim: { dir: string; tag: string } | undefined = undefined;
-    const workers: Record<string, Spawned> = {};
-    const dirs: Record<string, string> = { a, b };
-    const seen = freshSeen();
-    const alive = () => (victim ? [...carrying(victim.tag), ...processesIn(victim.dir)] : []);
-    // The run's files are in the worker's worktree of it (runs/worktrees/<run>) in its checkout.
-    const worktreeOf = (worker: string): string => {
-      const worktrees = join(dirs[worker]!, "runs", "worktrees");
-      const runs = existsSync(worktrees) ? readdirSync(worktrees) : [];
-      return join(worktrees, runs.find((name) => !name.includes(".")) ?? "none");
-    };
-    const script = slowScript(
-      () => killed,
-      (request) => worktreeOf(workerOf(request)),
-      alive,
-      seen,
-    );
-    const model = await startModel({ policy: script });
+      let killed = false;
+      let victim: { dir: string; tag: string } | undefined = undefined;
+      const workers: Record<string, Spawned> = {};
+      const dirs: Record<string, string> = { a, b };
+      const seen = freshSeen();
+      const alive = () => (victim ? [...carrying(victim.tag), ...processesIn(victim.dir)] : []);
+      // The run's files are in the worker's worktree of it (runs/worktrees/<run>) in its checkout.
+      const worktreeOf = (worker: string): string => {
+        const worktrees = join(dirs[worker]!, "runs", "worktrees");
+        const runs = existsSync(worktrees) ? readdirSync(worktrees) : [];
+        return join(worktrees, runs.find((name) => !name.includes(".")) ?? "none");
+      };
+      const script = slowScript(
+        () => killed,
+        (request) => worktreeOf(workerOf(request)),
+        alive,
+        seen,
+      );
+      const model = await startModel({ policy: script });
 
-    const run = await submitRun(url, "Count slowly into slow.txt", ["--direct"], person);
-    workers.a = startWorker(model, temp, { name: "a", url, workspace: a });
-    await until(() => slowLines(worktreeOf("a")) >= 3, "line 3 of slow.txt on worker a", 60_000);
-    victim = { dir: a, tag: tagOfDriver(workers.a.child.pid!) };
-    killed = true;
-    process.kill(workers.a.child.pid!, "SIGKILL");
-    // Another worker, started at once: it takes the run over while the reaper may still be at work.
-    workers.b = startWorker(model, temp, { name: "b", url, workspace: b });
-    await workers.a.done;
-    expect(await untilNone(alive, GONE_WITHIN_MS)).toEqual([]);
+      const run = await submitRun(url, "Count slowly into slow.txt", ["--direct"], person);
+      workers.a = startWorker(model, temp, { name: "a", url, workspace: a });
+      await until(() => slowLines(worktreeOf("a")) >= 3, "line 3 of slow.txt on worker a", 60_000);
+      victim = { dir: a, tag: tagOfDriver(workers.a.child.pid!) };
+      killed = true;
+      process.kill(kill === "its process group" ? -workers.a.child.pid! : workers.a.child.pid!, "SIGKILL");
+      // Another worker, started at once: it takes the run over while the reaper may still be at work.
+      workers.b = startWorker(model, temp, { name: "b", url, workspace: b });
+      await workers.a.done;
+      expect(await untilNone(alive, GONE_WITHIN_MS)).toEqual([]);
 
-    await until(
-      async () =>
-        (await fleetRows(server().url, url.split("schema=")[1]!)).every((row) => row.status === "done"),
-      "the run to end done",
-      120_000,
-    );
-    expect(seen.aliveAtNote).toEqual([]);
-    expect(seen.note).not.toBeNull();
+      await until(
+        async () => (await fleetRows(server().url, schema)).every((row) => row.status === "done"),
+        "the run to end done",
+        120_000,
+      );
+      expect(seen.aliveAtNote).toEqual([]);
+      expect(seen.note).not.toBeNull();
 
-    const fetched = await runFlower(["fetch", run, "--store", url], { env: cleanEnv(), cwd: person });
-    expect(fetched.code, fetched.stdout + fetched.stderr).toBe(0);
-    expect(git(person, "show", `flower/${run}:slow.txt`) + "\n").toBe(ONE_TO_THIRTY);
-    workers.b.child.kill("SIGTERM");
-    await workers.b.done;
-    model.assertNoErrors();
-  }, 240_000);
+      const fetched = await runFlower(["fetch", run, "--store", url], { env: cleanEnv(), cwd: person });
+      expect(fetched.code, fetched.stdout + fetched.stderr).toBe(0);
+      expect(git(person, "show", `flower/${run}:slow.txt`) + "\n").toBe(ONE_TO_THIRTY);
+      workers.b.child.kill("SIGTERM");
+      await workers.b.done;
+      model.assertNoErrors();
+    },
+    240_000,
+  );
 });
