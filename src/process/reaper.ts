@@ -8,10 +8,11 @@
  * write end only the driver holds (Node opens its pipes close-on-exec, so no other child inherits it).
  * When the driver is gone, however it went, the kernel closes the write end and the reaper reads EOF.
  *
- * What it costs: while the driver lives, a /bin/sh blocked in `read` on that pipe (about 1.6 MB
- * resident, no CPU); only at EOF does it exec Node to sweep /proc (tagged-processes.ts). A Node process
- * waiting instead would hold about 42 MB for the driver's whole life. It starts only in a process that
- * starts a tagged process: `flower runs`, `show`, `diff` and the like start none.
+ * What it costs: while the driver lives, a /bin/sh blocked in `read` on that pipe (about 1.7 MB
+ * resident, no CPU); only at EOF does it run one `grep` and exec Node to sweep /proc
+ * (tagged-processes.ts). A Node process waiting instead would hold about 42 MB for the driver's whole
+ * life. It starts only in a process that starts a tagged process: `flower runs`, `show`, `diff` and the
+ * like start none.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -79,7 +80,7 @@ let exitHooked = false;
 
 /**
  * At a normal exit with nothing tagged left running (the usual end: the `claude` child and every check
- * have ended), the reaper is told to go without a sweep: this costs one sweep here (a few ms) and saves
+ * have ended), the reaper is sent away before it sweeps: this costs one sweep here (a few ms) and saves
  * it Node's start (about 40 ms of CPU) at the end of every `flower` that started something. Nothing can
  * start a tagged process after this point (an exit handler is the last code the driver runs, and none of
  * what it started is left to fork), so the reaper has nothing to find. Anything found is left to it.
