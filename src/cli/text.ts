@@ -111,8 +111,11 @@ export interface CliText {
     moreFiles: (rest: number) => string;
     /** Once per step: files its checkpoints left out (a rewind cannot put them back). */
     leftOut: (list: string) => string;
+    /** Once per step: untracked files that looked like secrets (never carried, never in the branch). */
+    leftOutSecrets: (list: string) => string;
     tooLarge: (size: string | null) => string;
     nestedRepository: string;
+    secret: (sign: "name" | "private-key" | "credential" | undefined) => string;
     /** A checkpoint that could not be taken or stored (the run went on). */
     workWarning: (message: string) => string;
     /** Heads the generations a rewind took back: when, and the generation the step went back to. */
@@ -245,6 +248,10 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       leftOut: (list) => `left out of the checkpoints (a rewind cannot put them back): ${list}`,
       tooLarge: (size) => ` (too large${size ? `, ${size}` : ""})`,
       nestedRepository: " (a repository of its own)",
+      leftOutSecrets: (list) =>
+        `left out as secrets (untracked: never carried to a store or a worker, never in flower/<run>; flower.json "carry" names files to bring): ${list}`,
+      secret: (sign) =>
+        ` (${sign === "private-key" ? "a private key" : sign === "credential" ? "a credential flower uses" : "its name"})`,
       workWarning: (message) => `! checkpoints: ${message}`,
       rewoundTitle: (at, to) =>
         `rewound at ${at} (flower rewind), back to the start of generation ${to}; no longer the step's`,
@@ -372,6 +379,10 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       leftOut: (list) => `没进检查点的文件(回退放不回它们):${list}`,
       tooLarge: (size) => `(太大${size ? `,${size}` : ""})`,
       nestedRepository: "(自带 git 仓库)",
+      leftOutSecrets: (list) =>
+        `当作密钥没带上的文件(未跟踪:不进共用存储、不上 worker、不进 flower/<运行>;flower.json 的 "carry" 可以点名带上):${list}`,
+      secret: (sign) =>
+        `(${sign === "private-key" ? "私钥" : sign === "credential" ? "flower 用的凭据" : "看名字"})`,
       workWarning: (message) => `! 检查点:${message}`,
       rewoundTitle: (at, to) => `${at} 回退(flower rewind)到第 ${to} 代开头;以下几代已不算这一步的`,
       rewound: "已回退",

@@ -19,11 +19,9 @@ import {
   existsSync,
   mkdirSync,
   readdirSync,
-  readFileSync,
   readlinkSync,
   realpathSync,
   rmSync,
-  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -31,6 +29,7 @@ import { join, relative, resolve, sep } from "node:path";
 import { DEFAULTS } from "../defaults.js";
 import { WorkError } from "../errors.js";
 import { chainKey, parseCheckpointMessage } from "./checkpoint-message.js";
+import { readFlowerJson } from "./flower-json.js";
 import { git, gitText, nulList } from "./git.js";
 import { personRepository } from "./shadow-repo.js";
 import type { WorkCarrier } from "./work-carrier.js";
@@ -234,21 +233,7 @@ function copyWorkspace(options: OpenRunWorkspace, path: string): RunWorkspace {
 
 /** The setup command of a repository (`flower.json`'s `setup`), or null. */
 export function setupCommand(workspace: string): string | null {
-  const file = join(workspace, "flower.json");
-  if (!existsSync(file) || !statSync(file).isFile()) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    throw new WorkError(`${file} is not valid JSON: ${(error as Error).message}`);
-  }
-  const setup = (parsed as { setup?: unknown }).setup;
-  if (setup === undefined) return null;
-  if (typeof setup !== "string" || setup.trim() === "")
-    throw new WorkError(
-      `${file}: "setup" must be a command (a non-empty string), got ${JSON.stringify(setup)}`,
-    );
-  return setup;
+  return readFlowerJson(workspace).setup;
 }
 
 /** How long a setup command may run (installing dependencies on a cold cache). */

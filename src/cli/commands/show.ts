@@ -232,9 +232,15 @@ function workLines(record: StepRecord, text: CliText): string[] {
   const work = record.work;
   if (!work) return [];
   const lines: string[] = [];
-  if (work.leftOut.length > 0) {
-    const names = work.leftOut.map((entry) => leftOutName(entry, t));
+  const secrets = work.leftOut.filter((entry) => entry.why === "secret");
+  const others = work.leftOut.filter((entry) => entry.why !== "secret");
+  if (others.length > 0) {
+    const names = others.map((entry) => leftOutName(entry, t));
     lines.push(t.leftOut(namedFiles(names, t.moreFiles)));
+  }
+  if (secrets.length > 0) {
+    const names = secrets.map((entry) => leftOutName(entry, t));
+    lines.push(t.leftOutSecrets(namedFiles(names, t.moreFiles)));
   }
   for (const warning of work.warnings ?? []) lines.push(t.workWarning(cut(oneLine(warning), 300)));
   return lines;

@@ -57,10 +57,13 @@ export async function workerCommand(parsed: ParsedCommand): Promise<number> {
       action === "approve" ? approveCommandLine(run, store, locale) : continueCommandLine(run, store, locale),
   });
   const say = settings.output.say;
+  /** Per run, the secrets its log has named (each once). */
+  const secretsSaid = new Map<string, Set<string>>();
   worker.events.on((event) => {
+    if (event.type === "run-status" && event.status !== "running") secretsSaid.delete(event.run);
     // A notifier that failed: on stderr, once per run (the Worker says it once).
     if (event.type === "notify-failed") return void process.stderr.write(`${event.message}\n`);
-    const line = lineOf(event, text, (run) => approveCommandLine(run, store, locale));
+    const line = lineOf(event, text, (run) => approveCommandLine(run, store, locale), secretsSaid);
     if (line !== null) say(line);
   });
   const who = `pid ${process.pid}@${hostname()}`;
@@ -105,6 +108,7 @@ function lineOf(
   event: FleetEvent,
   text: (typeof FLEET_TEXT)["en"],
   approve: (run: string) => string,
+  secretsSaid: Map<string, Set<string>>,
 ): string | null {
   if (event.type === "worker-error") return text.storeTrouble(event.message);
   if (event.type === "notify-failed") return null;
@@ -124,6 +128,16 @@ function lineOf(
     if (inner.type === "work-restored")
       return text.restored(event.run, inner.restored.length, inner.kept.length, inner.dropped);
     if (inner.type === "work-warning") return text.workWarning(event.run, inner.message);
+    if (inner.type === "work-checkpoint") {
+      // Every checkpoint names what it left out: a run's secrets are said the first time only.
+      const said = secretsSaid.get(event.run) ?? new Set<string>();
+      secretsSaid.set(event.run, said);
+      const fresh = inner.leftOut.filter((entry) => entry.why === "secret" && !said.has(entry.path));
+      for (const entry of fresh) said.add(entry.path);
+      return fresh.length > 0
+        ? text.leftOutSecrets(event.run, fresh.map((entry) => entry.path).join(", "))
+        : null;
+    }
     return null;
   }
   if (event.status === "running") return text.taken(event.run);

@@ -411,6 +411,7 @@ export class StepDriver {
         carrier: carrier ?? null,
         fence: () => ({ step, lease: lease.token }),
         maxFileBytes: o.work.maxFileBytes,
+        redactor: this.#parts.redactor,
         now: o.internal.now,
       });
       if (again) await tracker.restart();
