@@ -141,11 +141,13 @@ async function bringToTip(path: string, options: OpenRunWorkspace): Promise<stri
 }
 
 /**
- * Removes a run's own working tree (a worktree is unregistered from its checkout) and the shadow
- * repository that recorded it; the run's checkpoints stay wherever else they are (a store's log).
+ * Removes a run's own working tree (a worktree is unregistered from its checkout, its HEAD's reflog with
+ * it), the shadow repository that recorded it and its setup log; the run's checkpoints stay wherever
+ * else they are (a store's log).
  */
 export async function removeRunWorkspace(runDir: string, run: string): Promise<boolean> {
   const path = runWorkspacePath(resolve(runDir), run);
+  rmSync(`${path}.setup.log`, { force: true });
   if (!existsSync(path)) return false;
   rmSync(shadowDirOf(resolve(runDir), realpathSync(path)), { recursive: true, force: true });
   if (existsSync(join(path, ".git"))) {
