@@ -95,7 +95,13 @@ export interface CliText {
     retired: string;
     work: string;
     estimated: (usd: string, responses: number, models: string) => string;
-    workWhere: (workspace: string, isolated: boolean, checkpoints: number, branch: string) => string;
+    /** Where a step's files are: `workspace` null for its own worktree, removed; `branch` null without one here. */
+    workWhere: (
+      workspace: string | null,
+      isolated: boolean,
+      checkpoints: number,
+      branch: string | null,
+    ) => string;
     generationsTitle: string;
     current: string;
     handedOff: string;
@@ -235,7 +241,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       estimated: (usd, responses, models) =>
         `≈$${usd} of it estimated: ${responses} ${responses === 1 ? "response" : "responses"} a stopped driver was billed for before the binary reported its total, priced at the binary's prices for ${models}`,
       workWhere: (workspace, isolated, checkpoints, branch) =>
-        `${isolated ? `its own worktree ${workspace}` : workspace} · ${checkpoints} ${checkpoints === 1 ? "checkpoint" : "checkpoints"} · branch ${branch} (flower diff, flower apply)`,
+        `${workspace === null ? "its own worktree (removed)" : isolated ? `its own worktree ${workspace}` : workspace} · ${checkpoints} ${checkpoints === 1 ? "checkpoint" : "checkpoints"}${branch === null ? "" : ` · branch ${branch} (flower diff, flower apply)`}`,
       generationsTitle: "generations",
       current: "current",
       handedOff: "handed off",
@@ -366,7 +372,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       estimated: (usd, responses, models) =>
         `其中约 $${usd} 是估算:驱动在二进制报出总额前停掉了,这 ${responses} 次回复按二进制对 ${models} 的价格计算`,
       workWhere: (workspace, isolated, checkpoints, branch) =>
-        `${isolated ? `它自己的 worktree ${workspace}` : workspace} · ${checkpoints} 个检查点 · 分支 ${branch}(flower diff、flower apply)`,
+        `${workspace === null ? "它自己的 worktree(已删除)" : isolated ? `它自己的 worktree ${workspace}` : workspace} · ${checkpoints} 个检查点${branch === null ? "" : ` · 分支 ${branch}(flower diff、flower apply)`}`,
       generationsTitle: "各代",
       current: "当前",
       handedOff: "换代",
