@@ -2,7 +2,7 @@
  * A worker keeps nothing of a run that is over (SPEC K8): not its worktree, not its shadow repository,
  * not its setup log (and no branch: drive-run.ts turns the hand-back off, the work is in the store).
  *
- * A run that ends under this worker is cleared when its end is written (worker.ts). One that ends
+ * A run that ends under this worker is cleared just before its end is written (worker.ts). One that ends
  * elsewhere leaves its tree here: paused here and approved onto another worker, given back at a
  * shutdown and finished by another, or driven by a worker that was killed and restarted. So after every
  * run's end and at the start, the trees of runs the store says are over are cleared too. A tree of a run

@@ -14,7 +14,7 @@
  * new job, and closes.
  */
 import { randomUUID } from "node:crypto";
-import { holderAsLease, type FleetRun } from "../records/fleet-run.js";
+import { FINISHED, holderAsLease, type FleetRun, type FleetStatus } from "../records/fleet-run.js";
 import { DEFAULT_LEASE_TIMING, ownerGone } from "../records/lease.js";
 import { currentProcess, type ProcessIdentity } from "../records/process-identity.js";
 import type { Runtime } from "../runtime/runtime.js";
@@ -34,7 +34,8 @@ import {
 } from "./drive-run.js";
 import { clearOverRuns } from "./run-leftovers.js";
 import { FleetEvents, type FleetEvent } from "./fleet-events.js";
-import { settle } from "./settle.js";
+import { endOf, settle } from "./settle.js";
+import { removeRunWorkspace } from "../work/run-workspace.js";
 import { resolveLocale, type Locale } from "../locale/locale.js";
 import {
   Notifier,
@@ -387,6 +388,10 @@ export class Worker {
     })
       .catch((error: unknown): DriveOutcome => ({ status: "failed", error: (error as Error).message }))
       .then(async (outcome) => {
+        // A run that is over leaves nothing here, and before its end is written: once the store says
+        // it ended, this worker holds nothing of it (run-leftovers.ts).
+        if (FINISHED.includes(endOf(slot.stop, outcome) as FleetStatus))
+          await removeRunWorkspace(runDirOf(this.options.runtime), run.run).catch(() => false);
         const settled = await settle(fleet, {
           run,
           token: this.#token,
