@@ -6,8 +6,9 @@
  * Untracked means: not in the person's index (their `git add` is their decision, so a file they track is
  * never judged); in a workspace outside git every file is untracked.
  *
- * It runs at every checkpoint, so it is cheap on purpose: the person's index is asked (one `git
- * ls-files`) only about paths it was not asked about since the index last changed; a file's content is
+ * It runs at every checkpoint, so it is cheap on purpose: the person's index is listed (one `git
+ * ls-files`) only when the index file changed since the last listing — a path-by-path question costs
+ * git the same read of the whole index, so one listing serves every path after it; a file's content is
  * read only when it is untracked and its name says nothing, at most CONTENT_BYTES of it; and a verdict is
  * kept per path, size and mtime (a file left out stays untracked in the shadow's index, so every scan
  * lists it again).
@@ -45,16 +46,13 @@ export interface SecretFilterOptions {
   redactor?: Pick<SecretRedactor, "holds"> | null;
 }
 
-/** Above this many unknown paths the whole index is listed once instead of naming each. */
-const NAMED_PATHS = 500;
-
 export class SecretFilter {
   readonly #root: string;
   readonly #person: { root: string; gitDir: string } | null;
   readonly #carry: CarryRule;
   readonly #redactor: Pick<SecretRedactor, "holds"> | null;
-  /** Path → tracked in the person's index, valid while the index file is as `#indexSeen` says. */
-  readonly #tracked = new Map<string, boolean>();
+  /** The paths of the person's index, valid while the index file is as `#indexSeen` says. */
+  #tracked = new Set<string>();
   #indexSeen = "";
   /** Path → the content's verdict, valid while the file's size and mtime are as recorded. */
   readonly #content = new Map<string, { size: number; mtimeMs: number; sign: SecretSign | null }>();
@@ -105,25 +103,12 @@ export class SecretFilter {
     if (person === null) return new Set();
     const seen = indexStamp(join(person.gitDir, "index"));
     if (seen !== this.#indexSeen) {
-      this.#tracked.clear();
+      // Read-only (GIT_OPTIONAL_LOCKS=0, git.ts): the person's index is listed, never refreshed.
+      const listed = await git(["ls-files", "-z", "--cached"], { cwd: person.root, ok: [0, 128] });
+      this.#tracked = new Set(nulList(listed.stdout));
       this.#indexSeen = seen;
     }
-    const unknown = paths.filter((path) => !this.#tracked.has(path));
-    if (unknown.length > 0) {
-      const listed = await git(
-        [
-          "--literal-pathspecs",
-          "ls-files",
-          "-z",
-          "--cached",
-          ...(unknown.length > NAMED_PATHS ? [] : ["--", ...unknown]),
-        ],
-        { cwd: person.root, ok: [0, 128] },
-      );
-      const inIndex = new Set(nulList(listed.stdout));
-      for (const path of unknown) this.#tracked.set(path, inIndex.has(path));
-    }
-    return new Set(paths.filter((path) => this.#tracked.get(path) === true));
+    return new Set(paths.filter((path) => this.#tracked.has(path)));
   }
 }
 
