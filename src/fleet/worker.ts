@@ -376,6 +376,7 @@ export class Worker {
           created: space.created,
           commit: space.commit,
           restored: space.restored,
+          leftOut: space.leftOut,
         }),
       onSetup: (line) => this.events.emit({ type: "run-setup", run: run.run, line }),
       onEvent: (event) => {

@@ -48,6 +48,11 @@ export interface RunWorkspace {
    * from another worker); empty for a run that begins here or a tree found again.
    */
   restored: string[];
+  /**
+   * Untracked files that looked like secrets where the run was submitted, not carried (named by its
+   * first checkpoint); for a new tree of a submitted run, empty otherwise.
+   */
+  leftOut: string[];
 }
 
 export interface OpenRunWorkspace {
@@ -86,7 +91,7 @@ async function open(options: OpenRunWorkspace): Promise<RunWorkspace> {
   if (person === null) return copyWorkspace(options, path);
   if (existsSync(join(path, ".git"))) {
     const head = await gitText(["rev-parse", "HEAD"], { cwd: path }).catch(() => null);
-    return { path, kind: "worktree", created: false, commit: head, restored: [] };
+    return { path, kind: "worktree", created: false, commit: head, restored: [], leftOut: [] };
   }
   const commit = options.commit ?? person.head;
   if (commit === null)
@@ -106,7 +111,9 @@ async function open(options: OpenRunWorkspace): Promise<RunWorkspace> {
   if (options.uncommitted === true) await carryUncommitted(person.root, path);
   // The files as the run stands (a submit's uncommitted changes, a dead worker's checkpoints) before the
   // setup command sees them; the step itself then goes back past a checkpoint its transcript lacks.
-  const restored = options.carrier ? await bringToTip(path, options) : [];
+  const { restored, leftOut } = options.carrier
+    ? await bringToTip(path, options)
+    : { restored: [], leftOut: [] };
   try {
     await runSetup(path, options.onSetup);
   } catch (error) {
@@ -115,14 +122,18 @@ async function open(options: OpenRunWorkspace): Promise<RunWorkspace> {
     rmSync(path, { recursive: true, force: true });
     throw error;
   }
-  return { path, kind: "worktree", created: true, commit, restored };
+  return { path, kind: "worktree", created: true, commit, restored, leftOut };
 }
 
 /**
  * The chain's files (from the store's log) into a new working tree of the run. Returns the files put
- * back when the tip is past the run's beginning (the submit's own changes are not news to anyone).
+ * back when the tip is past the run's beginning (the submit's own changes are not news to anyone), and
+ * the secrets its submit left out.
  */
-async function bringToTip(path: string, options: OpenRunWorkspace): Promise<string[]> {
+async function bringToTip(
+  path: string,
+  options: OpenRunWorkspace,
+): Promise<{ restored: string[]; leftOut: string[] }> {
   const tracker = await WorkTracker.open({
     workspace: path,
     runDir: options.runDir,
@@ -133,11 +144,13 @@ async function bringToTip(path: string, options: OpenRunWorkspace): Promise<stri
     now: () => new Date(),
   });
   await tracker.catchUp();
-  if (tracker.tip === null) return [];
+  const leftOut = tracker.submitLeftOut.map((entry) => entry.path);
+  if (tracker.tip === null) return { restored: [], leftOut };
   const restored = await tracker.shadow.restore(tracker.tip, tracker.key, { base: tracker.base });
   const meta = parseCheckpointMessage(await tracker.shadow.messageOf(tracker.tip));
   // The submit's row is the chain's generation 0: a run that begins here.
-  return meta === null || (meta.kind === "start" && meta.generation === 0) ? [] : restored;
+  const begins = meta === null || (meta.kind === "start" && meta.generation === 0);
+  return { restored: begins ? [] : restored, leftOut };
 }
 
 /**
@@ -213,7 +226,8 @@ async function carryUncommitted(root: string, path: string): Promise<void> {
 
 /** A copy of a workspace that is not a git repository (flower's own folders and .git folders left out). */
 function copyWorkspace(options: OpenRunWorkspace, path: string): RunWorkspace {
-  if (existsSync(path)) return { path, kind: "copy", created: false, commit: null, restored: [] };
+  if (existsSync(path))
+    return { path, kind: "copy", created: false, commit: null, restored: [], leftOut: [] };
   const source = resolve(options.checkout);
   const runDir = resolve(options.runDir);
   // By hand, not cpSync: the copy goes inside the run directory, which may be inside the workspace.
@@ -230,7 +244,7 @@ function copyWorkspace(options: OpenRunWorkspace, path: string): RunWorkspace {
   };
   copy(source, path);
   chmodSync(path, 0o700);
-  return { path, kind: "copy", created: true, commit: null, restored: [] };
+  return { path, kind: "copy", created: true, commit: null, restored: [], leftOut: [] };
 }
 
 /** The setup command of a repository (`flower.json`'s `setup`), or null. */

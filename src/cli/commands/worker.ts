@@ -103,6 +103,15 @@ function parseConcurrency(value: string | boolean | undefined, locale: "en" | "z
   return n;
 }
 
+/** Of a run's secrets, those its log has not named yet (each said once: the submit's and the run's own). */
+function unsaid(secretsSaid: Map<string, Set<string>>, run: string, paths: readonly string[]): string[] {
+  const said = secretsSaid.get(run) ?? new Set<string>();
+  secretsSaid.set(run, said);
+  const fresh = paths.filter((path) => !said.has(path));
+  for (const path of fresh) said.add(path);
+  return fresh;
+}
+
 /** One line per thing a person watching the worker wants to know; null for the rest. */
 function lineOf(
   event: FleetEvent,
@@ -115,10 +124,11 @@ function lineOf(
   if (event.type === "day-budget-spent")
     return text.daySpent(formatUsd(event.spentUsd), formatUsd(event.budgetUsd), event.day);
   if (event.type === "run-workspace") {
-    const line = text.workspace(event.run, displayPath(event.path), event.created, event.commit);
-    return event.restored.length > 0
-      ? `${line}\n${text.restored(event.run, event.restored.length, 0, 0)}`
-      : line;
+    const lines = [text.workspace(event.run, displayPath(event.path), event.created, event.commit)];
+    if (event.restored.length > 0) lines.push(text.restored(event.run, event.restored.length, 0, 0));
+    const secrets = unsaid(secretsSaid, event.run, event.leftOut);
+    if (secrets.length > 0) lines.push(text.leftOutSecrets(event.run, secrets.join(", ")));
+    return lines.join("\n");
   }
   if (event.type === "run-setup") return text.setup(event.run, event.line);
   if (event.type === "run-event") {
@@ -129,14 +139,10 @@ function lineOf(
       return text.restored(event.run, inner.restored.length, inner.kept.length, inner.dropped);
     if (inner.type === "work-warning") return text.workWarning(event.run, inner.message);
     if (inner.type === "work-checkpoint") {
-      // Every checkpoint names what it left out: a run's secrets are said the first time only.
-      const said = secretsSaid.get(event.run) ?? new Set<string>();
-      secretsSaid.set(event.run, said);
-      const fresh = inner.leftOut.filter((entry) => entry.why === "secret" && !said.has(entry.path));
-      for (const entry of fresh) said.add(entry.path);
-      return fresh.length > 0
-        ? text.leftOutSecrets(event.run, fresh.map((entry) => entry.path).join(", "))
-        : null;
+      // A checkpoint that changed files names what it left out (a file the run wrote, too).
+      const secrets = inner.leftOut.filter((entry) => entry.why === "secret").map((entry) => entry.path);
+      const fresh = unsaid(secretsSaid, event.run, secrets);
+      return fresh.length > 0 ? text.leftOutSecrets(event.run, fresh.join(", ")) : null;
     }
     return null;
   }
