@@ -222,7 +222,8 @@ export class ShadowRepo {
 
   /**
    * Brings `index` up to the workspace as it is now: the paths the scan finds changed are added, removed
-   * or updated; files over the limit and nested repositories stay out. Returns what was left out.
+   * or updated; files over the limit, nested repositories and untracked secrets stay out. Returns what was
+   * left out.
    */
   async #stage(
     index: string,
