@@ -95,7 +95,13 @@ export interface CliText {
     retired: string;
     work: string;
     estimated: (usd: string, responses: number, models: string) => string;
-    workWhere: (workspace: string, isolated: boolean, checkpoints: number, branch: string) => string;
+    /** Where a step's files are: `workspace` null for its own worktree, removed; `branch` null without one here. */
+    workWhere: (
+      workspace: string | null,
+      isolated: boolean,
+      checkpoints: number,
+      branch: string | null,
+    ) => string;
     generationsTitle: string;
     current: string;
     handedOff: string;
@@ -111,8 +117,11 @@ export interface CliText {
     moreFiles: (rest: number) => string;
     /** Once per step: files its checkpoints left out (a rewind cannot put them back). */
     leftOut: (list: string) => string;
+    /** Once per step: untracked files that looked like secrets (never carried, never in the branch). */
+    leftOutSecrets: (list: string) => string;
     tooLarge: (size: string | null) => string;
     nestedRepository: string;
+    secret: (sign: "name" | "private-key" | "credential" | undefined) => string;
     /** A checkpoint that could not be taken or stored (the run went on). */
     workWarning: (message: string) => string;
     /** Heads the generations a rewind took back: when, and the generation the step went back to. */
@@ -232,7 +241,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       estimated: (usd, responses, models) =>
         `≈$${usd} of it estimated: ${responses} ${responses === 1 ? "response" : "responses"} a stopped driver was billed for before the binary reported its total, priced at the binary's prices for ${models}`,
       workWhere: (workspace, isolated, checkpoints, branch) =>
-        `${isolated ? `its own worktree ${workspace}` : workspace} · ${checkpoints} ${checkpoints === 1 ? "checkpoint" : "checkpoints"} · branch ${branch} (flower diff, flower apply)`,
+        `${workspace === null ? "its own worktree (removed)" : isolated ? `its own worktree ${workspace}` : workspace} · ${checkpoints} ${checkpoints === 1 ? "checkpoint" : "checkpoints"}${branch === null ? "" : ` · branch ${branch} (flower diff, flower apply)`}`,
       generationsTitle: "generations",
       current: "current",
       handedOff: "handed off",
@@ -245,6 +254,10 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       leftOut: (list) => `left out of the checkpoints (a rewind cannot put them back): ${list}`,
       tooLarge: (size) => ` (too large${size ? `, ${size}` : ""})`,
       nestedRepository: " (a repository of its own)",
+      leftOutSecrets: (list) =>
+        `left out as secrets (untracked: never carried to a store or a worker, never in flower/<run>; flower.json "carry" names files to bring): ${list}`,
+      secret: (sign) =>
+        ` (${sign === "private-key" ? "a private key" : sign === "credential" ? "a credential flower uses" : "its name"})`,
       workWarning: (message) => `! checkpoints: ${message}`,
       rewoundTitle: (at, to) =>
         `rewound at ${at} (flower rewind), back to the start of generation ${to}; no longer the step's`,
@@ -359,7 +372,7 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       estimated: (usd, responses, models) =>
         `其中约 $${usd} 是估算:驱动在二进制报出总额前停掉了,这 ${responses} 次回复按二进制对 ${models} 的价格计算`,
       workWhere: (workspace, isolated, checkpoints, branch) =>
-        `${isolated ? `它自己的 worktree ${workspace}` : workspace} · ${checkpoints} 个检查点 · 分支 ${branch}(flower diff、flower apply)`,
+        `${workspace === null ? "它自己的 worktree(已删除)" : isolated ? `它自己的 worktree ${workspace}` : workspace} · ${checkpoints} 个检查点${branch === null ? "" : ` · 分支 ${branch}(flower diff、flower apply)`}`,
       generationsTitle: "各代",
       current: "当前",
       handedOff: "换代",
@@ -372,6 +385,10 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       leftOut: (list) => `没进检查点的文件(回退放不回它们):${list}`,
       tooLarge: (size) => `(太大${size ? `,${size}` : ""})`,
       nestedRepository: "(自带 git 仓库)",
+      leftOutSecrets: (list) =>
+        `当作密钥没带上的文件(未跟踪:不进共用存储、不上 worker、不进 flower/<运行>;flower.json 的 "carry" 可以点名带上):${list}`,
+      secret: (sign) =>
+        `(${sign === "private-key" ? "私钥" : sign === "credential" ? "flower 用的凭据" : "看名字"})`,
       workWarning: (message) => `! 检查点:${message}`,
       rewoundTitle: (at, to) => `${at} 回退(flower rewind)到第 ${to} 代开头;以下几代已不算这一步的`,
       rewound: "已回退",

@@ -25,7 +25,7 @@ import { continueWorkflow, runWorkflow } from "../workflow/run-workflow.js";
 import type { Workflow } from "../workflow/workflow.js";
 import { join, resolve } from "node:path";
 import { DEFAULTS } from "../defaults.js";
-import { openRunWorkspace, removeRunWorkspace, type RunWorkspace } from "../work/run-workspace.js";
+import { openRunWorkspace, type RunWorkspace } from "../work/run-workspace.js";
 import type { WorkCarrier } from "../work/work-carrier.js";
 import type { StoreSpec } from "../storage/store-spec.js";
 
@@ -86,7 +86,7 @@ export async function driveRun(drive: DriveRun): Promise<DriveOutcome> {
   const window = run.options.window;
   // Every run in a working tree of its own: runs on one worker never write over each other.
   const checkout = resolve(drive.runtime.workspace);
-  const runDir = resolve(drive.runtime.runDir ?? join(checkout, DEFAULTS.runDir));
+  const runDir = runDirOf(drive.runtime);
   const space = await openRunWorkspace({
     checkout,
     runDir,
@@ -104,8 +104,13 @@ export async function driveRun(drive: DriveRun): Promise<DriveOutcome> {
     store: drive.store,
     ...budgetOptions(drive),
     onEvent: drive.onEvent,
+    // Its own tree, and no branch in the worker's checkout: the work is in the store (flower fetch).
     work:
-      typeof work === "object" ? { ...work, isolated: true } : work === false ? false : { isolated: true },
+      typeof work === "object"
+        ? { ...work, isolated: true, branch: false }
+        : work === false
+          ? false
+          : { isolated: true, branch: false },
     ...(window !== undefined || run.options.rule !== undefined
       ? {
           handoff: new HandoffPolicy({
@@ -116,23 +121,24 @@ export async function driveRun(drive: DriveRun): Promise<DriveOutcome> {
       : {}),
   });
   drive.onRuntime(rt);
-  let outcome: DriveOutcome | undefined;
   try {
     await rt.ready();
     await rt.records.pull?.();
-    outcome = run.options.direct ? await direct(rt, run) : await workflow(rt, run);
-    return outcome;
+    return run.options.direct ? await direct(rt, run) : await workflow(rt, run);
   } catch (error) {
     if (error instanceof LeaseHeldError || error instanceof StepFailedError)
-      return (outcome = { status: "failed", error: oneLine(error.message) });
+      return { status: "failed", error: oneLine(error.message) };
     throw error;
   } finally {
+    // The tree stays until the run's end is written: the worker clears it then (run-leftovers.ts), and
+    // a paused or stopped run keeps it for its next drive here.
     rt.close();
-    // A run that is over leaves nothing on the worker: its work is in the store (flower fetch <run>).
-    // A paused or stopped one keeps its tree for the next drive here.
-    if (outcome !== undefined && outcome.status !== "paused" && outcome.status !== "stopped")
-      await removeRunWorkspace(runDir, run.run).catch(() => undefined);
   }
+}
+
+/** The run directory of a worker's runs: their worktrees and shadow repositories are kept there. */
+export function runDirOf(runtime: RunRuntimeOptions): string {
+  return resolve(runtime.runDir ?? join(resolve(runtime.workspace), DEFAULTS.runDir));
 }
 
 /** The run's budget as the Runtime's option; the day's as a ceiling beside it (its offset is the fleet's). */

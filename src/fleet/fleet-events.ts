@@ -37,6 +37,8 @@ export type FleetEvent =
       created: boolean;
       commit: string | null;
       restored: string[];
+      /** Files that looked like secrets where it was submitted: not carried (a new tree). */
+      leftOut: string[];
     }
   /** A line the repository's setup command printed in a new working tree. */
   | { type: "run-setup"; run: string; line: string }

@@ -20,22 +20,31 @@ export interface Settle {
 /** Where the run was left: the status written (with its error), or `lost` when it was not this worker's. */
 export type Settled = { status: FleetStatus; error: string | null } | { status: "lost" };
 
+/**
+ * The status a worker's turn with a run ends in, before it is written: `lost` for a run taken from this
+ * worker, `queued` for one given back at a shutdown before it reached an end, else its end.
+ */
+export function endOf(stop: Settle["stop"], outcome: DriveOutcome): FleetStatus | "lost" {
+  if (stop === "lost") return "lost";
+  // A run that reached its end (or its pause) before the stop took effect keeps that end.
+  if (["done", "goal-not-met", "budget-reached", "paused"].includes(outcome.status))
+    return outcome.status as FleetStatus;
+  if (stop === "shutdown") return "queued";
+  if (stop === "cancel") return "cancelled";
+  return "failed";
+}
+
 export async function settle(
   fleet: FleetStore,
   { run, token, stop, outcome, events }: Settle,
 ): Promise<Settled> {
   const name = run.run;
-  if (stop === "lost") {
+  const end = endOf(stop, outcome);
+  if (end === "lost") {
     events.emit({ type: "run-status", run: name, status: "lost" });
     return { status: "lost" };
   }
-  // A run that reached its end (or its pause) before the stop took effect keeps that end.
-  const reached =
-    outcome.status === "done" ||
-    outcome.status === "goal-not-met" ||
-    outcome.status === "budget-reached" ||
-    outcome.status === "paused";
-  if (!reached && stop === "shutdown") {
+  if (end === "queued") {
     const job = await fleet.queue.send(name);
     if (!(await fleet.runs.finish(name, token, "queued", { job }))) {
       await fleet.queue.cancel(job).catch(() => undefined);
@@ -46,13 +55,10 @@ export async function settle(
     events.emit({ type: "run-status", run: name, status: "queued", why: "released" });
     return { status: "queued", error: null };
   }
-  let status: FleetStatus;
+  const status = end;
   let error = outcome.error;
-  if (reached) status = outcome.status as FleetStatus;
-  else if (stop === "cancel") [status, error] = ["cancelled", null];
-  else if (outcome.status === "stopped")
-    [status, error] = ["failed", error ?? "the run stopped without being asked to"];
-  else status = "failed";
+  if (end === "cancelled") error = null;
+  else if (outcome.status === "stopped") error ??= "the run stopped without being asked to";
   if (!(await fleet.runs.finish(name, token, status, { error, job: null }))) {
     events.emit({ type: "run-status", run: name, status: "lost" });
     return { status: "lost" };

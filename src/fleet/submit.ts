@@ -13,6 +13,7 @@ import { join, resolve } from "node:path";
 import { existsSync, statSync } from "node:fs";
 import { notADirectoryOnPath } from "../fs/directory-path.js";
 import { captureSource } from "../work/run-source.js";
+import { SecretRedactor, secretsOf } from "../secret-redactor.js";
 import type { HandoffRule } from "../handoff/policy.js";
 import { NOTIFY_EXPECTED, parseNotifyTarget, shownTarget } from "../notify/index.js";
 
@@ -65,6 +66,13 @@ export interface Submitted {
   run: string;
   /** The queue's job that delivers it. */
   job: string;
+  /**
+   * Untracked files of the checkout that look like secrets (`.env`, `id_rsa`, a private key): not
+   * carried to the store or any worker. Relative to the checkout. Empty without a `workspace`.
+   */
+  leftOut: string[];
+  /** Files that look like secrets and were carried because `flower.json`'s `carry` names them. */
+  carried: string[];
 }
 
 export async function submit(
@@ -111,17 +119,25 @@ export async function submit(
       queued.add(run);
       run = undefined;
     }
+    let leftOut: string[] = [];
+    let carried: string[] = [];
     if (options.workspace !== undefined) {
       try {
         const checkout = resolve(options.workspace);
-        const source = await captureSource({
+        const captured = await captureSource({
           checkout,
           runDir: resolve(options.runDir ?? join(checkout, DEFAULTS.runDir)),
           run,
           carrier: fleet.work,
+          // A file holding the key this process would give a run's `claude` is a secret too.
+          redactor: new SecretRedactor(secretsOf(process.env)),
           now: () => new Date(),
         });
-        if (source !== null) await fleet.runs.setOptions(run, { ...runOptions, source });
+        if (captured !== null) {
+          await fleet.runs.setOptions(run, { ...runOptions, source: captured.source });
+          leftOut = captured.leftOut.map((entry) => entry.path);
+          carried = captured.carried;
+        }
       } catch (error) {
         // Nothing of a failed submit stays: the row goes (its job was never sent).
         await fleet.runs.remove(run).catch(() => undefined);
@@ -130,7 +146,7 @@ export async function submit(
     }
     const job = await fleet.queue.send(run, priority);
     await fleet.runs.setJob(run, job);
-    return { run, job };
+    return { run, job, leftOut, carried };
   });
 }
 

@@ -14,7 +14,7 @@
  * new job, and closes.
  */
 import { randomUUID } from "node:crypto";
-import { holderAsLease, type FleetRun } from "../records/fleet-run.js";
+import { FINISHED, holderAsLease, type FleetRun, type FleetStatus } from "../records/fleet-run.js";
 import { DEFAULT_LEASE_TIMING, ownerGone } from "../records/lease.js";
 import { currentProcess, type ProcessIdentity } from "../records/process-identity.js";
 import type { Runtime } from "../runtime/runtime.js";
@@ -25,9 +25,17 @@ import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 import { RUNTIME_OPTION_NAMES } from "../runtime/options.js";
 import { daySpent, runSpent, utcDay } from "../records/run-spend.js";
 import type { StepRecord } from "../records/step-record.js";
-import { driveRun, type DriveBudgets, type DriveOutcome, type RunRuntimeOptions } from "./drive-run.js";
+import {
+  driveRun,
+  runDirOf,
+  type DriveBudgets,
+  type DriveOutcome,
+  type RunRuntimeOptions,
+} from "./drive-run.js";
+import { clearOverRuns } from "./run-leftovers.js";
 import { FleetEvents, type FleetEvent } from "./fleet-events.js";
-import { settle } from "./settle.js";
+import { endOf, settle } from "./settle.js";
+import { removeRunWorkspace } from "../work/run-workspace.js";
 import { resolveLocale, type Locale } from "../locale/locale.js";
 import {
   Notifier,
@@ -137,6 +145,8 @@ export class Worker {
   readonly #budgets: { perRun?: number; perDay?: number };
   /** The UTC day whose budget was said to be spent: said once a day, not every tick. */
   #daySpentSaid: string | null = null;
+  /** When what runs that are over left here was last cleared. */
+  #clearedAt = 0;
 
   constructor(options: FleetWorkerOptions) {
     if (typeof options !== "object" || options === null)
@@ -195,6 +205,7 @@ export class Worker {
     if (!fleet || this.#stopping)
       throw new ConfigurationError("worker", "stopped", "a worker not stopped yet");
     await fleet.ready();
+    await this.#clearOverRuns(fleet);
     this.#timer = setInterval(() => void this.#tick(), this.options.pollMs);
     await this.#tick();
   }
@@ -210,6 +221,7 @@ export class Worker {
       }
       await Promise.all([...this.#slots.values()].map((slot) => slot.done));
       await Promise.all([...this.#notifying]);
+      if (this.#fleet) await this.#clearOverRuns(this.#fleet);
       await this.#fleet?.close();
       this.#fleet = null;
     })();
@@ -224,6 +236,8 @@ export class Worker {
         await this.#beat(fleet);
         await this.#watch(fleet);
         if (!this.#stopping) await this.#fetch(fleet);
+        // Runs that ended on other workers leave trees here too (paused here, finished elsewhere).
+        if (Date.now() - this.#clearedAt > CLEAR_EVERY_MS) await this.#clearOverRuns(fleet);
       } catch (error) {
         // The store is away for a moment: the next tick tries again; the runs' own writes say if it stays away.
         this.events.emit({ type: "worker-error", message: (error as Error).message });
@@ -362,6 +376,7 @@ export class Worker {
           created: space.created,
           commit: space.commit,
           restored: space.restored,
+          leftOut: space.leftOut,
         }),
       onSetup: (line) => this.events.emit({ type: "run-setup", run: run.run, line }),
       onEvent: (event) => {
@@ -374,6 +389,10 @@ export class Worker {
     })
       .catch((error: unknown): DriveOutcome => ({ status: "failed", error: (error as Error).message }))
       .then(async (outcome) => {
+        // A run that is over leaves nothing here, and before its end is written: once the store says
+        // it ended, this worker holds nothing of it (run-leftovers.ts).
+        if (FINISHED.includes(endOf(slot.stop, outcome) as FleetStatus))
+          await removeRunWorkspace(runDirOf(this.options.runtime), run.run).catch(() => false);
         const settled = await settle(fleet, {
           run,
           token: this.#token,
@@ -382,6 +401,7 @@ export class Worker {
           events: this.events,
         });
         this.#tell(run, fleetNotice(run.run, slot.step, settled, outcome, this.#locale, this.#commandFor));
+        await this.#clearOverRuns(fleet, run.run);
       })
       .catch((error: unknown) =>
         this.events.emit({ type: "worker-error", message: (error as Error).message }),
@@ -389,6 +409,18 @@ export class Worker {
       .finally(() => {
         this.#slots.delete(run.run);
       });
+  }
+
+  /**
+   * Clears what runs that are over left on this machine (`ended`: the run whose end was just written,
+   * no longer counted as driven), its own and those that ended on another worker (run-leftovers.ts).
+   */
+  async #clearOverRuns(fleet: FleetStore, ended?: string): Promise<void> {
+    this.#clearedAt = Date.now();
+    const driving = new Set([...this.#slots.keys()].filter((run) => run !== ended));
+    await clearOverRuns(fleet, runDirOf(this.options.runtime), driving).catch((error: unknown) =>
+      this.events.emit({ type: "worker-error", message: (error as Error).message }),
+    );
   }
 
   /**
@@ -419,6 +451,9 @@ export class Worker {
 }
 
 export type { FleetEvent };
+
+/** How often an idle worker looks for trees of runs that ended elsewhere. */
+const CLEAR_EVERY_MS = 60_000;
 
 /** A notify value as a target, or a ConfigurationError naming the option (the value shown without secrets). */
 function notifyTarget(value: unknown, option: string): NotifyTarget {

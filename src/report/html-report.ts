@@ -200,7 +200,9 @@ function workNotes(step: ReportStep, text: ReportText): string {
       `<code>${escapeHtml(entry.path)}</code>${escapeHtml(
         entry.why === "too-large"
           ? words.tooLarge(entry.bytes === undefined ? null : formatSize(entry.bytes))
-          : words.nestedRepository,
+          : entry.why === "secret"
+            ? words.secret(entry.sign)
+            : words.nestedRepository,
       )}`,
   );
   return (

@@ -52,9 +52,11 @@ export interface ReportGeneration {
 /** A file the checkpoints left out. */
 export interface ReportLeftOut {
   path: string;
-  why: "too-large" | "nested-repository";
+  why: "too-large" | "nested-repository" | "secret";
   /** The file's size, for a file too large. */
   bytes?: number;
+  /** Why an untracked file looked like a secret. */
+  sign?: "name" | "private-key" | "credential";
 }
 
 /** Generations a rewind took back: no longer the step's, still shown (marked). */
@@ -299,8 +301,10 @@ export function validateReportInput(input: ReportInput): ReportInput {
         const l = `${s}.leftOut[${index}]`;
         if (typeof entry !== "object" || entry === null) fail(l, entry, "{ path, why, bytes? }");
         text(`${l}.path`, entry.path, false);
-        if (entry.why !== "too-large" && entry.why !== "nested-repository")
-          fail(`${l}.why`, entry.why, `"too-large" or "nested-repository"`);
+        if (entry.why !== "too-large" && entry.why !== "nested-repository" && entry.why !== "secret")
+          fail(`${l}.why`, entry.why, `"too-large", "nested-repository" or "secret"`);
+        if (entry.sign !== undefined && !["name", "private-key", "credential"].includes(entry.sign))
+          fail(`${l}.sign`, entry.sign, `"name", "private-key" or "credential"`);
         if (entry.bytes !== undefined) count(`${l}.bytes`, entry.bytes);
       });
     }

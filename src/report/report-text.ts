@@ -69,6 +69,8 @@ export interface ReportText {
     leftOut: string;
     tooLarge: (size: string | null) => string;
     nestedRepository: string;
+    /** An untracked file that looked like a secret: never carried, never in the branch. */
+    secret: (sign: "name" | "private-key" | "credential" | undefined) => string;
     warning: string;
   };
   activityTitle: string;
@@ -154,6 +156,8 @@ export const REPORT_TEXT: Readonly<Record<Locale, ReportText>> = {
       leftOut: "Left out of the checkpoints (a rewind cannot put them back):",
       tooLarge: (size) => ` (too large${size ? `, ${size}` : ""})`,
       nestedRepository: " (a repository of its own)",
+      secret: (sign) =>
+        ` (untracked, ${sign === "private-key" ? "holds a private key" : sign === "credential" ? "holds a credential flower uses" : "named like a secret"}: never carried, never in the branch)`,
       warning: "Checkpoint warning:",
     },
     activityTitle: "Spills and denials per turn",
@@ -235,6 +239,8 @@ export const REPORT_TEXT: Readonly<Record<Locale, ReportText>> = {
       leftOut: "没进检查点的文件(回退放不回它们):",
       tooLarge: (size) => `(太大${size ? `,${size}` : ""})`,
       nestedRepository: "(自带 git 仓库)",
+      secret: (sign) =>
+        `(未跟踪,${sign === "private-key" ? "含私钥" : sign === "credential" ? "含 flower 用的凭据" : "名字像密钥文件"}:不会被带走,也不进分支)`,
       warning: "检查点警告:",
     },
     activityTitle: "每轮的落盘和拒绝",

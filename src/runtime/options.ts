@@ -134,6 +134,13 @@ export interface WorkOptions {
   isolated?: boolean;
   /** Files larger than this are left out of checkpoints, and named in the record. @default 10 MiB */
   maxFileBytes?: number;
+  /**
+   * Hand the run's work back as the branch `flower/<run>` of the workspace's repository after every
+   * step. A fleet worker's runs do not (false): their work is in the store, and `flower fetch` builds the
+   * branch where the person wants it, so the worker's own checkout keeps nothing of a run.
+   * @default true
+   */
+  branch?: boolean;
 }
 
 export interface RuntimeInternals {
@@ -324,20 +331,31 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
   };
 }
 
-const WORK_KNOWN = { checkpoints: true, isolated: true, maxFileBytes: true } as const satisfies Record<
-  keyof WorkOptions,
-  true
->;
+const WORK_KNOWN = {
+  checkpoints: true,
+  isolated: true,
+  maxFileBytes: true,
+  branch: true,
+} as const satisfies Record<keyof WorkOptions, true>;
 
 /** The `work` option, every field checked and named in its error. */
 function resolveWork(value: boolean | WorkOptions | undefined): Required<WorkOptions> {
-  const defaults = { checkpoints: true, isolated: false, maxFileBytes: DEFAULTS.checkpointMaxFileBytes };
+  const defaults = {
+    checkpoints: true,
+    isolated: false,
+    maxFileBytes: DEFAULTS.checkpointMaxFileBytes,
+    branch: true,
+  };
   if (value === undefined || value === true) return defaults;
   if (value === false) return { ...defaults, checkpoints: false };
   if (typeof value !== "object" || value === null)
-    throw new ConfigurationError("work", value, "a boolean or { checkpoints?, isolated?, maxFileBytes? }");
+    throw new ConfigurationError(
+      "work",
+      value,
+      "a boolean or { checkpoints?, isolated?, maxFileBytes?, branch? }",
+    );
   refuseUnknownOptions(value, WORK_KNOWN, "work.");
-  for (const key of ["checkpoints", "isolated"] as const) {
+  for (const key of ["checkpoints", "isolated", "branch"] as const) {
     if (value[key] !== undefined && typeof value[key] !== "boolean")
       throw new ConfigurationError(`work.${key}`, value[key], "a boolean");
   }
@@ -348,5 +366,6 @@ function resolveWork(value: boolean | WorkOptions | undefined): Required<WorkOpt
     checkpoints: value.checkpoints ?? true,
     isolated: value.isolated ?? false,
     maxFileBytes,
+    branch: value.branch ?? true,
   };
 }

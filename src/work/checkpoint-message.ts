@@ -86,6 +86,39 @@ export function parseCheckpointMessage(message: string): CheckpointMeta | null {
   };
 }
 
+/** A file left out of a checkpoint as a secret, as its commit says it: root-relative, and why. */
+export interface LeftOutSecret {
+  path: string;
+  sign: "name" | "private-key" | "credential";
+}
+
+const SIGNS: ReadonlyArray<LeftOutSecret["sign"]> = ["name", "private-key", "credential"];
+
+/**
+ * Trailers naming the secrets a submit left out (`Flower-Left-Out: name ".env"`): the run's first
+ * checkpoint carries them, so a worker on any machine can say what the run was not given.
+ */
+export function leftOutTrailers(secrets: readonly LeftOutSecret[]): string {
+  return secrets.map((secret) => `Flower-Left-Out: ${secret.sign} ${JSON.stringify(secret.path)}\n`).join("");
+}
+
+/** The secrets a checkpoint's message names as left out; none for any other message. */
+export function parseLeftOut(message: string): LeftOutSecret[] {
+  const found: LeftOutSecret[] = [];
+  for (const line of message.split("\n")) {
+    const match = /^Flower-Left-Out: ([a-z-]+) (".*")$/.exec(line);
+    if (!match || !SIGNS.includes(match[1] as LeftOutSecret["sign"])) continue;
+    try {
+      const path: unknown = JSON.parse(match[2]!);
+      if (typeof path === "string" && path !== "")
+        found.push({ path, sign: match[1] as LeftOutSecret["sign"] });
+    } catch {
+      // Not a trailer of flower's: skipped.
+    }
+  }
+  return found;
+}
+
 function oneLine(value: string): string {
   return value.replace(/\s+/g, " ").trim();
 }

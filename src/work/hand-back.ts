@@ -10,6 +10,8 @@
  * generations. The branch reaches the person's repository by a local fetch: objects and one ref, nothing
  * else (not their HEAD, index, work tree or config; their hooks are not run).
  */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { WorkError } from "../errors.js";
 import { branchOf } from "./checkpoint-message.js";
 import { git, gitText } from "./git.js";
@@ -37,6 +39,12 @@ export interface BranchInput {
   /** When the run began (the first commit's date). */
   startedAt: string;
   generations: BranchGeneration[];
+  /**
+   * Paths (relative to the repository's top) kept out of every commit: `flower apply` leaves out the
+   * files the person had untracked when the run began and the run did not change (they are theirs, and
+   * still in their checkout). @default none
+   */
+  leaveOut?: readonly string[];
 }
 
 export interface BuiltBranch {
@@ -66,7 +74,12 @@ export async function buildBranch(shadow: ShadowRepo, input: BranchInput): Promi
     tree = newTree;
     commits += 1;
   };
-  const startTree = await shadow.treeOf(input.start);
+  const leaveOut = input.leaveOut ?? [];
+  const treeOf = async (commit: string) => {
+    const full = await shadow.treeOf(commit);
+    return leaveOut.length === 0 ? full : withoutPaths(shadow, full, leaveOut);
+  };
+  const startTree = await treeOf(input.start);
   if (startTree !== tree)
     await commit(
       startTree,
@@ -75,7 +88,7 @@ export async function buildBranch(shadow: ShadowRepo, input: BranchInput): Promi
     );
   for (const generation of input.generations) {
     if (generation.end === null) continue;
-    const endTree = await shadow.treeOf(generation.end);
+    const endTree = await treeOf(generation.end);
     if (endTree === tree) continue;
     const title = generation.summary?.trim() || `${generation.step}: generation ${generation.generation}`;
     own += 1;
@@ -90,18 +103,34 @@ export async function buildBranch(shadow: ShadowRepo, input: BranchInput): Promi
   return { branch, commit: parent, commits, own };
 }
 
+/** A tree without some of its paths, written through a scratch index of the shadow repository. */
+async function withoutPaths(shadow: ShadowRepo, tree: string, paths: readonly string[]): Promise<string> {
+  const index = `leave-out-${process.pid}`;
+  try {
+    await shadow.run(["read-tree", tree], { index });
+    await shadow.run(["update-index", "--force-remove", "-z", "--stdin"], {
+      index,
+      input: `${paths.join("\0")}\0`,
+    });
+    return await shadow.text(["write-tree"], { index });
+  } finally {
+    rmSync(join(shadow.dir, `index-${index}`), { force: true });
+  }
+}
+
 /**
  * Puts the built branch into the person's repository as `flower/<run>` (a fetch from the shadow
- * repository: objects and the one ref). Refused when that branch is checked out there: moving it would
- * leave the person's index and files behind.
+ * repository: objects and the one ref), or as another ref (`as`: apply's scratch ref). Refused when that
+ * branch is checked out there: moving it would leave the person's index and files behind.
  */
 export async function publishBranch(
   shadow: ShadowRepo,
   built: BuiltBranch,
   personRoot: string,
+  as = `refs/heads/${built.branch}`,
 ): Promise<void> {
   const current = await gitText(["symbolic-ref", "--quiet", "HEAD"], { cwd: personRoot, ok: [0, 1] });
-  if (current === `refs/heads/${built.branch}`)
+  if (current === as)
     throw new WorkError(
       `${built.branch} is checked out in ${personRoot}: switch to another branch first, so that flower can move it`,
     );
@@ -115,7 +144,7 @@ export async function publishBranch(
       "--no-write-fetch-head",
       "--force",
       shadow.dir,
-      `refs/flower/branches/${built.branch.slice("flower/".length)}:refs/heads/${built.branch}`,
+      `refs/flower/branches/${built.branch.slice("flower/".length)}:${as}`,
     ],
     { cwd: personRoot },
   );

@@ -19,11 +19,9 @@ import {
   existsSync,
   mkdirSync,
   readdirSync,
-  readFileSync,
   readlinkSync,
   realpathSync,
   rmSync,
-  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -32,6 +30,7 @@ import { DEFAULTS } from "../defaults.js";
 import { WorkError } from "../errors.js";
 import { withDriverTag } from "../process/reaper.js";
 import { chainKey, parseCheckpointMessage } from "./checkpoint-message.js";
+import { readFlowerJson } from "./flower-json.js";
 import { git, gitText, nulList } from "./git.js";
 import { personRepository } from "./shadow-repo.js";
 import type { WorkCarrier } from "./work-carrier.js";
@@ -50,6 +49,11 @@ export interface RunWorkspace {
    * from another worker); empty for a run that begins here or a tree found again.
    */
   restored: string[];
+  /**
+   * Untracked files that looked like secrets where the run was submitted, not carried (named by its
+   * first checkpoint); for a new tree of a submitted run, empty otherwise.
+   */
+  leftOut: string[];
 }
 
 export interface OpenRunWorkspace {
@@ -88,7 +92,7 @@ async function open(options: OpenRunWorkspace): Promise<RunWorkspace> {
   if (person === null) return copyWorkspace(options, path);
   if (existsSync(join(path, ".git"))) {
     const head = await gitText(["rev-parse", "HEAD"], { cwd: path }).catch(() => null);
-    return { path, kind: "worktree", created: false, commit: head, restored: [] };
+    return { path, kind: "worktree", created: false, commit: head, restored: [], leftOut: [] };
   }
   const commit = options.commit ?? person.head;
   if (commit === null)
@@ -108,7 +112,9 @@ async function open(options: OpenRunWorkspace): Promise<RunWorkspace> {
   if (options.uncommitted === true) await carryUncommitted(person.root, path);
   // The files as the run stands (a submit's uncommitted changes, a dead worker's checkpoints) before the
   // setup command sees them; the step itself then goes back past a checkpoint its transcript lacks.
-  const restored = options.carrier ? await bringToTip(path, options) : [];
+  const { restored, leftOut } = options.carrier
+    ? await bringToTip(path, options)
+    : { restored: [], leftOut: [] };
   try {
     await runSetup(path, options.onSetup);
   } catch (error) {
@@ -117,14 +123,18 @@ async function open(options: OpenRunWorkspace): Promise<RunWorkspace> {
     rmSync(path, { recursive: true, force: true });
     throw error;
   }
-  return { path, kind: "worktree", created: true, commit, restored };
+  return { path, kind: "worktree", created: true, commit, restored, leftOut };
 }
 
 /**
  * The chain's files (from the store's log) into a new working tree of the run. Returns the files put
- * back when the tip is past the run's beginning (the submit's own changes are not news to anyone).
+ * back when the tip is past the run's beginning (the submit's own changes are not news to anyone), and
+ * the secrets its submit left out.
  */
-async function bringToTip(path: string, options: OpenRunWorkspace): Promise<string[]> {
+async function bringToTip(
+  path: string,
+  options: OpenRunWorkspace,
+): Promise<{ restored: string[]; leftOut: string[] }> {
   const tracker = await WorkTracker.open({
     workspace: path,
     runDir: options.runDir,
@@ -135,19 +145,23 @@ async function bringToTip(path: string, options: OpenRunWorkspace): Promise<stri
     now: () => new Date(),
   });
   await tracker.catchUp();
-  if (tracker.tip === null) return [];
+  const leftOut = tracker.submitLeftOut.map((entry) => entry.path);
+  if (tracker.tip === null) return { restored: [], leftOut };
   const restored = await tracker.shadow.restore(tracker.tip, tracker.key, { base: tracker.base });
   const meta = parseCheckpointMessage(await tracker.shadow.messageOf(tracker.tip));
   // The submit's row is the chain's generation 0: a run that begins here.
-  return meta === null || (meta.kind === "start" && meta.generation === 0) ? [] : restored;
+  const begins = meta === null || (meta.kind === "start" && meta.generation === 0);
+  return { restored: begins ? [] : restored, leftOut };
 }
 
 /**
- * Removes a run's own working tree (a worktree is unregistered from its checkout) and the shadow
- * repository that recorded it; the run's checkpoints stay wherever else they are (a store's log).
+ * Removes a run's own working tree (a worktree is unregistered from its checkout, its HEAD's reflog with
+ * it), the shadow repository that recorded it and its setup log; the run's checkpoints stay wherever
+ * else they are (a store's log).
  */
 export async function removeRunWorkspace(runDir: string, run: string): Promise<boolean> {
   const path = runWorkspacePath(resolve(runDir), run);
+  rmSync(`${path}.setup.log`, { force: true });
   if (!existsSync(path)) return false;
   rmSync(shadowDirOf(resolve(runDir), realpathSync(path)), { recursive: true, force: true });
   if (existsSync(join(path, ".git"))) {
@@ -213,7 +227,8 @@ async function carryUncommitted(root: string, path: string): Promise<void> {
 
 /** A copy of a workspace that is not a git repository (flower's own folders and .git folders left out). */
 function copyWorkspace(options: OpenRunWorkspace, path: string): RunWorkspace {
-  if (existsSync(path)) return { path, kind: "copy", created: false, commit: null, restored: [] };
+  if (existsSync(path))
+    return { path, kind: "copy", created: false, commit: null, restored: [], leftOut: [] };
   const source = resolve(options.checkout);
   const runDir = resolve(options.runDir);
   // By hand, not cpSync: the copy goes inside the run directory, which may be inside the workspace.
@@ -230,26 +245,12 @@ function copyWorkspace(options: OpenRunWorkspace, path: string): RunWorkspace {
   };
   copy(source, path);
   chmodSync(path, 0o700);
-  return { path, kind: "copy", created: true, commit: null, restored: [] };
+  return { path, kind: "copy", created: true, commit: null, restored: [], leftOut: [] };
 }
 
 /** The setup command of a repository (`flower.json`'s `setup`), or null. */
 export function setupCommand(workspace: string): string | null {
-  const file = join(workspace, "flower.json");
-  if (!existsSync(file) || !statSync(file).isFile()) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    throw new WorkError(`${file} is not valid JSON: ${(error as Error).message}`);
-  }
-  const setup = (parsed as { setup?: unknown }).setup;
-  if (setup === undefined) return null;
-  if (typeof setup !== "string" || setup.trim() === "")
-    throw new WorkError(
-      `${file}: "setup" must be a command (a non-empty string), got ${JSON.stringify(setup)}`,
-    );
-  return setup;
+  return readFlowerJson(workspace).setup;
 }
 
 /** How long a setup command may run (installing dependencies on a cold cache). */

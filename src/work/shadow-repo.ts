@@ -14,12 +14,18 @@
  *
  * What is left out, always: the `.git` folders (git's rule), flower's own folders (the run directory and
  * `.flower/`, which travel their own way), files over the size limit (named, so the record can say so),
- * and nested repositories (named likewise).
+ * nested repositories (named likewise), and untracked files that look like secrets unless `flower.json`'s
+ * `carry` names them (secret-filter.ts; named too): a checkpoint travels to the store, to every worker and
+ * into the branch `flower/<run>`.
  */
 import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, relative, sep } from "node:path";
+import type { SecretRedactor } from "../secret-redactor.js";
+import { readFlowerJson } from "./flower-json.js";
 import { git, gitText, nulList, type GitAnswer, type GitCall } from "./git.js";
+import { SecretFilter } from "./secret-filter.js";
+import type { SecretSign } from "./secret-files.js";
 import { clearStaleLock } from "./stale-lock.js";
 
 /** Where the person's repository is, seen from the workspace; null when the workspace is not in one. */
@@ -43,15 +49,19 @@ export interface ShadowRepoOptions {
   exclude?: readonly string[];
   /** Files larger than this are left out (and named). */
   maxFileBytes: number;
+  /** The credentials the `claude` child is given: an untracked file holding one is left out. @default none */
+  redactor?: Pick<SecretRedactor, "holds"> | null;
 }
 
 /** What a scan found that is not recorded. */
 export interface LeftOut {
   /** Relative to the workspace, `/`-separated. */
   path: string;
-  why: "too-large" | "nested-repository";
+  why: "too-large" | "nested-repository" | "secret";
   /** The file's size, for a file too large. */
   bytes?: number;
+  /** Why an untracked file looks like a secret: its name, a private key in it, a known credential. */
+  sign?: SecretSign;
 }
 
 export interface Snapshot {
@@ -63,6 +73,8 @@ export interface Snapshot {
   /** Paths (relative to the workspace) that differ from the parent. */
   files: string[];
   leftOut: LeftOut[];
+  /** Files (relative to the workspace) that look like secrets, recorded because `carry` names them. */
+  carried: string[];
 }
 
 /** Who a checkpoint commit is by: fixed, so the same tree, parent, message and time make the same commit. */
@@ -76,6 +88,7 @@ export class ShadowRepo {
   readonly scope: string;
   readonly person: PersonRepository | null;
   readonly #maxFileBytes: number;
+  readonly #secrets: SecretFilter;
   /** Per index file: it holds the tree of its chain's tip (set after a snapshot or restore by this object). */
   readonly #synced = new Map<string, string>();
   /** Trees of commits already looked up. */
@@ -92,6 +105,12 @@ export class ShadowRepo {
     this.scope = scope;
     this.person = person;
     this.#maxFileBytes = options.maxFileBytes;
+    this.#secrets = new SecretFilter({
+      root,
+      person,
+      carry: readFlowerJson(root).carry,
+      redactor: options.redactor ?? null,
+    });
   }
 
   /** Opens the shadow repository of a workspace, creating it the first time. */
@@ -203,9 +222,13 @@ export class ShadowRepo {
 
   /**
    * Brings `index` up to the workspace as it is now: the paths the scan finds changed are added, removed
-   * or updated; files over the limit and nested repositories stay out. Returns what was left out.
+   * or updated; files over the limit, nested repositories and untracked secrets stay out. Returns what was
+   * left out.
    */
-  async #stage(index: string, base: string | null): Promise<{ staged: boolean; leftOut: LeftOut[] }> {
+  async #stage(
+    index: string,
+    base: string | null,
+  ): Promise<{ staged: boolean; leftOut: LeftOut[]; carried: string[] }> {
     if (!existsSync(join(this.dir, `index-${index}`)) && base !== null) {
       // A new index from a tree has no stat data: one refresh hashes the files once, so that the scan
       // below lists what differs from the tree and not every file.
@@ -226,7 +249,7 @@ export class ShadowRepo {
       { index },
     );
     const paths = [...new Set(nulList(scan.stdout))];
-    if (paths.length === 0) return { staged: false, leftOut: [] };
+    if (paths.length === 0) return { staged: false, leftOut: [], carried: [] };
     const leftOut: LeftOut[] = [];
     const take: string[] = [];
     for (const path of paths) {
@@ -242,12 +265,18 @@ export class ShadowRepo {
       }
       take.push(path);
     }
-    if (take.length > 0)
+    // Untracked files that look like secrets stay out, like files too large: not staged, so an index
+    // keeps at most a version it had before (secret-filter.ts).
+    const secrets = await this.#secrets.sort(take);
+    for (const { path, sign } of secrets.leftOut)
+      leftOut.push({ path: this.#inWorkspace(path), why: "secret", sign });
+    if (secrets.take.length > 0)
       await this.run(["update-index", "--add", "--remove", "--replace", "-z", "--stdin"], {
         index,
-        input: `${take.join("\0")}\0`,
+        input: `${secrets.take.join("\0")}\0`,
       });
-    return { staged: take.length > 0, leftOut };
+    const carried = secrets.carried.map((path) => this.#inWorkspace(path));
+    return { staged: secrets.take.length > 0, leftOut, carried };
   }
 
   /**
@@ -263,14 +292,14 @@ export class ShadowRepo {
   }): Promise<Snapshot> {
     const { index, parent, at } = input;
     const parentTree = parent === null ? null : await this.#treeOf(parent);
-    const { staged, leftOut } = await this.#stage(index, parent);
+    const { staged, leftOut, carried } = await this.#stage(index, parent);
     // Nothing staged and the index known to hold the parent's tree: the tree is unchanged, one scan spent.
     if (!staged && parentTree !== null && this.#synced.get(index) === parentTree)
-      return { commit: parent!, tree: parentTree, changed: false, files: [], leftOut };
+      return { commit: parent!, tree: parentTree, changed: false, files: [], leftOut, carried };
     const tree = await this.text(["write-tree"], { index });
     this.#synced.set(index, tree);
     if (parent !== null && tree === parentTree)
-      return { commit: parent, tree, changed: false, files: [], leftOut };
+      return { commit: parent, tree, changed: false, files: [], leftOut, carried };
     const date = `${Math.floor(at.getTime() / 1000)} +0000`;
     const commit = await this.text(["commit-tree", tree, ...(parent ? ["-p", parent] : []), "-F", "-"], {
       index,
@@ -279,7 +308,7 @@ export class ShadowRepo {
     });
     this.#trees.set(commit, tree);
     const files = parent === null ? await this.filesOf(commit) : await this.changedBetween(parent, commit);
-    return { commit, tree, changed: true, files, leftOut };
+    return { commit, tree, changed: true, files, leftOut, carried };
   }
 
   /** A commit's tree; remembered, since a commit's tree never changes. */

@@ -21,10 +21,13 @@ import { createHash } from "node:crypto";
 import { existsSync, realpathSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { WorkError } from "../errors.js";
+import type { SecretRedactor } from "../secret-redactor.js";
 import {
   chainKey,
   checkpointMessage,
+  leftOutTrailers,
   parseCheckpointMessage,
+  parseLeftOut,
   type CheckpointMeta,
 } from "./checkpoint-message.js";
 import { GitError, gitText } from "./git.js";
@@ -46,6 +49,8 @@ export interface WorkTrackerOptions {
   fence?: () => CarryFence | undefined;
   /** Files larger than this are left out of checkpoints. */
   maxFileBytes: number;
+  /** The credentials the `claude` child is given: an untracked file holding one is left out. @default none */
+  redactor?: Pick<SecretRedactor, "holds"> | null;
   now: () => Date;
 }
 
@@ -58,6 +63,16 @@ export interface TakenCheckpoint {
   changed: boolean;
   files: string[];
   leftOut: LeftOut[];
+}
+
+/** A submitted run's beginning (`submitted`). */
+export interface SubmittedWork {
+  /** The commit the chain begins at: the person's HEAD, or a checkpoint of their checkout on top of it. */
+  start: string | null;
+  /** Untracked files that looked like secrets: not in the store, not given to any worker. */
+  leftOut: LeftOut[];
+  /** Files that looked like secrets and went along because `flower.json`'s `carry` names them. */
+  carried: string[];
 }
 
 /** What going on from the chain did to the files. */
@@ -85,6 +100,8 @@ export class WorkTracker {
   #tip: string | null;
   /** The last row of the carrier's log this machine has replayed. */
   #seq = 0;
+  /** The secrets the submit of this run left out (named by its first row): said with every checkpoint. */
+  #submitLeftOut: LeftOut[] = [];
   #queue: Promise<unknown> = Promise.resolve();
 
   private constructor(options: WorkTrackerOptions, shadow: ShadowRepo, tip: string | null) {
@@ -107,6 +124,7 @@ export class WorkTracker {
         dir: shadowDirOf(options.runDir, root),
         exclude: ownFolders(root, workspace, options.runDir),
         maxFileBytes: options.maxFileBytes,
+        redactor: options.redactor ?? null,
       },
       person,
     );
@@ -181,41 +199,80 @@ export class WorkTracker {
         parent,
         changed: snapshot.changed,
         files: snapshot.files,
-        leftOut: snapshot.leftOut,
+        leftOut: [
+          ...snapshot.leftOut,
+          ...this.#submitLeftOut.filter((entry) => !snapshot.leftOut.some((own) => own.path === entry.path)),
+        ],
       };
     });
+  }
+
+  /** The secrets the submit of this run left out (known once the store's log is replayed). */
+  get submitLeftOut(): readonly LeftOut[] {
+    return this.#submitLeftOut;
   }
 
   /**
    * A submitted run's beginning: the checkout as the person sees it (uncommitted changes and unpushed
    * commits included) goes into the store's log as the chain's first row, so a worker on any machine
-   * begins from exactly that. Returns the commit the chain begins at.
+   * begins from exactly that — but for untracked files that look like secrets, which stay here, named in
+   * that first checkpoint's message so every machine can say what the run was not given.
    */
-  submitted(step: string): Promise<string | null> {
+  submitted(step: string): Promise<SubmittedWork> {
     return this.#serial(async () => {
       const base = this.base;
       const meta: CheckpointMeta = { kind: "start", run: this.run, step, generation: 0 };
+      const at = this.#options.now();
       const snapshot = await this.shadow.snapshot({
         index: this.key,
         parent: base,
         message: checkpointMessage(meta),
-        at: this.#options.now(),
+        at,
       });
+      const secrets = snapshot.leftOut.filter((entry) => entry.why === "secret");
+      let commit = snapshot.commit;
+      if (secrets.length > 0) {
+        // The same tree, its message naming what was left out (root-relative, as every machine reads it).
+        const named = secrets.map((entry) => ({
+          path: this.#fromRoot(entry.path),
+          sign: entry.sign ?? "name",
+        }));
+        const date = `${Math.floor(at.getTime() / 1000)} +0000`;
+        commit = await this.shadow.text(
+          ["commit-tree", snapshot.tree, ...(base !== null ? ["-p", base] : []), "-F", "-"],
+          {
+            input: `${checkpointMessage(meta)}${leftOutTrailers(named)}`,
+            env: { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+          },
+        );
+      }
       const carrier = this.#options.carrier;
       if (carrier !== null) {
-        const bundle = await this.shadow.bundle(snapshot.commit, await this.#knownElsewhere());
+        const bundle = await this.shadow.bundle(commit, await this.#knownElsewhere());
         this.#seq = await carrier.append(this.run, {
-          commit: snapshot.commit,
+          commit,
           parent: base,
           step,
           kind: "base",
           bundle,
         });
       }
-      await this.shadow.setRef(this.ref, snapshot.commit);
-      this.#tip = snapshot.commit;
-      return snapshot.commit;
+      await this.shadow.setRef(this.ref, commit);
+      this.#tip = commit;
+      this.#submitLeftOut = secrets;
+      return { start: commit, leftOut: secrets, carried: snapshot.carried };
     });
+  }
+
+  /** A workspace-relative path as the repository's top names it. */
+  #fromRoot(path: string): string {
+    return this.shadow.scope === "" ? path : `${this.shadow.scope}/${path}`;
+  }
+
+  /** A root-relative path as this workspace names it. */
+  #inWorkspace(path: string): string {
+    const scope = this.shadow.scope;
+    return scope !== "" && path.startsWith(`${scope}/`) ? path.slice(scope.length + 1) : path;
   }
 
   /** Stores a new checkpoint in the carrier's log: what it adds to its parent (or to what the remotes hold). */
@@ -265,6 +322,12 @@ export class WorkTracker {
             throw missingBase(error, row.commit, this.shadow.root);
           }
         }
+        if (row.kind === "base")
+          this.#submitLeftOut = parseLeftOut(await this.shadow.messageOf(row.commit)).map((secret) => ({
+            path: this.#inWorkspace(secret.path),
+            why: "secret",
+            sign: secret.sign,
+          }));
         this.#seq = row.seq;
       }
       const last = rows.at(-1)!.commit;

@@ -16,7 +16,7 @@ export async function diffCommand(parsed: ParsedCommand): Promise<number> {
   if (parsed.values.stat === true && parsed.values["name-only"] === true)
     throw new UsageError("flower diff: --stat or --name-only, not both");
   const generation = parseGeneration(parsed.values.generation);
-  const { rt, name, locale } = await workCommand(parsed, "diff", "run");
+  const { rt, name, locale, text } = await workCommand(parsed, "diff", "run");
   try {
     const step = parseNonEmpty("--step", parsed.values.step, locale);
     const patch = await rt.diff(name, {
@@ -25,7 +25,9 @@ export async function diffCommand(parsed: ParsedCommand): Promise<number> {
       format: parsed.values.stat === true ? "stat" : parsed.values["name-only"] === true ? "names" : "patch",
       color: process.stdout.isTTY === true && process.env.NO_COLOR === undefined,
     });
-    process.stdout.write(patch);
+    // Nothing printed would read as "did it work?": an empty diff says so, on stderr (a patch file stays empty).
+    if (patch === "") process.stderr.write(`${text.noChanges(name, step ?? null, generation ?? null)}\n`);
+    else process.stdout.write(patch);
     return EXIT.ok;
   } finally {
     rt.close();

@@ -32,6 +32,8 @@ import { CLI_TEXT, type CliText } from "../text.js";
 import { USAGE_TEXT } from "../command-line/usage-text.js";
 import { leftOutName, namedFiles, stepFiles } from "../record-views/work-summary.js";
 import { branchOf } from "../../work/checkpoint-message.js";
+import { git } from "../../work/git.js";
+import { existsSync } from "node:fs";
 import { localTime, sum } from "../record-views/step-figures.js";
 
 /**
@@ -73,12 +75,28 @@ async function show(source: StepSource, wanted: string | undefined, output: Outp
     return EXIT.ok;
   }
   await source.prepareFiles([record]);
-  showStep(record, source, output);
+  showStep(record, source, output, await branchHere(record));
   return EXIT.ok;
 }
 
+/**
+ * The run's branch `flower/<run>` when it exists: in the repository the step worked in, when that is on
+ * this machine, else in the one the command runs in (where `flower fetch` builds it). Null otherwise: a
+ * run that changed nothing, one outside git, a fleet run not fetched here, a discarded branch.
+ */
+async function branchHere(record: StepRecord): Promise<string | null> {
+  if (!record.work) return null;
+  const branch = branchOf(record.run ?? record.step);
+  const where = existsSync(record.work.workspace) ? record.work.workspace : process.cwd();
+  const found = await git(["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`], {
+    cwd: where,
+    ok: [0, 1, 128],
+  }).catch(() => null);
+  return found?.code === 0 ? branch : null;
+}
+
 /** `flower show <step>`: one step in detail. */
-function showStep(record: StepRecord, source: StepSource, output: Output): void {
+function showStep(record: StepRecord, source: StepSource, output: Output, branch: string | null): void {
   const locale = output.locale;
   const text = CLI_TEXT[locale];
   const t = text.show;
@@ -111,10 +129,13 @@ function showStep(record: StepRecord, source: StepSource, output: Output): void 
   say(`${label(t.session)}${record.sessionId ?? t.none}`);
   say(`${label(t.retired)}${record.retired.length ? record.retired.join(", ") : t.none}`);
   // Where the step's files are and how to see them: its own worktree or the checkout, its branch.
-  if (record.work)
+  // A worktree that is gone (removed when its run ended, or on another machine) is not named.
+  if (record.work) {
+    const gone = record.work.isolated && !existsSync(record.work.workspace);
     say(
-      `${label(t.work)}${t.workWhere(displayPath(record.work.workspace), record.work.isolated, record.work.checkpoints, branchOf(record.run ?? record.step))}`,
+      `${label(t.work)}${t.workWhere(gone ? null : displayPath(record.work.workspace), record.work.isolated, record.work.checkpoints, branch)}`,
     );
+  }
   say("");
   say(`${t.generationsTitle}:`);
   for (const generation of record.history) {
@@ -232,9 +253,15 @@ function workLines(record: StepRecord, text: CliText): string[] {
   const work = record.work;
   if (!work) return [];
   const lines: string[] = [];
-  if (work.leftOut.length > 0) {
-    const names = work.leftOut.map((entry) => leftOutName(entry, t));
+  const secrets = work.leftOut.filter((entry) => entry.why === "secret");
+  const others = work.leftOut.filter((entry) => entry.why !== "secret");
+  if (others.length > 0) {
+    const names = others.map((entry) => leftOutName(entry, t));
     lines.push(t.leftOut(namedFiles(names, t.moreFiles)));
+  }
+  if (secrets.length > 0) {
+    const names = secrets.map((entry) => leftOutName(entry, t));
+    lines.push(t.leftOutSecrets(namedFiles(names, t.moreFiles)));
   }
   for (const warning of work.warnings ?? []) lines.push(t.workWarning(cut(oneLine(warning), 300)));
   return lines;

@@ -43,6 +43,11 @@ export async function submitCommand(parsed: ParsedCommand): Promise<number> {
     runDir,
     ...(notify !== undefined ? { notify: String(parsed.values.notify).trim() } : {}),
   });
+  // What did not go (and what went on purpose), once, on stderr: stdout stays the name alone.
+  if (submitted.leftOut.length > 0)
+    process.stderr.write(`${text.submitLeftOut(submitted.leftOut.join(", "))}\n`);
+  if (submitted.carried.length > 0)
+    process.stderr.write(`${text.submitCarried(submitted.carried.join(", "))}\n`);
   // The name alone on stdout: `run=$(flower submit …)` in a script.
   process.stdout.write(parsed.values.json === true ? `${JSON.stringify(submitted)}\n` : `${submitted.run}\n`);
   return EXIT.ok;

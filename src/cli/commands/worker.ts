@@ -57,10 +57,13 @@ export async function workerCommand(parsed: ParsedCommand): Promise<number> {
       action === "approve" ? approveCommandLine(run, store, locale) : continueCommandLine(run, store, locale),
   });
   const say = settings.output.say;
+  /** Per run, the secrets its log has named (each once). */
+  const secretsSaid = new Map<string, Set<string>>();
   worker.events.on((event) => {
+    if (event.type === "run-status" && event.status !== "running") secretsSaid.delete(event.run);
     // A notifier that failed: on stderr, once per run (the Worker says it once).
     if (event.type === "notify-failed") return void process.stderr.write(`${event.message}\n`);
-    const line = lineOf(event, text, (run) => approveCommandLine(run, store, locale));
+    const line = lineOf(event, text, (run) => approveCommandLine(run, store, locale), secretsSaid);
     if (line !== null) say(line);
   });
   const who = `pid ${process.pid}@${hostname()}`;
@@ -100,21 +103,32 @@ function parseConcurrency(value: string | boolean | undefined, locale: "en" | "z
   return n;
 }
 
+/** Of a run's secrets, those its log has not named yet (each said once: the submit's and the run's own). */
+function unsaid(secretsSaid: Map<string, Set<string>>, run: string, paths: readonly string[]): string[] {
+  const said = secretsSaid.get(run) ?? new Set<string>();
+  secretsSaid.set(run, said);
+  const fresh = paths.filter((path) => !said.has(path));
+  for (const path of fresh) said.add(path);
+  return fresh;
+}
+
 /** One line per thing a person watching the worker wants to know; null for the rest. */
 function lineOf(
   event: FleetEvent,
   text: (typeof FLEET_TEXT)["en"],
   approve: (run: string) => string,
+  secretsSaid: Map<string, Set<string>>,
 ): string | null {
   if (event.type === "worker-error") return text.storeTrouble(event.message);
   if (event.type === "notify-failed") return null;
   if (event.type === "day-budget-spent")
     return text.daySpent(formatUsd(event.spentUsd), formatUsd(event.budgetUsd), event.day);
   if (event.type === "run-workspace") {
-    const line = text.workspace(event.run, displayPath(event.path), event.created, event.commit);
-    return event.restored.length > 0
-      ? `${line}\n${text.restored(event.run, event.restored.length, 0, 0)}`
-      : line;
+    const lines = [text.workspace(event.run, displayPath(event.path), event.created, event.commit)];
+    if (event.restored.length > 0) lines.push(text.restored(event.run, event.restored.length, 0, 0));
+    const secrets = unsaid(secretsSaid, event.run, event.leftOut);
+    if (secrets.length > 0) lines.push(text.leftOutSecrets(event.run, secrets.join(", ")));
+    return lines.join("\n");
   }
   if (event.type === "run-setup") return text.setup(event.run, event.line);
   if (event.type === "run-event") {
@@ -124,6 +138,12 @@ function lineOf(
     if (inner.type === "work-restored")
       return text.restored(event.run, inner.restored.length, inner.kept.length, inner.dropped);
     if (inner.type === "work-warning") return text.workWarning(event.run, inner.message);
+    if (inner.type === "work-checkpoint") {
+      // A checkpoint that changed files names what it left out (a file the run wrote, too).
+      const secrets = inner.leftOut.filter((entry) => entry.why === "secret").map((entry) => entry.path);
+      const fresh = unsaid(secretsSaid, event.run, secrets);
+      return fresh.length > 0 ? text.leftOutSecrets(event.run, fresh.join(", ")) : null;
+    }
     return null;
   }
   if (event.status === "running") return text.taken(event.run);

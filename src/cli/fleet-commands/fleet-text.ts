@@ -48,6 +48,12 @@ export interface FleetText {
   failedWhy: (run: string, error: string) => string;
   /** The fleet's budget for the UTC day is spent: no run is started until the next day. */
   daySpent: (spent: string, budget: string, day: string) => string;
+  /** Submit: untracked files that look like secrets stayed in the checkout. */
+  submitLeftOut: (files: string) => string;
+  /** Submit: files that look like secrets went along, as flower.json's carry asks. */
+  submitCarried: (files: string) => string;
+  /** Worker: files that look like secrets are not in the run's checkpoints (said once per run). */
+  leftOutSecrets: (run: string, files: string) => string;
 }
 
 export const FLEET_TEXT: Record<Locale, FleetText> = {
@@ -91,6 +97,12 @@ export const FLEET_TEXT: Record<Locale, FleetText> = {
     storeTrouble: (message) => `flower worker: ${message} (trying again)`,
     daySpent: (spent, budget, day) =>
       `the fleet's budget for ${day} (UTC) is spent: ${spent} of ${budget}; runs stay queued until the next day (or a worker with a higher --budget-per-day)`,
+    submitLeftOut: (files) =>
+      `flower submit: left out, they look like secrets (untracked here): ${files}; not sent to the store or any worker. To send them, name them in flower.json: { "carry": [...] }`,
+    submitCarried: (files) =>
+      `flower submit: carried, as flower.json's "carry" asks, though they look like secrets: ${files}`,
+    leftOutSecrets: (run, files) =>
+      `${run}: left out of its checkpoints, they look like secrets: ${files} (untracked; flower.json's "carry" names files to bring)`,
   },
   zh: {
     status: fleetStatus("zh"),
@@ -131,5 +143,10 @@ export const FLEET_TEXT: Record<Locale, FleetText> = {
     storeTrouble: (message) => `flower worker: ${message}(重试中)`,
     daySpent: (spent, budget, day) =>
       `车队 ${day}(UTC)的预算已用完:${spent},预算 ${budget};运行留在队列里等到第二天(或换一个 --budget-per-day 更高的 worker)`,
+    submitLeftOut: (files) =>
+      `flower submit: 这些文件像密钥(这里未跟踪),没有带上:${files};不进共用存储,也不到任何 worker。要带上,在 flower.json 里写 { "carry": [...] }`,
+    submitCarried: (files) => `flower submit: 按 flower.json 的 "carry" 带上了,虽然它们像密钥:${files}`,
+    leftOutSecrets: (run, files) =>
+      `${run}:这些文件像密钥,没进检查点:${files}(未跟踪;flower.json 的 "carry" 可以点名带上)`,
   },
 };

@@ -31,6 +31,8 @@ export function namedFiles(
 export interface LeftOutWords {
   tooLarge: (size: string | null) => string;
   nestedRepository: string;
+  /** Why an untracked file looked like a secret (its name, a private key in it, a credential). */
+  secret: (sign: LeftOut["sign"]) => string;
 }
 
 /** `big.bin (too large, 120.0 MB)`, `vendor/lib (a repository of its own)`. */
@@ -38,7 +40,9 @@ export function leftOutName(entry: LeftOut, words: LeftOutWords): string {
   const why =
     entry.why === "too-large"
       ? words.tooLarge(entry.bytes === undefined ? null : formatSize(entry.bytes))
-      : words.nestedRepository;
+      : entry.why === "secret"
+        ? words.secret(entry.sign)
+        : words.nestedRepository;
   return `${oneLine(entry.path)}${why}`;
 }
 

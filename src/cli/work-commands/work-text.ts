@@ -7,7 +7,8 @@ import type { Locale } from "../../locale/locale.js";
 export interface WorkText {
   oneName: (command: string, what: string) => string;
   noRuns: (runDir: string) => string;
-  noChanges: (run: string) => string;
+  /** `flower diff` found nothing: of the whole run, or of one step (and generation). */
+  noChanges: (run: string, step: string | null, generation: number | null) => string;
   merged: (branch: string, into: string, files: number) => string;
   squashed: (branch: string, files: number) => string;
   upToDate: (branch: string) => string;
@@ -43,7 +44,8 @@ export const WORK_TEXT: Record<Locale, WorkText> = {
   en: {
     oneName: (command, what) => `flower ${command}: name one ${what} (see flower runs)`,
     noRuns: (runDir) => `flower: no runs in ${runDir} (--run-dir, or --store for a shared store)`,
-    noChanges: (run) => `run "${run}" changed no files here`,
+    noChanges: (run, step, generation) =>
+      `no changes: ${generation !== null ? `generation ${generation} of ` : ""}${step !== null ? `step "${step}" of ` : ""}run "${run}" changed no files`,
     merged: (branch, into, files) =>
       `merged ${branch} into ${into}: ${plural(files, "file", "files")} changed`,
     squashed: (branch, files) =>
@@ -76,7 +78,8 @@ export const WORK_TEXT: Record<Locale, WorkText> = {
   zh: {
     oneName: (command, what) => `flower ${command}: 请给一个${what}的名字(见 flower runs)`,
     noRuns: (runDir) => `flower: ${runDir} 里没有运行(--run-dir,或共用存储用 --store)`,
-    noChanges: (run) => `运行 "${run}" 在这里没有改任何文件`,
+    noChanges: (run, step, generation) =>
+      `没有改动:运行 "${run}"${step !== null ? ` 的步骤 "${step}"` : ""}${generation !== null ? ` 第 ${generation} 代` : ""}没有改任何文件`,
     merged: (branch, into, files) => `已把 ${branch} 合进 ${into}:改了 ${files} 个文件`,
     squashed: (branch, files) => `已把 ${branch} 的改动压成一份暂存(${files} 个文件):看过后 git commit`,
     upToDate: (branch) => `${branch} 已经在你的分支里了:没有要合的`,

@@ -204,7 +204,7 @@ export class StepDriver {
    */
   async #handBack(step: string, run: string): Promise<void> {
     const o = this.#parts.options;
-    if (!o.work.checkpoints) return;
+    if (!o.work.checkpoints || !o.work.branch) return;
     try {
       const record = this.#parts.records.get(step);
       if (!record?.work) return;
@@ -411,6 +411,7 @@ export class StepDriver {
         carrier: carrier ?? null,
         fence: () => ({ step, lease: lease.token }),
         maxFileBytes: o.work.maxFileBytes,
+        redactor: this.#parts.redactor,
         now: o.internal.now,
       });
       if (again) await tracker.restart();

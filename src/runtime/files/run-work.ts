@@ -7,14 +7,21 @@
  * checkout's shadow repository (the run may have worked on any machine); without one, from the shadow
  * repository of the workspace the run recorded (this checkout, or the run's own worktree).
  */
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
+import { join } from "node:path";
 import { ConfigurationError, WorkError, WorkRefusedError } from "../../errors.js";
 import type { RunRecords } from "../../records/run-records.js";
 import type { StepRecord } from "../../records/step-record.js";
 import { applyBranch, type AppliedBranch } from "../../work/apply-branch.js";
 import { branchOf } from "../../work/checkpoint-message.js";
 import { git, nulList } from "../../work/git.js";
-import { buildBranch, publishBranch, type BranchGeneration, type BuiltBranch } from "../../work/hand-back.js";
+import {
+  buildBranch,
+  publishBranch,
+  type BranchGeneration,
+  type BranchInput,
+  type BuiltBranch,
+} from "../../work/hand-back.js";
 import type { WorkCarrier } from "../../work/work-carrier.js";
 import { WorkTracker } from "../../work/work-tracker.js";
 import { personRepository } from "../../work/shadow-repo.js";
@@ -102,6 +109,18 @@ export async function openChain(parts: RunWorkParts, name: string): Promise<RunC
   return { run, steps, tracker };
 }
 
+/** What the branch of a run is built from. */
+function branchInput(chain: RunChain): BranchInput {
+  const first = chain.steps[0]!;
+  return {
+    run: chain.run,
+    base: first.work!.base,
+    start: first.work!.start,
+    startedAt: first.startedAt,
+    generations: branchGenerations(chain.steps),
+  };
+}
+
 /** The branch's generations: every generation of every step with work, in order. */
 function branchGenerations(steps: readonly StepRecord[]): BranchGeneration[] {
   return steps.flatMap((record) =>
@@ -121,17 +140,10 @@ function branchGenerations(steps: readonly StepRecord[]): BranchGeneration[] {
  * when the workspace is not in a git repository (the work stays in the shadow repository: diff works).
  */
 export async function handBack(chain: RunChain, into?: string): Promise<HandedBack | null> {
-  const first = chain.steps[0]!;
   const person = chain.tracker.shadow.person;
   if (person === null) return null;
   const root = into ?? person.root;
-  const built = await buildBranch(chain.tracker.shadow, {
-    run: chain.run,
-    base: first.work!.base,
-    start: first.work!.start,
-    startedAt: first.startedAt,
-    generations: branchGenerations(chain.steps),
-  });
+  const built = await buildBranch(chain.tracker.shadow, branchInput(chain));
   // A run that changed nothing (yet) gets no branch: one holding only the person's own uncommitted
   // changes, or nothing at all, says nothing about the run.
   if (built === null || built.own === 0) return null;
@@ -222,13 +234,63 @@ export async function applyRun(
   const handed = await handBack(chain, person.root);
   if (handed === null) throw new WorkError(`run "${chain.run}" has nothing to hand back`);
   const task = chain.steps[0]!.workflow?.task ?? chain.steps[0]!.prompt;
-  return {
-    ...(await applyBranch(person.root, handed.branch, {
-      squash: options.squash,
-      message: `Merge ${handed.branch}: ${task.split("\n")[0]!.slice(0, 60)}`,
-    })),
-    branch: handed.branch,
-  };
+  const { theirs, inTheWay } = await untrackedOf(chain, handed, person.root);
+  // The person's own untracked files stay theirs: a copy of the branch without them is merged.
+  const scratch = `refs/flower/apply/${handed.branch.slice("flower/".length)}`;
+  if (theirs.length > 0 && inTheWay.length === 0) {
+    const copy = await buildBranch(chain.tracker.shadow, { ...branchInput(chain), leaveOut: theirs });
+    await publishBranch(chain.tracker.shadow, copy!, person.root, scratch);
+  }
+  try {
+    return {
+      ...(await applyBranch(person.root, handed.branch, {
+        squash: options.squash,
+        message: `Merge ${handed.branch}: ${task.split("\n")[0]!.slice(0, 60)}`,
+        inTheWay,
+        ...(theirs.length > 0 ? { source: scratch } : {}),
+      })),
+      branch: handed.branch,
+    };
+  } finally {
+    if (theirs.length > 0) await git(["update-ref", "-d", scratch], { cwd: person.root, ok: [0, 1, 128] });
+  }
+}
+
+/**
+ * What stands between the branch and the checkout's untracked files: `theirs`, the files the person had
+ * untracked when the run began and the run did not change (left out of the merge: never committed, not
+ * touched), and `inTheWay`, untracked files here the merge would write over (a refusal naming them).
+ * Paths relative to the repository's top.
+ */
+async function untrackedOf(
+  chain: RunChain,
+  handed: HandedBack,
+  root: string,
+): Promise<{ theirs: string[]; inTheWay: string[] }> {
+  const shadow = chain.tracker.shadow;
+  const { base, start } = chain.steps[0]!.work!;
+  const names = async (args: string[]) =>
+    nulList((await shadow.run(["diff-tree", "-r", "-z", "--no-renames", "--name-only", ...args])).stdout);
+  const began = base !== null && start !== null ? await names(["--diff-filter=A", base, start]) : [];
+  const changed = new Set(start !== null ? await names([start, handed.commit]) : []);
+  const theirs = began.filter((path) => !changed.has(path));
+  const head = await git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { cwd: root, ok: [0, 1] });
+  const added =
+    head.code === 0
+      ? await names(["--diff-filter=A", head.stdout.toString("utf8").trim(), handed.commit])
+      : [];
+  const own = new Set(theirs);
+  const inTheWay = added.filter((path) => !own.has(path) && lexists(join(root, path)));
+  return { theirs, inTheWay };
+}
+
+function lexists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function samePlace(workspace: string, root: string): Promise<boolean> {

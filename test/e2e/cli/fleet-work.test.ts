@@ -10,10 +10,11 @@
  * What must hold: every run ends done; every run saw the person's uncommitted change and unpushed
  * commit; a continuation reads the files written before the kill (whichever checkout it lands in);
  * `flower fetch <run>` in the person's checkout brings a branch with exactly that run's files and
- * content; nothing of one run is in another's.
+ * content; nothing of one run is in another's; and neither worker's checkout keeps anything of any run
+ * (no ref, no reflog entry, no worktree, no shadow repository): the work is in the store.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { text, toolUse, toolUses, type ModelRequest, type Reply } from "../../../src/testing/index.js";
@@ -122,6 +123,13 @@ function reply(request: ModelRequest): Reply | undefined {
 describe("the work of fleet runs", () => {
   it("eight runs on two workers, one killed after a write reached the main thread and inside a handoff: every run done, each branch holds exactly its own files", async () => {
     const { person, a, b } = repositories();
+    // What each worker's checkout holds before it drives anything: after eight runs it holds the same.
+    const refsOf = (checkout: string) => ({
+      refs: git(checkout, "for-each-ref", "--format=%(refname) %(objectname)"),
+      reflog: git(checkout, "reflog", "--all"),
+      worktrees: git(checkout, "worktree", "list", "--porcelain"),
+    });
+    const untouched = { a: refsOf(a), b: refsOf(b) };
     const schema = freshSchema("work");
     const url = `${server().url}?schema=${schema}`;
     const workers: Record<string, Spawned> = {};
@@ -270,6 +278,14 @@ describe("the work of fleet runs", () => {
     const said = logs.map((log) => log.stdout).join("\n");
     expect(said).toMatch(/works in runs\/worktrees\//);
     // The run A died in went on in B's new worktree with the files of its last checkpoint, from the store.
+    for (const [name, checkout] of [
+      ["a", a],
+      ["b", b],
+    ] as const) {
+      expect(refsOf(checkout), `worker ${name}'s checkout`).toEqual(untouched[name]);
+      expect(readdirSync(join(checkout, "runs", "worktrees")), `worker ${name}'s worktrees`).toEqual([]);
+      expect(readdirSync(join(checkout, "runs", "work")), `worker ${name}'s shadow repositories`).toEqual([]);
+    }
     const moved = runs[kills[0]!.run - 1]!;
     expect((await workers.b.done).stdout).toMatch(
       new RegExp(

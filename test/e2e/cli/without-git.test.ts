@@ -1,7 +1,8 @@
 /**
  * A run's work where git is not what flower usually finds, through the built `flower`:
  * - a workspace that is not a git repository: its files are still checkpointed (diff and rewind work),
- *   and the commands that need a repository say so in one line (exit 2) instead of failing;
+ *   and the commands that need a repository say so in one line (exit 2) instead of failing; show names
+ *   no branch, and a diff with nothing in it says "no changes";
  * - a machine without `git` on PATH: the run works as before and says once that its files are not
  *   checkpointed; `flower diff` says why there is nothing to show.
  */
@@ -69,6 +70,16 @@ describe("a run's work without git where it usually is", () => {
     expect(rewound.stdout).toContain("2 files put back (new.txt, old.txt)");
     expect(readFileSync(join(root, "old.txt"), "utf8")).toBe("old\n");
     expect(existsSync(join(root, "new.txt"))).toBe(false);
+
+    // Rewound to its start, the run has no changes: diff says so (a patch on stdout stays empty), and
+    // show names no branch (there is none outside git).
+    const none = await runFlower(["diff", "replace"], { env, cwd: root });
+    expect(none.code).toBe(0);
+    expect(none.stdout).toBe("");
+    expect(none.stderr).toBe('no changes: run "replace" changed no files\n');
+    const shown = await runFlowerOk(["show", "replace"], { env, cwd: root });
+    expect(shown.stdout).toMatch(/^files {7}\S+ · \d+ checkpoints?$/m);
+    expect(shown.stdout).not.toContain("branch flower/");
     model.assertNoErrors();
   }, 180_000);
 

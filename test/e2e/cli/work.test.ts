@@ -10,7 +10,7 @@
  *   clean one it merges; `flower discard` removes the branch and the worktree.
  */
 import { execFileSync } from "node:child_process";
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { text, toolUse, toolUses, type ModelRequest, type Reply } from "../../../src/testing/index.js";
@@ -190,9 +190,23 @@ describe("a run's work, as a person handles it", () => {
     expect(git(root, "status", "--porcelain")).toBe(status);
     expect(git(root, "rev-parse", "HEAD")).toBe(head);
 
-    // Committed: apply merges (the person's hooks run for their merge, as for any merge they make).
+    // Committed, but an untracked file of the person's own stands where the run wrote one: refused,
+    // one line naming it, exit 2, nothing changed (git's own message was cut before the names, exit 1).
     git(root, "add", "-A");
     git(root, "commit", "-q", "--no-verify", "-m", "my work in progress");
+    writeFileSync(join(root, "hello.txt"), "the person's own hello\n");
+    const committed = git(root, "rev-parse", "HEAD");
+    const inTheWay = await runFlower(["apply", "hello"], { env, cwd: root });
+    expect(inTheWay.code).toBe(2);
+    expect(inTheWay.stderr.trim().split("\n")).toEqual([
+      "flower apply: refused, nothing changed: untracked files here are in the way of flower/hello: hello.txt. Move them aside (or commit them), then apply again.",
+    ]);
+    expect(readFileSync(join(root, "hello.txt"), "utf8")).toBe("the person's own hello\n");
+    expect(git(root, "rev-parse", "HEAD")).toBe(committed);
+    expect(git(root, "status", "--porcelain")).toBe("?? hello.txt");
+
+    // Moved aside: apply merges (the person's hooks run for their merge, as for any merge they make).
+    rmSync(join(root, "hello.txt"));
     const applied = await runFlowerOk(["apply", "hello"], { env, cwd: root });
     expect(applied.stdout).toMatch(/^merged flower\/hello into main: 1 file changed/);
     expect(readFileSync(join(root, "hello.txt"), "utf8")).toBe("hello\n");
