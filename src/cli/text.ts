@@ -60,6 +60,11 @@ export interface CliText {
    * that died at the pause never showed it).
    */
   unfinished: (step: string, status: string, command: string, file?: string) => string;
+  /**
+   * Bare `flower` on a terminal with nothing to continue: what a typed task does (`workspace`: where it
+   * runs) and how to leave, on the lines before the prompt.
+   */
+  askTaskIntro: (workspace: string, run: "workflow" | "straight" | "direct") => string;
   /** The prompt for the task on a terminal. */
   askTask: string;
   noStep: (step: string, where: string, known: string[]) => string;
@@ -192,6 +197,14 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       `The last step here, "${step}", is ${status}. Continue it with: ${command}\n` +
       (file ? `Read its frozen document first (change a line there if it is wrong): ${file}\n` : "") +
       `Or start another: ${invocation()} "<task>"`,
+    askTaskIntro: (workspace, run) =>
+      `No task given. Type one and press Enter: an agent works on it in ${workspace}${
+        run === "direct"
+          ? " (the work step only, --direct)."
+          : run === "straight"
+            ? ", from its requirements to the work without a pause (--yes)."
+            : ", first writing down the requirements, then pausing for you to read them."
+      }\nEnter on an empty line, Ctrl-D or Ctrl-C leaves without starting anything (${invocation()} --help lists the options).`,
     askTask: "Task: ",
     noStep: (step, where, known) =>
       `flower: no step "${step}" in ${where}${known.length ? ` (known: ${known.join(", ")})` : ""}`,
@@ -319,6 +332,14 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       `这里最后一步“${step}”${status}。接着做: ${command}\n` +
       (file ? `先读它冻结的文书(哪行不对就在那里改): ${file}\n` : "") +
       `或者开新的: ${invocation()} "<任务>"`,
+    askTaskIntro: (workspace, run) =>
+      `没有给任务。输入一个并回车: 代理会在 ${workspace} 里做${
+        run === "direct"
+          ? "(只跑工作这一步,--direct)。"
+          : run === "straight"
+            ? ",从需求确认一路做到干活,中间不停(--yes)。"
+            : ",先写下需求确认,然后暂停让你读。"
+      }\n空行回车、Ctrl-D 或 Ctrl-C 离开,什么都不启动(${invocation()} --help 列出选项)。`,
     askTask: "任务: ",
     noStep: (step, where, known) =>
       `flower: ${where} 里没有步骤 "${step}"${known.length ? `(已有: ${known.join(", ")})` : ""}`,

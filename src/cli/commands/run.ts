@@ -70,9 +70,18 @@ export async function runCommand(parsed: ParsedCommand): Promise<number> {
       // Credentials before the question: typing a task only to learn there is no key wastes it.
       requireCredentials(settings);
       credentialsChecked = true;
+      settings.output.say(
+        CLI_TEXT[settings.locale].askTaskIntro(
+          displayPath(settings.workspace),
+          parsed.values.direct === true ? "direct" : parsed.values.yes === true ? "straight" : "workflow",
+        ),
+      );
       given = await askForTask(settings.locale);
     }
     if (given === undefined || given.trim() === "") throw new UsageError(usage.noTask);
+    // A command typed at the prompt is a typo there too (`runs`, `lsit`): nothing is started.
+    const typed = commandLike(given);
+    if (typed !== undefined) throw new UsageError(usage.commandLike(given.trim(), typed));
   }
   const task = given.trim();
   if (task === "") throw new UsageError(usage.emptyTask);

@@ -78,7 +78,7 @@ function printRuns(
   where: string,
   steps: StepRecord[],
   holders: Map<string, LeaseHolder>,
-  statusOf: (record: StepRecord) => StepRecord["status"] | "interrupted",
+  statusOf: (record: StepRecord) => StepRecord["status"] | "interrupted" | "paused",
   fleet: ReadonlyMap<string, FleetRunView> = new Map(),
 ): number {
   // Submitted runs no step of which has begun yet: only the fleet knows them.
@@ -228,7 +228,7 @@ function groupByRun(steps: readonly StepRecord[]): RunsEntry[] {
 function summaryOf(
   record: StepRecord,
   holder: LeaseHolder | undefined,
-  statusOf: (record: StepRecord) => StepRecord["status"] | "interrupted",
+  statusOf: (record: StepRecord) => StepRecord["status"] | "interrupted" | "paused",
 ) {
   return {
     heldBy: holder ?? null,
@@ -239,7 +239,8 @@ function summaryOf(
     numTurns: stepTurns(record),
     updatedAt: record.updatedAt,
     sessionId: record.sessionId,
-    run: record.run ?? null,
+    // A --direct run's step is its run (continue, show, diff, apply, fetch take the name as one): named so.
+    run: record.run ?? record.step,
     name: record.workflow?.name ?? null,
     frozen: record.frozen ?? null,
     /** The run's budget (`--budget`), null without one; where it stood if the step stopped on it. */
