@@ -2,6 +2,7 @@
  * The command line's own words, per locale. The live view's words are in display.ts; these are the
  * lines around a run (credentials, stop, continue hints, demo) and the `runs` / `show` reports.
  */
+import { noProgress, type DriftMeasures } from "../locale/drift-words.js";
 import type { Locale } from "../locale/locale.js";
 import { STATUS_WORDS, type StepStatusWord } from "../locale/status-words.js";
 import { invocation } from "./command-line/invocation.js";
@@ -109,7 +110,7 @@ export interface CliText {
     /** Under a generation that recorded its work and changed nothing. */
     noFilesChanged: string;
     /** The drift watch paused the step after these generations made no progress. */
-    driftPaused: (generations: number[], at: string) => string;
+    driftPaused: (generations: number[], at: string, measures: DriftMeasures) => string;
     /** On a step's line of `flower show <run>`: files its generations changed. */
     filesChanged: (count: number) => string;
     /** After the first names of a list of files: how many more. */
@@ -250,8 +251,8 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       current: "current",
       handedOff: "handed off",
       changedFiles: (count, list) => `changed ${count} file${count === 1 ? "" : "s"}: ${list}`,
-      driftPaused: (generations, at) =>
-        `paused by the drift watch on ${at}: generations ${generations.join(", ")} made no newly passing check and changed no file`,
+      driftPaused: (generations, at, measures) =>
+        `paused by the drift watch on ${at}: generations ${generations.join(", ")} ${noProgress(measures, "en")}`,
       noFilesChanged: "changed no files",
       filesChanged: (count) => `${count} file${count === 1 ? "" : "s"} changed`,
       moreFiles: (rest) => ` and ${rest} more`,
@@ -385,8 +386,8 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       current: "当前",
       handedOff: "换代",
       changedFiles: (count, list) => `改了 ${count} 个文件:${list}`,
-      driftPaused: (generations, at) =>
-        `${at} 被漂移看守停下:第 ${generations.join("、")} 代既没有新通过的检查,也没有改动文件`,
+      driftPaused: (generations, at, measures) =>
+        `${at} 被漂移看守停下:第 ${generations.join("、")} 代${noProgress(measures, "zh")}`,
       noFilesChanged: "没改文件",
       filesChanged: (count) => `改了 ${count} 个文件`,
       moreFiles: (rest) => `,还有 ${rest} 个`,

@@ -46,7 +46,7 @@ export function fleetNotice(
           run,
           step: outcome.drift.step,
           status: "paused",
-          why: words.drift(outcome.drift.generations, outcome.drift.handoff),
+          why: words.drift(outcome.drift.generations, outcome.drift.handoff, outcome.drift.measures),
           continue: commandFor("approve", run),
         };
       return {

@@ -6,6 +6,7 @@
  * Token counts are the main thread's context (input + cache read + cache creation of one request);
  * generation numbers start at 1.
  */
+import type { DriftMeasures } from "../locale/drift-words.js";
 import { ConfigurationError } from "../errors.js";
 
 /** One main-thread request (model round trip). */
@@ -119,8 +120,11 @@ export interface ReportStep {
   rewound?: ReportRewound[];
   /** The run's budget where one is set, and what the whole run (all its steps) spent of it. */
   budget?: { spentUsd: number; budgetUsd: number };
-  /** The drift watch paused the step after these generations made no progress (its last pause). */
-  drift?: { generations: number[]; at: string };
+  /**
+   * The drift watch paused the step after these generations made no progress (its last pause);
+   * `measures`: what it measured them by (both, when absent).
+   */
+  drift?: { generations: number[]; at: string; measures?: DriftMeasures };
   /** Goal-guard rounds, once the goal guard runs. */
   guard?: ReportGuardRound[];
   /** Checks run outside a guard round (the step's own acceptance checks). */
@@ -320,6 +324,15 @@ export function validateReportInput(input: ReportInput): ReportInput {
       step.drift.generations.forEach((n, index) => integer(`${s}.drift.generations[${index}]`, n, 1));
       if (step.drift.at === undefined) fail(`${s}.drift.at`, step.drift.at, "an ISO 8601 time");
       time(`${s}.drift.at`, step.drift.at);
+      const measures = step.drift.measures as unknown;
+      if (
+        measures !== undefined &&
+        (typeof measures !== "object" ||
+          measures === null ||
+          typeof (measures as DriftMeasures).checks !== "boolean" ||
+          typeof (measures as DriftMeasures).files !== "boolean")
+      )
+        fail(`${s}.drift.measures`, measures, "{ checks: boolean, files: boolean }");
     }
     if (step.rewound !== undefined) {
       if (!Array.isArray(step.rewound)) fail(`${s}.rewound`, step.rewound, "an array of rewinds");

@@ -12,7 +12,7 @@ import { PostgresFleetRuns } from "./postgres/postgres-fleet-runs.js";
 import { deleteEndedJobs } from "./postgres/run-queue.js";
 import { PostgresRunRecords } from "./postgres/postgres-run-records.js";
 import { currentProcess, type ProcessIdentity } from "../records/process-identity.js";
-import type { StepRecord } from "../records/step-record.js";
+import { atDriftPause, type StepRecord } from "../records/step-record.js";
 import { quoteIdentifier } from "./postgres/migrate.js";
 import type { PostgresSessionStore } from "./postgres/postgres-session-store.js";
 import { PostgresWorkspaceFiles } from "./postgres/postgres-workspace-files.js";
@@ -188,7 +188,8 @@ async function forgetInTransaction(
 export function statusInStore(
   record: StepRecord,
   holder: LeaseHolder | undefined,
-): StepRecord["status"] | "interrupted" {
+): StepRecord["status"] | "interrupted" | "paused" {
+  if (atDriftPause(record)) return "paused";
   return record.status === "running" && holder === undefined ? "interrupted" : record.status;
 }
 

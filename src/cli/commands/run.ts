@@ -177,6 +177,9 @@ function unfinishedStep(
   const name = last.run ?? last.step;
   if (status === "stopped" || status === "interrupted" || status === "failed" || status === "goal-not-met")
     return { step: name, status };
+  // The drift watch's pause: the handoff the successor will start from is what to read first.
+  if (status === "paused")
+    return { step: name, status, ...(last.pendingHandoff ? { file: last.pendingHandoff } : {}) };
   if (last.run !== undefined && runStatus(runDirectory.steps().filter((r) => r.run === last.run)).paused)
     return { step: name, status: "paused", ...(last.frozen ? { file: last.frozen.path } : {}) };
   return undefined;

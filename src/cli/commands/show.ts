@@ -11,7 +11,7 @@ import { readFrozenHandoff } from "../../handoff/freeze-handoff.js";
 import { formatTokens } from "../../handoff/text.js";
 import { builtInSpec } from "../../documents/builtin/index.js";
 import { resolveLocale, type Locale } from "../../locale/locale.js";
-import type { GenerationRecord, StepRecord } from "../../records/step-record.js";
+import { driftMeasures, type GenerationRecord, type StepRecord } from "../../records/step-record.js";
 import { generationTurns, stepTurns } from "../../records/turns.js";
 import { sparkline } from "../../report/sparkline.js";
 import { reportStep } from "../record-views/step-report-input.js";
@@ -127,7 +127,10 @@ function showStep(record: StepRecord, source: StepSource, output: Output): void 
           `       <- ${t.askedBy(asked.by, localTime(asked.at), asked.next === null ? null : cut(oneLine(asked.next), 160))}`,
         );
   }
-  if (record.drift) say(`  !! ${t.driftPaused(record.drift.generations, localTime(record.drift.at))}`);
+  if (record.drift)
+    say(
+      `  !! ${t.driftPaused(record.drift.generations, localTime(record.drift.at), driftMeasures(record.history, record.drift.generations))}`,
+    );
   // What the checkpoints could not keep, said once for the step.
   for (const line of workLines(record, text)) say(`  ${line}`);
   // Generations a rewind took back: archived, listed after the current ones and marked.

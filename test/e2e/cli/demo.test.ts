@@ -184,7 +184,7 @@ describe("flower demo --keep (the shared demo); each property its own test", () 
 
   it("hands off twice, each with a doing/next summary and a fresh session", () => {
     const out = run.demo.stdout;
-    expect(out.match(/— writing the handoff, new session next/g)).toHaveLength(2);
+    expect(out.match(/— writing the handoff for the next session/g)).toHaveLength(2);
     expect(out.match(/^ {2}- doing {6}/gm)).toHaveLength(2);
     expect(out.match(/^ {2}- next {7}/gm)).toHaveLength(2);
     expect(out.match(/^<- new session starts from the handoff, not from [\d.]+K$/gm)).toHaveLength(2);
