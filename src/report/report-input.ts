@@ -131,7 +131,7 @@ export interface ReportStep {
   checks?: ReportCheck[];
 }
 
-/** A document a workflow step froze, with its sections as frozen. */
+/** A document a workflow step froze, with its sections as the steps read them. */
 export interface ReportDocument {
   /** The document's title ("Requirements", "Goal") and the step that froze it. */
   title: string;
@@ -139,7 +139,8 @@ export interface ReportDocument {
   path: string;
   /** What a reader must know: degraded or filled in since, changed after it was frozen, the change not used. */
   notes: string[];
-  sections: Array<{ label: string; text: string }>;
+  /** `changed`: the section differs from the text as frozen (a person's edit the next step read). */
+  sections: Array<{ label: string; text: string; changed?: boolean }>;
 }
 
 /** The workflow run the steps belong to, when the report draws a run. */
@@ -268,6 +269,8 @@ export function validateReportInput(input: ReportInput): ReportInput {
       document.sections.forEach((section, n) => {
         text(`${d}.sections[${n}].label`, section?.label, false);
         text(`${d}.sections[${n}].text`, section?.text, false);
+        if (section?.changed !== undefined && typeof section.changed !== "boolean")
+          fail(`${d}.sections[${n}].changed`, section.changed, "a boolean");
       });
     });
   }

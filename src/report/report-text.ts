@@ -25,6 +25,8 @@ export interface ReportText {
   stepsTitle: string;
   documentsTitle: string;
   documentFrozenBy: (step: string) => string;
+  /** Beside a section that differs from the text as frozen. */
+  sectionChanged: string;
   goalChecksTitle: string;
   checkColumn: string;
   checkRun: (round: number) => string;
@@ -110,8 +112,9 @@ export const REPORT_TEXT: Readonly<Record<Locale, ReportText>> = {
     contextCaptionZoomed: (top, window) =>
       `Each point is one request of the main thread. The scale is zoomed to the data (top ${top}); the ${window} window and its lines are above it. Vertical lines mark handoffs to a new generation.`,
     stepsTitle: "Steps",
-    documentsTitle: "Documents, as frozen",
+    documentsTitle: "Documents, as the steps read them",
     documentFrozenBy: (step) => `frozen by ${step}`,
+    sectionChanged: "changed after it was frozen",
     goalChecksTitle: "The goal's checks, run by run",
     checkColumn: "Check",
     checkRun: (round) => (round === 0 ? "after the first session" : `after round ${round}`),
@@ -192,8 +195,9 @@ export const REPORT_TEXT: Readonly<Record<Locale, ReportText>> = {
     contextCaptionZoomed: (top, window) =>
       `每个点是主线程的一次请求。纵轴放大到数据(顶端 ${top});${window} 窗口和两条线在它上方。竖线标出换代。`,
     stepsTitle: "步骤",
-    documentsTitle: "冻结时的文档",
+    documentsTitle: "各步读到的文档",
     documentFrozenBy: (step) => `由 ${step} 冻结`,
+    sectionChanged: "冻结后改过",
     goalChecksTitle: "目标的检查,逐次运行",
     checkColumn: "检查",
     checkRun: (round) => (round === 0 ? "第一个会话结束后" : `第 ${round} 轮之后`),
