@@ -61,9 +61,7 @@ describe("runRows", () => {
       costUsd: 0,
       steps: ["x"],
     } as unknown as FleetRunView;
-    expect(
-      fleetRows([row!], [{ ...view, task: "t", updatedAt: row!.updatedAt } as FleetRunView])[0],
-    ).toMatchObject({
+    expect(fleetRows([row!], [{ ...view, task: "t", updatedAt: row!.updatedAt }])[0]).toMatchObject({
       generations: 3,
     });
   });
