@@ -4,28 +4,32 @@
  * anything is written or asked of the model. `flower -- <word>` still runs the word as a task. A
  * mistyped option (`--windwo`) is named with the option meant, too.
  */
+import { typed } from "../../locale/invocation.js";
 import { COMMAND_OPTIONS, COMMANDS, type CommandName } from "./command-options.js";
 
-/** Words people try for a command flower names differently, and the command line they mean. */
+/**
+ * Words people try for a command flower names differently, and the command line they mean (after
+ * `flower`, which is written as the person's shell reaches it: locale/invocation.ts).
+ */
 const KNOWN_WORDS: Readonly<Record<string, string>> = {
-  version: "flower --version",
-  help: "flower --help",
-  usage: "flower --help",
-  list: "flower runs",
-  ls: "flower runs",
-  ps: "flower runs",
-  status: "flower runs",
-  history: "flower runs",
-  log: "flower show",
-  logs: "flower show",
-  info: "flower show",
-  resume: "flower continue",
-  rm: "flower forget",
-  delete: "flower forget",
-  undo: "flower rewind",
-  revert: "flower rewind",
-  rollback: "flower rewind",
-  merge: "flower apply",
+  version: "--version",
+  help: "--help",
+  usage: "--help",
+  list: "runs",
+  ls: "runs",
+  ps: "runs",
+  status: "runs",
+  history: "runs",
+  log: "show",
+  logs: "show",
+  info: "show",
+  resume: "continue",
+  rm: "forget",
+  delete: "forget",
+  undo: "rewind",
+  revert: "rewind",
+  rollback: "rewind",
+  merge: "apply",
 };
 
 /** Within this many edits of a command name (or of a known word of 5 letters or more), a word is a typo of it. */
@@ -47,7 +51,7 @@ const MAX_EDITS = 2;
 const TYPO_TARGETS: readonly { word: string; meant: string; near: (word: string) => number | null }[] = [
   ...COMMANDS.map((name) => ({
     word: name,
-    meant: name === "run" ? 'flower "<task>"' : `flower ${name}`,
+    meant: name === "run" ? '"<task>"' : name,
     near: (word: string) => withinEdits(word, name, MAX_EDITS),
   })),
   ...Object.entries(KNOWN_WORDS)
@@ -86,7 +90,7 @@ export function commandLike(task: string): string | undefined {
   const word = task.trim().toLowerCase();
   if (word === "" || /\s/u.test(word)) return undefined;
   const known = KNOWN_WORDS[word.replace(/^-+/u, "")];
-  if (known) return known;
+  if (known) return typed(known);
   // Fewest edits wins; on a tie the name of the word's own length (`runz` is `runs`, not `run`).
   let best: { meant: string; edits: number; skew: number } | undefined;
   for (const target of TYPO_TARGETS) {
@@ -95,7 +99,7 @@ export function commandLike(task: string): string | undefined {
     if (edits !== null && (!best || edits < best.edits || (edits === best.edits && skew < best.skew)))
       best = { meant: target.meant, edits, skew };
   }
-  return best?.meant;
+  return best ? typed(best.meant) : undefined;
 }
 
 /**

@@ -4,6 +4,7 @@
  * record-views/run-status.ts, record-views/step-figures.ts, record-views/budget-lines.ts; words: text.ts,
  * fleet-commands/fleet-text.ts, command-line/usage-text.ts.
  */
+import { shellQuote, typed } from "../../locale/invocation.js";
 import { spentOfBudget } from "../record-views/budget-lines.js";
 import { EXIT, UsageError } from "../../errors.js";
 import { resolveLocale } from "../../locale/locale.js";
@@ -186,7 +187,11 @@ function printRuns(
     output.say(
       run.status === "failed"
         ? fleetText.failedWhy(run.run, cut(run.error!, 300))
-        : fleetText.pausedWhy(run.run, cut(run.error!, 300), `flower approve ${run.run} --store …`),
+        : fleetText.pausedWhy(
+            run.run,
+            cut(run.error!, 300),
+            typed(`approve ${shellQuote(run.run)} --store …`),
+          ),
     );
   // The table says the status in a word; what to do about it is a line below, not a wider column.
   const hints = Object.entries(text.statusHint).filter(([status]) => shown.has(status));

@@ -23,7 +23,8 @@ import { frozenState, type FrozenState } from "../record-views/frozen-state.js";
 import { frozenDocumentLines } from "../record-views/frozen-view.js";
 import { guardSummary } from "../record-views/guard-summary.js";
 import { handoffSummary } from "../live/handoff-summary.js";
-import { displayPath, makeOutput, shellQuote, type Output } from "../live/live-run.js";
+import { displayPath, makeOutput, type Output } from "../live/live-run.js";
+import { shellQuote, typed } from "../../locale/invocation.js";
 import { runStatus } from "../record-views/run-status.js";
 import { openStepSource, type StepSource } from "../record-views/step-source.js";
 import { storeHint } from "../store-hint.js";
@@ -352,7 +353,7 @@ function showRun(run: string, records: StepRecord[], source: StepSource, output:
       : ["--run-dir", displayPath(source.runDirectory.path)]),
   ];
   say("");
-  say(t.stepDetails(["flower", "show", last.step, ...options].map(shellQuote).join(" ")));
+  say(t.stepDetails(typed(["show", last.step, ...options].map(shellQuote).join(" "))));
   if (hint.note !== null) say(`  ${hint.note}`);
   return EXIT.ok;
 }
