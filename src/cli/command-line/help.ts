@@ -182,7 +182,7 @@ const WORDS: Record<
     reportNote:
       "A name a step record has draws that step; otherwise a run id draws the whole run: its task as typed, its steps in order, each frozen document as the steps read it (a section changed after the freeze marked), the goal's checks run by run with their logs, then each step's chart. No name: the last step's run (a step run on its own: that step). The file goes next to the records (--out to choose).",
     demoNote:
-      "Shows the workflow (requirements, a pause with an edited line, goal, work), delegation, a glance, a denied Bash, a spill and two handoffs live. It takes 15 to 30 seconds on a quiet machine and a minute or more on a busy one, and says how long it took. --keep keeps its workspace to look at with runs, show and report.",
+      "Shows the workflow (requirements, a pause with an edited line, goal, work), delegation, a glance, a denied Bash, a spill and two handoffs live. It takes 10 to 30 seconds on a quiet machine and a minute or more on a busy one, and says how long it took. --keep keeps its workspace to look at with runs, show and report.",
   },
   zh: {
     tagline: "flower —— 基于 Claude Agent SDK 的长程智能体:用交接换代代替自动压缩。",
@@ -202,7 +202,7 @@ const WORDS: Record<
     continueNote:
       "运行从停下的那一步接着走(冻结过的步不重做;下一步开始前改过的文书按那时的样子读;某一步已经用它开始后,再改只报告、不采用,--reread-goal 按现在的目标文件来);单独的一步用默认的协调者和子代理接着做,在 --workspace 里(默认当前目录)。沿用这一步(或这次运行)启动时的设置 —— --model、--window、--no-handoff、--max-budget-usd、--review、--lang;这里给的选项会覆盖对应的一项,并说明。",
     demoNote:
-      "现场演示工作流(需求、停下改一行、目标、干活)、委派、看一眼仓库、被拒的 Bash、溢出落盘和两次换代。空闲的机器上要 15 到 30 秒,繁忙的机器上一分钟或更久,跑完会说用了多久。--keep 保留工作区,可以用 runs、show、report 查看。",
+      "现场演示工作流(需求、停下改一行、目标、干活)、委派、看一眼仓库、被拒的 Bash、溢出落盘和两次换代。空闲的机器上要 10 到 30 秒,繁忙的机器上一分钟或更久,跑完会说用了多久。--keep 保留工作区,可以用 runs、show、report 查看。",
   },
 };
 

@@ -35,7 +35,7 @@ import { runWorkflowLive } from "../live/workflow-live.js";
 /**
  * `flower demo`: the whole thing, offline. The offline model kit runs in this process, the real
  * Claude Code binary talks to it, and the run is shown with the same display as a real one. This is
- * the "does it work on this machine" command: no key, no cost, 15 to 30 seconds on a quiet machine (a
+ * the "does it work on this machine" command: no key, no cost, 10 to 30 seconds on a quiet machine (a
  * minute or more on a busy one: it says how long it took).
  *
  * It runs the default workflow: requirements, the pause (where the demo plays the person and changes
