@@ -13,7 +13,7 @@
  * scripts, npm prefers its cache and runs no install script, and better-sqlite3's compiled binding is
  * the clone's.
  */
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { delimiter, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -230,16 +230,23 @@ describe.each(SHELLS)("every printed next-step line runs as printed: $name", (sh
       `the demo goes on by itself in a moment (in a run of your own: ${flower} continue <run>)`,
     );
     const kept = await said(keep!);
-    const look = nextSteps(kept.stdout).filter((line) => / --run-dir /u.test(line));
-    expect(look.map((line) => line.split(" --run-dir ")[0])).toEqual([
-      `${flower} show demo`,
-      `${flower} report demo`,
-      `${flower} runs`,
-    ]);
-    const shown = await said(look[0]!);
-    expect(shown.stdout).toContain("frozen Goal");
-    expect((await said(look[1]!)).stdout).toMatch(/report-demo\.html/);
-    expect((await said(look[2]!)).stdout).toMatch(/^demo +done/m);
-    expect(wrongLines(flower)).toEqual([]);
+    // The kept workspace lies in the system's temp folder: this test removes it once it has looked.
+    const workspace = /^workspace kept: (.+)$/mu.exec(kept.stdout)?.[1];
+    expect(workspace, kept.stdout.slice(-1500)).toBeDefined();
+    try {
+      const look = nextSteps(kept.stdout).filter((line) => / --run-dir /u.test(line));
+      expect(look.map((line) => line.split(" --run-dir ")[0])).toEqual([
+        `${flower} show demo`,
+        `${flower} report demo`,
+        `${flower} runs`,
+      ]);
+      const shown = await said(look[0]!);
+      expect(shown.stdout).toContain("frozen Goal");
+      expect((await said(look[1]!)).stdout).toMatch(/report-demo\.html/);
+      expect((await said(look[2]!)).stdout).toMatch(/^demo +done/m);
+      expect(wrongLines(flower)).toEqual([]);
+    } finally {
+      rmSync(workspace!, { recursive: true, force: true });
+    }
   }, 900_000);
 });
