@@ -3,7 +3,8 @@
 # runs this first (pretest), so `npm ci && npm test` is the whole set-up on a fresh machine; when all is
 # there it prints nothing and exits at once. Not root and something missing: it says the command, fails.
 # - PostgreSQL 15: the shared-store tests start a throwaway server of their own (initdb + postgres);
-# - Chromium: the HTML report is opened in a real headless browser.
+# - Chromium: the HTML report is opened in a real headless browser;
+# - tmux: the live view is watched on a real terminal (what the screen shows while a reply is slow).
 # Neither is downloaded by npm; both come from Debian's packages.
 set -euo pipefail
 missing=()
@@ -12,6 +13,9 @@ if ! command -v pg_config >/dev/null 2>&1 || [ ! -x "$(pg_config --bindir)/initd
 fi
 if ! command -v chromium >/dev/null 2>&1; then
   missing+=(chromium)
+fi
+if ! command -v tmux >/dev/null 2>&1; then
+  missing+=(tmux)
 fi
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0

@@ -8,7 +8,8 @@ import { localeOfTag, resolveLocale, unknownLanguageSetting, type Locale } from 
 import { parseCommandLine, type ParsedCommand } from "./command-line/args.js";
 import { COMMANDS, type CommandName } from "./command-line/command-options.js";
 import { helpText } from "./command-line/help.js";
-import { detectInvocation, setInvocation } from "./command-line/invocation.js";
+import { detectInvocation } from "./command-line/invocation.js";
+import { setInvocation } from "../locale/invocation.js";
 import { packageVersion } from "./command-line/package-version.js";
 import { USAGE_TEXT } from "./command-line/usage-text.js";
 

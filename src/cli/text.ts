@@ -2,9 +2,10 @@
  * The command line's own words, per locale. The live view's words are in display.ts; these are the
  * lines around a run (credentials, stop, continue hints, demo) and the `runs` / `show` reports.
  */
+import { noProgress, type DriftMeasures } from "../locale/drift-words.js";
 import type { Locale } from "../locale/locale.js";
 import { STATUS_WORDS, type StepStatusWord } from "../locale/status-words.js";
-import { invocation } from "./command-line/invocation.js";
+import { invocation, shellQuote, typed } from "../locale/invocation.js";
 
 /** A step's status words (locale/status-words.ts: the live page shows the same ones). */
 function stepStatus(locale: Locale): Record<StepStatusWord, string> {
@@ -60,6 +61,11 @@ export interface CliText {
    * that died at the pause never showed it).
    */
   unfinished: (step: string, status: string, command: string, file?: string) => string;
+  /**
+   * Bare `flower` on a terminal with nothing to continue: what a typed task does (`workspace`: where it
+   * runs) and how to leave, on the lines before the prompt.
+   */
+  askTaskIntro: (workspace: string, run: "workflow" | "straight" | "direct") => string;
   /** The prompt for the task on a terminal. */
   askTask: string;
   noStep: (step: string, where: string, known: string[]) => string;
@@ -110,7 +116,7 @@ export interface CliText {
     /** Under a generation that recorded its work and changed nothing. */
     noFilesChanged: string;
     /** The drift watch paused the step after these generations made no progress. */
-    driftPaused: (generations: number[], at: string) => string;
+    driftPaused: (generations: number[], at: string, measures: DriftMeasures) => string;
     /** On a step's line of `flower show <run>`: files its generations changed. */
     filesChanged: (count: number) => string;
     /** After the first names of a list of files: how many more. */
@@ -156,15 +162,22 @@ export interface CliText {
     title: string;
     workspaceKept: (path: string) => string;
     workspaceRemoved: (path: string) => string;
-    inspect: (command: string) => string;
+    /** Without --keep: how to look at what the demo does (`command`: the demo again, with --keep). */
+    lookAgain: (command: string) => string;
+    /** With --keep: the commands that look at it, one a line. */
+    inspect: (commands: readonly string[]) => string[];
     notEmpty: (path: string) => string;
     noGit: string;
     summary: (handoffs: number, generations: number, seconds: string) => string;
-    goesOnItself: string;
+    /**
+     * At the demo's pause, in place of a continue line: its model lives in the demo's process, so no
+     * command typed elsewhere can go on with it (`command`: what goes on in a run of the person's).
+     */
+    goesOnItself: (command: string) => string;
     editing: (path: string, line: number) => string;
     was: (line: string) => string;
     now: (line: string) => string;
-    goingOn: string;
+    goingOn: (command: string) => string;
   };
 }
 
@@ -201,6 +214,14 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       `The last step here, "${step}", is ${status}. Continue it with: ${command}\n` +
       (file ? `Read its frozen document first (change a line there if it is wrong): ${file}\n` : "") +
       `Or start another: ${invocation()} "<task>"`,
+    askTaskIntro: (workspace, run) =>
+      `No task given. Type one and press Enter: an agent works on it in ${workspace}${
+        run === "direct"
+          ? " (the work step only, --direct)."
+          : run === "straight"
+            ? ", from its requirements to the work without a pause (--yes)."
+            : ", first writing down the requirements, then pausing for you to read them."
+      }\nEnter on an empty line, Ctrl-D or Ctrl-C leaves without starting anything (${invocation()} --help lists the options).`,
     askTask: "Task: ",
     noStep: (step, where, known) =>
       `flower: no step "${step}" in ${where}${known.length ? ` (known: ${known.join(", ")})` : ""}`,
@@ -215,11 +236,20 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       straightThrough: () => `(${invocation()} --yes "<task>" runs straight through, without this pause)`,
     },
     status: stepStatus("en"),
+    // Getters: the command each names is made when the line is, as the person's shell reaches flower.
     statusHint: {
-      "goal-not-met": "the goal's checks or reviewer said no; flower show <step> lists the evidence",
-      "budget-reached": "its budget is spent; flower continue <step> --budget <more> goes on",
-      interrupted: "its process is gone; flower continue picks it up",
-      paused: "waiting for you to read its frozen document; flower continue goes on",
+      get "goal-not-met"() {
+        return `the goal's checks or reviewer said no; ${typed("show <step>")} lists the evidence`;
+      },
+      get "budget-reached"() {
+        return `its budget is spent; ${typed("continue <step> --budget <more>")} goes on`;
+      },
+      get interrupted() {
+        return `its process is gone; ${typed("continue")} picks it up`;
+      },
+      get paused() {
+        return `waiting for you to read its frozen document; ${typed("continue")} goes on`;
+      },
     },
     show: {
       step: "step",
@@ -241,13 +271,13 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       estimated: (usd, responses, models) =>
         `≈$${usd} of it estimated: ${responses} ${responses === 1 ? "response" : "responses"} a stopped driver was billed for before the binary reported its total, priced at the binary's prices for ${models}`,
       workWhere: (workspace, isolated, checkpoints, branch) =>
-        `${workspace === null ? "its own worktree (removed)" : isolated ? `its own worktree ${workspace}` : workspace} · ${checkpoints} ${checkpoints === 1 ? "checkpoint" : "checkpoints"}${branch === null ? "" : ` · branch ${branch} (flower diff, flower apply)`}`,
+        `${workspace === null ? "its own worktree (removed)" : isolated ? `its own worktree ${workspace}` : workspace} · ${checkpoints} ${checkpoints === 1 ? "checkpoint" : "checkpoints"}${branch === null ? "" : ` · branch ${branch} (${typed(`diff ${shellQuote(branch.replace(/^flower\//u, ""))}`)}, ${typed(`apply ${shellQuote(branch.replace(/^flower\//u, ""))}`)})`}`,
       generationsTitle: "generations",
       current: "current",
       handedOff: "handed off",
       changedFiles: (count, list) => `changed ${count} file${count === 1 ? "" : "s"}: ${list}`,
-      driftPaused: (generations, at) =>
-        `paused by the drift watch on ${at}: generations ${generations.join(", ")} made no newly passing check and changed no file`,
+      driftPaused: (generations, at, measures) =>
+        `paused by the drift watch on ${at}: generations ${generations.join(", ")} ${noProgress(measures, "en")}`,
       noFilesChanged: "changed no files",
       filesChanged: (count) => `${count} file${count === 1 ? "" : "s"} changed`,
       moreFiles: (rest) => ` and ${rest} more`,
@@ -270,7 +300,9 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       handoffFiles: "handoff files",
       archived: "archived",
       missingFile: "(missing)",
-      pending: "pending: the next `flower continue` starts the successor from it",
+      get pending() {
+        return `pending: the next \`${typed("continue")}\` starts the successor from it`;
+      },
       currentHandoff: (path) => `current handoff  ${path}`,
       scene: "scene      ",
       none: "(none)",
@@ -290,18 +322,21 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       title:
         "flower demo — a scripted long-horizon run against the offline model kit and the real Claude Code binary (no key, no cost)",
       workspaceKept: (path) => `workspace kept: ${path}`,
-      workspaceRemoved: (path) => `workspace removed: ${path} (use --keep to keep it)`,
-      inspect: (command) => `inspect it: ${command}`,
+      workspaceRemoved: (path) => `workspace removed: ${path}`,
+      lookAgain: (command) =>
+        `To look at what it did (its records, steps, documents and report): ${command} runs the same script again, keeps its workspace and ends with the lines that open it.`,
+      inspect: (commands) =>
+        commands.map((command, i) => `${i === 0 ? "look at it:" : "           "} ${command}`),
       notEmpty: (path) => `flower: --workspace for the demo must be a new or empty directory, got ${path}`,
       noGit: "(git not found: the glance is `ls` instead of `git status`)",
       summary: (handoffs, generations, seconds) =>
         `demo finished: ${handoffs} handoffs, ${generations} generations, ${seconds}s (requirements → goal → work)`,
-      goesOnItself: "(the demo does this itself in a moment)",
+      goesOnItself: (command) => `the demo goes on by itself in a moment (in a run of your own: ${command})`,
       editing: (path, line) => `demo: playing the person at the pause — changing line ${line} of ${path}:`,
       was: (line) => `  was  ${line}`,
       now: (line) => `  now  ${line}`,
-      goingOn:
-        "demo: going on, as `flower continue demo` would: the goal step starts from the file as it is now.",
+      goingOn: (command) =>
+        `demo: going on, as \`${command}\` would: the goal step starts from the file as it is now.`,
     },
   },
   zh: {
@@ -332,6 +367,14 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       `这里最后一步“${step}”${status}。接着做: ${command}\n` +
       (file ? `先读它冻结的文书(哪行不对就在那里改): ${file}\n` : "") +
       `或者开新的: ${invocation()} "<任务>"`,
+    askTaskIntro: (workspace, run) =>
+      `没有给任务。输入一个并回车: 代理会在 ${workspace} 里做${
+        run === "direct"
+          ? "(只跑工作这一步,--direct)。"
+          : run === "straight"
+            ? ",从需求确认一路做到干活,中间不停(--yes)。"
+            : ",先写下需求确认,然后暂停让你读。"
+      }\n空行回车、Ctrl-D 或 Ctrl-C 离开,什么都不启动(${invocation()} --help 列出选项)。`,
     askTask: "任务: ",
     noStep: (step, where, known) =>
       `flower: ${where} 里没有步骤 "${step}"${known.length ? `(已有: ${known.join(", ")})` : ""}`,
@@ -347,10 +390,18 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     },
     status: stepStatus("zh"),
     statusHint: {
-      "goal-not-met": "目标的检查或评审没通过;证据见 flower show <步骤>",
-      "budget-reached": "预算已用完;flower continue <步骤> --budget <更多> 接着走",
-      interrupted: "进程已不在;flower continue 可接着做",
-      paused: "等你读冻结的文书;flower continue 接着走",
+      get "goal-not-met"() {
+        return `目标的检查或评审没通过;证据见 ${typed("show <步骤>")}`;
+      },
+      get "budget-reached"() {
+        return `预算已用完;${typed("continue <步骤> --budget <更多>")} 接着走`;
+      },
+      get interrupted() {
+        return `进程已不在;${typed("continue")} 可接着做`;
+      },
+      get paused() {
+        return `等你读冻结的文书;${typed("continue")} 接着走`;
+      },
     },
     show: {
       step: "步骤",
@@ -372,13 +423,13 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       estimated: (usd, responses, models) =>
         `其中约 $${usd} 是估算:驱动在二进制报出总额前停掉了,这 ${responses} 次回复按二进制对 ${models} 的价格计算`,
       workWhere: (workspace, isolated, checkpoints, branch) =>
-        `${workspace === null ? "它自己的 worktree(已删除)" : isolated ? `它自己的 worktree ${workspace}` : workspace} · ${checkpoints} 个检查点${branch === null ? "" : ` · 分支 ${branch}(flower diff、flower apply)`}`,
+        `${workspace === null ? "它自己的 worktree(已删除)" : isolated ? `它自己的 worktree ${workspace}` : workspace} · ${checkpoints} 个检查点${branch === null ? "" : ` · 分支 ${branch}(${typed(`diff ${shellQuote(branch.replace(/^flower\//u, ""))}`)}、${typed(`apply ${shellQuote(branch.replace(/^flower\//u, ""))}`)})`}`,
       generationsTitle: "各代",
       current: "当前",
       handedOff: "换代",
       changedFiles: (count, list) => `改了 ${count} 个文件:${list}`,
-      driftPaused: (generations, at) =>
-        `${at} 被漂移看守停下:第 ${generations.join("、")} 代既没有新通过的检查,也没有改动文件`,
+      driftPaused: (generations, at, measures) =>
+        `${at} 被漂移看守停下:第 ${generations.join("、")} 代${noProgress(measures, "zh")}`,
       noFilesChanged: "没改文件",
       filesChanged: (count) => `改了 ${count} 个文件`,
       moreFiles: (rest) => `,还有 ${rest} 个`,
@@ -399,7 +450,9 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       handoffFiles: "交接文件",
       archived: "归档",
       missingFile: "(不存在)",
-      pending: "待接手: 下一次 `flower continue` 从它开新会话",
+      get pending() {
+        return `待接手: 下一次 \`${typed("continue")}\` 从它开新会话`;
+      },
       currentHandoff: (path) => `当前交接  ${path}`,
       scene: "现场      ",
       none: "(无)",
@@ -418,17 +471,19 @@ export const CLI_TEXT: Record<Locale, CliText> = {
     demo: {
       title: "flower demo —— 用离线模型套件和真的 Claude Code 二进制跑一段脚本化的长程任务(不要 key,不花钱)",
       workspaceKept: (path) => `工作区保留在: ${path}`,
-      workspaceRemoved: (path) => `工作区已删除: ${path}(要保留请加 --keep)`,
-      inspect: (command) => `查看: ${command}`,
+      workspaceRemoved: (path) => `工作区已删除: ${path}`,
+      lookAgain: (command) =>
+        `想看它做了什么(记录、各步、文书、报告): ${command} 会把同一段脚本再跑一遍,保留工作区,最后给出查看的命令。`,
+      inspect: (commands) => commands.map((command, i) => `${i === 0 ? "查看:" : "     "} ${command}`),
       notEmpty: (path) => `flower: demo 的 --workspace 必须是新目录或空目录,收到 ${path}`,
       noGit: "(没找到 git: 看一眼改用 `ls`,不是 `git status`)",
       summary: (handoffs, generations, seconds) =>
         `demo 跑完: 换代 ${handoffs} 次,共 ${generations} 代,${seconds} 秒(需求 → 目标 → 干活)`,
-      goesOnItself: "(demo 马上自己接着跑)",
+      goesOnItself: (command) => `demo 马上自己接着跑(你自己的运行用: ${command})`,
       editing: (path, line) => `demo: 扮演停下时看文件的人 —— 改 ${path} 的第 ${line} 行:`,
       was: (line) => `  原来  ${line}`,
       now: (line) => `  改成  ${line}`,
-      goingOn: "demo: 接着跑,和 `flower continue demo` 一样: 目标这一步从文件现在的样子开始。",
+      goingOn: (command) => `demo: 接着跑,和 \`${command}\` 一样: 目标这一步从文件现在的样子开始。`,
     },
   },
 };

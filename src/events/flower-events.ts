@@ -187,7 +187,10 @@ export interface ToolDeniedEvent {
   type: "tool-denied";
   step: string;
   tool: string;
-  /** The Bash command, when the denied tool was Bash. */
+  /**
+   * The Bash command, when the denied tool was Bash; for an Agent call the binary refused, the subagent
+   * asked for and what it was to do (`engineer: Write the summary table`).
+   */
   command?: string | undefined;
   reason: string;
 }

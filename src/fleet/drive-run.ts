@@ -16,7 +16,8 @@ import type { Locale } from "../locale/locale.js";
 import { NOTIFY_TEXT } from "../notify/index.js";
 import { formatUsd, type Budget } from "../records/run-spend.js";
 import type { BudgetStop, StepRecord } from "../records/step-record.js";
-import { atDriftPause } from "../runtime/judge/drift-watch.js";
+import { atDriftPause, driftMeasures } from "../records/step-record.js";
+import type { DriftMeasures } from "../locale/drift-words.js";
 import type { RuntimeOptions } from "../runtime/options.js";
 import { Runtime } from "../runtime/runtime.js";
 import { defaultWorkflow } from "../workflow/default-workflow.js";
@@ -72,7 +73,7 @@ export interface DriveOutcome {
   /** Where the budget stood, for a run that ended `budget-reached`. */
   budget?: BudgetStop;
   /** A paused run that waits for a person because the drift watch paused it (not after its requirements). */
-  drift?: { step: string; generations: number[]; handoff: string };
+  drift?: { step: string; generations: number[]; handoff: string; measures: DriftMeasures };
 }
 
 /**
@@ -209,11 +210,12 @@ function driftPause(record: StepRecord | undefined, locale: Locale): DriveOutcom
   if (!atDriftPause(record)) return null;
   const { step, drift, pendingHandoff } = record!;
   const handoff = pendingHandoff!;
+  const measures = driftMeasures(record!.history, drift!.generations);
   return {
     status: "paused",
-    error: NOTIFY_TEXT[locale].why.drift(drift!.generations, handoff),
+    error: NOTIFY_TEXT[locale].why.drift(drift!.generations, handoff, measures),
     // Named as the fleet's other notices name a step: by its place in the workflow.
-    drift: { step: record!.workflow?.name ?? step, generations: drift!.generations, handoff },
+    drift: { step: record!.workflow?.name ?? step, generations: drift!.generations, handoff, measures },
   };
 }
 

@@ -5,6 +5,7 @@
  * paused, or that reached a run budget, gets `drift` / `budget-reached` here once drive-run.ts tells
  * those ends apart from a stop.)
  */
+import { shellQuote, typed } from "../locale/invocation.js";
 import type { Locale } from "../locale/locale.js";
 import { NOTIFY_TEXT, type Notification } from "../notify/index.js";
 import { nextBudget } from "../records/run-spend.js";
@@ -46,7 +47,7 @@ export function fleetNotice(
           run,
           step: outcome.drift.step,
           status: "paused",
-          why: words.drift(outcome.drift.generations, outcome.drift.handoff),
+          why: words.drift(outcome.drift.generations, outcome.drift.handoff, outcome.drift.measures),
           continue: commandFor("approve", run),
         };
       return {
@@ -90,6 +91,5 @@ export function defaultCommandFor(store: string): FleetCommandFor {
     // Not a URL the worker could have opened; shown as given.
   }
   // Quoted for a shell unless plain (a `?schema=` would be a glob there); run names are always plain.
-  const quoted = /^[\w./:@%+=,-]+$/u.test(shown) ? shown : `'${shown.replace(/'/g, `'\\''`)}'`;
-  return (action, run) => `flower ${action} ${run} --store ${quoted}`;
+  return (action, run) => typed(`${action} ${run} --store ${shellQuote(shown)}`);
 }

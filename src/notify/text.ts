@@ -1,6 +1,7 @@
 /**
  * The words of notifications (their `why`) and of the one line that says a notifier failed, per locale.
  */
+import { noProgress, type DriftMeasures } from "../locale/drift-words.js";
 import type { Locale } from "../locale/locale.js";
 
 export interface NotifyText {
@@ -15,7 +16,8 @@ export interface NotifyText {
   why: {
     paused: (step: string, document: string | null, openQuestions: number) => string;
     approval: (step: string) => string;
-    drift: (generations: readonly number[], handoff: string) => string;
+    /** `measures`: what the watch measured (a run without checks is watched by its files alone). */
+    drift: (generations: readonly number[], handoff: string, measures: DriftMeasures) => string;
     done: string;
     goalNotMet: string;
     /** The run stopped at its budget (`day`: the fleet's budget for the UTC day). */
@@ -37,8 +39,8 @@ export const NOTIFY_TEXT: Record<Locale, NotifyText> = {
       paused: (step, document, openQuestions) =>
         `paused after ${step} for you to read${document ? ` ${document}` : " its document"} (${openQuestions} open ${openQuestions === 1 ? "question" : "questions"}), then go on`,
       approval: (step) => `paused after ${step}: read its frozen document, then approve`,
-      drift: (generations, handoff) =>
-        `paused: generations ${generations.join(", ")} made no goal check newly pass and changed no file; read the handoff ${handoff}, add what the next generation should know, then go on`,
+      drift: (generations, handoff, measures) =>
+        `paused: generations ${generations.join(", ")} ${noProgress(measures, "en")}; read the handoff ${handoff}, add what the next generation should know, then go on`,
       done: "the run is done",
       goalNotMet: "the goal's checks did not pass",
       budgetReached: (spent, budget, by) =>
@@ -58,8 +60,8 @@ export const NOTIFY_TEXT: Record<Locale, NotifyText> = {
       paused: (step, document, openQuestions) =>
         `${step} 之后暂停,等你阅读${document ? ` ${document}` : "它的文件"}(${openQuestions} 个待确认问题),然后继续`,
       approval: (step) => `${step} 之后暂停:读一下它冻结的文件,然后批准`,
-      drift: (generations, handoff) =>
-        `已暂停:第 ${generations.join("、")} 代没有让任何目标检查新通过,也没改任何文件;读一下交接书 ${handoff},补上下一代该知道的,然后继续`,
+      drift: (generations, handoff, measures) =>
+        `已暂停:第 ${generations.join("、")} 代${noProgress(measures, "zh")};读一下交接书 ${handoff},补上下一代该知道的,然后继续`,
       done: "运行完成",
       goalNotMet: "目标的检查没有通过",
       budgetReached: (spent, budget, by) =>

@@ -11,6 +11,7 @@ import type { HandoffSectionName } from "../handoff-sections.js";
 import type { RewriteReport } from "../session-layers/passes/rewrite-report.js";
 import type { GuardRecord } from "./guard-record.js";
 import type { Locale } from "../locale/locale.js";
+import type { DriftMeasures } from "../locale/drift-words.js";
 import type { LeftOut } from "../work/shadow-repo.js";
 
 export interface StepResult {
@@ -168,6 +169,35 @@ export interface DriftPause {
   /** The generations without progress that made it. */
   generations: number[];
   at: string;
+}
+
+/**
+ * What the generations of a drift pause were measured by (locale/drift-words.ts says it): the goal's
+ * checks where they ran at a handoff, the files where checkpoints counted them. `generations` names them;
+ * `history` holds their progress.
+ */
+export function driftMeasures(
+  history: readonly GenerationRecord[],
+  generations: readonly number[],
+): DriftMeasures {
+  const progress = history
+    .filter((generation) => generations.includes(generation.generation))
+    .map((generation) => generation.progress);
+  return {
+    checks: progress.some((entry) => entry !== undefined && entry.passing !== null),
+    files: progress.some((entry) => entry !== undefined && entry.files !== null),
+  };
+}
+
+/**
+ * The step stands at a drift pause: stopped at the handoff the watch paused on, its successor not
+ * started. A later stop (a signal, a worker's shutdown) of a step that paused once before is not one.
+ * Here, beside the record, so that every reader of a status (`flower runs`, show, the page, a worker)
+ * calls it paused alike.
+ */
+export function atDriftPause(record: StepRecord | undefined): boolean {
+  if (record?.status !== "stopped" || !record.drift || record.pendingHandoff === null) return false;
+  return record.drift.after === record.history.at(-1)?.generation;
 }
 
 /** A generation's files: the checkpoint it began from, its latest, and what it changed. */

@@ -169,7 +169,11 @@ function generationTable(step: ReportStep, text: ReportText): string {
     `<tbody>${generationRows(step.generations, step, text, { ...columns, rewound: false })}</tbody></table>` +
     (step.drift
       ? `<p class="note" data-drift="${step.drift.generations.join(",")}">${escapeHtml(
-          words.driftPaused(step.drift.generations, formatTime(step.drift.at)),
+          words.driftPaused(
+            step.drift.generations,
+            formatTime(step.drift.at),
+            step.drift.measures ?? { checks: true, files: true },
+          ),
         )}</p>`
       : "") +
     workNotes(step, text) +

@@ -6,6 +6,7 @@
  * Token counts are the main thread's context (input + cache read + cache creation of one request);
  * generation numbers start at 1.
  */
+import type { DriftMeasures } from "../locale/drift-words.js";
 import { ConfigurationError } from "../errors.js";
 
 /** One main-thread request (model round trip). */
@@ -121,15 +122,18 @@ export interface ReportStep {
   rewound?: ReportRewound[];
   /** The run's budget where one is set, and what the whole run (all its steps) spent of it. */
   budget?: { spentUsd: number; budgetUsd: number };
-  /** The drift watch paused the step after these generations made no progress (its last pause). */
-  drift?: { generations: number[]; at: string };
+  /**
+   * The drift watch paused the step after these generations made no progress (its last pause);
+   * `measures`: what it measured them by (both, when absent).
+   */
+  drift?: { generations: number[]; at: string; measures?: DriftMeasures };
   /** Goal-guard rounds, once the goal guard runs. */
   guard?: ReportGuardRound[];
   /** Checks run outside a guard round (the step's own acceptance checks). */
   checks?: ReportCheck[];
 }
 
-/** A document a workflow step froze, with its sections as frozen. */
+/** A document a workflow step froze, with its sections as the steps read them. */
 export interface ReportDocument {
   /** The document's title ("Requirements", "Goal") and the step that froze it. */
   title: string;
@@ -137,7 +141,8 @@ export interface ReportDocument {
   path: string;
   /** What a reader must know: degraded or filled in since, changed after it was frozen, the change not used. */
   notes: string[];
-  sections: Array<{ label: string; text: string }>;
+  /** `changed`: the section differs from the text as frozen (a person's edit the next step read). */
+  sections: Array<{ label: string; text: string; changed?: boolean }>;
 }
 
 /** The workflow run the steps belong to, when the report draws a run. */
@@ -266,6 +271,8 @@ export function validateReportInput(input: ReportInput): ReportInput {
       document.sections.forEach((section, n) => {
         text(`${d}.sections[${n}].label`, section?.label, false);
         text(`${d}.sections[${n}].text`, section?.text, false);
+        if (section?.changed !== undefined && typeof section.changed !== "boolean")
+          fail(`${d}.sections[${n}].changed`, section.changed, "a boolean");
       });
     });
   }
@@ -324,6 +331,15 @@ export function validateReportInput(input: ReportInput): ReportInput {
       step.drift.generations.forEach((n, index) => integer(`${s}.drift.generations[${index}]`, n, 1));
       if (step.drift.at === undefined) fail(`${s}.drift.at`, step.drift.at, "an ISO 8601 time");
       time(`${s}.drift.at`, step.drift.at);
+      const measures = step.drift.measures as unknown;
+      if (
+        measures !== undefined &&
+        (typeof measures !== "object" ||
+          measures === null ||
+          typeof (measures as DriftMeasures).checks !== "boolean" ||
+          typeof (measures as DriftMeasures).files !== "boolean")
+      )
+        fail(`${s}.drift.measures`, measures, "{ checks: boolean, files: boolean }");
     }
     if (step.rewound !== undefined) {
       if (!Array.isArray(step.rewound)) fail(`${s}.rewound`, step.rewound, "an array of rewinds");

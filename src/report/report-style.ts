@@ -36,6 +36,9 @@ ol.run-steps { margin: 0 0 12px; padding-left: 24px; } ol.run-steps li { margin:
 .note { color: var(--goal-not-met); font-weight: 600; margin: 2px 0; }
 dl.sections { margin: 4px 0 12px; } dl.sections dt { font-weight: 600; font-size: 13px; }
 dl.sections dd { margin: 0 0 6px 12px; }
+/* A section a person changed after the freeze: the text the steps read, marked. */
+dl.sections .changed { border-left: 3px solid var(--goal-not-met); padding-left: 6px; }
+dl.sections .changed-mark { color: var(--goal-not-met); font-weight: 400; font-size: 12px; }
 .verdict-box { border: 1px dashed var(--goal-not-met); background: #fff1e5; padding: 8px 12px; margin: 8px 0 16px;
   max-width: 1100px; }
 .verdict-box p { margin: 2px 0; } .verdict-box strong { color: var(--goal-not-met); }

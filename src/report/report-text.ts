@@ -1,6 +1,7 @@
 /**
  * The report's words, per locale. Numbers are formatted by the caller; these only place them.
  */
+import { noProgress, type DriftMeasures } from "../locale/drift-words.js";
 import type { Locale } from "../locale/locale.js";
 
 export interface ReportText {
@@ -24,6 +25,8 @@ export interface ReportText {
   stepsTitle: string;
   documentsTitle: string;
   documentFrozenBy: (step: string) => string;
+  /** Beside a section that differs from the text as frozen. */
+  sectionChanged: string;
   goalChecksTitle: string;
   checkColumn: string;
   checkRun: (round: number) => string;
@@ -58,7 +61,7 @@ export interface ReportText {
     checks: string;
     checksCell: (passing: number, total: number, newly: number) => string;
     /** Under the table: the drift watch paused the step after these generations. */
-    driftPaused: (generations: readonly number[], at: string) => string;
+    driftPaused: (generations: readonly number[], at: string, measures: DriftMeasures) => string;
     /** A rewind's table: when, and the generation the step went back to the start of. */
     rewoundCaption: (at: string, to: number) => string;
     /** A row of a rewound generation, in the "Ended in" column after how it ended. */
@@ -111,8 +114,9 @@ export const REPORT_TEXT: Readonly<Record<Locale, ReportText>> = {
     contextCaptionZoomed: (top, window) =>
       `Each point is one request of the main thread. The scale is zoomed to the data (top ${top}); the ${window} window and its lines are above it. Vertical lines mark handoffs to a new generation.`,
     stepsTitle: "Steps",
-    documentsTitle: "Documents, as frozen",
+    documentsTitle: "Documents, as the steps read them",
     documentFrozenBy: (step) => `frozen by ${step}`,
+    sectionChanged: "changed after it was frozen",
     goalChecksTitle: "The goal's checks, run by run",
     checkColumn: "Check",
     checkRun: (round) => (round === 0 ? "after the first session" : `after round ${round}`),
@@ -146,8 +150,8 @@ export const REPORT_TEXT: Readonly<Record<Locale, ReportText>> = {
       checks: "Checks at handoff",
       checksCell: (passing, total, newly) =>
         `${passing}/${total} pass${newly > 0 ? ` (${newly} newly)` : " (none newly)"}`,
-      driftPaused: (generations, at) =>
-        `Paused by the drift watch on ${at}: generations ${generations.join(", ")} made no newly passing check and changed no file.`,
+      driftPaused: (generations, at, measures) =>
+        `Paused by the drift watch on ${at}: generations ${generations.join(", ")} ${noProgress(measures, "en")}.`,
       rewoundCaption: (at, to) =>
         `Rewound on ${at} (flower rewind): back to the start of generation ${to}. These generations are no longer the step's; their files were put back.`,
       rewound: "rewound",
@@ -195,8 +199,9 @@ export const REPORT_TEXT: Readonly<Record<Locale, ReportText>> = {
     contextCaptionZoomed: (top, window) =>
       `每个点是主线程的一次请求。纵轴放大到数据(顶端 ${top});${window} 窗口和两条线在它上方。竖线标出换代。`,
     stepsTitle: "步骤",
-    documentsTitle: "冻结时的文档",
+    documentsTitle: "各步读到的文档",
     documentFrozenBy: (step) => `由 ${step} 冻结`,
+    sectionChanged: "冻结后改过",
     goalChecksTitle: "目标的检查,逐次运行",
     checkColumn: "检查",
     checkRun: (round) => (round === 0 ? "第一个会话结束后" : `第 ${round} 轮之后`),
@@ -229,8 +234,8 @@ export const REPORT_TEXT: Readonly<Record<Locale, ReportText>> = {
       checks: "交接时的检查",
       checksCell: (passing, total, newly) =>
         `${passing}/${total} 通过${newly > 0 ? `(新通过 ${newly})` : "(没有新通过的)"}`,
-      driftPaused: (generations, at) =>
-        `${at} 被漂移看守停下:第 ${generations.join("、")} 代既没有新通过的检查,也没有改动文件。`,
+      driftPaused: (generations, at, measures) =>
+        `${at} 被漂移看守停下:第 ${generations.join("、")} 代${noProgress(measures, "zh")}。`,
       rewoundCaption: (at, to) =>
         `${at} 回退(flower rewind)到第 ${to} 代开头。这几代已不算这一步的,它们改的文件已放回原样。`,
       rewound: "已回退",

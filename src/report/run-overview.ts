@@ -1,6 +1,7 @@
 /**
  * The top of a run's page (docs/cli.md, "The report"): the task as the person typed it, the steps in order
- * with their status, each frozen document's sections as frozen (with a note where the file changed later),
+ * with their status, each frozen document's sections as the steps read them (a section a person changed
+ * after the freeze marked, with a note saying who read the change),
  * the goal's checks run by run with a link to each log, and the verdict of a step that ended goal-not-met
  * with the checks that failed and why. The steps' charts and tables follow (html-report.ts).
  */
@@ -101,7 +102,10 @@ function documents(run: ReportRun, text: ReportText): string {
           document.sections
             .map(
               (section) =>
-                `<div><dt>${escapeHtml(section.label)}</dt><dd class="typed">${escapeHtml(section.text.trim())}</dd></div>`,
+                (section.changed
+                  ? `<div class="changed" data-changed="true"><dt>${escapeHtml(section.label)} <span class="changed-mark">${escapeHtml(text.sectionChanged)}</span></dt>`
+                  : `<div><dt>${escapeHtml(section.label)}</dt>`) +
+                `<dd class="typed">${escapeHtml(section.text.trim())}</dd></div>`,
             )
             .join("") +
           `</dl></section>`,

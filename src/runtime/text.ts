@@ -1,4 +1,5 @@
 /** The step loop's words, per locale: what a retried or continued session is told, and why a step gave up. */
+import { typed } from "../locale/invocation.js";
 import { DEFAULTS } from "../defaults.js";
 import type { Locale } from "../locale/locale.js";
 import type { CannotPass } from "./drive/failure-class.js";
@@ -40,23 +41,35 @@ export const MAX_GENERATIONS_MESSAGE: Readonly<
 const ROOT_REFUSAL = /root\/sudo|IS_SANDBOX/i;
 
 /** What the person can do about a failure that cannot pass, per kind; `refused-start` as root has its own. */
+// Getters: `flower -v` is written as the person's shell reaches flower (locale/invocation.ts).
 const CANNOT_PASS_HINT: Readonly<Record<Locale, Record<CannotPass | "refused-start-as-root", string>>> = {
   en: {
     authentication: "check ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)",
     permission: "check that this key may use this model (ANTHROPIC_API_KEY, --model)",
-    "invalid-request": "the provider refuses this request as it is; see flower -v",
+    get "invalid-request"() {
+      return `the provider refuses this request as it is; see ${typed("-v")}`;
+    },
     "cloud-credentials": "check the cloud provider's credentials (AWS, Google Cloud or Azure)",
-    "refused-start": "the claude binary refused to start; see flower -v",
-    "refused-start-as-root":
-      "running as root, set IS_SANDBOX=1 (or run flower as an ordinary user); see flower -v",
+    get "refused-start"() {
+      return `the claude binary refused to start; see ${typed("-v")}`;
+    },
+    get "refused-start-as-root"() {
+      return `running as root, set IS_SANDBOX=1 (or run flower as an ordinary user); see ${typed("-v")}`;
+    },
   },
   zh: {
     authentication: "检查 ANTHROPIC_API_KEY(或 ANTHROPIC_AUTH_TOKEN)",
     permission: "检查这个密钥能否使用该模型(ANTHROPIC_API_KEY、--model)",
-    "invalid-request": "服务方拒绝这个请求本身;见 flower -v",
+    get "invalid-request"() {
+      return `服务方拒绝这个请求本身;见 ${typed("-v")}`;
+    },
     "cloud-credentials": "检查云服务的凭据(AWS、Google Cloud 或 Azure)",
-    "refused-start": "claude 程序拒绝启动;见 flower -v",
-    "refused-start-as-root": "以 root 运行时请设 IS_SANDBOX=1(或换普通用户运行 flower);见 flower -v",
+    get "refused-start"() {
+      return `claude 程序拒绝启动;见 ${typed("-v")}`;
+    },
+    get "refused-start-as-root"() {
+      return `以 root 运行时请设 IS_SANDBOX=1(或换普通用户运行 flower);见 ${typed("-v")}`;
+    },
   },
 };
 

@@ -41,7 +41,7 @@ export interface RunRow {
   /** Who drives it now: `pid 123@host`; null when no live process holds it. */
   machine: string | null;
   gauge: RunGauge | null;
-  /** Sessions used, over the run's steps. */
+  /** Generations of the step the run is on (the one its gauge shows): 1 + its handoffs. */
   generations: number;
   /**
    * The latest generations that changed files, with the first of those files; `earlier`: how many

@@ -33,7 +33,7 @@ ul.checks li.passed .mark { color: var(--ok); } ul.checks li.failed .mark { colo
 ul.checks code { word-break: break-all; }
 ul.work { list-style: none; margin: .15rem 0 0; padding: 0; font-size: .8em; color: var(--muted); text-align: left;
   max-width: 34ch; }
-ul.work li { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+ul.work li { overflow-wrap: anywhere; }
 button { font: inherit; padding: .1rem .6rem; margin: 0 .2rem .2rem 0; cursor: pointer; }
 .empty { color: var(--muted); }
 .read-only th[data-column="actions"], .read-only td.actions { display: none; }

@@ -10,6 +10,7 @@
  *
  * Read-only unless told otherwise, bound to 127.0.0.1 unless told otherwise.
  */
+import { typed } from "../locale/invocation.js";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { allowedHosts, hostAllowed, newToken, originAllowed, TOKEN_HEADER, tokenMatches } from "./access.js";
@@ -56,7 +57,7 @@ export async function serveRuns(options: ServeOptions): Promise<ServedRuns> {
       if (action === "report" || action === "log") return reply(response, 405, "text/plain", "GET only\n");
       // Every check before anything is read or changed; each refusal changes nothing.
       if (!allowActions || !actions || token === null)
-        return reply(response, 403, "text/plain", "actions are off (flower serve --allow-actions)\n");
+        return reply(response, 403, "text/plain", `actions are off (${typed("serve --allow-actions")})\n`);
       if (!originAllowed(request)) return reply(response, 403, "text/plain", "foreign origin\n");
       if (!tokenMatches(token, request.headers[TOKEN_HEADER]))
         return reply(response, 403, "text/plain", "missing or wrong token\n");

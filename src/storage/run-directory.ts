@@ -15,7 +15,7 @@ import { holderOf, ownerGone, DEFAULT_LEASE_TIMING } from "../records/lease.js";
 import { manifestPath } from "../records/manifest-file.js";
 import { currentProcess } from "../records/process-identity.js";
 import { SqliteRunRecords } from "./sqlite/sqlite-run-records.js";
-import type { StepRecord } from "../records/step-record.js";
+import { atDriftPause, type StepRecord } from "../records/step-record.js";
 import { SqliteSessionStore } from "./sqlite/sqlite-session-store.js";
 import { recordsPath, sessionsPath } from "./files.js";
 import { deleteStepSessions } from "./retention.js";
@@ -151,9 +151,11 @@ export class RunDirectory {
 
 /**
  * A step's status as a reader should see it: "running" is only true while the process that runs the
- * step lives; a step whose process crashed or was killed is interrupted (and can be continued).
+ * step lives; a step whose process crashed or was killed is interrupted (and can be continued); one the
+ * drift watch stopped at a handoff is paused for a person (as its notifier and a fleet's row say).
  */
-export function effectiveStatus(record: StepRecord): StepRecord["status"] | "interrupted" {
+export function effectiveStatus(record: StepRecord): StepRecord["status"] | "interrupted" | "paused" {
+  if (atDriftPause(record)) return "paused";
   if (record.status !== "running" || record.pid === undefined || record.pid === process.pid)
     return record.status;
   return pidExists(record.pid) ? "running" : "interrupted";

@@ -4,6 +4,7 @@
  * the one write, `forget`. Creates no run directory (the schema is brought up to date like on any first
  * use, so an empty store reads as empty).
  */
+import { shellQuote, typed } from "../locale/invocation.js";
 import type pg from "pg";
 import { FleetRunOpenError, LeaseHeldError, StoreError, type LeaseHolder } from "../errors.js";
 import { FINISHED, holderAsLease, type FleetRun } from "../records/fleet-run.js";
@@ -12,7 +13,7 @@ import { PostgresFleetRuns } from "./postgres/postgres-fleet-runs.js";
 import { deleteEndedJobs } from "./postgres/run-queue.js";
 import { PostgresRunRecords } from "./postgres/postgres-run-records.js";
 import { currentProcess, type ProcessIdentity } from "../records/process-identity.js";
-import type { StepRecord } from "../records/step-record.js";
+import { atDriftPause, type StepRecord } from "../records/step-record.js";
 import { quoteIdentifier } from "./postgres/migrate.js";
 import type { PostgresSessionStore } from "./postgres/postgres-session-store.js";
 import { PostgresWorkspaceFiles } from "./postgres/postgres-workspace-files.js";
@@ -162,7 +163,7 @@ async function forgetInTransaction(
     );
     if (changed)
       throw new StoreError(
-        `Cannot forget "${changed.step}" in ${location}: a driver took its lease meanwhile; nothing was deleted (see flower runs)`,
+        `Cannot forget "${changed.step}" in ${location}: a driver took its lease meanwhile; nothing was deleted (see ${typed("runs")})`,
       );
     const sessions = await tables.sessions.deleteSessions(client, sessionIds);
     const files = await tables.files.deleteOfSteps(client, steps);
@@ -188,7 +189,8 @@ async function forgetInTransaction(
 export function statusInStore(
   record: StepRecord,
   holder: LeaseHolder | undefined,
-): StepRecord["status"] | "interrupted" {
+): StepRecord["status"] | "interrupted" | "paused" {
+  if (atDriftPause(record)) return "paused";
   return record.status === "running" && holder === undefined ? "interrupted" : record.status;
 }
 
@@ -232,17 +234,17 @@ function refuseOpenRuns(
         : null;
     const state =
       run.status === "paused"
-        ? "is paused in the fleet, waiting for flower approve"
+        ? `is paused in the fleet, waiting for ${typed(`approve ${shellQuote(run.run)} --store …`)}`
         : run.status !== "running"
           ? "is queued in the fleet"
           : where !== null
             ? `is running in the fleet on ${where}`
             : "is queued in the fleet again (its worker is gone)";
     const next = !(run.cancelRequested && run.status === "running")
-      ? `cancel it first (flower cancel ${run.run} --store …), then forget it`
+      ? `cancel it first (${typed(`cancel ${shellQuote(run.run)} --store …`)}), then forget it`
       : where !== null
-        ? "a cancel was asked, and it stops at its next message boundary; forget it once flower runs --store … shows it cancelled"
-        : "a cancel was asked, and the next flower worker --store … ends it cancelled; forget it then";
+        ? `a cancel was asked, and it stops at its next message boundary; forget it once ${typed("runs --store …")} shows it cancelled`
+        : `a cancel was asked, and the next ${typed("worker --store …")} ends it cancelled; forget it then`;
     const step = concerned.get(run.run);
     const subject = step ? `Step "${step}" belongs to run "${run.run}", which` : `Run "${run.run}"`;
     throw new FleetRunOpenError(run.run, `${subject} ${state}: ${next}; nothing was deleted`);

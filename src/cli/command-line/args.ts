@@ -9,9 +9,11 @@ import { UsageError } from "../../errors.js";
 import { notADirectoryOnPath } from "../../fs/directory-path.js";
 import type { HandoffRule } from "../../handoff/policy.js";
 import { formatTokensShort } from "../../handoff/text.js";
+import { typed } from "../../locale/invocation.js";
 import { localeOfTag, resolveLocale, type Locale } from "../../locale/locale.js";
 import { parseNotifyTarget, shownTarget, type NotifyTarget } from "../../notify/index.js";
 import { runDirectory } from "../../storage/files.js";
+import { optionLike } from "./command-like.js";
 import { COMMAND_OPTIONS, COMMANDS, MIN_WINDOW, type CommandName } from "./command-options.js";
 import { USAGE_TEXT } from "./usage-text.js";
 
@@ -143,7 +145,8 @@ function usageLocale(argv: string[], environment: NodeJS.ProcessEnv): Locale {
 const PARSE_ERRORS: Record<
   Locale,
   {
-    unknown: (where: string, option: string) => string;
+    /** `meant`: the command's option the unknown one is a typo of, when there is one. */
+    unknown: (where: string, option: string, meant: string | undefined) => string;
     needsValue: (where: string, option: string) => string;
     dashedValue: (where: string, option: string) => string;
     noValue: (where: string, option: string) => string;
@@ -151,22 +154,29 @@ const PARSE_ERRORS: Record<
   }
 > = {
   en: {
-    unknown: (where, option) => `${where}: unknown option ${option} (see ${where} --help)`,
-    needsValue: (where, option) => `${where}: option ${option} needs a value (see ${where} --help)`,
+    unknown: (where, option, meant) =>
+      `${where}: unknown option ${option}${meant ? `; did you mean ${meant}?` : ""} (see ${helpOf(where)})`,
+    needsValue: (where, option) => `${where}: option ${option} needs a value (see ${helpOf(where)})`,
     dashedValue: (where, option) =>
-      `${where}: option ${option} needs a value; one that starts with a dash is written ${option}=-… (see ${where} --help)`,
-    noValue: (where, option) => `${where}: option ${option} takes no value (see ${where} --help)`,
-    unexpected: (where) => `${where}: unexpected argument (see ${where} --help)`,
+      `${where}: option ${option} needs a value; one that starts with a dash is written ${option}=-… (see ${helpOf(where)})`,
+    noValue: (where, option) => `${where}: option ${option} takes no value (see ${helpOf(where)})`,
+    unexpected: (where) => `${where}: unexpected argument (see ${helpOf(where)})`,
   },
   zh: {
-    unknown: (where, option) => `${where}: 没有这个选项 ${option}(见 ${where} --help)`,
-    needsValue: (where, option) => `${where}: 选项 ${option} 需要一个值(见 ${where} --help)`,
+    unknown: (where, option, meant) =>
+      `${where}: 没有这个选项 ${option}${meant ? `;你是想 ${meant}?` : ""}(见 ${helpOf(where)})`,
+    needsValue: (where, option) => `${where}: 选项 ${option} 需要一个值(见 ${helpOf(where)})`,
     dashedValue: (where, option) =>
-      `${where}: 选项 ${option} 需要一个值;以减号开头的值要写成 ${option}=-…(见 ${where} --help)`,
-    noValue: (where, option) => `${where}: 选项 ${option} 不带值(见 ${where} --help)`,
-    unexpected: (where) => `${where}: 多了一个参数(见 ${where} --help)`,
+      `${where}: 选项 ${option} 需要一个值;以减号开头的值要写成 ${option}=-…(见 ${helpOf(where)})`,
+    noValue: (where, option) => `${where}: 选项 ${option} 不带值(见 ${helpOf(where)})`,
+    unexpected: (where) => `${where}: 多了一个参数(见 ${helpOf(where)})`,
   },
 };
+
+/** `flower continue` (an error's prefix) as the help line to type: `npx flower continue --help` under npx. */
+function helpOf(where: string): string {
+  return typed(`${where.replace(/^flower ?/u, "")} --help`.trim());
+}
 
 function describeParseError(error: unknown, command: CommandName, locale: Locale): string {
   const code = (error as { code?: string }).code;
@@ -174,7 +184,8 @@ function describeParseError(error: unknown, command: CommandName, locale: Locale
   const where = command === "run" ? "flower" : `flower ${command}`;
   const option = /'(-[^' ]+)/.exec(message)?.[1];
   const text = PARSE_ERRORS[locale];
-  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return text.unknown(where, option ?? message);
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION")
+    return text.unknown(where, option ?? message, option ? optionLike(option, command) : undefined);
   if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
     if (/argument missing/.test(message)) return text.needsValue(where, option ?? "");
     if (/ambiguous/.test(message)) return text.dashedValue(where, option ?? "");

@@ -3,6 +3,7 @@
  * else LANG). The options and their defaults come from the one table in command-options.ts, so the
  * help cannot drift from what the parser accepts.
  */
+import { invocation } from "../../locale/invocation.js";
 import type { Locale } from "../../locale/locale.js";
 import {
   COMMAND_OPTIONS,
@@ -155,11 +156,18 @@ const WORDS: Record<
     continueNote: string;
     demoNote: string;
     reportNote: string;
+    /**
+     * Under `npx flower` (no `flower` on the PATH here): the help names the command `flower`, as its
+     * reference; this line says what to type instead.
+     */
+    npxNote: string;
   }
 > = {
   en: {
     tagline:
       "flower — long-horizon agents on the Claude Agent SDK: handoff generations instead of auto-compact.",
+    npxNote:
+      "Here flower runs from this project's node_modules: type npx flower where this help says flower (npx flower continue, npx flower runs, …).",
     usage: "Usage",
     options: "Options",
     runOptions: "Options of a run",
@@ -172,12 +180,14 @@ const WORDS: Record<
     continueNote:
       "A run goes on at the step where it stopped (a frozen step is never redone; a document edited before the next step begins is read as it is then; once a step has begun with it, a later edit is reported and not used, --reread-goal takes the goal file as it is now); a step is continued with the default coordinator and subagents, in --workspace (default: the current directory). It runs with the settings the step (or run) was started with — --model, --window, --no-handoff, --max-budget-usd, --review, --lang; a flag given here overrides one and says so.",
     reportNote:
-      "A name a step record has draws that step; otherwise a run id draws the whole run: its task as typed, its steps in order, each frozen document as frozen, the goal's checks run by run with their logs, then each step's chart. No name: the last step's run (a step run on its own: that step). The file goes next to the records (--out to choose).",
+      "A name a step record has draws that step; otherwise a run id draws the whole run: its task as typed, its steps in order, each frozen document as the steps read it (a section changed after the freeze marked), the goal's checks run by run with their logs, then each step's chart. No name: the last step's run (a step run on its own: that step). The file goes next to the records (--out to choose).",
     demoNote:
-      "Shows the workflow (requirements, a pause with an edited line, goal, work), delegation, a glance, a denied Bash, a spill and two handoffs live, in well under a minute.",
+      "Shows the workflow (requirements, a pause with an edited line, goal, work), delegation, a glance, a denied Bash, a spill and two handoffs live. It takes 10 to 30 seconds on a quiet machine and a minute or more on a busy one, and says how long it took. --keep keeps its workspace to look at with runs, show and report.",
   },
   zh: {
     tagline: "flower —— 基于 Claude Agent SDK 的长程智能体:用交接换代代替自动压缩。",
+    npxNote:
+      "这里的 flower 从本项目的 node_modules 运行:帮助里写 flower 的地方请输入 npx flower(npx flower continue、npx flower runs 等)。",
     usage: "用法",
     options: "选项",
     runOptions: "运行的选项",
@@ -188,11 +198,11 @@ const WORDS: Record<
       "`flower <命令> --help` 列出每个命令的选项。退出码:0 成功,1 步骤失败,2 用法或配置错误,130 被 Ctrl-C 停下,143 被 SIGTERM 停下。",
     ],
     reportNote:
-      "名字是某一步的记录名时画那一步;否则按运行 id 画整次运行:原样的任务、按顺序的各步、冻结时的各份文书、目标检查的逐次结果和日志,然后是每一步的图。不给名字:最后一步所在的运行(单独跑的一步就画那一步)。文件放在记录旁边(--out 另选)。",
+      "名字是某一步的记录名时画那一步;否则按运行 id 画整次运行:原样的任务、按顺序的各步、各步读到的文书(冻结后改过的段落有标记)、目标检查的逐次结果和日志,然后是每一步的图。不给名字:最后一步所在的运行(单独跑的一步就画那一步)。文件放在记录旁边(--out 另选)。",
     continueNote:
       "运行从停下的那一步接着走(冻结过的步不重做;下一步开始前改过的文书按那时的样子读;某一步已经用它开始后,再改只报告、不采用,--reread-goal 按现在的目标文件来);单独的一步用默认的协调者和子代理接着做,在 --workspace 里(默认当前目录)。沿用这一步(或这次运行)启动时的设置 —— --model、--window、--no-handoff、--max-budget-usd、--review、--lang;这里给的选项会覆盖对应的一项,并说明。",
     demoNote:
-      "现场演示工作流(需求、停下改一行、目标、干活)、委派、看一眼仓库、被拒的 Bash、溢出落盘和两次换代,一分钟以内。",
+      "现场演示工作流(需求、停下改一行、目标、干活)、委派、看一眼仓库、被拒的 Bash、溢出落盘和两次换代。空闲的机器上要 10 到 30 秒,繁忙的机器上一分钟或更久,跑完会说用了多久。--keep 保留工作区,可以用 runs、show、report 查看。",
   },
 };
 
@@ -207,10 +217,12 @@ export function helpText(
 ): string {
   const words = WORDS[locale];
   const prose = (text: string) => wrap(text, width);
+  const npx = invocation() === "npx flower" ? [...prose(words.npxNote), ""] : [];
   if (!command) {
     const lines = [
       ...prose(words.tagline),
       "",
+      ...npx,
       `${words.usage}:`,
       ...COMMANDS.flatMap((name) => usageLines(USAGE[name].usage, USAGE[name].summary[locale], width)),
       "",
@@ -223,6 +235,7 @@ export function helpText(
   const lines = [
     ...prose(USAGE[command].summary[locale]),
     "",
+    ...npx,
     ...wrap(USAGE[command].usage, width, `${words.usage}: `),
     "",
     ...optionsBlock(words.options, COMMAND_OPTIONS[command], locale, width),

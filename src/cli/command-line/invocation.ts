@@ -1,5 +1,6 @@
 /**
- * How the person types `flower` in their shell, for every line flower prints for them to run (the
+ * How the person types `flower` in their shell (held in locale/invocation.ts, where every layer's texts
+ * read it), for every line flower prints for them to run (the
  * continue line, try again, `flower show …`). A project that installed flower locally
  * (`npm i -D <tarball>`) has no `flower` on its PATH: there the line must say `npx flower …`, or the
  * pasted command is "command not found".
@@ -17,19 +18,7 @@
 import { accessSync, constants, realpathSync } from "node:fs";
 import { basename, delimiter, dirname, join, sep } from "node:path";
 
-export type Invocation = "flower" | "npx flower";
-
-let current: Invocation = "flower";
-
-/** What the printed lines start with; `flower` until the CLI's entry point has set it. */
-export function invocation(): Invocation {
-  return current;
-}
-
-/** Called once by the CLI's entry point (main.ts); the library and tests keep `flower`. */
-export function setInvocation(value: Invocation): void {
-  current = value;
-}
+import type { Invocation } from "../../locale/invocation.js";
 
 export function detectInvocation(env: NodeJS.ProcessEnv, script: string | undefined): Invocation {
   const self = script ? realPath(script) : null;

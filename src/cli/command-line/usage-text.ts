@@ -2,6 +2,7 @@
  * The words of the usage errors a command line can earn (exit code 2), per locale: `--lang zh` (or a zh
  * FLOWER_LANG/LANG) makes every one of them Chinese, not only the parser's. Each names the bad value.
  */
+import { typed } from "../../locale/invocation.js";
 import type { Locale } from "../../locale/locale.js";
 
 export interface UsageText {
@@ -62,16 +63,20 @@ export const USAGE_TEXT: Record<Locale, UsageText> = {
     runDirNotDirectory: (given, blocker) =>
       `flower: --run-dir must be a directory, got ${given} (${blocker} is not a directory)`,
     oneTask: (count, joined) =>
-      `flower: give the task as one quoted argument, got ${count} words (flower "${joined}")`,
-    noTask: 'flower: no task given. Usage: flower "<task>" (see flower --help)',
+      `flower: give the task as one quoted argument, got ${count} words (${typed(`"${joined}"`)})`,
+    get noTask() {
+      return `flower: no task given. Usage: ${typed('"<task>"')} (see ${typed("--help")})`;
+    },
     emptyTask: "flower: the task is empty",
     unexpected: (command, argument) =>
-      `flower ${command}: unexpected argument "${argument}" (see flower ${command} --help)`,
-    oneStepName: (command) => `flower ${command}: give one step name (see flower ${command} --help)`,
-    forgetWhich: "flower forget: name the step whose sessions to delete (see flower runs)",
+      `flower ${command}: unexpected argument "${argument}" (see ${typed(`${command} --help`)})`,
+    oneStepName: (command) => `flower ${command}: give one step name (see ${typed(`${command} --help`)})`,
+    get forgetWhich() {
+      return `flower forget: name the step whose sessions to delete (see ${typed("runs")})`;
+    },
     noSessionStore: (runDir) => `flower forget: no session store in ${runDir}`,
     commandLike: (word, suggestion) =>
-      `flower: "${word}" looks like a command, not a task; nothing was started. Did you mean: ${suggestion}? To run it as a task anyway: flower -- ${word}`,
+      `flower: "${word}" looks like a command, not a task; nothing was started. Did you mean: ${suggestion}? To run it as a task anyway: ${typed(`-- ${word}`)}`,
   },
   zh: {
     windowNotInteger: (text, minimum) => `flower: --window 必须是整数个 token(>= ${minimum}),收到 "${text}"`,
@@ -92,15 +97,19 @@ export const USAGE_TEXT: Record<Locale, UsageText> = {
     workspaceMissing: (path) => `flower: --workspace 必须是已存在的目录,收到 ${path}`,
     runDirNotDirectory: (given, blocker) => `flower: --run-dir 必须是目录,收到 ${given}(${blocker} 不是目录)`,
     oneTask: (count, joined) =>
-      `flower: 任务要作为一个带引号的参数给出,收到 ${count} 个词(flower "${joined}")`,
-    noTask: 'flower: 没有给任务。用法: flower "<任务>"(见 flower --help)',
+      `flower: 任务要作为一个带引号的参数给出,收到 ${count} 个词(${typed(`"${joined}"`)})`,
+    get noTask() {
+      return `flower: 没有给任务。用法: ${typed('"<任务>"')}(见 ${typed("--help")})`;
+    },
     emptyTask: "flower: 任务是空的",
     unexpected: (command, argument) =>
-      `flower ${command}: 多了一个参数 "${argument}"(见 flower ${command} --help)`,
-    oneStepName: (command) => `flower ${command}: 只给一个步骤名(见 flower ${command} --help)`,
-    forgetWhich: "flower forget: 说出要删哪一步的会话(见 flower runs)",
+      `flower ${command}: 多了一个参数 "${argument}"(见 ${typed(`${command} --help`)})`,
+    oneStepName: (command) => `flower ${command}: 只给一个步骤名(见 ${typed(`${command} --help`)})`,
+    get forgetWhich() {
+      return `flower forget: 说出要删哪一步的会话(见 ${typed("runs")})`;
+    },
     noSessionStore: (runDir) => `flower forget: ${runDir} 里没有会话库`,
     commandLike: (word, suggestion) =>
-      `flower: "${word}" 像是命令,不像任务;什么都没有启动。你是想: ${suggestion}?真要把它当任务跑: flower -- ${word}`,
+      `flower: "${word}" 像是命令,不像任务;什么都没有启动。你是想: ${suggestion}?真要把它当任务跑: ${typed(`-- ${word}`)}`,
   },
 };

@@ -3,6 +3,7 @@
  * Options: command-line/command-options.ts `continue`, parsed by command-line/args.ts; settings (the recorded
  * ones adopted): live/live-settings.ts; supervision: live/live-run.ts, live/workflow-live.ts; words: text.ts.
  */
+import { typed } from "../../locale/invocation.js";
 import { UsageError } from "../../errors.js";
 import type { Locale } from "../../locale/locale.js";
 import { RunDirectory } from "../../storage/run-directory.js";
@@ -38,7 +39,7 @@ import {
 export async function continueCommandRun(parsed: ParsedCommand): Promise<number> {
   const settings = liveSettings(parsed.values);
   if (parsed.positionals.length > 1)
-    throw new UsageError("flower continue: give at most one step name (see flower continue --help)");
+    throw new UsageError(`flower continue: give at most one step name (see ${typed("continue --help")})`);
   const prompt = parseNonEmpty("--prompt", parsed.values.prompt);
   if (settings.store.spec.kind === "postgres") return continueFromStore(parsed, settings, prompt);
   // Nothing to continue is said before credentials are asked for: the answer does not depend on them.

@@ -26,15 +26,17 @@ import { defaultWorkflow } from "../../workflow/default-workflow.js";
 import { continueWorkflow, runWorkflow } from "../../workflow/run-workflow.js";
 import { parseLang, parseNonEmpty, type ParsedCommand } from "../command-line/args.js";
 import { defaultTeam } from "../../agents/default-team.js";
-import { eventSink, makeOutput, shellQuote } from "../live/live-run.js";
+import { eventSink, makeOutput } from "../live/live-run.js";
 import { CLI_TEXT } from "../text.js";
 import { USAGE_TEXT } from "../command-line/usage-text.js";
+import { invocation, shellQuote } from "../../locale/invocation.js";
 import { runWorkflowLive } from "../live/workflow-live.js";
 
 /**
  * `flower demo`: the whole thing, offline. The offline model kit runs in this process, the real
  * Claude Code binary talks to it, and the run is shown with the same display as a real one. This is
- * the "does it work on this machine" command: no key, no cost, well under a minute.
+ * the "does it work on this machine" command: no key, no cost, 10 to 30 seconds on a quiet machine (a
+ * minute or more on a busy one: it says how long it took).
  *
  * It runs the default workflow: requirements, the pause (where the demo plays the person and changes
  * one line of the frozen file), then goal and work in a new runtime, as `flower continue` would.
@@ -107,7 +109,7 @@ export async function demoCommand(parsed: ParsedCommand): Promise<number> {
       step: DEMO_RUN,
       // A stopped demo cannot be continued by `flower continue` (its model lives in this process).
       continueCommand: "",
-      goOnCommand: `flower continue ${DEMO_RUN}  ${text.demo.goesOnItself}`,
+      goOnCommand: text.demo.goesOnItself(`${invocation()} continue <run>`),
       printAnswer: false,
     };
     const first = runtime();
@@ -124,7 +126,7 @@ export async function demoCommand(parsed: ParsedCommand): Promise<number> {
     output.say(text.demo.editing(document.path, edit.line));
     output.say(text.demo.was(edit.before));
     output.say(text.demo.now(edit.after));
-    output.say(text.demo.goingOn);
+    output.say(text.demo.goingOn(`${invocation()} continue ${DEMO_RUN}`));
     output.say("");
     const second = runtime();
     const outcome = await runWorkflowLive({
@@ -141,8 +143,15 @@ export async function demoCommand(parsed: ParsedCommand): Promise<number> {
       for (const path of result.handoffs) output.say(`  ${path}`);
     }
     if (keep) {
+      // Each line runs as printed: the run directory is named, since it is not the person's here.
+      const at = `--run-dir ${shellQuote(runDir)}`;
       output.say(text.demo.workspaceKept(workspace));
-      output.say(text.demo.inspect(`flower show ${DEMO_RUN} --run-dir ${shellQuote(runDir)}`));
+      for (const line of text.demo.inspect([
+        `${invocation()} show ${DEMO_RUN} ${at}`,
+        `${invocation()} report ${DEMO_RUN} ${at}`,
+        `${invocation()} runs ${at}`,
+      ]))
+        output.say(line);
     }
     return outcome.code === EXIT.ok &&
       outcome.workflow?.status === "done" &&
@@ -155,6 +164,8 @@ export async function demoCommand(parsed: ParsedCommand): Promise<number> {
     if (!keep) {
       rmSync(workspace, { recursive: true, force: true });
       output.say(text.demo.workspaceRemoved(workspace));
+      // `flower runs` here would say "No steps yet": the demo ran elsewhere, and that is gone.
+      output.say(text.demo.lookAgain(`${invocation()} demo --keep`));
     }
   }
 }

@@ -18,7 +18,7 @@ export async function fetchCommand(parsed: ParsedCommand): Promise<number> {
   try {
     const fetched = await rt.fetch(name);
     process.stdout.write(
-      `${fetched === null ? text.nothingToFetch(name) : text.fetched(fetched.branch, fetched.commits, displayPath(fetched.repository))}\n`,
+      `${fetched === null ? text.nothingToFetch(name) : text.fetched(fetched.branch, fetched.commits, displayPath(fetched.repository), name)}\n`,
     );
     return EXIT.ok;
   } finally {

@@ -70,9 +70,18 @@ export async function runCommand(parsed: ParsedCommand): Promise<number> {
       // Credentials before the question: typing a task only to learn there is no key wastes it.
       requireCredentials(settings);
       credentialsChecked = true;
+      settings.output.say(
+        CLI_TEXT[settings.locale].askTaskIntro(
+          displayPath(settings.workspace),
+          parsed.values.direct === true ? "direct" : parsed.values.yes === true ? "straight" : "workflow",
+        ),
+      );
       given = await askForTask(settings.locale);
     }
     if (given === undefined || given.trim() === "") throw new UsageError(usage.noTask);
+    // A command typed at the prompt is a typo there too (`runs`, `lsit`): nothing is started.
+    const typed = commandLike(given);
+    if (typed !== undefined) throw new UsageError(usage.commandLike(given.trim(), typed));
   }
   const task = given.trim();
   if (task === "") throw new UsageError(usage.emptyTask);
@@ -168,6 +177,9 @@ function unfinishedStep(
   const name = last.run ?? last.step;
   if (status === "stopped" || status === "interrupted" || status === "failed" || status === "goal-not-met")
     return { step: name, status };
+  // The drift watch's pause: the handoff the successor will start from is what to read first.
+  if (status === "paused")
+    return { step: name, status, ...(last.pendingHandoff ? { file: last.pendingHandoff } : {}) };
   if (last.run !== undefined && runStatus(runDirectory.steps().filter((r) => r.run === last.run)).paused)
     return { step: name, status: "paused", ...(last.frozen ? { file: last.frozen.path } : {}) };
   return undefined;

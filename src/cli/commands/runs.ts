@@ -4,6 +4,7 @@
  * record-views/run-status.ts, record-views/step-figures.ts, record-views/budget-lines.ts; words: text.ts,
  * fleet-commands/fleet-text.ts, command-line/usage-text.ts.
  */
+import { shellQuote, typed } from "../../locale/invocation.js";
 import { spentOfBudget } from "../record-views/budget-lines.js";
 import { EXIT, UsageError } from "../../errors.js";
 import { resolveLocale } from "../../locale/locale.js";
@@ -78,7 +79,7 @@ function printRuns(
   where: string,
   steps: StepRecord[],
   holders: Map<string, LeaseHolder>,
-  statusOf: (record: StepRecord) => StepRecord["status"] | "interrupted",
+  statusOf: (record: StepRecord) => StepRecord["status"] | "interrupted" | "paused",
   fleet: ReadonlyMap<string, FleetRunView> = new Map(),
 ): number {
   // Submitted runs no step of which has begun yet: only the fleet knows them.
@@ -186,7 +187,11 @@ function printRuns(
     output.say(
       run.status === "failed"
         ? fleetText.failedWhy(run.run, cut(run.error!, 300))
-        : fleetText.pausedWhy(run.run, cut(run.error!, 300), `flower approve ${run.run} --store …`),
+        : fleetText.pausedWhy(
+            run.run,
+            cut(run.error!, 300),
+            typed(`approve ${shellQuote(run.run)} --store …`),
+          ),
     );
   // The table says the status in a word; what to do about it is a line below, not a wider column.
   const hints = Object.entries(text.statusHint).filter(([status]) => shown.has(status));
@@ -228,7 +233,7 @@ function groupByRun(steps: readonly StepRecord[]): RunsEntry[] {
 function summaryOf(
   record: StepRecord,
   holder: LeaseHolder | undefined,
-  statusOf: (record: StepRecord) => StepRecord["status"] | "interrupted",
+  statusOf: (record: StepRecord) => StepRecord["status"] | "interrupted" | "paused",
 ) {
   return {
     heldBy: holder ?? null,
@@ -239,7 +244,8 @@ function summaryOf(
     numTurns: stepTurns(record),
     updatedAt: record.updatedAt,
     sessionId: record.sessionId,
-    run: record.run ?? null,
+    // A --direct run's step is its run (continue, show, diff, apply, fetch take the name as one): named so.
+    run: record.run ?? record.step,
     name: record.workflow?.name ?? null,
     frozen: record.frozen ?? null,
     /** The run's budget (`--budget`), null without one; where it stood if the step stopped on it. */

@@ -11,7 +11,7 @@ import { readFrozenHandoff } from "../../handoff/freeze-handoff.js";
 import { formatTokens } from "../../handoff/text.js";
 import { builtInSpec } from "../../documents/builtin/index.js";
 import { resolveLocale, type Locale } from "../../locale/locale.js";
-import type { GenerationRecord, StepRecord } from "../../records/step-record.js";
+import { driftMeasures, type GenerationRecord, type StepRecord } from "../../records/step-record.js";
 import { generationTurns, stepTurns } from "../../records/turns.js";
 import { sparkline } from "../../report/sparkline.js";
 import { reportStep } from "../record-views/step-report-input.js";
@@ -23,7 +23,8 @@ import { frozenState, type FrozenState } from "../record-views/frozen-state.js";
 import { frozenDocumentLines } from "../record-views/frozen-view.js";
 import { guardSummary } from "../record-views/guard-summary.js";
 import { handoffSummary } from "../live/handoff-summary.js";
-import { displayPath, makeOutput, shellQuote, type Output } from "../live/live-run.js";
+import { displayPath, makeOutput, type Output } from "../live/live-run.js";
+import { shellQuote, typed } from "../../locale/invocation.js";
 import { runStatus } from "../record-views/run-status.js";
 import { openStepSource, type StepSource } from "../record-views/step-source.js";
 import { storeHint } from "../store-hint.js";
@@ -148,7 +149,10 @@ function showStep(record: StepRecord, source: StepSource, output: Output, branch
           `       <- ${t.askedBy(asked.by, localTime(asked.at), asked.next === null ? null : cut(oneLine(asked.next), 160))}`,
         );
   }
-  if (record.drift) say(`  !! ${t.driftPaused(record.drift.generations, localTime(record.drift.at))}`);
+  if (record.drift)
+    say(
+      `  !! ${t.driftPaused(record.drift.generations, localTime(record.drift.at), driftMeasures(record.history, record.drift.generations))}`,
+    );
   // What the checkpoints could not keep, said once for the step.
   for (const line of workLines(record, text)) say(`  ${line}`);
   // Generations a rewind took back: archived, listed after the current ones and marked.
@@ -376,7 +380,7 @@ function showRun(run: string, records: StepRecord[], source: StepSource, output:
       : ["--run-dir", displayPath(source.runDirectory.path)]),
   ];
   say("");
-  say(t.stepDetails(["flower", "show", last.step, ...options].map(shellQuote).join(" ")));
+  say(t.stepDetails(typed(["show", last.step, ...options].map(shellQuote).join(" "))));
   if (hint.note !== null) say(`  ${hint.note}`);
   return EXIT.ok;
 }

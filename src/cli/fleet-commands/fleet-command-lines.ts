@@ -4,8 +4,7 @@
  * kept out of the commands so a command imports no other command.
  */
 import type { Locale } from "../../locale/locale.js";
-import { invocation } from "../command-line/invocation.js";
-import { shellQuote } from "../live/live-run.js";
+import { invocation, shellQuote } from "../../locale/invocation.js";
 import { storeHint } from "../store-hint.js";
 import type { StoreOption } from "../command-line/store-option.js";
 

@@ -2,6 +2,7 @@
  * The words of the fleet's commands (`flower submit|worker|approve|cancel`, and the fleet's statuses in
  * `flower runs --store`), per locale. Apart from text.ts so the fleet's lines stay in one place.
  */
+import { typed } from "../../locale/invocation.js";
 import type { Locale } from "../../locale/locale.js";
 import { STATUS_WORDS } from "../../locale/status-words.js";
 import { FLEET_STATUSES, type FleetStatus } from "../../records/fleet-run.js";
@@ -59,17 +60,24 @@ export interface FleetText {
 export const FLEET_TEXT: Record<Locale, FleetText> = {
   en: {
     status: fleetStatus("en"),
+    // Getters: each names its command as the person's shell reaches flower (locale/invocation.ts).
     statusHint: {
-      queued: "waiting for a worker: flower worker --store … takes it",
-      paused:
-        "waiting for you to read its frozen document; flower approve <run> --store … lets a worker go on",
-      "goal-not-met": "the goal's checks or reviewer said no; flower show <run> --store … lists the evidence",
-      "budget-reached":
-        "it spent its budget (or the fleet's for the day); flower continue <run> --store … --budget <more> goes on",
+      get queued() {
+        return `waiting for a worker: ${typed("worker --store …")} takes it`;
+      },
+      get paused() {
+        return `waiting for you to read its frozen document; ${typed("approve <run> --store …")} lets a worker go on`;
+      },
+      get "goal-not-met"() {
+        return `the goal's checks or reviewer said no; ${typed("show <run> --store …")} lists the evidence`;
+      },
+      get "budget-reached"() {
+        return `it spent its budget (or the fleet's for the day); ${typed("continue <run> --store … --budget <more>")} goes on`;
+      },
     },
     needsStore: (command) =>
       `flower ${command}: a fleet needs a shared store: --store postgres://user:password@host:port/database (or FLOWER_STORE)`,
-    oneRun: (command) => `flower ${command}: name one run (see flower runs --store …)`,
+    oneRun: (command) => `flower ${command}: name one run (see ${typed("runs --store …")})`,
     oneTask: (count) => `flower submit: give the task as one quoted argument, got ${count} words`,
     concurrency: (text) => `flower worker: --concurrency must be an integer >= 1, got "${text}"`,
     approved: (run) => `approved ${run}: back in the queue, a worker goes on with it`,
@@ -107,15 +115,22 @@ export const FLEET_TEXT: Record<Locale, FleetText> = {
   zh: {
     status: fleetStatus("zh"),
     statusHint: {
-      queued: "等待 worker:flower worker --store … 会接手",
-      paused: "等你读它冻结的文件;flower approve <运行> --store … 让 worker 接着做",
-      "goal-not-met": "目标的检查或评审说不行;flower show <运行> --store … 列出证据",
-      "budget-reached":
-        "预算(或车队当天的预算)用完了;flower continue <运行> --store … --budget <更多> 接着走",
+      get queued() {
+        return `等待 worker:${typed("worker --store …")} 会接手`;
+      },
+      get paused() {
+        return `等你读它冻结的文件;${typed("approve <运行> --store …")} 让 worker 接着做`;
+      },
+      get "goal-not-met"() {
+        return `目标的检查或评审说不行;${typed("show <运行> --store …")} 列出证据`;
+      },
+      get "budget-reached"() {
+        return `预算(或车队当天的预算)用完了;${typed("continue <运行> --store … --budget <更多>")} 接着走`;
+      },
     },
     needsStore: (command) =>
       `flower ${command}: 车队需要共用存储:--store postgres://用户:密码@主机:端口/数据库(或 FLOWER_STORE)`,
-    oneRun: (command) => `flower ${command}: 请给一个运行的名字(见 flower runs --store …)`,
+    oneRun: (command) => `flower ${command}: 请给一个运行的名字(见 ${typed("runs --store …")})`,
     oneTask: (count) => `flower submit: 任务请作为一个带引号的参数给出,收到 ${count} 个词`,
     concurrency: (text) => `flower worker: --concurrency 必须是 >= 1 的整数,收到 "${text}"`,
     approved: (run) => `已批准 ${run}:回到队列,由 worker 接着做`,

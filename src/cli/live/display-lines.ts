@@ -205,7 +205,10 @@ export function eventLines(event: FlowerEvent, view: LineContext): ViewLine[] {
     }
     case "drift-pause":
       return [
-        t.driftPause(event.generations.length),
+        t.driftPause(event.generations.length, {
+          checks: event.generations.some(({ progress }) => progress.passing !== null),
+          files: event.generations.some(({ progress }) => progress.files !== null),
+        }),
         ...event.generations.map(({ generation, progress }) =>
           t.progress(generation, progressParts(progress, t)),
         ),

@@ -2,6 +2,7 @@
  * The live view's words, per locale: the gauge, the handoff lines and one line per event. The lines
  * around a run (credentials, stop, continue hints) are in text.ts.
  */
+import { noProgress, type DriftMeasures } from "../../locale/drift-words.js";
 import type { SettingName } from "../../events/flower-events.js";
 import type { Locale } from "../../locale/locale.js";
 
@@ -23,6 +24,8 @@ export interface DisplayText {
   notWritten: string;
   /** What the successor starts from: the handoff, not the context the old session had (`context`). */
   restart: (context: string) => string;
+  /** On a TTY's status line while nothing has changed for a moment: for how long (`12s`). */
+  waiting: (elapsed: string) => string;
   degraded: (why: string) => string;
   /** A handoff the session wrote except these sections (their headings), which flower filled in. */
   partial: (headings: string[]) => string;
@@ -105,7 +108,7 @@ export interface DisplayText {
   progressChecks: (passing: number, total: number, newly: number) => string;
   progressFiles: (files: number) => string;
   /** The drift watch paused the step: its evidence, then the handoff to read and how to go on. */
-  driftPause: (generations: number) => string;
+  driftPause: (generations: number, measures: DriftMeasures) => string;
   driftHandoff: (path: string) => string;
   /** Under -v: a checkpoint that changed files (`tool`: the main-thread call it followed). */
   checkpoint: (count: number, list: string, tool: string | null) => string;
@@ -122,6 +125,7 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     writtenTo: "<- 交接写在:",
     notWritten: "<- 没有工作台,交接没落盘,只经 prompt 交给接手者",
     restart: (context) => `<- 新会话只从交接开始,不带旧的 ${context} 上下文`,
+    waiting: (elapsed) => `等待 ${elapsed}`,
     degraded: (why) => `!! 交接降级${why ? `(${why})` : ""} —— 接手者拿到的是残缺件,会自己去现场看`,
     partial: (headings) =>
       `!! 交接部分降级:${headings.map((h) => `"${h}"`).join("、")}留空或没写实,由 flower 机械补上;其余各段是会话的原话`,
@@ -201,8 +205,8 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     progressChecks: (passing, total, newly) =>
       `检查 ${passing}/${total} 通过${newly > 0 ? `(新通过 ${newly})` : "(没有新通过的)"}`,
     progressFiles: (files) => `改了 ${files} 个文件`,
-    driftPause: (generations) =>
-      `!! 连续 ${generations} 代既没有新通过的检查,也没有改动文件:在这次交接处停下,等人看一眼。`,
+    driftPause: (generations, measures) =>
+      `!! 连续 ${generations} 代${noProgress(measures, "zh")}:在这次交接处停下,等人看一眼,新会话还没开始。`,
     driftHandoff: (path) => `   交接书(继续前可以修改): ${path}`,
     checkpoint: (count, list, tool) => `   检查点:${count} 个文件(${list})${tool ? ` · ${tool} 之后` : ""}`,
   },
@@ -214,10 +218,11 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     near: (reading, unknown) =>
       `! warning line crossed · ${reading}${unknown ? " · the handoff is near" : ""}`,
     writing: (context, window) =>
-      `# context ${context}${window ? `/${window}` : ""} — writing the handoff, new session next`,
+      `# context ${context}${window ? `/${window}` : ""} — writing the handoff for the next session`,
     writtenTo: "<- handoff written to:",
     notWritten: "<- no workbench: the handoff went only into the prompt, not to disk",
     restart: (context) => `<- new session starts from the handoff, not from ${context}`,
+    waiting: (elapsed) => `waiting ${elapsed}`,
     degraded: (why) =>
       `!! handoff degraded${why ? ` (${why})` : ""} — the successor gets an incomplete one and will look at the scene itself`,
     partial: (headings) =>
@@ -304,8 +309,8 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     progressChecks: (passing, total, newly) =>
       `${passing}/${total} checks pass${newly > 0 ? ` (${newly} newly)` : " (none newly)"}`,
     progressFiles: (files) => `${files} ${files === 1 ? "file" : "files"} changed`,
-    driftPause: (generations) =>
-      `!! ${generations} generations in a row made no newly passing check and changed no file: paused at this handoff for a person.`,
+    driftPause: (generations, measures) =>
+      `!! ${generations} generations in a row ${noProgress(measures, "en")}: paused at this handoff for a person, the next session not started.`,
     driftHandoff: (path) => `   the handoff (edit it before you continue): ${path}`,
     checkpoint: (count, list, tool) =>
       `   checkpoint: ${count} file${count === 1 ? "" : "s"} (${list})${tool ? ` · after ${tool}` : ""}`,

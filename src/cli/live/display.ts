@@ -7,6 +7,10 @@
  * On a TTY the gauge is a status line redrawn in place (`\r` + clear line) and every other line is
  * printed above it. Without a TTY (a pipe, a log file) there are no escape codes at all: the gauge is an
  * ordinary line, printed only when it moved noticeably or at the near/handoff events.
+ *
+ * While a step runs and nothing has changed on a TTY for a moment (a slow reply, a subagent at work),
+ * the status line says for how long (`· waiting 15s`), redrawn once a second: a view that sat still for
+ * 15 s read as hung. Never in a pipe: a log gets no line a second, and `--json` has no view at all.
  */
 import { homedir } from "node:os";
 import type { Locale } from "../../locale/locale.js";
@@ -36,9 +40,20 @@ export interface DisplayOptions {
    * when it is a terminal
    */
   columns?: () => number | undefined;
+  /** The clock the waiting time is read from. @default Date.now */
+  now?: () => number;
+  /**
+   * Redraw the waiting time once a second on a TTY while a step runs (a timer that never keeps the
+   * process alive). Off, `tick()` is the only redraw (tests drive the clock). @default true
+   */
+  ticks?: boolean;
 }
 
 const CLEAR_LINE = "\r\x1b[2K";
+
+/** Quiet for this long before the status line says it waits: shorter is a flicker after every line. */
+const WAIT_SHOWN_MS = 2_000;
+const TICK_MS = 1_000;
 
 export class Display {
   readonly #out: NodeJS.WritableStream;
@@ -59,6 +74,20 @@ export class Display {
   readonly #at = new Map<string, number | null>();
   /** Pipe mode, per step: the context of the last gauge line printed. */
   readonly #printed = new Map<string, number>();
+  readonly #now: () => number;
+  readonly #ticks: boolean;
+  /** TTY: the steps running now (between their start and end); the waiting time is shown while any is. */
+  readonly #running = new Set<string>();
+  /** TTY: when the screen last changed (a line, the gauge); the waiting time counts from here. */
+  #quietSince = 0;
+  #timer: NodeJS.Timeout | undefined;
+  /**
+   * Per step: the restart line of a handoff just written, said once the successor shows it started.
+   * After the handoff the drift watch may pause the step (or a stop, or the budget, end it) with the
+   * successor not started: "new session starts from the handoff" printed at the handoff said the
+   * opposite of the pause line under it.
+   */
+  readonly #restart = new Map<string, string>();
 
   constructor(options: DisplayOptions) {
     this.#out = options.out;
@@ -73,9 +102,44 @@ export class Display {
       path: (path) => this.#path(path),
     };
     this.#columns = options.columns ?? (() => (options.out as { columns?: number }).columns);
+    this.#now = options.now ?? Date.now;
+    this.#ticks = options.ticks ?? true;
+    this.#quietSince = this.#now();
+  }
+
+  /**
+   * On a TTY, while a step runs and the screen has not changed for a moment: the status line (the gauge,
+   * or a line of its own before the first one) with the time waited. What the timer calls each second.
+   */
+  tick(): void {
+    if (!this.#tty || this.#running.size === 0) return;
+    const waited = this.#now() - this.#quietSince;
+    if (waited < WAIT_SHOWN_MS) return;
+    const wait = this.#text.waiting(formatWait(waited));
+    const line = this.#status === null ? `.. ${wait}` : `${this.#status} · ${wait}`;
+    this.#out.write(`${CLEAR_LINE}${this.#fit(line)}`);
+    this.#drawn = true;
+  }
+
+  /** The step runs (or no longer does): the once-a-second redraw runs while any step does. */
+  #stepRunning(step: string, running: boolean): void {
+    if (!this.#tty) return;
+    if (running) this.#running.add(step);
+    else this.#running.delete(step);
+    if (this.#running.size > 0 && this.#ticks && this.#timer === undefined) {
+      this.#timer = setInterval(() => this.tick(), TICK_MS);
+      this.#timer.unref();
+    }
+    if (this.#running.size === 0) this.#stopTicking();
+  }
+
+  #stopTicking(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
   }
 
   handle(event: FlowerEvent): void {
+    this.#restartShown(event);
     switch (event.type) {
       case "context": {
         this.#at.set(event.step, event.at);
@@ -98,10 +162,12 @@ export class Display {
         return;
       case "step-start":
         this.#printed.delete(event.step);
+        this.#stepRunning(event.step, true);
         break;
       case "step-end":
         this.#printed.delete(event.step);
         this.#at.delete(event.step);
+        this.#stepRunning(event.step, false);
         this.#setStatus(null);
         break;
     }
@@ -110,6 +176,8 @@ export class Display {
 
   /** Ends the status line so whatever is printed next starts on a fresh line. */
   close(): void {
+    this.#stopTicking();
+    this.#running.clear();
     if (this.#tty && this.#drawn) this.#out.write("\n");
     this.#drawn = false;
     this.#status = null;
@@ -140,9 +208,22 @@ export class Display {
     else if (event.degraded) lines.push(t.degraded(cut(oneLine(event.why ?? ""), REASON_MAX_CHARS)));
     if (event.sections) lines.push(...handoffSummary(event.sections, this.#locale));
     lines.push(...(event.path ? withPath(t.writtenTo, this.#path(event.path)) : [t.notWritten]));
-    lines.push(t.restart(formatTokens(event.context)));
+    this.#restart.set(event.step, t.restart(formatTokens(event.context)));
     this.#printed.delete(event.step);
     this.#print(lines);
+  }
+
+  /**
+   * The restart line of the step's last handoff, before the first sign of its successor; dropped when
+   * the step pauses or ends there instead. Where the run stood at the handoff still comes first.
+   */
+  #restartShown(event: FlowerEvent): void {
+    const step = "step" in event ? event.step : undefined;
+    const line = step === undefined ? undefined : this.#restart.get(step);
+    if (line === undefined || event.type === "generation-progress") return;
+    this.#restart.delete(step!);
+    if (event.type === "drift-pause" || event.type === "step-end") return;
+    this.#print([line]);
   }
 
   #workflowStep(
@@ -167,6 +248,7 @@ export class Display {
   #setStatus(line: string | null): void {
     this.#status = line;
     if (!this.#tty) return;
+    this.#quietSince = this.#now();
     if (line === null) {
       if (this.#drawn) this.#out.write(CLEAR_LINE);
       this.#drawn = false;
@@ -197,7 +279,17 @@ export class Display {
       this.#drawn = false;
     }
     this.#out.write(chunk);
+    this.#quietSince = this.#now();
     const last = lines[lines.length - 1];
     this.#lastLine = typeof last === "string" ? last : null;
   }
+}
+
+/** `12s`, `1m 05s`, `1h 02m`: how long the view has waited. */
+export function formatWait(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m ${String(seconds % 60).padStart(2, "0")}s`;
+  return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, "0")}m`;
 }

@@ -11,7 +11,7 @@
 import { EXIT, EXIT_CODES, FlowerError, StepFailedError } from "../../errors.js";
 import type { Locale } from "../../locale/locale.js";
 import { Notifier, NOTIFY_TEXT, type Notification, type NotifyTarget } from "../../notify/index.js";
-import type { StepRecord } from "../../records/step-record.js";
+import { driftMeasures, type StepRecord } from "../../records/step-record.js";
 import type { Runtime } from "../../runtime/runtime.js";
 import { cut, oneLine } from "./terminal-text.js";
 import { formatUsd, nextBudget } from "../../records/run-spend.js";
@@ -68,11 +68,12 @@ export function driftNotice(
 ): Notice | null {
   if (stopCode !== null || record?.status !== "stopped" || !record.drift || record.pendingHandoff === null)
     return null;
+  const measures = driftMeasures(record.history, record.drift.generations);
   return {
     event: "drift",
     step,
     status: "paused",
-    why: NOTIFY_TEXT[locale].why.drift(record.drift.generations, record.pendingHandoff),
+    why: NOTIFY_TEXT[locale].why.drift(record.drift.generations, record.pendingHandoff, measures),
     continue: goOnLine(continueCommand),
   };
 }

@@ -257,8 +257,3 @@ export function displayPath(path: string): string {
   const rel = relative(process.cwd(), path);
   return rel && !rel.startsWith("..") ? rel : path;
 }
-
-/** Quotes an argument for a shell command line shown to the user. */
-export function shellQuote(value: string): string {
-  return /^[\w./:@%+=,-]+$/u.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
-}

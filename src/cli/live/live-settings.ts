@@ -32,8 +32,8 @@ import {
   type ParsedCommand,
 } from "../command-line/args.js";
 import { resolveProvider } from "../providers/credentials.js";
-import { invocation } from "../command-line/invocation.js";
-import { displayPath, makeOutput, shellQuote, type Output, type Supervised } from "./live-run.js";
+import { invocation, shellQuote } from "../../locale/invocation.js";
+import { displayPath, makeOutput, type Output, type Supervised } from "./live-run.js";
 import { describeProvider } from "../providers/providers.js";
 import { storeHint } from "../store-hint.js";
 import { storeOption, type StoreOption } from "../command-line/store-option.js";

@@ -7,7 +7,7 @@
 import { checkFailureText } from "../../goal/check-failure.js";
 import type { Locale } from "../../locale/locale.js";
 import type { StepRecord } from "../../records/step-record.js";
-import { invocation } from "../command-line/invocation.js";
+import { invocation } from "../../locale/invocation.js";
 import { cut, oneLine } from "./terminal-text.js";
 
 const TEXT = {

@@ -62,7 +62,8 @@ export function fleetRows(records: RunRow[], fleet: FleetRunView[]): RunRow[] {
       step: view.step ?? row?.step ?? null,
       machine: view.machine ? `pid ${view.pid}@${view.machine}` : (row?.machine ?? null),
       gauge: row?.gauge ?? null,
-      generations: Math.max(view.generations, row?.generations ?? 0),
+      // The records' count (the step the run is on) where they are here; the fleet's sums its steps.
+      generations: row?.generations ?? view.generations,
       ...(row?.work ? { work: row.work } : {}),
       costUsd: Math.max(view.costUsd, row?.costUsd ?? 0),
       ...(row?.budgetUsd !== undefined ? { budgetUsd: row.budgetUsd } : {}),

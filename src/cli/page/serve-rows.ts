@@ -54,7 +54,9 @@ function rowOf(
     step: current.workflow?.name ?? (inRun ? current.step : null),
     machine: holder ? `pid ${holder.pid}@${holder.host}` : null,
     gauge: gaugeOf(current),
-    generations: ordered.reduce((sum, record) => sum + record.generations, 0),
+    // The generations of the step the run is on, as its gauge is: a workflow's steps are each a new
+    // session, so a sum over them (5 for the demo's 2 handoffs) counted steps as generations.
+    generations: current.generations,
     ...workOf(ordered, inRun),
     costUsd: ordered.reduce((sum, record) => sum + record.costUsd, 0),
     ...budgetOf(ordered, name),

@@ -2,7 +2,7 @@
  * The provider detection's words, per locale: the `-v` lines and the errors. The list of ways in is
  * the same in both languages and names every variable exactly, so it can be copied into a shell.
  */
-import { invocation } from "../command-line/invocation.js";
+import { invocation } from "../../locale/invocation.js";
 import type { Locale } from "../../locale/locale.js";
 
 interface ShownCredential {

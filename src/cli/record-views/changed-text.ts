@@ -4,6 +4,7 @@
  * thing. Who changed it and when is unknown (a person, or an agent of the running step), so the words say
  * only what flower knows: the file differs from what the step began with.
  */
+import { typed } from "../../locale/invocation.js";
 import type { Locale } from "../../locale/locale.js";
 
 export interface ChangedText {
@@ -26,7 +27,9 @@ export const CHANGED_TEXT: Record<Locale, ChangedText> = {
     changed: (since, used) =>
       `changed on disk after ${since === "work" ? "the work" : `the ${since} step`} began — ${used ? "used, as asked (--reread-goal)" : "not used"}`,
     line: (head, what) => `${head}: ${what}`,
-    rereadHint: " (flower continue with --reread-goal uses it)",
+    get rereadHint() {
+      return ` (${typed("continue")} with --reread-goal uses it)`;
+    },
     offeredGoal: (used) =>
       used
         ? "the goal was replaced as asked; the record keeps both"
@@ -40,7 +43,9 @@ export const CHANGED_TEXT: Record<Locale, ChangedText> = {
     changed: (since, used) =>
       `${since === "work" ? "工作" : `「${since}」这一步`}开始后在磁盘上被改过——${used ? "按要求采用(--reread-goal)" : "未采用"}`,
     line: (head, what) => `${head}:${what}`,
-    rereadHint: "(flower continue 加 --reread-goal 才采用)",
+    get rereadHint() {
+      return `(${typed("continue")} 加 --reread-goal 才采用)`;
+    },
     offeredGoal: (used) =>
       used
         ? "目标已按要求替换;两个版本都记在记录里"

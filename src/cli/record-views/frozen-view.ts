@@ -52,7 +52,7 @@ export function frozenDocumentLines(
   return [header, ...documentSummary(sectionsOf(spec, text, run, locale), locale)];
 }
 
-/** A frozen document for the report: its sections as frozen, and what changed since. */
+/** A frozen document for the report: its sections as the steps read them, and what changed since. */
 export interface FrozenDocumentView {
   title: string;
   /**
@@ -60,13 +60,18 @@ export interface FrozenDocumentView {
    * and not used.
    */
   notes: string[];
-  sections: SummarySection[];
+  /** Each section as read; `changed`: it differs from the text as frozen (a person's edit at the pause). */
+  sections: Array<SummarySection & { changed?: boolean }>;
 }
 
 /**
- * The document as frozen: for a built-in kind its text is rendered again from the step's answer
- * (freezing is deterministic), in the language of the file when it is one of them; another kind is
- * read from the file. Null when the file is gone and the text cannot be rendered again.
+ * The document as the run's steps read it, as `flower show` shows it: the text a later step began with
+ * when the file changed after that (the change not used), else the file as it is (what the next step
+ * read, or will). A section that differs from the text as frozen is marked: the report showed the text
+ * as first frozen, flagged "changed on disk", while the goal step had read the person's edit. The
+ * frozen text of a built-in kind is rendered again from the step's answer (freezing is deterministic),
+ * in the language of the file when it is one of them; another kind is read from the file, unmarked.
+ * Null when the file is gone and the text cannot be rendered again.
  */
 export function frozenDocumentView(
   frozen: FrozenDocumentRecord,
@@ -90,7 +95,22 @@ export function frozenDocumentView(
   const produced = produceDocument(spec, answer, { run, error: frozen.why }).document;
   const onDisk = present ? readFileSync(frozen.path, "utf8") : null;
   const language = LOCALES.find((candidate) => produced.toMarkdown(candidate) === onDisk) ?? locale;
-  return { title, notes, sections: sectionsOf(spec, produced.toMarkdown(language), run, locale) };
+  const asFrozen = sectionsOf(spec, produced.toMarkdown(language), run, locale);
+  const read = state?.inUse?.text ?? onDisk;
+  if (read === null) return { title, notes, sections: asFrozen };
+  const asRead = sectionsOf(spec, read, run, locale);
+  return {
+    title,
+    notes,
+    sections: asRead.map((section, index) =>
+      sameText(section.text, asFrozen[index]?.text) ? section : { ...section, changed: true },
+    ),
+  };
+}
+
+/** Two sections' texts alike but for surrounding blank space (a file saved with another line end). */
+function sameText(a: string | undefined, b: string | undefined): boolean {
+  return (a ?? "").trim() === (b ?? "").trim();
 }
 
 /**

@@ -59,7 +59,7 @@ export function reportInput(
   };
 }
 
-/** The run's task as typed, its status and its frozen documents as frozen. */
+/** The run's task as typed, its status and its frozen documents as the steps read them. */
 function reportRun(id: string, records: StepRecord[], source: StepSource, locale: Locale): ReportRun {
   const state = runStatus(records);
   const first = state.steps[0]!;
@@ -80,7 +80,11 @@ function reportRun(id: string, records: StepRecord[], source: StepSource, locale
       step: record.workflow?.name ?? record.step,
       path: located.shown,
       notes: view.notes,
-      sections: view.sections.map((section) => ({ label: section.label, text: section.text ?? "" })),
+      sections: view.sections.map((section) => ({
+        label: section.label,
+        text: section.text ?? "",
+        ...(section.changed ? { changed: true } : {}),
+      })),
     });
   }
   return {

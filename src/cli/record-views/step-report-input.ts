@@ -4,7 +4,7 @@
  * point per generation (its last context).
  */
 import { HandoffPolicy } from "../../handoff/policy.js";
-import type { StepRecord } from "../../records/step-record.js";
+import { driftMeasures, type StepRecord } from "../../records/step-record.js";
 import { generationTurns } from "../../records/turns.js";
 import type { ReportGuardRound, ReportStep, ReportTurn } from "../../report/report-input.js";
 import { describeCheckFailure } from "../../goal/check-failure.js";
@@ -59,7 +59,15 @@ export function reportStep(record: StepRecord, status?: string, options: ReportS
     ...(status ? { status } : {}),
     ...(record.guard?.why ? { why: record.guard.why } : {}),
     ...(guard ? { guard } : {}),
-    ...(record.drift ? { drift: { generations: [...record.drift.generations], at: record.drift.at } } : {}),
+    ...(record.drift
+      ? {
+          drift: {
+            generations: [...record.drift.generations],
+            at: record.drift.at,
+            measures: driftMeasures(record.history, record.drift.generations),
+          },
+        }
+      : {}),
     window,
     at,
     warnAt,

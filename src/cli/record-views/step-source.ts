@@ -21,7 +21,7 @@ import { openStoreView, statusInStore, type StoreView } from "../../storage/stor
 import { parseNonEmpty, type ParsedCommand } from "../command-line/args.js";
 import { storeOption, type StoreOption } from "../command-line/store-option.js";
 
-export type ShownStatus = StepRecord["status"] | "interrupted";
+export type ShownStatus = StepRecord["status"] | "interrupted" | "paused";
 
 /** A file a record names, as this machine can read it. */
 export interface LocatedFile {

@@ -9,6 +9,7 @@
  */
 import { existsSync, lstatSync } from "node:fs";
 import { join } from "node:path";
+import { shellQuote, typed } from "../../locale/invocation.js";
 import { ConfigurationError, WorkError, WorkRefusedError } from "../../errors.js";
 import type { RunRecords } from "../../records/run-records.js";
 import type { StepRecord } from "../../records/step-record.js";
@@ -224,12 +225,12 @@ export async function applyRun(
   const person = await personRepository(checkout);
   if (person === null)
     throw new WorkRefusedError(
-      `flower apply: ${checkout} is not a git repository; the run's changes are in its checkpoints (flower diff ${chain.run})`,
+      `flower apply: ${checkout} is not a git repository; the run's changes are in its checkpoints (${typed(`diff ${shellQuote(chain.run)}`)})`,
     );
   const last = chain.steps.at(-1)!.work!;
   if (!last.isolated && (await samePlace(last.workspace, person.root)))
     throw new WorkRefusedError(
-      `flower apply: run "${chain.run}" worked in this checkout: its changes are already here (flower diff ${chain.run} shows them; git diff, git commit as usual)`,
+      `flower apply: run "${chain.run}" worked in this checkout: its changes are already here (${typed(`diff ${shellQuote(chain.run)}`)} shows them; git diff, git commit as usual)`,
     );
   const handed = await handBack(chain, person.root);
   if (handed === null) throw new WorkError(`run "${chain.run}" has nothing to hand back`);

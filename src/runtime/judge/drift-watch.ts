@@ -95,12 +95,3 @@ export function driftEvidence(
   );
   return all ? last : null;
 }
-
-/**
- * The step stands at a drift pause: stopped at the handoff the watch paused on, its successor not
- * started. A later stop (a signal, a worker's shutdown) of a step that paused once before is not one.
- */
-export function atDriftPause(record: StepRecord | undefined): boolean {
-  if (record?.status !== "stopped" || !record.drift || record.pendingHandoff === null) return false;
-  return record.drift.after === record.history.at(-1)?.generation;
-}

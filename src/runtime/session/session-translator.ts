@@ -114,6 +114,27 @@ export function summariseToolInput(input: Record<string, unknown>): string {
   return text.length > SUMMARY_CHARS ? `${text.slice(0, SUMMARY_CHARS - 3)}...` : text;
 }
 
+/**
+ * The binary's words for a refused call, without its markup: `<tool_use_error>Error: No such tool
+ * available: Agent. …</tool_use_error>` is "No such tool available: Agent. …".
+ */
+function refusalText(content: unknown): string {
+  const text =
+    typeof content === "string"
+      ? content
+      : Array.isArray(content)
+        ? content
+            .map((part) =>
+              typeof (part as { text?: unknown }).text === "string" ? (part as { text: string }).text : "",
+            )
+            .join(" ")
+        : "";
+  return text
+    .replace(/<\/?tool_use_error>/g, "")
+    .replace(/^\s*Error:\s*/u, "")
+    .trim();
+}
+
 export class SessionTranslator {
   readonly #step: string;
   readonly reading: SessionReading = {
@@ -145,6 +166,14 @@ export class SessionTranslator {
   readonly #background = new Set<string>();
   /** Agent tool_use id → subagent name, to tell who is working. */
   readonly #subagents = new Map<string, string>();
+  /**
+   * Agent calls not yet shown as started, by tool_use id: a subagent is started when the binary
+   * registers its task (`system/task_started` names the call). A call the binary refuses ("No such tool
+   * available: Agent" in a step without subagents, an unknown subagent type) never gets one: its error
+   * result is a denial, not a subagent that ran (it was shown as "-> engineer started … <- engineer
+   * done", and counted as no denial).
+   */
+  readonly #agentCalls = new Map<string, { tool: string; agent: string; description: string | undefined }>();
   /**
    * Subagents' responses booked without stream events (the binary streams none for subagents): by message
    * id from their forwarded assistant messages, and per subagent whether the last one was its answer (then
@@ -203,6 +232,10 @@ export class SessionTranslator {
     }
     if (system.subtype === "task_started" && system.is_backgrounded && system.task_id)
       this.#background.add(system.task_id);
+    if (system.subtype === "task_started") {
+      const toolUseId = (message as { tool_use_id?: unknown }).tool_use_id;
+      if (typeof toolUseId === "string") return this.#agentStarted(toolUseId);
+    }
     if (system.subtype === "task_notification" && system.task_id) this.#background.delete(system.task_id);
     return [];
   }
@@ -296,10 +329,7 @@ export class SessionTranslator {
         const name = typeof input.subagent_type === "string" ? input.subagent_type : "general-purpose";
         this.#subagents.set(block.id, name);
         const description = typeof input.description === "string" ? input.description : undefined;
-        signals.push({
-          kind: "event",
-          event: { type: "agent", step, phase: "start", agent: name, description },
-        });
+        this.#agentCalls.set(block.id, { tool: block.name, agent: name, description });
       } else {
         signals.push({
           kind: "event",
@@ -344,17 +374,54 @@ export class SessionTranslator {
       this.#calls.answered(block.tool_use_id, block);
       this.reading.openCalls = this.#calls.open();
       const name = this.#subagents.get(block.tool_use_id);
-      if (name)
-        signals.push(
-          ...this.#subagentEnd(block.tool_use_id, (message as { tool_use_result?: unknown }).tool_use_result),
-        );
-      if (name)
+      if (!name) continue;
+      const call = this.#agentCalls.get(block.tool_use_id);
+      if (call && block.is_error === true) {
+        // Never started: the binary refused the call.
+        this.#agentCalls.delete(block.tool_use_id);
+        const reason = refusalText(block.content);
         signals.push({
           kind: "event",
-          event: { type: "agent", step: this.#step, phase: "end", agent: name },
+          event: {
+            type: "tool-denied",
+            step: this.#step,
+            tool: call.tool,
+            command: call.description ? `${call.agent}: ${call.description}` : call.agent,
+            reason,
+          },
         });
+        continue;
+      }
+      // A binary that names no task for the call: started and done are said together.
+      signals.push(...this.#agentStarted(block.tool_use_id));
+      signals.push(
+        ...this.#subagentEnd(block.tool_use_id, (message as { tool_use_result?: unknown }).tool_use_result),
+      );
+      signals.push({
+        kind: "event",
+        event: { type: "agent", step: this.#step, phase: "end", agent: name },
+      });
     }
     return signals;
+  }
+
+  /** The subagent of an Agent call is running: shown once, when the binary registered its task. */
+  #agentStarted(toolUseId: string): SessionSignal[] {
+    const call = this.#agentCalls.get(toolUseId);
+    if (!call) return [];
+    this.#agentCalls.delete(toolUseId);
+    return [
+      {
+        kind: "event",
+        event: {
+          type: "agent",
+          step: this.#step,
+          phase: "start",
+          agent: call.agent,
+          description: call.description,
+        },
+      },
+    ];
   }
 
   #result(message: Extract<SDKMessage, { type: "result" }>): SessionSignal[] {

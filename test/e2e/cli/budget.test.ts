@@ -105,7 +105,14 @@ describe("flower --budget", () => {
     const json = JSON.parse(
       (await runFlowerOk(["runs", "--json"], { env, cwd: root })).stdout.trim().split("\n")[0]!,
     );
-    expect(json).toMatchObject({ status: "budget-reached", budgetUsd: budget });
+    // A --direct run's step is its run: named so, as continue, show and diff take it.
+    expect(json).toMatchObject({
+      step: "b",
+      run: "b",
+      name: null,
+      status: "budget-reached",
+      budgetUsd: budget,
+    });
     expect(json.costUsd).toBeCloseTo(stopped.costUsd, 10);
     const shown = await runFlowerOk(["show", "b"], { env, cwd: root });
     expect(shown.stdout).toContain("budget reached");

@@ -184,7 +184,7 @@ describe("flower demo --keep (the shared demo); each property its own test", () 
 
   it("hands off twice, each with a doing/next summary and a fresh session", () => {
     const out = run.demo.stdout;
-    expect(out.match(/— writing the handoff, new session next/g)).toHaveLength(2);
+    expect(out.match(/— writing the handoff for the next session/g)).toHaveLength(2);
     expect(out.match(/^ {2}- doing {6}/gm)).toHaveLength(2);
     expect(out.match(/^ {2}- next {7}/gm)).toHaveLength(2);
     expect(out.match(/^<- new session starts from the handoff, not from [\d.]+K$/gm)).toHaveLength(2);
@@ -315,6 +315,15 @@ describe("flower demo --keep (the shared demo); each property its own test", () 
           expect(await page.locator("section.document").count()).toBe(2);
           expect(await page.locator("section.document").first().locator("dt").count()).toBeGreaterThan(2);
           expect(await page.locator("section.document").first().locator("p.note").count()).toBe(1);
+          // The requirements as the goal step read them: the person's line, its section marked (the page
+          // showed the text as first frozen while the goal step had read the edit).
+          const changed = page.locator("section.document").first().locator("[data-changed]");
+          expect(await changed.count()).toBe(1);
+          expect(await changed.locator("dd").textContent()).toContain("(confirmed by a person: no run ids)");
+          expect(await changed.locator("dt").textContent()).toMatch(
+            lang === "en" ? /changed after it was frozen$/ : /冻结后改过$/,
+          );
+          expect(await page.locator("section.document").nth(1).locator("[data-changed]").count()).toBe(0);
           // The goal's checks, run by run: the demo's first run fails one check, the last passes all.
           const cells = page.locator("table.goal-checks td[data-passed]");
           expect(await cells.count()).toBeGreaterThan(3);

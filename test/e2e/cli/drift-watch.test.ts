@@ -100,9 +100,19 @@ describe("the drift watch", () => {
       const out = first.stdout;
       // Where the run stood at each handoff, as it came.
       expect(out).toContain("at generation 1's handoff: 0/1 checks pass (none newly) · 0 files changed");
-      expect(out).toContain(
-        "!! 3 generations in a row made no newly passing check and changed no file: paused at this handoff for a person.",
+      const lines = out.split("\n");
+      const pauseAt = lines.indexOf(
+        "!! 3 generations in a row made no newly passing check and changed no file: paused at this handoff for a person, the next session not started.",
       );
+      expect(pauseAt, out).toBeGreaterThan(-1);
+      // One truth at the pause: the handoff is written for the next session, and no line says that
+      // session starts (generations 2 and 3 did start, each said once).
+      expect(lines.filter((line) => line.startsWith("<- new session starts from the handoff"))).toHaveLength(
+        2,
+      );
+      const sincePause = lines.slice(lines.lastIndexOf("<- handoff written to:"), pauseAt);
+      expect(sincePause.filter((line) => /new session|successor/.test(line))).toEqual([]);
+      expect(out).not.toContain("new session next");
       const handoffLine = /the handoff \(edit it before you continue\): (\S+)/.exec(out);
       expect(handoffLine, out).not.toBeNull();
       const goOn = /Paused for a person: .*then: (flower continue\S*(?: \S+)*)\.$/m.exec(out)?.[1];
@@ -114,7 +124,7 @@ describe("the drift watch", () => {
         event: "drift",
         step: "work",
         status: "paused",
-        why: `paused: generations 1, 2, 3 made no goal check newly pass and changed no file; read the handoff ${handoffLine![1]}, add what the next generation should know, then go on`,
+        why: `paused: generations 1, 2, 3 made no newly passing check and changed no file; read the handoff ${handoffLine![1]}, add what the next generation should know, then go on`,
         continue: goOn,
       });
 
@@ -127,6 +137,18 @@ describe("the drift watch", () => {
       expect(work.pendingHandoff).not.toBeNull();
       for (const generation of work.history)
         expect(generation.progress).toMatchObject({ passing: [], checks: 1, newlyPassing: [], files: 0 });
+
+      // Paused, as the notifier said: the run and its step, in the table and in --json.
+      const runs = await runFlower(["runs"], { env, cwd: root });
+      const rows = runs.stdout.split("\n");
+      expect(rows.find((row) => row.startsWith("fix-the-bug "))).toMatch(/^fix-the-bug\s+paused\s/);
+      expect(rows.find((row) => row.startsWith("  work "))).toMatch(/^ {2}work\s+paused\s/);
+      expect(runs.stdout).not.toMatch(/\bstopped\b/);
+      const json = (await runFlower(["runs", "--json"], { env, cwd: root })).stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { name: string; status: string });
+      expect(json.find((row) => row.name === "work")?.status).toBe("paused");
 
       const shown = await runFlower(["show", work.step], { env, cwd: root });
       expect(shown.stdout).toContain("generations 1, 2, 3 made no newly passing check and changed no file");

@@ -35,6 +35,11 @@ describe("a one-word task that is close to a command is a usage error, not a pai
     ["status", "flower runs"],
     ["shwo", "flower show"],
     ["contine", "flower continue"],
+    // The README's own example, and slips of the other short words: each started a paid run.
+    ["lsit", "flower runs"],
+    ["lgos", "flower show"],
+    ["ifno", "flower show"],
+    ["rnus", "flower runs"],
   ])("flower %s: did you mean %s; nothing written, no request made", async (word, meant) => {
     model = await startModel({ policy: () => text("this must not be asked") });
     const cwd = temp.make("flower-typo-");
@@ -67,6 +72,32 @@ describe("a one-word task that is close to a command is a usage error, not a pai
   });
 });
 
+describe("a mistyped option names the option meant", () => {
+  it("flower --windwo: did you mean --window; nothing started, no request made", async () => {
+    model = await startModel({ policy: () => text("this must not be asked") });
+    const cwd = temp.make("flower-typo-");
+    const run = await runFlower(["--windwo", "200000", "fix the build"], {
+      env: cleanEnv(model.env(KEY)),
+      cwd,
+      timeoutMs: 15_000,
+    });
+    expect(run.code).toBe(2);
+    expect(stderrLines(run.stderr)).toEqual([
+      "flower: unknown option --windwo; did you mean --window? (see flower --help)",
+    ]);
+    const zh = await runFlower(["continue", "--budegt", "3", "--lang", "zh"], {
+      env: cleanEnv(model.env(KEY)),
+      cwd,
+      timeoutMs: 15_000,
+    });
+    expect(stderrLines(zh.stderr)).toEqual([
+      "flower continue: 没有这个选项 --budegt;你是想 --budget?(见 flower continue --help)",
+    ]);
+    expect(readdirSync(cwd)).toEqual([]);
+    expect(model.requests).toHaveLength(0);
+  });
+});
+
 describe("bare flower on a terminal", () => {
   /** `script` gives flower a terminal; `typed` is what the person types into it. */
   function onTerminal(typed: string, env: Record<string, string>, cwd: string) {
@@ -89,15 +120,30 @@ describe("bare flower on a terminal", () => {
     expect(existsSync(join(cwd, "runs"))).toBe(false);
   });
 
-  it("with a key asks for the task (in zh too); no answer is no task", async () => {
+  it("with a key asks for the task (in zh too), saying what a task typed there does and how to leave; no answer is no task", async () => {
     const cwd = temp.make("flower-bare-");
     const en = await onTerminal("\\n", KEY, cwd);
+    expect(en.stdout).toContain(
+      `No task given. Type one and press Enter: an agent works on it in ${cwd}, first writing down the requirements, then pausing for you to read them.\r\n` +
+        "Enter on an empty line, Ctrl-D or Ctrl-C leaves without starting anything (flower --help lists the options).\r\n",
+    );
     expect(en.stdout).toContain("Task: ");
     expect(en.stdout).toContain("no task given");
     expect(en.code).toBe(2);
     const zh = await onTerminal("\\n", { ...KEY, FLOWER_LANG: "zh" }, cwd);
+    expect(zh.stdout).toContain("空行回车、Ctrl-D 或 Ctrl-C 离开,什么都不启动");
     expect(zh.stdout).toContain("任务: ");
     expect(zh.stdout).toContain("没有给任务");
+  });
+
+  it("a command typed at the prompt is refused there too; nothing is asked of the model", async () => {
+    model = await startModel({ policy: () => text("this must not be asked") });
+    const cwd = temp.make("flower-bare-");
+    const run = await onTerminal("lsit\\n", model.env(KEY), cwd);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toContain('flower: "lsit" looks like a command, not a task; nothing was started.');
+    expect(model.requests).toHaveLength(0);
+    expect(existsSync(join(cwd, "runs"))).toBe(false);
   });
 });
 

@@ -81,7 +81,7 @@ describe("the drift watch in a fleet", () => {
     expect((await fleetRows(server().url, schema)).map((row) => row.status)).toEqual(["paused"]);
 
     const why =
-      /^paused: generations 1, 2, 3 made no goal check newly pass and changed no file; read the handoff \S+, add what the next generation should know, then go on$/;
+      /^paused: generations 1, 2, 3 made no newly passing check and changed no file; read the handoff \S+, add what the next generation should know, then go on$/;
     const env = cleanEnv();
     const runs = await runFlowerOk(["runs", "--store", url], { env, cwd: root });
     const said = runs.stdout.split("\n").find((line) => line.startsWith(`${run}: paused:`));
@@ -112,9 +112,7 @@ describe("the drift watch in a fleet", () => {
     );
     worker.child.kill("SIGTERM");
     const log = (await worker.done).stdout;
-    expect(log).toMatch(
-      new RegExp(`^${run}: paused: generations 1, 2, 3 made no goal check newly pass`, "m"),
-    );
+    expect(log).toMatch(new RegExp(`^${run}: paused: generations 1, 2, 3 made no newly passing check`, "m"));
     expect(log).toContain(`go on with: flower approve ${run} --store`);
     expect(log).toMatch(new RegExp(`^${run}: done$`, "m"));
     expect(log).not.toContain("failed");

@@ -297,7 +297,7 @@ describe("secrets and a worker's leftovers, in a fleet", () => {
     for (const planted of [API_KEY, PEM_MARKER]) expect(history(run1)).not.toContain(planted);
     expect(history(run2)).not.toContain(PEM_MARKER);
     const shownAgain = await runFlowerOk(["show", run1, "--store", url], { env, cwd: person });
-    expect(shownAgain.stdout).toContain(`branch flower/${run1} (flower diff, flower apply)`);
+    expect(shownAgain.stdout).toContain(`branch flower/${run1} (flower diff ${run1}, flower apply ${run1})`);
 
     // Applied in the checkout they came from: each merges, its untracked files untouched, none committed.
     const now = untracked(person);

@@ -162,8 +162,25 @@ describe("flower serve in Chromium", () => {
       (cell) =>
         (cell as unknown as { firstChild: { textContent: string | null } | null }).firstChild?.textContent,
     );
-    expect(Number(count)).toBeGreaterThan(1);
+    // The run's 2 handoffs: its work step's 3 generations (a sum over its steps said 5).
+    expect(count).toBe("3");
     expect(await generations.locator("li").first().textContent()).toMatch(/^work gen 1: .* · checks \d\/3/);
+    // Each generation's line whole on the page, none cut ("checks 1/…" was).
+    const lines = await generations.locator("li").evaluateAll((items) =>
+      items.map((item) => {
+        const box = item as unknown as {
+          scrollWidth: number;
+          clientWidth: number;
+          textContent: string | null;
+        };
+        return { text: box.textContent ?? "", cut: box.scrollWidth > box.clientWidth };
+      }),
+    );
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines) {
+      expect(line.text).toMatch(/checks \d\/3/);
+      expect(line.cut, line.text).toBe(false);
+    }
     expect(await row("demo").locator("td.cost").textContent()).toMatch(/^\$\d+\.\d+$/);
     expect(await row("demo").locator("td.run").textContent()).toContain("requirements · goal");
     expect(await row("demo").locator(".gauge").getAttribute("data-window")).toBe("60000");

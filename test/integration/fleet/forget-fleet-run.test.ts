@@ -192,7 +192,7 @@ describe("flower forget --store and the fleet", () => {
       const refusedPaused = await forget(run, url);
       expect(refusedPaused.code).toBe(2);
       expect(refusedPaused.stderr).toBe(
-        `flower: Run "${run}" is paused in the fleet, waiting for flower approve: cancel it first (flower cancel ${run} --store …), then forget it; nothing was deleted\n`,
+        `flower: Run "${run}" is paused in the fleet, waiting for flower approve ${run} --store …: cancel it first (flower cancel ${run} --store …), then forget it; nothing was deleted\n`,
       );
 
       expect(await stepNames(schema)).toEqual([`${run}/requirements`]);

@@ -20,7 +20,8 @@ export function displayOutput(events: FlowerEvent[], locale: Locale): string {
 
 /**
  * The seed's handoff on a 200K window with the line at 150K: context at 130K (near), 152K, the writing
- * turn, and the handoff frozen at `path` with `sections` (generation 2 next).
+ * turn, the handoff frozen at `path` with `sections`, and generation 2's first call (it reads the
+ * handoff): the successor started, so the view says where it starts from.
  */
 export function seedHandoff(step: string, path: string, sections: Record<string, string>): FlowerEvent[] {
   return [
@@ -39,5 +40,6 @@ export function seedHandoff(step: string, path: string, sections: Record<string,
       path,
       sections,
     },
+    { type: "tool-use", step, agent: "coordinator", tool: "Read", summary: path },
   ];
 }

@@ -180,7 +180,7 @@ describe("Display without a TTY", () => {
         "# context 130.0K/200K · about 20K until handoff",
         "! warning line crossed · context 130.0K/200K · about 20K until handoff",
         "",
-        "# context 152.0K/200K — writing the handoff, new session next",
+        "# context 152.0K/200K — writing the handoff for the next session",
         "  - doing      在给 Makefile 加 macOS 垫片头,让 sigemptyset 宏不再展开成语法错误。",
         "  - decided    不改业务源码 —— 用户明确说过边界,所以走 Makefile 生成 shim 这条路。",
         "  - dead ends  -D_ANSI_SOURCE 会把别的宏一起关掉; 改 include 顺序无效。",
@@ -234,6 +234,7 @@ describe("Display without a TTY", () => {
           path: null,
           sections: { doing: "[降级:交接没写成] ...", next: "先去现场看" },
         },
+        { type: "tool-use", step: "s", agent: "coordinator", tool: "Bash", summary: "git status" },
       ],
       { tty: false },
     );
@@ -249,6 +250,108 @@ describe("Display without a TTY", () => {
         "",
       ].join("\n"),
     );
+  });
+
+  it("says the new session starts only once it has; a drift pause at the handoff drops the line", () => {
+    const progress = { passing: [], checks: 1, newlyPassing: [], files: 0 };
+    const handoff = (generation: number): FlowerEvent[] => [
+      { type: "handoff", step: "w", phase: "writing", generation, context: 70_000, window: 85_000 },
+      {
+        type: "handoff",
+        step: "w",
+        phase: "done",
+        generation: generation + 1,
+        context: 70_000,
+        window: 85_000,
+        degraded: false,
+        path: "/home/u/p/.flower/notes/handoff-w.md",
+        sections: { doing: "Planning." },
+      },
+      { type: "generation-progress", step: "w", generation, progress },
+    ];
+    const lines = render(
+      [
+        ...handoff(1),
+        { type: "agent", step: "w", phase: "start", agent: "engineer", description: "Plan" },
+        ...handoff(2),
+        {
+          type: "drift-pause",
+          step: "w",
+          generations: [
+            { generation: 1, progress },
+            { generation: 2, progress },
+          ],
+          handoff: "/home/u/p/.flower/notes/handoff-w.md",
+        },
+        {
+          type: "step-end",
+          step: "w",
+          ok: true,
+          status: "stopped",
+          sessionId: null,
+          costUsd: 0,
+          numTurns: 4,
+          turns: 4,
+          generations: 2,
+          errors: [],
+        },
+      ],
+      { tty: false, locale: "en" },
+    ).split("\n");
+    const restart = "<- new session starts from the handoff, not from 70.0K";
+    // Generation 1's successor started (its subagent): the line comes before it, after the progress.
+    const first = lines.indexOf(
+      ".. at generation 1's handoff: 0/1 checks pass (none newly) · 0 files changed",
+    );
+    expect(lines.slice(first + 1, first + 3)).toEqual([restart, "-> engineer started: Plan"]);
+    // Generation 2's handoff ends in the pause: no line says a session starts.
+    expect(lines.filter((line) => line === restart)).toHaveLength(1);
+    expect(lines).toContain(
+      "!! 2 generations in a row made no newly passing check and changed no file: paused at this handoff for a person, the next session not started.",
+    );
+    expect(lines.filter((line) => line.includes("writing the handoff"))).toEqual([
+      "# context 70.0K/85K — writing the handoff for the next session",
+      "# context 70.0K/85K — writing the handoff for the next session",
+    ]);
+  });
+
+  it("a drift pause names only what was measured: the files of a run without checks, the checks of one without checkpoints", () => {
+    const pause = (progress: { passing: string[] | null; checks: number; files: number | null }) =>
+      render(
+        [
+          {
+            type: "drift-pause",
+            step: "w",
+            generations: [1, 2, 3].map((generation) => ({
+              generation,
+              progress: { ...progress, newlyPassing: [] },
+            })),
+            handoff: null,
+          },
+        ],
+        { tty: false, locale: "en" },
+      ).split("\n")[0];
+    expect(pause({ passing: null, checks: 0, files: 0 })).toBe(
+      "!! 3 generations in a row changed no file: paused at this handoff for a person, the next session not started.",
+    );
+    expect(pause({ passing: [], checks: 2, files: null })).toBe(
+      "!! 3 generations in a row made no newly passing check: paused at this handoff for a person, the next session not started.",
+    );
+    expect(
+      render(
+        [
+          {
+            type: "drift-pause",
+            step: "w",
+            generations: [
+              { generation: 1, progress: { passing: null, checks: 0, newlyPassing: [], files: 0 } },
+            ],
+            handoff: null,
+          },
+        ],
+        { tty: false, locale: "zh" },
+      ).split("\n")[0],
+    ).toBe("!! 连续 1 代没有改动文件:在这次交接处停下,等人看一眼,新会话还没开始。");
   });
 
   it("says what a near warning is even without a preceding context event", () => {
@@ -418,6 +521,77 @@ describe("Display on a TTY", () => {
     );
     expect(output).toContain("\r\x1b[2K# 上下文 41.0K/200K");
     expect(screen(output)).toEqual(["-> 分析员 开工", "# 上下文 45.5K/200K · 还有约 105K 到换代", ""]);
+  });
+
+  it("says how long it has waited while a step runs and nothing changes; never in a pipe", () => {
+    let now = 0;
+    const step = (type: "step-start" | "step-end"): FlowerEvent =>
+      type === "step-start"
+        ? { type, step: "w", attempt: 1, generation: 1 }
+        : {
+            type,
+            step: "w",
+            ok: true,
+            status: "done",
+            sessionId: null,
+            costUsd: 0,
+            numTurns: 1,
+            turns: 1,
+            generations: 1,
+            errors: [],
+          };
+    const view = (tty: boolean) => {
+      const { out, text } = capture();
+      const display = new Display({ out, tty, locale: "en", home: "/home/u", now: () => now, ticks: false });
+      return { display, text };
+    };
+    const { display, text } = view(true);
+    display.handle(step("step-start"));
+    now = 3_000;
+    display.tick();
+    // Before the first reply: a line of its own.
+    expect(screen(text()).at(-1)).toBe(".. waiting 3s");
+    display.handle({
+      type: "context",
+      step: "w",
+      context: 7_300,
+      window: 1_000_000,
+      at: 950_000,
+      generation: 1,
+    });
+    now = 4_000;
+    display.tick();
+    // The gauge just moved: nothing to say yet.
+    expect(screen(text()).at(-1)).toBe("# context 7.3K/1M · about 943K until handoff");
+    now = 18_000;
+    display.tick();
+    expect(screen(text()).at(-1)).toBe("# context 7.3K/1M · about 943K until handoff · waiting 15s");
+    now = 94_000;
+    display.tick();
+    expect(screen(text()).at(-1)).toBe("# context 7.3K/1M · about 943K until handoff · waiting 1m 31s");
+    // A line printed: the gauge under it as it is, the count starts again.
+    display.handle({ type: "agent", step: "w", phase: "start", agent: "engineer", description: "Fix" });
+    display.tick();
+    expect(screen(text()).slice(-2)).toEqual([
+      "-> engineer started: Fix",
+      "# context 7.3K/1M · about 943K until handoff",
+    ]);
+    // The step ended: no more waiting said.
+    display.handle(step("step-end"));
+    const ended = text();
+    now = 200_000;
+    display.tick();
+    expect(text()).toBe(ended);
+    display.close();
+
+    const pipe = view(false);
+    pipe.display.handle(step("step-start"));
+    now = 400_000;
+    pipe.display.tick();
+    expect(pipe.text()).not.toContain("waiting");
+    // eslint-disable-next-line no-control-regex -- no escape code in a pipe
+    expect(pipe.text()).not.toMatch(/\x1b/);
+    pipe.display.close();
   });
 
   it("leaves the seed example on screen", () => {

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCommandLine, parseWindow, windowNote } from "../../../src/cli/command-line/args.js";
-import { commandLike, editDistance } from "../../../src/cli/command-line/command-like.js";
+import { commandLike, editDistance, optionLike } from "../../../src/cli/command-line/command-like.js";
 import { COMMANDS, type CommandName } from "../../../src/cli/command-line/command-options.js";
 import { helpText } from "../../../src/cli/command-line/help.js";
 import { columnsOf } from "../../../src/cli/live/terminal-text.js";
@@ -58,6 +58,54 @@ describe("commandLike: a one-word task close to a command", () => {
       expect(commandLike(task)).toBeUndefined();
     },
   );
+
+  it.each([
+    ["lsit", "flower runs"],
+    ["lits", "flower runs"],
+    ["lst", "flower runs"],
+    ["lgos", "flower show"],
+    ["ifno", "flower show"],
+    ["lgo", "flower show"],
+    ["rnus", "flower runs"],
+    ["sohw", "flower show"],
+  ])("a slip of a short word flower knows: %s → %s", (word, meant) => {
+    expect(commandLike(word)).toBe(meant);
+  });
+
+  it("refuses every one-letter typo of a command, and every slip of a word of 3 letters or more it knows", () => {
+    const letters = "abcdefghijklmnopqrstuvwxyz";
+    /** Two neighbours swapped, one letter left out, one letter added. */
+    const slips = (word: string): string[] => {
+      const out: string[] = [];
+      for (let i = 0; i < word.length; i++) {
+        if (i + 1 < word.length) out.push(word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2));
+        out.push(word.slice(0, i) + word.slice(i + 1));
+      }
+      for (let i = 0; i <= word.length; i++)
+        for (const letter of letters) out.push(word.slice(0, i) + letter + word.slice(i));
+      return out;
+    };
+    const changed = (word: string): string[] =>
+      [...word].flatMap((_, i) =>
+        [...letters].map((letter) => word.slice(0, i) + letter + word.slice(i + 1)),
+      );
+    const missed: string[] = [];
+    for (const command of COMMANDS)
+      for (const typo of [...slips(command), ...changed(command)])
+        if (typo.length > 0 && commandLike(typo) === undefined) missed.push(`${command}: ${typo}`);
+    for (const known of ["list", "logs", "info", "status", "history", "resume", "delete", "undo", "revert"])
+      for (const typo of slips(known).filter((slip) => known.length >= 4 || slip.length === known.length))
+        if (typo.length > 1 && commandLike(typo) === undefined) missed.push(`${known}: ${typo}`);
+    expect(missed).toEqual([]);
+  });
+
+  it("names the option a mistyped one meant, for the command it was given to", () => {
+    expect(optionLike("--windwo", "run")).toBe("--window");
+    expect(optionLike("--budegt", "continue")).toBe("--budget");
+    expect(optionLike("--jsno", "runs")).toBe("--json");
+    expect(optionLike("--bogus", "run")).toBeUndefined();
+    expect(optionLike("--windwo", "runs")).toBeUndefined();
+  });
 
   it("counts a swap of neighbours as one edit", () => {
     expect(editDistance("stauts", "status")).toBe(1);

@@ -175,3 +175,45 @@ describe("flower show and flower report judge a frozen document as the following
     });
   });
 });
+
+describe("flower report shows each frozen document as the steps read it", () => {
+  /** The requirements document's sections on the report's page. */
+  async function reportSections(runDir: string, run: string) {
+    const source = await openStepSource({ "run-dir": runDir }, "en");
+    try {
+      const input = reportInput(wantedRecords(source, [run], "en"), source, "en", runDir);
+      return input.run!.documents.find((entry) => entry.step === "requirements")!.sections;
+    } finally {
+      await source.close();
+    }
+  }
+
+  it("a person's edit at the pause, which the goal step read: the edited text, its section marked", async () => {
+    await withRun(stepSessions(requirementsAnswer(true)), async ({ rt, runDir, edit }) => {
+      await runWorkflow(rt, workflow, "Fix the flaky test.", { run: "r1" });
+      edit("- `npm test` passes ten times in a row.", "- `npm test` passes twenty times in a row.");
+      await continueWorkflow(rt, workflow, "r1");
+      const sections = await reportSections(runDir, "r1");
+      const acceptance = sections.find((section) => section.label === "Acceptance");
+      expect(acceptance).toMatchObject({ changed: true });
+      expect(acceptance!.text).toContain("twenty times");
+      expect(acceptance!.text).not.toContain("ten times");
+      expect(sections.filter((section) => section.changed)).toHaveLength(1);
+    });
+  });
+
+  it("an edit after the goal step began, not used: the text the goal step read, nothing marked", async () => {
+    await withRun(
+      (edit) =>
+        stepSessions(requirementsAnswer(true), () =>
+          edit("- `npm test` passes ten times in a row.", "- `npm test` passes twenty times in a row."),
+        ),
+      async ({ rt, runDir }) => {
+        await runWorkflow(rt, workflow, "Fix the flaky test.", { run: "r1", pauseAfter: false });
+        const sections = await reportSections(runDir, "r1");
+        expect(sections.find((section) => section.label === "Acceptance")!.text).toContain("ten times");
+        expect(sections.filter((section) => section.changed)).toEqual([]);
+      },
+    );
+  });
+});

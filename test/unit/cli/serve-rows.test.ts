@@ -44,6 +44,28 @@ function check(command: string, passed: boolean): CheckResultRecord {
 const statusOf = (record: StepRecord) => record.status;
 
 describe("runRows", () => {
+  it("counts the generations of the step the run is on, not a sum over its steps (2 handoffs: 3, not 5)", () => {
+    const requirements = step("requirements", "done", 1);
+    generation(requirements, [20_000]);
+    const goal = step("goal", "done", 2);
+    generation(goal, [21_000]);
+    const work = step("work", "done", 3);
+    for (const contexts of [[40_000], [41_000], [42_000]]) generation(work, contexts);
+    const [row] = runRows({ steps: [requirements, goal, work], holders: new Map(), statusOf });
+    expect(row).toMatchObject({ name: "r", status: "done", step: "work", generations: 3 });
+    // The fleet's view sums its steps: the records' count wins where they are known.
+    const view = {
+      run: "r",
+      status: "done",
+      generations: 5,
+      costUsd: 0,
+      steps: ["x"],
+    } as unknown as FleetRunView;
+    expect(fleetRows([row!], [{ ...view, task: "t", updatedAt: row!.updatedAt }])[0]).toMatchObject({
+      generations: 3,
+    });
+  });
+
   it("folds a workflow run into one row: the step it is on, its live gauge, the last checks, the documents", () => {
     const requirements = { ...step("requirements", "done", 1), frozen: { kind: "requirements" } as never };
     const goal = { ...step("goal", "done", 2), frozen: { kind: "goal" } as never };

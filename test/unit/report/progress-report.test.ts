@@ -92,6 +92,11 @@ describe("the report's progress per generation", () => {
       undefined,
       undefined,
     ]);
-    expect(step.drift).toEqual({ generations: [2], at: "2026-12-06T02:00:00.000Z" });
+    // Generation 2 had no checks to run: the pause is said of its files alone.
+    expect(step.drift).toEqual({
+      generations: [2],
+      at: "2026-12-06T02:00:00.000Z",
+      measures: { checks: false, files: true },
+    });
   });
 });

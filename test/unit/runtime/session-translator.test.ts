@@ -176,3 +176,84 @@ describe("SessionTranslator on API errors (shapes as binary 2.1.332 sends them)"
     expect(translator.reading).toMatchObject({ started: false, apiErrorType: null });
   });
 });
+
+describe("SessionTranslator: a subagent is started when the binary registers its task", () => {
+  /** The main thread's Agent call, as the binary forwards it. */
+  const agentCall = {
+    type: "assistant",
+    parent_tool_use_id: null,
+    message: {
+      content: [
+        {
+          type: "tool_use",
+          id: "toolu_a",
+          name: "Agent",
+          input: { subagent_type: "engineer", description: "Write the table", prompt: "Write it." },
+        },
+      ],
+    },
+    session_id: "s1",
+  };
+  const result = (content: string, isError: boolean) => ({
+    type: "user",
+    parent_tool_use_id: null,
+    message: { content: [{ type: "tool_result", tool_use_id: "toolu_a", is_error: isError, content }] },
+    tool_use_result: isError ? `Error: ${content}` : { status: "completed" },
+    session_id: "s1",
+  });
+  const events = (messages: unknown[]) =>
+    readAll(messages as SDKMessage[]).signals.flatMap((signal) =>
+      signal.kind === "event" ? [signal.event] : [],
+    );
+
+  it("a call the binary refused (no Agent tool in this step) is a denial, never a subagent that started", () => {
+    // As the bundled binary answers an Agent call in a session without the tool: no task_started.
+    const refused = result(
+      "<tool_use_error>Error: No such tool available: Agent. Agent is disabled for this session, in subagents as well as here.</tool_use_error>",
+      true,
+    );
+    expect(events([agentCall, refused])).toEqual([
+      {
+        type: "tool-denied",
+        step: "survey",
+        tool: "Agent",
+        command: "engineer: Write the table",
+        reason:
+          "No such tool available: Agent. Agent is disabled for this session, in subagents as well as here.",
+      },
+    ]);
+  });
+
+  it("a subagent that ran: started at its task_started, done at its result", () => {
+    const started = {
+      type: "system",
+      subtype: "task_started",
+      task_id: "t1",
+      tool_use_id: "toolu_a",
+      description: "Write the table",
+      is_backgrounded: false,
+      session_id: "s1",
+    };
+    const subagentCall = {
+      type: "assistant",
+      parent_tool_use_id: "toolu_a",
+      message: {
+        content: [{ type: "tool_use", id: "toolu_b", name: "Write", input: { file_path: "t.md" } }],
+      },
+      session_id: "s1",
+    };
+    expect(
+      events([agentCall, started, subagentCall, result("done", false)]).map((event) =>
+        event.type === "agent"
+          ? `${event.agent} ${event.phase}`
+          : `${event.type} ${"agent" in event ? event.agent : ""}`,
+      ),
+    ).toEqual(["engineer start", "tool-use engineer", "engineer end"]);
+    // A binary that names no task: started and done, said together at the result.
+    expect(
+      events([agentCall, result("done", false)]).map((event) =>
+        event.type === "agent" ? event.phase : event.type,
+      ),
+    ).toEqual(["start", "end"]);
+  });
+});
