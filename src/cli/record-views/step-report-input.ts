@@ -60,6 +60,17 @@ export function reportStep(record: StepRecord, status?: string, options: ReportS
     ...(record.guard?.why ? { why: record.guard.why } : {}),
     ...(guard ? { guard } : {}),
     ...(record.drift ? { drift: { generations: [...record.drift.generations], at: record.drift.at } } : {}),
+    ...(record.personMessages?.length
+      ? {
+          messages: record.personMessages.map((message) => ({
+            by: message.by,
+            at: message.at,
+            given: message.deliveredAt,
+            generation: message.generation,
+            text: message.text,
+          })),
+        }
+      : {}),
     window,
     at,
     warnAt,
