@@ -41,6 +41,7 @@ import { StderrTail } from "../session/stderr-tail.js";
 import { CANNOT_PASS, CONTINUE_AFTER_FAILURE } from "../text.js";
 import { REWOUND_TO_TURN, workNote } from "../files/resumed-files-text.js";
 import type { PersonMessage } from "../../records/person-messages.js";
+import { PERSON_SAID } from "../person/person-text.js";
 
 export type { StepEnvironment, StepPlan } from "./step-plan.js";
 
@@ -127,6 +128,10 @@ export class StepRun {
     await env.beforeSession(resume);
     ledger.settle();
     if (resume !== undefined && !writing) await this.#messagesGivenBefore(resume);
+    // A step that ends in a document hears what was said to the run in its prompt (person-text.ts).
+    const opening = !writing && plan.freeze && env.messages ? await env.messages.refresh() : [];
+    if (opening.length > 0 && typeof prompt === "string")
+      prompt = `${prompt}\n\n${PERSON_SAID[plan.locale](opening)}`;
     const sink = (event: FlowerEvent) => {
       ledger.accept(event.type === "context" ? this.#withSpend(event) : event, writing);
       if (event.type === "usage") this.#overBudget();
@@ -175,6 +180,7 @@ export class StepRun {
           : {}),
         // The writing turn gets none: a message said meanwhile is for the successor.
         ...(env.messages && !writing ? { messages: env.messages, lateMessages: !plan.freeze } : {}),
+        ...(opening.length > 0 && typeof prompt === "string" ? { opening } : {}),
       });
     } finally {
       unwatch();

@@ -79,6 +79,8 @@ export interface SessionRunInput {
    * @default true
    */
   lateMessages?: boolean;
+  /** A person's messages the prompt carries (a step that ends in a document): booked when it starts. */
+  opening?: readonly PersonMessage[];
 }
 
 export async function runSession(input: SessionRunInput): Promise<SessionOutcome> {
@@ -131,6 +133,7 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
   const sent = new Map<string, PersonMessage>();
   const started = new Set<string>();
   if (typeof prompt !== "string") sent.set(prompt.id, prompt);
+  for (const message of input.opening ?? []) sent.set(message.id, message);
   /**
    * The binary says when it takes and starts a message (`command_lifecycle`), and the prompt's frames
    * prove it does: until then nothing is sent, since nothing would say whether it arrived.
@@ -269,6 +272,7 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
             if (signal.state === "started") {
               idle = false;
               delivered(signal.uuid);
+              if (signal.uuid === promptId) for (const message of input.opening ?? []) delivered(message.id);
               if (signal.uuid === promptId && late) give();
             }
             // Taken back by the binary (never by this driver's plain interrupt): it stays the run's, for

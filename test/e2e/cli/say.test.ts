@@ -17,9 +17,13 @@ import type { ManifestFile, StepRecord } from "../../../src/index.js";
 import { text, toolUse, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
 import { CHROMIUM_ARGS, chromiumPath } from "../../support/chromium.js";
 import { handoffMarkdown } from "../../support/handoff-fixture.js";
+import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
+import { fleetProject, fleetRows, startWorker, submitRun } from "./fleet-helpers.js";
+import { goalAnswer, isDocumentStep, isGoalStep, requirementsAnswer } from "./workflow-answers.js";
 import { cleanEnv, killGroup, runFlower, spawnFlower, useCliTest, type Spawned } from "./helpers.js";
 
 const { temp, startModel } = useCliTest();
+const server = usePostgresServer();
 
 const BY = `${userInfo().username}@${hostname()}`;
 /** How the binary frames a message that arrives while the main thread works (CLI 2.1.332). */
@@ -399,6 +403,113 @@ describe("flower say", () => {
     const heard = main.find((request) => times(request, SEVEN) > 0)!;
     expect(heard.lastToolResult()?.name).toBe("Agent");
     expect(times(main.at(-1)!, SEVEN)).toBe(1);
+    model.assertNoErrors();
+  });
+
+  it("through a shared store: kept for a queued run, given by the worker that takes it; a second from another checkout while it runs", async () => {
+    const EIGHT = "Start with the README";
+    const NINE = "Now say what the README is about";
+    const { model, main } = await busyModel(NINE);
+    const schema = freshSchema("say");
+    const url = `${server().url}?schema=${schema}`;
+    const workspace = fleetProject(temp);
+    // The person's other checkout: no run directory, only the store.
+    const elsewhere = temp.make("flower-say-elsewhere-");
+    const env = cleanEnv(model.env({ CLAUDE_CONFIG_DIR: temp.make("flower-claude-person-") }));
+    const run = await submitRun(url, "Read the README and count its lines", ["--direct"], workspace);
+
+    const queued = await runFlower(["say", run, EIGHT, "--store", url], { env, cwd: elsewhere });
+    expect(queued.stderr).toBe("");
+    expect(queued.stdout).toBe(
+      `kept for "${run}" (queued, no worker has it yet): its next session gets it first thing\n`,
+    );
+
+    const worker = startWorker(model, temp, { name: "w1", url, workspace });
+    try {
+      await until(
+        () => main.some((request) => request.allText().includes(EIGHT)),
+        "the worker's session to hear the first",
+      );
+      const driven = await runFlower(["say", run, NINE, "--store", url], { env, cwd: elsewhere });
+      expect(driven.stderr).toBe("");
+      expect(driven.stdout).toMatch(
+        new RegExp(
+          `^told "${run}": the driver of ${run} \\(pid ${worker.child.pid} on .+\\) gives it to the main thread at its next message boundary\n$`,
+        ),
+      );
+      await until(
+        () => main.at(-1)!.allText().includes(NINE),
+        "the worker's session to hear the second",
+        60_000,
+      );
+      const last = main.at(-1)!;
+      expect(times(last, EIGHT)).toBe(1);
+      expect(times(last, NINE)).toBe(1);
+      expect(last.allText().indexOf(EIGHT)).toBeLessThan(last.allText().indexOf(NINE));
+      // The first came at the session's first boundary: its first request is the task alone.
+      const first = main.find((request) => request.sessionId === last.sessionId)!;
+      expect(times(first, EIGHT)).toBe(0);
+
+      const deadline = Date.now() + 60_000;
+      while ((await fleetRows(server().url, schema)).find((row) => row.run === run)?.status !== "done") {
+        if (Date.now() > deadline) throw new Error("the run did not end done");
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const shown = await runFlower(["show", run, "--store", url, "--json"], { env, cwd: elsewhere });
+      const stored = JSON.parse(shown.stdout) as StepRecord;
+      expect(stored.personMessages?.map((said) => said.text)).toEqual([EIGHT, NINE]);
+      const late = await runFlower(["say", run, "thanks", "--store", url], { env, cwd: elsewhere });
+      expect(late.code).toBe(2);
+      expect(late.stderr).toBe(
+        `flower say: run "${run}" has ended (done); nobody would read the message, nothing was kept\n`,
+      );
+    } finally {
+      worker.child.kill("SIGTERM");
+      await worker.done;
+    }
+    model.assertNoErrors();
+  });
+
+  it("a workflow run paused after its requirements keeps the words for its goal step, which hears them in its prompt", async () => {
+    const TEN = "The goal must also say the test may not be retried";
+    const goal: ModelRequest[] = [];
+    const model = await startModel({
+      policy: (request) => {
+        if (request.kind === "title" || request.kind === "compact") return undefined;
+        if (isDocumentStep(request)) {
+          if (!isGoalStep(request)) return text(requirementsAnswer());
+          goal.push(request);
+          return text(goalAnswer(request));
+        }
+        if (request.isSubagent) return text("unused");
+        return text("WORK-DONE");
+      },
+    });
+    const root = temp.make("flower-say-workflow-");
+    const env = cleanEnv(model.env());
+    const paused = await runFlower(["Fix the flaky test"], { env, cwd: root, timeoutMs: 90_000 });
+    expect(paused.code, paused.stderr).toBe(0);
+    expect(paused.stdout).toContain("Paused after the requirements step.");
+    const run = "fix-the-flaky-test";
+
+    const kept = await runFlower(["say", run, TEN], { env, cwd: root });
+    expect(kept.stderr).toBe("");
+    expect(kept.stdout).toBe(
+      `kept for "${run}" (paused for you): its next session gets it first thing (flower continue ${run})\n`,
+    );
+    const continued = await runFlower(["continue", run], { env, cwd: root, timeoutMs: 90_000 });
+    expect(continued.code, continued.stderr).toBe(0);
+    expect(continued.stdout).toContain(
+      `>> ${run}/goal: ${BY} said (flower say, given to the main thread): ${TEN}`,
+    );
+    // The goal step's own prompt carries it (its last answer must be its document), once.
+    expect(goal).toHaveLength(1);
+    expect(times(goal[0]!, TEN)).toBe(1);
+    expect(goal[0]!.firstUserText()).toContain(`A person sent this run a message (flower say), ${BY} at `);
+    const steps = (JSON.parse(readFileSync(join(root, "runs", "manifest.json"), "utf8")) as ManifestFile)
+      .steps;
+    expect(steps[`${run}/goal`]!.personMessages?.map((said) => said.text)).toEqual([TEN]);
+    expect(steps[`${run}/work`]!.personMessages).toBeUndefined();
     model.assertNoErrors();
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The step loop's side of a person's messages (step-run.ts), on the step harness: words that came as the
  * session finished make the step go on in the same session (the person said them before it was over),
- * once each, not in a step that ends in a document; a resumed session whose stored transcript holds a
+ * once each, except in a step that ends in a document (its prompt carries what waits); a resumed session whose stored transcript holds a
  * message already (a driver killed before it cleared the channel) is not given it again, and the message
  * is booked once and cleared.
  */
@@ -76,7 +76,7 @@ describe("a person's messages and the step loop", () => {
     h.assertComplete();
   });
 
-  it("not in a step that ends in a document: its answer is the document, the words wait for the run's next step", async () => {
+  it("a step that ends in a document hears waiting words in its prompt, and goes on with none at its end", async () => {
     const channel = new Channel(message("The goal should name the test"));
     const h = harness(
       [session("s1", result("s1", { text: "## Task\nFix it." }))],
@@ -88,7 +88,9 @@ describe("a person's messages and the step loop", () => {
     );
     await h.run.run();
     expect(h.calls).toHaveLength(1);
-    expect(channel.pending()).toHaveLength(1);
+    expect(h.calls[0]!.prompt).toContain(
+      "A person sent this run a message (flower say), ann@box at 2026-12-01T12:00:00.000Z:\nThe goal should name the test",
+    );
     h.assertComplete();
   });
 
