@@ -206,8 +206,10 @@ export async function runSession(input: SessionRunInput): Promise<SessionOutcome
     // A response that ends the turn needs no interrupt: the work is finishing on its own.
     if (handoffRequested || stopReason !== "tool_use") return;
     // A message sent but not started yet would start a turn of its own after the interrupt, in this
-    // generation: the switch waits for it (it goes into the next request), a boundary or two at most.
-    if ((finishedCalls > 0 || due) && notStarted() && held < MESSAGE_HOLD_BOUNDARIES) {
+    // generation: the switch waits for it (it goes into the next request), a boundary or two at most,
+    // and only with room left before the window (else the turn it starts is cut at once: `delivered`).
+    const room = context < policy.window - DEFAULTS.inflightMargin;
+    if ((finishedCalls > 0 || due) && notStarted() && room && held < MESSAGE_HOLD_BOUNDARIES) {
       held += 1;
       return;
     }

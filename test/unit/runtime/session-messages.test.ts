@@ -219,6 +219,22 @@ describe("a person's messages in a session", () => {
     expect(binary.interrupts).toBe(1);
   });
 
+  it("without room before the window it does not wait: the turn the message starts is cut at once, and it is booked", async () => {
+    const inbox = messages();
+    // 80k of a 100k window: less than the in-flight margin (25k) is left.
+    const binary = new FakeBinary([
+      { context: 10_000, stop: "tool_use" },
+      { context: 80_000, stop: "tool_use", before: () => void inbox.say("said near the window") },
+      { context: 81_000, stop: "tool_use" },
+      { context: 82_000, stop: "tool_use" },
+    ]);
+    const { outcome, events } = run(binary, inbox);
+    expect((await outcome).kind).toBe("handoff-due");
+    expect(binary.requests).toEqual([["Count the lines"], [], ["said near the window"]]);
+    expect(binary.interrupts).toBe(2);
+    expect(delivered(events)).toEqual(["said near the window"]);
+  });
+
   it("sends nothing once a handoff is due: the message waits for the successor", async () => {
     const inbox = messages();
     const binary = new FakeBinary([
