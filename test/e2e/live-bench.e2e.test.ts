@@ -12,7 +12,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { liveBenchMain } from "../../bench/live/bench-main.js";
 import type { LiveBenchResults } from "../../bench/live/live-bench.js";
 import { LIVE_TASKS, type LiveTask } from "../../bench/live/tasks.js";
@@ -28,13 +28,16 @@ afterEach(() => {
 });
 
 /** Where the scripted model's answers lie: it knows them, and puts each in place with one short command. */
-const solutions = mkdtempSync(join(tmpdir(), "flower-live-bench-solutions-"));
-for (const task of LIVE_TASKS)
-  for (const [file, content] of Object.entries(task.solution)) {
-    mkdirSync(dirname(join(solutions, task.name, file)), { recursive: true });
-    writeFileSync(join(solutions, task.name, file), content);
-  }
-process.on("exit", () => rmSync(solutions, { recursive: true, force: true }));
+let solutions = "";
+beforeAll(() => {
+  solutions = mkdtempSync(join(tmpdir(), "flower-live-bench-solutions-"));
+  for (const task of LIVE_TASKS)
+    for (const [file, content] of Object.entries(task.solution)) {
+      mkdirSync(dirname(join(solutions, task.name, file)), { recursive: true });
+      writeFileSync(join(solutions, task.name, file), content);
+    }
+});
+afterAll(() => rmSync(solutions, { recursive: true, force: true }));
 
 /** What this conversation has done: its own calls, and what a summary or a handoff says was done. */
 function doneSoFar(request: ModelRequest, files: readonly string[], what: "read" | "changed"): string[] {
