@@ -2,6 +2,7 @@
  * The results block of bench/README.md, regenerated from results.json on every run. Only the text
  * between the two markers is replaced; the prose around it is written by hand.
  */
+import type { LiveBenchResults } from "./live/live-bench.js";
 import type { ModeResult } from "./economy.js";
 import type { HookResult } from "./hooks.js";
 import type { FlushCostResult, StoreLoadResult } from "./postgres-load.js";
@@ -52,6 +53,8 @@ export interface RunInfo {
 }
 
 export interface Results {
+  /** `npm run bench -- --live`: the real-model runs, written only by someone who ran them with a key. */
+  live?: LiveBenchResults;
   date: string;
   commit: string;
   dirty: boolean;

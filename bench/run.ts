@@ -58,6 +58,14 @@ const here = dirname(fileURLToPath(import.meta.url));
 const benchDir = join(here, "..");
 const repo = join(benchDir, "..");
 
+// `--live`: the real-model bench (bench/live/), nothing else of this file; see bench/README.md.
+if (process.argv.includes("--live")) {
+  const { liveBenchMain } = await import("./live/bench-main.js");
+  const code = await liveBenchMain(process.argv.slice(2), { resultsFile: join(benchDir, "results.json") });
+  await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+  process.exit(code);
+}
+
 function selected(): Set<Workload> {
   // --render: no workload, only results.json → README block and charts again.
   if (process.argv.includes("--render")) return new Set();
@@ -499,6 +507,8 @@ if (!only.has("horizon")) results.horizon = previous.horizon;
 else if (results.horizon && previous.horizon)
   results.horizon.windows = keptWindows(results.horizon, previous.horizon);
 if (!only.has("work")) results.work = previous.work;
+// The real-model bench (--live) is written by whoever ran it with a key; a run of the others keeps it.
+if (previous.live !== undefined) results.live = previous.live;
 if (!only.has("lines")) results.lines = previous.lines;
 else results.lines = keptLines(results.lines, previous.lines);
 

@@ -5,6 +5,8 @@
 export { Runtime } from "./runtime/runtime.js";
 export type { RunOptions, ContinueOptions } from "./runtime/runtime.js";
 export type { HandoffAsked, RequestHandoffOptions } from "./runtime/generations/ask-for-handoff.js";
+export type { RunEnded, RunWaits, Said, SayOptions } from "./runtime/person/say.js";
+export type { PersonMessage } from "./records/person-messages.js";
 export type { RuntimeOptions, WorkOptions } from "./runtime/options.js";
 export type { DiffOptions, HandedBack } from "./runtime/files/run-work.js";
 export type { RewindOptions, Rewound } from "./runtime/files/rewind.js";
@@ -15,6 +17,7 @@ export type {
   StepRecord,
   GenerationRecord,
   AttemptFailure,
+  DeliveredMessage,
   StoreLoadRecord,
   StepSettings,
 } from "./records/step-record.js";

@@ -25,6 +25,7 @@ const HANDLERS: Record<CommandName, (parsed: ParsedCommand) => Promise<number>> 
   report: async (parsed) => (await import("./commands/report.js")).reportCommand(parsed),
   forget: async (parsed) => (await import("./commands/forget.js")).forgetCommand(parsed),
   handoff: async (parsed) => (await import("./commands/handoff.js")).handoffCommand(parsed),
+  say: async (parsed) => (await import("./commands/say.js")).sayCommand(parsed),
   demo: async (parsed) => (await import("./commands/demo.js")).demoCommand(parsed),
   submit: async (parsed) => (await import("./commands/submit.js")).submitCommand(parsed),
   worker: async (parsed) => (await import("./commands/worker.js")).workerCommand(parsed),

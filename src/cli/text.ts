@@ -136,6 +136,10 @@ export interface CliText {
     rewound: string;
     /** A `flower handoff` request the driver acted on in this generation: who, when, their words. */
     askedBy: (by: string, at: string, next: string | null) => string;
+    /** A person's message (flower say) this generation's session was given: who, when said, when given. */
+    saidBy: (by: string, at: string, given: string, text: string) => string;
+    /** A person's message no session has been given yet. */
+    saidWaiting: (by: string, at: string, text: string) => string;
     degraded: (why: string) => string;
     noFile: string;
     errors: string;
@@ -294,6 +298,10 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       rewound: "rewound",
       askedBy: (by, at, next) =>
         `asked by ${by} (flower handoff) at ${at}${next === null ? "" : `: ${next}`}`,
+      saidBy: (by, at, given, text) =>
+        `said by a person, ${by}, at ${at} (flower say; given at ${given}): ${text}`,
+      saidWaiting: (by, at, text) =>
+        `said by a person, ${by}, at ${at} (flower say): ${text} — not given to a session yet`,
       degraded: (why) => `DEGRADED${why ? ` (${why})` : ""}`,
       noFile: "(no workbench: not written to disk)",
       errors: "errors",
@@ -444,6 +452,8 @@ export const CLI_TEXT: Record<Locale, CliText> = {
       rewoundTitle: (at, to) => `${at} 回退(flower rewind)到第 ${to} 代开头;以下几代已不算这一步的`,
       rewound: "已回退",
       askedBy: (by, at, next) => `${by} 于 ${at} 要求交接(flower handoff)${next === null ? "" : `:${next}`}`,
+      saidBy: (by, at, given, text) => `${by} 于 ${at} 说(flower say;${given} 交给会话):${text}`,
+      saidWaiting: (by, at, text) => `${by} 于 ${at} 说(flower say):${text} —— 还没交给会话`,
       degraded: (why) => `降级${why ? `(${why})` : ""}`,
       noFile: "(没有工作台,没落盘)",
       errors: "错误",

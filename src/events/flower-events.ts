@@ -253,6 +253,24 @@ export interface HandoffRequestEvent {
   next: string | null;
 }
 
+/**
+ * A person's message (`flower say`) reached the main thread: the session was given it at a message
+ * boundary and its transcript holds it (runtime/person/).
+ */
+export interface PersonMessageEvent {
+  type: "person-message";
+  step: string;
+  /** The message's id (the user message's uuid in the transcript). */
+  id: string;
+  /** `user@host`. */
+  by: string;
+  /** When it was said, ISO 8601. */
+  at: string;
+  text: string;
+  /** The generation whose session was given it. */
+  generation: number;
+}
+
 /** Another live driver holds the step; this one waits for it (`wait` / `--wait`). Told once. */
 export interface LeaseWaitEvent {
   type: "lease-wait";
@@ -354,6 +372,7 @@ export type FlowerEvent =
   | LeaseWaitEvent
   | LeaseTakeoverEvent
   | HandoffRequestEvent
+  | PersonMessageEvent
   | GoalChecksEvent
   | GuardRoundEvent
   | ClaimFlaggedEvent

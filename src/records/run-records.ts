@@ -6,6 +6,7 @@
  */
 import type { HandoffRequests } from "./handoff-requests.js";
 import type { LeaseRow } from "./lease.js";
+import type { PersonMessages } from "./person-messages.js";
 import type { ProcessIdentity } from "./process-identity.js";
 import type { StepRecord } from "./step-record.js";
 
@@ -60,6 +61,8 @@ export interface RunRecords {
   flush?(step?: string): Promise<void>;
   /** `flower handoff`'s channel to a step's live driver (handoff-requests.ts); absent: nobody can ask. */
   readonly requests?: HandoffRequests;
+  /** `flower say`'s channel to a run (person-messages.ts); absent: nobody can say anything. */
+  readonly messages?: PersonMessages;
 }
 
 export type AcquireResult =

@@ -83,6 +83,20 @@ export interface WorkflowMembership {
   read?: ReadDocumentRecord[];
 }
 
+/** A person's message as the step record keeps it once a session was given it. */
+export interface DeliveredMessage {
+  /** The message's id: the user message's uuid in the transcript. */
+  id: string;
+  by: string;
+  /** When it was said. */
+  at: string;
+  text: string;
+  /** The generation whose session was given it. */
+  generation: number;
+  /** When the session was given it (its transcript holds it from then on). */
+  deliveredAt: string;
+}
+
 export interface AttemptFailure {
   attempt: number;
   generation: number;
@@ -337,6 +351,11 @@ export interface StepRecord extends StepResult {
   settings?: StepSettings;
   /** Handoffs a person asked for with `flower handoff`: who, when, their words, which generation ended. */
   handoffRequests?: Array<{ by: string; at: string; next: string | null; generation: number }>;
+  /**
+   * A person's messages (`flower say`) the step's main thread was given, in order: who said what when,
+   * which generation's session got it and when (runtime/person/). Absent until the first.
+   */
+  personMessages?: DeliveredMessage[];
   /** The process running the step (while `status` is "running"): a dead pid means it was cut off. */
   pid?: number;
   /** Set for a step of a workflow run (with `run`): its name in the workflow and the run's task. */

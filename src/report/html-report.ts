@@ -222,6 +222,24 @@ function workNotes(step: ReportStep, text: ReportText): string {
   );
 }
 
+/** A person's messages the step's sessions were given: who, when, which generation, their words. */
+function saidList(step: ReportStep, text: ReportText): string {
+  const messages = step.messages ?? [];
+  if (messages.length === 0) return "";
+  return (
+    `<h3>${escapeHtml(text.saidTitle)}</h3><ul class="said">` +
+    messages
+      .map(
+        (message) =>
+          `<li data-message data-generation="${message.generation}">` +
+          `<span class="detail">${escapeHtml(text.said(message.by, formatTime(message.at), message.generation, formatTime(message.given)))}</span> ` +
+          `<span class="typed">${escapeHtml(message.text)}</span></li>`,
+      )
+      .join("") +
+    `</ul>`
+  );
+}
+
 function checkList(checks: readonly ReportCheck[], text: ReportText): string {
   return (
     `<ul class="checks">` +
@@ -282,6 +300,7 @@ function stepSection(step: ReportStep, index: number, text: ReportText, inRun: b
     (step.turns.length > 0 ? contextChart(step, text) : `<p class="empty">${escapeHtml(text.noTurns)}</p>`) +
     `</figure>` +
     generationTable(step, text) +
+    saidList(step, text) +
     `<figure><figcaption><strong>${escapeHtml(text.activityTitle)}</strong> ${escapeHtml(text.activityCaption)}</figcaption>` +
     (activity ?? `<p class="empty" data-activity="none">${escapeHtml(text.noActivity)}</p>`) +
     `</figure>` +

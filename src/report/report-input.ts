@@ -69,6 +69,18 @@ export interface ReportRewound {
   generations: ReportGeneration[];
 }
 
+/** A person's message (flower say) a session of the step was given. */
+export interface ReportMessage {
+  /** Who said it (`user@host`). */
+  by: string;
+  /** When it was said, and when a session was given it (ISO 8601). */
+  at: string;
+  given: string;
+  /** The generation whose session was given it. */
+  generation: number;
+  text: string;
+}
+
 /** One check a guard ran (tests, a build, an acceptance criterion). */
 export interface ReportCheck {
   name: string;
@@ -127,6 +139,8 @@ export interface ReportStep {
    * `measures`: what it measured them by (both, when absent).
    */
   drift?: { generations: number[]; at: string; measures?: DriftMeasures };
+  /** A person's messages (flower say) the step's sessions were given, in order. */
+  messages?: ReportMessage[];
   /** Goal-guard rounds, once the goal guard runs. */
   guard?: ReportGuardRound[];
   /** Checks run outside a guard round (the step's own acceptance checks). */

@@ -76,6 +76,9 @@ export interface ReportText {
     secret: (sign: "name" | "private-key" | "credential" | undefined) => string;
     warning: string;
   };
+  /** A person's messages (flower say) the step's sessions were given. */
+  saidTitle: string;
+  said: (by: string, at: string, generation: number, given: string) => string;
   activityTitle: string;
   activityCaption: string;
   noActivity: string;
@@ -164,6 +167,9 @@ export const REPORT_TEXT: Readonly<Record<Locale, ReportText>> = {
         ` (untracked, ${sign === "private-key" ? "holds a private key" : sign === "credential" ? "holds a credential flower uses" : "named like a secret"}: never carried, never in the branch)`,
       warning: "Checkpoint warning:",
     },
+    saidTitle: "Said by a person",
+    said: (by, at, generation, given) =>
+      `${by} at ${at} (flower say), given to generation ${generation} at ${given}:`,
     activityTitle: "Spills and denials per turn",
     activityCaption:
       "Spills: long tool output written to disk instead of the context. Denials: hands-on calls of the main thread that the delegate guard turned away.",
@@ -248,6 +254,8 @@ export const REPORT_TEXT: Readonly<Record<Locale, ReportText>> = {
         `(未跟踪,${sign === "private-key" ? "含私钥" : sign === "credential" ? "含 flower 用的凭据" : "名字像密钥文件"}:不会被带走,也不进分支)`,
       warning: "检查点警告:",
     },
+    saidTitle: "人说的话",
+    said: (by, at, generation, given) => `${by} 于 ${at} 说(flower say),${given} 交给第 ${generation} 代:`,
     activityTitle: "每轮的落盘和拒绝",
     activityCaption: "落盘:过长的工具输出写到磁盘,不进上下文。拒绝:主线程亲自动手的调用被委派守卫挡回。",
     noActivity: "这一步没有落盘,也没有拒绝。",

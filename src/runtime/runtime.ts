@@ -25,6 +25,7 @@ import {
   type RequestHandoffOptions,
 } from "./generations/ask-for-handoff.js";
 import type { RunRecords } from "../records/run-records.js";
+import { recordsSayTarget, sayToRun, type Said, type SayOptions } from "./person/say.js";
 import type { StepRecord, StepResult, StepSettings, WorkflowMembership } from "../records/step-record.js";
 import { givenHandoff, recordedSettings } from "./drive/step-settings.js";
 import { defineDocument } from "../documents/spec.js";
@@ -225,6 +226,16 @@ export class Runtime {
   requestHandoff(step: string, options: RequestHandoffOptions = {}): Promise<HandoffAsked> {
     checkStepOptions(options, { next: true, by: true } satisfies Record<keyof RequestHandoffOptions, true>);
     return requestHandoff(recordsTarget(this.records), step, options);
+  }
+
+  /**
+   * `flower say` from code: gives `text` to the run `name` means (a run id, or one of its steps) as a
+   * person's message, at the next message boundary of whichever process or machine drives it; a paused,
+   * stopped or queued run keeps it for its next session. A run that has ended is `{ kind: "ended" }`.
+   */
+  say(name: string, text: string, options: SayOptions = {}): Promise<Said> {
+    checkStepOptions(options, { by: true } satisfies Record<keyof SayOptions, true>);
+    return sayToRun(recordsSayTarget(this.records), name, text, options);
   }
 
   /**

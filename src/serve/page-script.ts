@@ -74,6 +74,10 @@ export const PAGE_SCRIPT = String.raw`"use strict";
     return ul;
   }
 
+  // What a person is typing to a run survives the redraws (a running run's gauge redraws every second).
+  const drafts = new Map();
+  let typing = null;
+
   function actionButtons(run, actions) {
     const cell = el("td", { class: "actions" });
     if (!actions) return cell;
@@ -83,7 +87,31 @@ export const PAGE_SCRIPT = String.raw`"use strict";
       button.addEventListener("click", () => act(action, run.name, label, button));
       cell.append(button);
     }
+    if (run.can.say) cell.append(sayField(run.name));
     return cell;
+  }
+
+  /** flower say from the page: the words go to the run's main thread at its next message boundary. */
+  function sayField(name) {
+    const input = el("input", { type: "text", class: "say", "data-say": name, placeholder: words.sayPlaceholder,
+      "aria-label": fill(words.sayLabel, name) });
+    input.value = drafts.get(name) || "";
+    const button = el("button", { type: "button", "data-action": "say" }, words.say);
+    const send = async () => {
+      const text = input.value.trim();
+      if (text === "") return;
+      const sent = await act("say", name, words.say, button, { text });
+      if (sent) {
+        drafts.delete(name);
+        input.value = "";
+      }
+    };
+    input.addEventListener("input", () => drafts.set(name, input.value));
+    input.addEventListener("focus", () => (typing = name));
+    input.addEventListener("blur", () => { if (typing === name) typing = null; });
+    input.addEventListener("keydown", (event) => { if (event.key === "Enter") void send(); });
+    button.addEventListener("click", () => void send());
+    return el("span", { class: "say" }, input, button);
   }
 
   function row(run, actions) {
@@ -108,7 +136,16 @@ export const PAGE_SCRIPT = String.raw`"use strict";
 
   function render(snapshot) {
     document.getElementById("where").textContent = snapshot.where;
+    const focused = typing;
+    const at = focused === null ? null : document.activeElement && document.activeElement.selectionStart;
     body.replaceChildren(...[...snapshot.runs].reverse().map((run) => row(run, snapshot.actions)));
+    if (focused !== null) {
+      const input = [...body.querySelectorAll("input[data-say]")].find((field) => field.dataset.say === focused);
+      if (input) {
+        input.focus();
+        if (typeof at === "number") input.setSelectionRange(at, at);
+      }
+    }
     document.getElementById("empty").hidden = snapshot.runs.length > 0;
     document.getElementById("read-only").hidden = snapshot.actions;
     // A read-only page has no actions column at all.
@@ -119,17 +156,23 @@ export const PAGE_SCRIPT = String.raw`"use strict";
     }
   }
 
-  async function act(action, name, label, button) {
+  async function act(action, name, label, button, json) {
     button.disabled = true;
     try {
       const response = await fetch("/runs/" + encodeURIComponent(name) + "/" + action, {
         method: "POST",
-        headers: { "x-flower-token": token },
+        headers: json
+          ? { "x-flower-token": token, "content-type": "application/json" }
+          : { "x-flower-token": token },
+        ...(json ? { body: JSON.stringify(json) } : {}),
       });
       const why = (await response.text()).trim() || String(response.status);
-      message.textContent = response.ok ? fill(words.done, label, name) : fill(words.refused, label, name, why);
+      message.textContent = response.ok
+        ? fill(action === "say" ? words.said : words.done, label, name)
+        : fill(words.refused, label, name, why);
       message.className = response.ok ? "message" : "message refused";
       message.dataset.status = String(response.status);
+      return response.ok;
     } finally {
       button.disabled = false;
     }

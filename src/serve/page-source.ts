@@ -61,8 +61,11 @@ export interface RunRow {
   updatedAt: string;
   /** Whether a report exists (a queued run has none yet). */
   report: boolean;
-  /** The actions that make sense now; the server still asks the fleet, which decides. */
-  can: { approve: boolean; cancel: boolean };
+  /**
+   * The actions that make sense now; the server still asks the fleet (or the run, for `say`), which
+   * decides. `say`: the run has not ended, so a person's message would be read (absent: false).
+   */
+  can: { approve: boolean; cancel: boolean; say?: boolean };
 }
 
 export interface RunSource {
@@ -80,10 +83,15 @@ export interface RunSource {
   close(): Promise<void>;
 }
 
-/** The two verbs a person may use on the page (with `allowActions`); each throws with why it could not. */
+/** The verbs a person may use on the page (with `allowActions`); each throws with why it could not. */
 export interface RunActions {
   approve(name: string): Promise<void>;
   cancel(name: string): Promise<void>;
+  /**
+   * A person's message to the run (`flower say`): its main thread gets it at the next message boundary,
+   * or its next session does. Absent: the page offers no field.
+   */
+  say?(name: string, text: string): Promise<void>;
 }
 
 /** What `/events` sends and `/api/runs` returns. */

@@ -35,6 +35,8 @@ ul.work { list-style: none; margin: .15rem 0 0; padding: 0; font-size: .8em; col
   max-width: 34ch; }
 ul.work li { overflow-wrap: anywhere; }
 button { font: inherit; padding: .1rem .6rem; margin: 0 .2rem .2rem 0; cursor: pointer; }
+span.say { display: inline-flex; gap: .2rem; }
+input.say { font: inherit; width: 14rem; max-width: 40vw; padding: .1rem .3rem; }
 .empty { color: var(--muted); }
 .read-only th[data-column="actions"], .read-only td.actions { display: none; }
 @media (max-width: 900px) { th[data-column="machine"], td.machine { display: none; } .gauge { width: 7rem; } }

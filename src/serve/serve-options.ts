@@ -64,6 +64,9 @@ export function resolveServeOptions(options: ServeOptions): ResolvedServeOptions
     throw new ConfigurationError("allowActions", allowActions, "true or false");
   if (allowActions && (typeof actions?.approve !== "function" || typeof actions.cancel !== "function"))
     throw new ConfigurationError("actions", actions, "{ approve(name), cancel(name) } with allowActions");
+  const say: unknown = actions === undefined ? undefined : Reflect.get(actions, "say");
+  if (say !== undefined && typeof say !== "function")
+    throw new ConfigurationError("actions.say", say, "a function say(name, text) or nothing");
   const locale = options.locale ?? "en";
   if (!isLocale(locale)) throw new ConfigurationError("locale", locale, '"en" or "zh"');
   const intervalMs = options.intervalMs ?? SERVE_DEFAULTS.intervalMs;

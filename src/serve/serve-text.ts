@@ -24,6 +24,12 @@ export interface ServeText {
   report: string;
   approve: string;
   cancel: string;
+  /** The field that tells a run something (flower say): its button, placeholder and label. */
+  say: string;
+  sayPlaceholder: string;
+  sayLabel: (run: string) => string;
+  /** A message was left: `Say: fix-it: given at the next boundary.` */
+  said: (action: string, run: string) => string;
   /**
    * Under the generations: `gen 2: a.ts, b.ts and 3 more` (a workflow step's name first). Numbers come
    * as the script writes them, so these only place them.
@@ -71,6 +77,11 @@ export const SERVE_TEXT: Record<Locale, ServeText> = {
     report: "report",
     approve: "Approve",
     cancel: "Cancel",
+    say: "Say",
+    sayPlaceholder: "Tell the run…",
+    sayLabel: (run) => `A message to ${run} (flower say)`,
+    said: (action, run) =>
+      `${action}: ${run}: its main thread gets it at the next message boundary (or its next session).`,
     generationShort: (generation) => `gen ${generation}`,
     generationFiles: (label, files) => `${label}: ${files}`,
     moreFiles: (rest) => `and ${rest} more`,
@@ -106,6 +117,10 @@ export const SERVE_TEXT: Record<Locale, ServeText> = {
     report: "报告",
     approve: "批准",
     cancel: "取消",
+    say: "说",
+    sayPlaceholder: "对这次运行说…",
+    sayLabel: (run) => `对 ${run} 说的话(flower say)`,
+    said: (action, run) => `${action}:${run}:主线程会在下一个消息边界收到(或在它的下一个会话)。`,
     generationShort: (generation) => `第 ${generation} 代`,
     generationFiles: (label, files) => `${label}:${files}`,
     moreFiles: (rest) => `还有 ${rest} 个`,
@@ -136,6 +151,8 @@ export function pageWords(locale: Locale): Record<string, unknown> {
     newlyPassing: text.newlyPassing("{0}"),
     ofBudget: text.ofBudget("{0}"),
     done: text.done("{0}", "{1}"),
+    said: text.said("{0}", "{1}"),
+    sayLabel: text.sayLabel("{0}"),
     refused: text.refused("{0}", "{1}", "{2}"),
   };
 }

@@ -7,6 +7,7 @@
  *   GET  /runs/<run>/report the run's whole report page (the one `flower report` writes)
  *   GET  /runs/<run>/log?path=…  a check's log the report links to (only a file the run's records name)
  *   POST /runs/<run>/approve | /cancel   only with allowActions, and only with the token (access.ts)
+ *   POST /runs/<run>/say    the same, with `{ "text": "…" }`: a person's message to the run (flower say)
  *
  * Read-only unless told otherwise, bound to 127.0.0.1 unless told otherwise.
  */
@@ -18,7 +19,6 @@ import { LiveFeed } from "./live-feed.js";
 import { PAGE_CSP, pageHtml, REPORT_CSP } from "./page-html.js";
 import { PAGE_SCRIPT } from "./page-script.js";
 import { PAGE_STYLE } from "./page-style.js";
-import type { RunActions } from "./page-source.js";
 import { resolveServeOptions, type ServeOptions } from "./serve-options.js";
 
 export interface ServedRuns {
@@ -47,13 +47,13 @@ export async function serveRuns(options: ServeOptions): Promise<ServedRuns> {
     if (url === null) return reply(response, 400, "text/plain", "malformed URL\n");
     const path = url.pathname;
     const method = request.method ?? "GET";
-    const runRoute = /^\/runs\/([^/]+)\/(report|log|approve|cancel)$/.exec(path);
+    const runRoute = /^\/runs\/([^/]+)\/(report|log|approve|cancel|say)$/.exec(path);
     // A malformed %-escape (`/runs/%E0%A4%A/report`) is the request's fault: 400, not a 500.
     const name = runRoute ? decoded(runRoute[1]!) : null;
     if (runRoute && name === null)
       return reply(response, 400, "text/plain", "malformed %-escape in the URL\n");
     if (runRoute && method === "POST") {
-      const action = runRoute[2] as keyof RunActions | "report" | "log";
+      const action = runRoute[2] as "approve" | "cancel" | "say" | "report" | "log";
       if (action === "report" || action === "log") return reply(response, 405, "text/plain", "GET only\n");
       // Every check before anything is read or changed; each refusal changes nothing.
       if (!allowActions || !actions || token === null)
@@ -61,8 +61,16 @@ export async function serveRuns(options: ServeOptions): Promise<ServedRuns> {
       if (!originAllowed(request)) return reply(response, 403, "text/plain", "foreign origin\n");
       if (!tokenMatches(token, request.headers[TOKEN_HEADER]))
         return reply(response, 403, "text/plain", "missing or wrong token\n");
+      let text: string | null = null;
+      if (action === "say") {
+        if (!actions.say) return reply(response, 403, "text/plain", "no messages from this page\n");
+        text = await sayText(request);
+        if (text === null)
+          return reply(response, 400, "text/plain", 'a JSON body { "text": "…" } with something to say\n');
+      }
       try {
-        await actions[action](name!);
+        if (action === "say") await actions.say!(name!, text!);
+        else await actions[action](name!);
       } catch (error) {
         return reply(response, 409, "text/plain", `${error instanceof Error ? error.message : error}\n`);
       }
@@ -124,6 +132,24 @@ export async function serveRuns(options: ServeOptions): Promise<ServedRuns> {
         await source.close();
       })()),
   };
+}
+
+/** The most a message's body may be: a person's words, not a file. */
+const SAY_BODY_BYTES = 64 * 1024;
+
+/** The text of a `say` request's JSON body; null when it is too long, not JSON, or says nothing. */
+async function sayText(request: IncomingMessage): Promise<string | null> {
+  let body = "";
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    body += chunk.toString("utf8");
+    if (body.length > SAY_BODY_BYTES) return null;
+  }
+  try {
+    const parsed = JSON.parse(body) as { text?: unknown };
+    return typeof parsed.text === "string" && parsed.text.trim() !== "" ? parsed.text : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The request's URL; null when it cannot be parsed (the request's fault: 400). */

@@ -15,6 +15,7 @@ import { holderOf, ownerGone, DEFAULT_LEASE_TIMING } from "../records/lease.js";
 import { manifestPath } from "../records/manifest-file.js";
 import { currentProcess } from "../records/process-identity.js";
 import { SqliteRunRecords } from "./sqlite/sqlite-run-records.js";
+import type { PersonMessage } from "../records/person-messages.js";
 import { atDriftPause, type StepRecord } from "../records/step-record.js";
 import { SqliteSessionStore } from "./sqlite/sqlite-session-store.js";
 import { recordsPath, sessionsPath } from "./files.js";
@@ -57,6 +58,11 @@ export class RunDirectory {
     } finally {
       records.close();
     }
+  }
+
+  /** A person's messages to `run` that no session has been given yet (`flower say`), oldest first. */
+  messages(run: string): PersonMessage[] {
+    return this.#read((records) => records.messages.list(run), []);
   }
 
   /** Every step's record, oldest update first. */

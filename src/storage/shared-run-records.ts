@@ -26,6 +26,7 @@ import type { AcquireOptions, AcquireResult, RunRecords } from "../records/run-r
 import type { SqliteRunRecords } from "./sqlite/sqlite-run-records.js";
 import type { StepRecord } from "../records/step-record.js";
 import type { HandoffRequests } from "../records/handoff-requests.js";
+import type { PersonMessages } from "../records/person-messages.js";
 
 export class SharedRunRecords implements RunRecords {
   readonly location: string;
@@ -45,6 +46,11 @@ export class SharedRunRecords implements RunRecords {
   /** `flower handoff` asks from any machine: the channel lives in the store. */
   get requests(): HandoffRequests {
     return this.remote.requests;
+  }
+
+  /** `flower say` leaves a message from any machine: the channel lives in the store. */
+  get messages(): PersonMessages {
+    return this.remote.messages;
   }
 
   get(step: string): StepRecord | undefined {

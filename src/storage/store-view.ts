@@ -19,6 +19,7 @@ import type { PostgresSessionStore } from "./postgres/postgres-session-store.js"
 import { PostgresWorkspaceFiles } from "./postgres/postgres-workspace-files.js";
 import { PostgresWorkLog } from "./postgres/work-log.js";
 import type { StoreSpec } from "./store-spec.js";
+import type { PersonMessage } from "../records/person-messages.js";
 import type { WorkspaceFiles } from "../session-layers/workspace-files.js";
 import { connectPostgres, reason } from "./backing-store.js";
 import { stepSessionIds } from "./retention.js";
@@ -33,6 +34,8 @@ export interface StoreView {
   files: Pick<WorkspaceFiles, "get" | "list">;
   /** The fleet's runs (`flower submit`), oldest submission first; none in a store without a fleet. */
   fleetRuns(): Promise<FleetRun[]>;
+  /** A person's messages to `run` that no session has been given yet (`flower say`), oldest first. */
+  messages(run: string): Promise<PersonMessage[]>;
   /**
    * Deletes the steps' sessions (every generation and the reviewer's), the files they saved, their
    * leases and their records, and the fleet's row of `fleetRun` with its ended queue jobs, in one
@@ -84,6 +87,7 @@ export function openStoreView(spec: Extract<StoreSpec, { kind: "postgres" }>): S
     holders: async () => new Map((await liveLeases()).live.map((lease) => [lease.step, holderOf(lease)])),
     files,
     fleetRuns: () => fleet.list(),
+    messages: (run) => records.messages.list(run),
     forget: async ({ steps, fleetRun }) => {
       const names = steps.map((record) => record.step);
       const concerned = fleetRunsConcerned(steps, fleetRun);

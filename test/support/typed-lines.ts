@@ -6,7 +6,7 @@
  */
 
 const COMMAND_WORDS =
-  'continue|show|runs|report|forget|handoff|submit|worker|approve|cancel|demo|diff|apply|discard|fetch|rewind|serve|--help|--version|--yes|-v|--|"<task>"|"<任务>"';
+  'continue|say|show|runs|report|forget|handoff|submit|worker|approve|cancel|demo|diff|apply|discard|fetch|rewind|serve|--help|--version|--yes|-v|--|"<task>"|"<任务>"';
 
 /** `flower <command>` (or `npx flower <command>`), a command word after it. */
 const MENTION = new RegExp(`(npx )?flower (${COMMAND_WORDS})(?=[\\s,、:;:)。?]|$)`, "gu");

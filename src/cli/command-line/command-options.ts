@@ -14,6 +14,7 @@ export type CommandName =
   | "report"
   | "forget"
   | "handoff"
+  | "say"
   | "demo"
   | "submit"
   | "worker"
@@ -34,6 +35,7 @@ export const COMMANDS: readonly CommandName[] = [
   "report",
   "forget",
   "handoff",
+  "say",
   "demo",
   "submit",
   "worker",
@@ -402,6 +404,7 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
     ...LANG,
     ...HELP,
   },
+  say: { ...CARRIED_WORKSPACE, ...RUN_DIR, ...STORE, ...LANG, ...HELP },
   submit: {
     ...YES,
     ...DIRECT,

@@ -65,6 +65,13 @@ export const USAGE: Record<CommandName, { usage: string; summary: Localized }> =
       zh: "请这一步正在跑的驱动(本机,或共用存储的任一台机器)在下一个消息边界交接。",
     },
   },
+  say: {
+    usage: 'flower say <run|step> "TEXT" [options]',
+    summary: {
+      en: "Tell a run something: its main thread gets your words at its next message boundary (here or on any machine of a shared store); a paused or stopped run gets them when it goes on.",
+      zh: "对一次运行说句话:它的主线程在下一个消息边界收到(本机,或共用存储的任一台机器);暂停或停下的运行在接着走时收到。",
+    },
+  },
   submit: {
     usage: 'flower submit "<task>" --store URL [options]',
     summary: {

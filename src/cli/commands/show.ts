@@ -11,6 +11,7 @@ import { readFrozenHandoff } from "../../handoff/freeze-handoff.js";
 import { formatTokens } from "../../handoff/text.js";
 import { builtInSpec } from "../../documents/builtin/index.js";
 import { resolveLocale, type Locale } from "../../locale/locale.js";
+import type { PersonMessage } from "../../records/person-messages.js";
 import { driftMeasures, type GenerationRecord, type StepRecord } from "../../records/step-record.js";
 import { generationTurns, stepTurns } from "../../records/turns.js";
 import { sparkline } from "../../report/sparkline.js";
@@ -76,7 +77,13 @@ async function show(source: StepSource, wanted: string | undefined, output: Outp
     return EXIT.ok;
   }
   await source.prepareFiles([record]);
-  showStep(record, source, output, await branchHere(record));
+  showStep(
+    record,
+    source,
+    output,
+    await branchHere(record),
+    await source.waitingMessages(record.run ?? record.step),
+  );
   return EXIT.ok;
 }
 
@@ -97,7 +104,13 @@ async function branchHere(record: StepRecord): Promise<string | null> {
 }
 
 /** `flower show <step>`: one step in detail. */
-function showStep(record: StepRecord, source: StepSource, output: Output, branch: string | null): void {
+function showStep(
+  record: StepRecord,
+  source: StepSource,
+  output: Output,
+  branch: string | null,
+  waiting: readonly PersonMessage[],
+): void {
   const locale = output.locale;
   const text = CLI_TEXT[locale];
   const t = text.show;
@@ -148,7 +161,16 @@ function showStep(record: StepRecord, source: StepSource, output: Output, branch
         say(
           `       <- ${t.askedBy(asked.by, localTime(asked.at), asked.next === null ? null : cut(oneLine(asked.next), 160))}`,
         );
+    // A person's messages (flower say) this generation's session was given.
+    for (const said of record.personMessages ?? [])
+      if (said.generation === generation.generation)
+        say(
+          `       << ${t.saidBy(said.by, localTime(said.at), localTime(said.deliveredAt), cut(oneLine(said.text), 160))}`,
+        );
   }
+  // Said to the run and waiting for its next session (or for a step of it still to come).
+  for (const said of waiting)
+    say(`  << ${t.saidWaiting(said.by, localTime(said.at), cut(oneLine(said.text), 160))}`);
   if (record.drift)
     say(
       `  !! ${t.driftPaused(record.drift.generations, localTime(record.drift.at), driftMeasures(record.history, record.drift.generations))}`,

@@ -89,6 +89,10 @@ export function eventLines(event: FlowerEvent, view: LineContext): ViewLine[] {
           event.next === null ? null : cut(oneLine(event.next), REASON_MAX_CHARS),
         ),
       ];
+    case "person-message":
+      return [
+        t.personMessage(oneLine(event.step), oneLine(event.by), cut(oneLine(event.text), REASON_MAX_CHARS)),
+      ];
     case "agent": {
       const agent = event.agent === "coordinator" ? t.coordinator : oneLine(event.agent);
       const description = cut(oneLine(event.description ?? ""), REASON_MAX_CHARS);

@@ -49,6 +49,8 @@ export interface DisplayText {
   leaseWait: (step: string, pid: number, host: string) => string;
   /** `flower handoff` reached this driver: who asked, and their words (null: none). */
   handoffRequest: (step: string, by: string, next: string | null) => string;
+  /** A person's message (flower say) went to the main thread at a boundary. */
+  personMessage: (step: string, by: string, text: string) => string;
   /** A continued step does not keep a setting it was started with: `window 90K as started → 200K (--window)`. */
   override: (setting: string, recorded: string, now: string, by: string) => string;
   settingNames: Record<SettingName, string>;
@@ -144,6 +146,7 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     leaseWait: (step, pid, host) => `.. ${step} 正由 ${host} 上的进程 ${pid} 驱动,等它结束`,
     handoffRequest: (step, by, next) =>
       `>> ${step}:${by} 用 flower handoff 要求交接${next ? `,下一步:${next}` : ""}`,
+    personMessage: (step, by, text) => `>> ${step}:${by} 说(flower say,已交给主线程):${text}`,
     override: (setting, recorded, now, by) => `${setting} ${recorded}(启动时)→ ${now}(${by})`,
     settingNames: {
       model: "模型",
@@ -243,6 +246,8 @@ export const DISPLAY_TEXT: Record<Locale, DisplayText> = {
     leaseWait: (step, pid, host) => `.. ${step} is driven by pid ${pid} on ${host}; waiting for it to finish`,
     handoffRequest: (step, by, next) =>
       `>> ${step}: ${by} asked for a handoff (flower handoff)${next ? `; next: ${next}` : ""}`,
+    personMessage: (step, by, text) =>
+      `>> ${step}: ${by} said (flower say, given to the main thread): ${text}`,
     override: (setting, recorded, now, by) => `${setting} ${recorded} as started → ${now} (${by})`,
     settingNames: {
       model: "model",

@@ -52,7 +52,7 @@ export const NO_FLEET: RunActions = {
  */
 export function fleetRows(records: RunRow[], fleet: FleetRunView[]): RunRow[] {
   const byName = new Map(
-    records.map((row) => [row.name, { ...row, can: { approve: false, cancel: false } }]),
+    records.map((row) => [row.name, { ...row, can: { approve: false, cancel: false, say: row.can.say } }]),
   );
   for (const view of fleet) {
     const row = byName.get(view.run);
@@ -75,6 +75,8 @@ export function fleetRows(records: RunRow[], fleet: FleetRunView[]): RunRow[] {
       can: {
         approve: view.status === "paused",
         cancel: OPEN.includes(view.status) && !view.cancelRequested,
+        // Queued, running, paused or stopped at its budget: its next session would read a message.
+        say: !["done", "goal-not-met", "failed", "cancelled"].includes(view.status) && !view.cancelRequested,
       },
     });
   }

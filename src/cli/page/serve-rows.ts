@@ -68,7 +68,12 @@ function rowOf(
       .sort()
       .at(-1)!,
     report: true,
-    can: { approve: status === "paused", cancel: ["running", "paused", "interrupted"].includes(status) },
+    can: {
+      approve: status === "paused",
+      cancel: ["running", "paused", "interrupted"].includes(status),
+      // A run that has ended has no session left to read a message.
+      say: !["done", "failed", "goal-not-met"].includes(status),
+    },
   };
 }
 

@@ -18,6 +18,8 @@ import { NO_FLEET, openFleetSeam } from "./serve-fleet.js";
 import { runRows } from "./serve-rows.js";
 import { openStepSource } from "../record-views/step-source.js";
 import { storeOption } from "../command-line/store-option.js";
+import { sayToRun } from "../../runtime/person/say.js";
+import { openSayTarget } from "../../storage/say-target.js";
 
 export interface ServeSource {
   source: RunSource;
@@ -51,7 +53,7 @@ export function openServeSource(values: ParsedCommand["values"], locale: Locale)
         await view.close();
       },
     };
-    return { source, actions: fleet.actions };
+    return { source, actions: { ...fleet.actions, say: (name, text) => sayFromPage(values, name, text) } };
   }
   const directory = new RunDirectory(runDirectoryPath(parseNonEmpty("--run-dir", values["run-dir"])));
   const source: RunSource = {
@@ -61,14 +63,30 @@ export function openServeSource(values: ParsedCommand["values"], locale: Locale)
       // No fleet in a run directory: nothing to approve or cancel.
       return runRows({ steps, holders: directory.holders(), statusOf: effectiveStatus }).map((row) => ({
         ...row,
-        can: { approve: false, cancel: false },
+        can: { approve: false, cancel: false, say: row.can.say === true },
       }));
     },
     report,
     log,
     close: async () => undefined,
   };
-  return { source, actions: NO_FLEET };
+  return { source, actions: { ...NO_FLEET, say: (name, text) => sayFromPage(values, name, text) } };
+}
+
+/**
+ * The page's field: `flower say` on the run (runtime/person/say.ts), in the run directory or the store
+ * the page reads; a run that has ended, or an unknown one, is refused with the reason the command gives.
+ */
+async function sayFromPage(values: ParsedCommand["values"], name: string, text: string): Promise<void> {
+  const store = storeOption(values);
+  const target = openSayTarget(store.spec, runDirectoryPath(parseNonEmpty("--run-dir", values["run-dir"])));
+  try {
+    const said = await sayToRun(target, name, text);
+    if (said.kind === "unknown") throw new Error(`no run or step "${name}" in ${target.where}`);
+    if (said.kind === "ended") throw new Error(`run "${said.run}" has ended (${said.status})`);
+  } finally {
+    await target.close();
+  }
 }
 
 /** `flower report <name>` as a page; null when no run or step has that name. */

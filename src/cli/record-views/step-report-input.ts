@@ -68,6 +68,17 @@ export function reportStep(record: StepRecord, status?: string, options: ReportS
           },
         }
       : {}),
+    ...(record.personMessages?.length
+      ? {
+          messages: record.personMessages.map((message) => ({
+            by: message.by,
+            at: message.at,
+            given: message.deliveredAt,
+            generation: message.generation,
+            text: message.text,
+          })),
+        }
+      : {}),
     window,
     at,
     warnAt,

@@ -14,6 +14,7 @@ import type { LeaseHolder } from "../../errors.js";
 import { writeFileAtomically } from "../../fs/atomic-write.js";
 import { safeFileName } from "../../fs/safe-file-name.js";
 import type { Locale } from "../../locale/locale.js";
+import type { PersonMessage } from "../../records/person-messages.js";
 import type { StepRecord } from "../../records/step-record.js";
 import { runDirectory as runDirectoryPath } from "../../storage/files.js";
 import { effectiveStatus, RunDirectory, type HandoffFiles } from "../../storage/run-directory.js";
@@ -46,6 +47,8 @@ export interface StepSource {
   prepareFiles(records: readonly StepRecord[]): Promise<void>;
   locate(path: string): LocatedFile;
   handoffFiles(record: StepRecord): HandoffFiles;
+  /** A person's messages to `run` no session has been given yet (`flower say`), oldest first. */
+  waitingMessages(run: string): Promise<PersonMessage[]>;
   close(): Promise<void>;
 }
 
@@ -77,6 +80,7 @@ function localSource(runDirectory: RunDirectory, store: StoreOption): StepSource
     prepareFiles: async () => undefined,
     locate: (path) => ({ file: existsSync(path) ? path : null, shown: path }),
     handoffFiles: (record) => runDirectory.handoffFiles(record),
+    waitingMessages: async (run) => runDirectory.messages(run),
     close: async () => undefined,
   };
 }
@@ -166,6 +170,7 @@ async function storeSource(
       }
       return { current: local.current, archived: [...archived].sort() };
     },
+    waitingMessages: (run) => view.messages(run),
     close: async () => {
       if (copies !== null) rmSync(copies, { recursive: true, force: true });
       await view.close();

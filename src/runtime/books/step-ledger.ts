@@ -192,6 +192,10 @@ export class StepLedger {
         this.#work.warning(record, event.message);
         this.save();
         break;
+      case "person-message":
+        // Once per message: a session given it again after a driver was killed finds it here already.
+        if (!this.#messageDelivered(event)) return;
+        break;
       case "store-load": {
         const { type: _type, step: _step, ...report } = event;
         record.storeLoads.push({ ...report, at: this.#now() });
@@ -204,6 +208,27 @@ export class StepLedger {
     if (silent) return;
     this.#options.emit(event);
     if (event.type === "context") this.#maybeWarn(event.context);
+  }
+
+  /** Books a person's message the main thread was given; false when the record has it already. */
+  #messageDelivered(event: Extract<FlowerEvent, { type: "person-message" }>): boolean {
+    const messages = (this.#record.personMessages ??= []);
+    if (messages.some((message) => message.id === event.id)) return false;
+    messages.push({
+      id: event.id,
+      by: event.by,
+      at: event.at,
+      text: event.text,
+      generation: event.generation,
+      deliveredAt: this.#now(),
+    });
+    this.save();
+    return true;
+  }
+
+  /** Whether the record has the person's message `id` as given to a session. */
+  hasMessage(id: string): boolean {
+    return this.#record.personMessages?.some((message) => message.id === id) === true;
   }
 
   /** One `near` warning per generation when the context crosses warnAt. */

@@ -42,6 +42,8 @@ import { CONTINUE_PROMPT } from "../text.js";
 import { relocatedRecord, type WorkspaceSync } from "../files/workspace-sync.js";
 import type { TelemetryHook } from "../../telemetry/hook.js";
 import { toolResults } from "../../session-layers/passes/transcript-entries.js";
+import { messageIdOf } from "../person/transcript-message.js";
+import { MessageInbox } from "../person/message-inbox.js";
 import { GitMissingError } from "../../work/git.js";
 import type { WorkCarrier } from "../../work/work-carrier.js";
 import { WorkTracker } from "../../work/work-tracker.js";
@@ -287,6 +289,11 @@ export class StepDriver {
       drive.lease,
       again,
     );
+    // A person's messages are the run's (a workflow run's current step gets them): read while it runs.
+    const inbox = new MessageInbox(
+      this.#parts.records.messages,
+      workflow?.run ?? continuation?.record.run ?? step,
+    );
     const run = new StepRun(
       {
         step,
@@ -309,6 +316,7 @@ export class StepDriver {
       },
       {
         ...this.#environment(step, spec, { policy, settings }, drive.lease, goal !== undefined, work),
+        messages: inbox,
         // The run's other steps (a workflow's earlier ones): their spend counts against its budget.
         spentElsewhere: () =>
           runSpent(
@@ -317,8 +325,12 @@ export class StepDriver {
           ),
       },
     );
-    // The answer may quote what a tool printed: the caller (and the CLI printing it) gets it redacted.
-    return this.#parts.redactor.value(await run.run());
+    try {
+      // The answer may quote what a tool printed: the caller (and the CLI printing it) gets it redacted.
+      return this.#parts.redactor.value(await run.run());
+    } finally {
+      inbox.stop();
+    }
   }
 
   /** Where the goal's check logs go: `<workbench>/artifacts`, else a folder per step in the run directory. */
@@ -385,6 +397,11 @@ export class StepDriver {
       query: o.internal.query,
       now: o.internal.now,
       handoffRequests: lease.requests,
+      messagesInTranscript: async (sessionId, ids) => {
+        // The killed driver's last turn may be only in the child's local JSONL: stored first.
+        await recoverLocalTail(store.inner, sessionId, claudeProjectsDir({ ...process.env, ...o.env }));
+        return transcriptMessages(store, sessionId, ids);
+      },
       ...(work ? { work } : {}),
     };
   }
@@ -458,4 +475,25 @@ async function transcriptHasResult(
     if (entries.some((entry) => toolResults(entry).some((block) => block.tool_use_id === call))) return true;
   }
   return false;
+}
+
+/**
+ * Which of the person's messages `ids` a session's stored transcript holds: as a turn of its own (a user
+ * entry with the message's uuid) or folded in at a boundary (a `queued_command` attachment naming it).
+ * Read below the rewrite passes (`inner`), as the transcript was written.
+ */
+async function transcriptMessages(
+  store: PruningSessionStore,
+  sessionId: string,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  const wanted = new Set(ids);
+  const found = new Set<string>();
+  for (const projectKey of await store.projectKeysOf(sessionId)) {
+    for (const entry of (await store.inner.load({ projectKey, sessionId })) ?? []) {
+      const id = messageIdOf(entry);
+      if (id !== null && wanted.has(id)) found.add(id);
+    }
+  }
+  return found;
 }

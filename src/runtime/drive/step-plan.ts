@@ -4,6 +4,7 @@
  * runs the step from these; the step driver (step-driver.ts) and the step harness build them.
  */
 import type { HandoffRequestSource } from "../generations/handoff-request-watch.js";
+import type { RunMessages } from "../person/message-inbox.js";
 import type { Options } from "@anthropic-ai/claude-agent-sdk";
 import type { DocumentSpec } from "../../documents/document.js";
 import type { ResolvedGoal } from "../../goal/goal-option.js";
@@ -47,6 +48,13 @@ export interface StepEnvironment {
   now(): Date;
   /** Requests of `flower handoff` addressed to this driver (the lease's); absent: nobody can ask. */
   handoffRequests?: HandoffRequestSource;
+  /** A person's messages to the step's run (`flower say`); absent: nobody can say anything. */
+  messages?: RunMessages;
+  /**
+   * Which of `ids` the stored transcript of `sessionId` holds already: a driver killed after its session
+   * was given a message leaves the message's row, and the session it resumes must not get it twice.
+   */
+  messagesInTranscript?(sessionId: string, ids: readonly string[]): Promise<Set<string>>;
   /** The run's work: checkpoints of the workspace (step-work.ts); absent when off or without git. */
   work?: StepWork;
   /** What the run's other steps spent (their records' costs): the run's figure is this plus the step's. @default 0 */

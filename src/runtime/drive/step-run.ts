@@ -40,6 +40,8 @@ import type { StepEnvironment, StepPlan } from "./step-plan.js";
 import { StderrTail } from "../session/stderr-tail.js";
 import { CANNOT_PASS, CONTINUE_AFTER_FAILURE } from "../text.js";
 import { REWOUND_TO_TURN, workNote } from "../files/resumed-files-text.js";
+import type { PersonMessage } from "../../records/person-messages.js";
+import { PERSON_SAID } from "../person/person-text.js";
 
 export type { StepEnvironment, StepPlan } from "./step-plan.js";
 
@@ -64,6 +66,8 @@ export class StepRun {
   readonly #stop = new AbortController();
   /** The run's other steps' spend, read once: they do not run while this step does. */
   readonly #spentElsewhere: number;
+  /** Messages a session was resumed with because they came as the step finished (#lateMessage). */
+  readonly #latePrompts = new Set<string>();
   /** The budget reached and the figure counted against it; null while none is. */
   #budgetHit: { budget: Budget; spent: number } | null = null;
 
@@ -113,12 +117,21 @@ export class StepRun {
     return this.#ledger.record;
   }
 
-  async #session(resume: string | undefined, prompt: string, writing: boolean): Promise<SessionOutcome> {
+  async #session(
+    resume: string | undefined,
+    prompt: string | PersonMessage,
+    writing: boolean,
+  ): Promise<SessionOutcome> {
     const plan = this.#plan;
     const env = this.#env;
     const ledger = this.#ledger;
     await env.beforeSession(resume);
     ledger.settle();
+    if (resume !== undefined && !writing) await this.#messagesGivenBefore(resume);
+    // A step that ends in a document hears what was said to the run in its prompt (person-text.ts).
+    const opening = !writing && plan.freeze && env.messages ? await env.messages.refresh() : [];
+    if (opening.length > 0 && typeof prompt === "string")
+      prompt = `${prompt}\n\n${PERSON_SAID[plan.locale](opening)}`;
     const sink = (event: FlowerEvent) => {
       ledger.accept(event.type === "context" ? this.#withSpend(event) : event, writing);
       if (event.type === "usage") this.#overBudget();
@@ -165,17 +178,72 @@ export class StepRun {
         ...(env.handoffRequests && !writing
           ? { requested: () => env.handoffRequests!.pending() !== null }
           : {}),
+        // The writing turn gets none: a message said meanwhile is for the successor.
+        ...(env.messages && !writing ? { messages: env.messages, lateMessages: !plan.freeze } : {}),
+        ...(opening.length > 0 && typeof prompt === "string" ? { opening } : {}),
       });
     } finally {
       unwatch();
+      // The session's transcript is stored now: the messages it was given leave the channel.
+      if (!writing) await env.messages?.settle();
     }
+  }
+
+  /**
+   * Before a session is resumed: the run's messages its stored transcript holds already were given to it
+   * by a driver killed before it could clear them. They are booked (once) and cleared, not given again.
+   */
+  async #messagesGivenBefore(resume: string): Promise<void> {
+    const env = this.#env;
+    if (!env.messages || !env.messagesInTranscript) return;
+    const waiting = await env.messages.refresh();
+    if (waiting.length === 0) return;
+    const held = await env.messagesInTranscript(
+      resume,
+      waiting.map((message) => message.id),
+    );
+    const ledger = this.#ledger;
+    for (const message of waiting) {
+      if (!held.has(message.id)) continue;
+      env.messages.given(message);
+      ledger.accept(
+        {
+          type: "person-message",
+          step: this.#plan.step,
+          id: message.id,
+          by: message.by,
+          at: message.at,
+          text: message.text,
+          generation: ledger.generationNumber,
+        },
+        false,
+      );
+    }
+    await env.messages.settle();
+  }
+
+  /**
+   * A person's messages that came as the session finished: the step goes on with them instead of
+   * ending (they were said before it was over). The first is the resumed session's prompt, the rest
+   * follow it. Null when none waits, after a stop, or in a step that ends in a document (its last
+   * answer is the document: the run's next session gets them).
+   */
+  async #lateMessage(): Promise<PersonMessage | null> {
+    const messages = this.#env.messages;
+    if (!messages || this.#plan.freeze || this.#stop.signal.aborted || this.#ledger.sessionId === null)
+      return null;
+    // Each at most once as a prompt: a session that never said it started it must not loop.
+    const next = (await messages.refresh()).find((message) => !this.#latePrompts.has(message.id));
+    if (next === undefined) return null;
+    this.#latePrompts.add(next.id);
+    return next;
   }
 
   async run(): Promise<StepResult> {
     const plan = this.#plan;
     const ledger = this.#ledger;
     let resume: string | undefined;
-    let prompt = plan.prompt;
+    let prompt: string | PersonMessage = plan.prompt;
     const pendingFile = plan.continuation?.record.pendingHandoff ?? null;
     const pendingPrompt = plan.continuation?.record.pendingPrompt ?? null;
     if (plan.continuation) {
@@ -220,6 +288,12 @@ export class StepRun {
       ledger.account(outcome, true);
 
       if (outcome.kind === "completed") {
+        const late = await this.#lateMessage();
+        if (late !== null) {
+          resume = ledger.sessionId ?? undefined;
+          prompt = late;
+          continue;
+        }
         ledger.answer(outcome.resultText);
         // The frozen document and "done" go in one write: a driver killed between two writes left a
         // frozen step "running", and continue asked for the document again (archiving the first).
@@ -296,7 +370,12 @@ export class StepRun {
       }
 
       // handoff-due or overflow: switch generations — unless a switch cannot help (generation-switch.ts).
-      const refused = switchRefused(this.#switch, outcome, resume !== undefined, prompt);
+      const refused = switchRefused(
+        this.#switch,
+        outcome,
+        resume !== undefined,
+        typeof prompt === "string" ? prompt : prompt.text,
+      );
       if (refused !== null) {
         ledger.addError(refused);
         const result = await this.#finish("failed");

@@ -10,13 +10,18 @@ export class PromptQueue implements AsyncIterable<SDKUserMessage> {
   #wake: (() => void) | undefined;
   #ended = false;
 
-  push(text: string): void {
+  /**
+   * `uuid` names the message in the transcript (a user entry's `uuid`, or the `source_uuid` of the
+   * attachment a message folded in at a boundary becomes) and in the binary's `command_lifecycle` frames.
+   */
+  push(text: string, uuid?: string): void {
     if (this.#ended) throw new Error("PromptQueue: push after end");
     this.#pending.push({
       type: "user",
       message: { role: "user", content: text },
       parent_tool_use_id: null,
       session_id: "",
+      ...(uuid !== undefined ? { uuid: uuid as `${string}-${string}-${string}-${string}-${string}` } : {}),
     });
     this.#wake?.();
   }

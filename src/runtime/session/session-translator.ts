@@ -26,7 +26,13 @@ export type SessionSignal =
   /** A result message arrived; `backgroundRunning` = the CLI will start another turn on its own. */
   | { kind: "result"; backgroundRunning: boolean }
   /** The binary is about to send a failed request again (`system/api_retry`): its status and error. */
-  | { kind: "api-retry"; status: number | null; error: string | null };
+  | { kind: "api-retry"; status: number | null; error: string | null }
+  /**
+   * A user message sent into the session moved on (`command_lifecycle`): `queued` when the binary took
+   * it, `started` when it went into the main thread's next request (folded in at a boundary, or as a
+   * turn of its own), then `completed` or `cancelled`. `uuid` is the message's.
+   */
+  | { kind: "command"; uuid: string; state: string };
 
 /** What a session run counted: read from the stream, and carried as they are into its outcome. */
 export interface SessionCounts {
@@ -189,6 +195,12 @@ export class SessionTranslator {
   }
 
   read(message: SDKMessage): SessionSignal[] {
+    // Not in the SDK's message union (yet): the binary sends it all the same (CLI 2.1.332).
+    const lifecycle = message as { type: string; command_uuid?: unknown; state?: unknown };
+    if (lifecycle.type === "command_lifecycle") {
+      if (typeof lifecycle.command_uuid !== "string" || typeof lifecycle.state !== "string") return [];
+      return [{ kind: "command", uuid: lifecycle.command_uuid, state: lifecycle.state }];
+    }
     switch (message.type) {
       case "system":
         return this.#system(message);

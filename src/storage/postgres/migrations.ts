@@ -1,7 +1,7 @@
 /**
  * flower's Postgres schema as an ordered list of migrations. Each runs once per schema, inside the
  * migration transaction (migrate.ts), and its version is recorded in `flower_schema_version`. Never edit
- * or reorder a released migration: add the next version instead (version 2 added run records, leases and workspace files; 4 the fleet's runs; 5 the runs' work).
+ * or reorder a released migration: add the next version instead (version 2 added run records, leases and workspace files; 4 the fleet's runs; 5 the runs' work; 6 a person's messages to runs).
  *
  * Tables carry a `flower_` prefix so they can share a schema (default `public`) with an application's own.
  */
@@ -141,6 +141,23 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
         PRIMARY KEY (run, seq)
       )`,
+    ],
+  },
+  {
+    version: 6,
+    description: "a person's messages to runs (flower say)",
+    statements: (schema) => [
+      // One row per message until the transcript holds it (records/person-messages.ts); `seq` keeps the
+      // order they were said in.
+      `CREATE TABLE ${schema}.flower_person_messages (
+        seq BIGSERIAL PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        run TEXT NOT NULL,
+        text TEXT NOT NULL,
+        by_whom TEXT NOT NULL,
+        at TEXT NOT NULL
+      )`,
+      `CREATE INDEX flower_person_messages_run ON ${schema}.flower_person_messages (run, seq)`,
     ],
   },
 ];

@@ -28,6 +28,7 @@ import type { LeaseRow } from "../../records/lease.js";
 import type { AcquireOptions, AcquireResult } from "../../records/run-records.js";
 import type { StepRecord } from "../../records/step-record.js";
 import { PostgresHandoffRequests } from "./postgres-handoff-requests.js";
+import { PostgresPersonMessages } from "./postgres-person-messages.js";
 
 interface LeaseColumns extends QueryResultRow {
   step: string;
@@ -68,6 +69,8 @@ export class PostgresRunRecords {
   readonly #leases: string;
   /** `flower handoff`'s channel to the live driver (handoff-requests.ts). */
   readonly requests: PostgresHandoffRequests;
+  /** `flower say`'s channel to a run, whichever machine drives it (person-messages.ts). */
+  readonly messages: PostgresPersonMessages;
 
   /** `pool` resolves once the schema is migrated; `schema` is already quoted. */
   constructor(pool: () => Promise<Pool>, schema: string, location: string) {
@@ -75,6 +78,7 @@ export class PostgresRunRecords {
     this.#steps = `${schema}.flower_steps`;
     this.#leases = `${schema}.flower_leases`;
     this.requests = new PostgresHandoffRequests(pool, schema, location);
+    this.messages = new PostgresPersonMessages(pool, schema, location);
     this.location = location;
   }
 
@@ -148,6 +152,7 @@ export class PostgresRunRecords {
   async deleteSteps(client: ClientBase, steps: readonly string[]): Promise<number> {
     await client.query(`DELETE FROM ${this.#leases} WHERE step = ANY($1)`, [steps]);
     await this.requests.deleteSteps(client, steps);
+    await this.messages.deleteSteps(client, steps);
     const { rowCount } = await client.query(`DELETE FROM ${this.#steps} WHERE step = ANY($1)`, [steps]);
     return rowCount ?? 0;
   }

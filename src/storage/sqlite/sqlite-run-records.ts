@@ -15,6 +15,7 @@ import { manifestPath, readManifestFile, writeManifestFile } from "../../records
 import type { AcquireOptions, AcquireResult, RunRecords } from "../../records/run-records.js";
 import type { StepRecord } from "../../records/step-record.js";
 import { SqliteHandoffRequests } from "./sqlite-handoff-requests.js";
+import { SqlitePersonMessages } from "./sqlite-person-messages.js";
 import { openWal } from "./open-wal.js";
 
 const SCHEMA_VERSION = 1;
@@ -49,6 +50,8 @@ export class SqliteRunRecords implements RunRecords {
   readonly #db: Database.Database;
   /** `flower handoff`'s channel to the live driver (handoff-requests.ts). */
   readonly requests: SqliteHandoffRequests;
+  /** `flower say`'s channel to a run (person-messages.ts). */
+  readonly messages: SqlitePersonMessages;
 
   constructor(runDir: string, options: { busyTimeoutMs?: number } = {}) {
     makePrivateDirectory(runDir);
@@ -63,6 +66,7 @@ export class SqliteRunRecords implements RunRecords {
       this.#db = openWal(this.location, options.busyTimeoutMs ?? 10_000);
       this.#migrate();
       this.requests = new SqliteHandoffRequests(this.#db);
+      this.messages = new SqlitePersonMessages(this.#db);
     } catch (error) {
       throw new StoreError(`Cannot open the run records at ${this.location}: ${String(error)}`, {
         cause: error,
@@ -181,6 +185,7 @@ export class SqliteRunRecords implements RunRecords {
         deleted = this.#db.prepare("DELETE FROM steps WHERE step = ?").run(step).changes > 0;
         this.#db.prepare("DELETE FROM leases WHERE step = ?").run(step);
         this.requests.deleteStep(step);
+        this.messages.deleteStep(step);
         this.#mirror();
       })
       .immediate();

@@ -236,9 +236,13 @@ describe("flower serve in Chromium", () => {
         await page.screenshot({ path: join(resolve(SCREENSHOTS), "serve.png"), fullPage: true });
       }
 
-      // A run directory has no fleet: no buttons. An action posted by hand without the token, or with a
-      // wrong one, is refused before anything else is looked at, and the run goes on.
-      expect(await row("live").locator("button").count()).toBe(0);
+      // A run directory has no fleet: nothing to approve or cancel, only the field that tells the run
+      // something (flower say). An action posted by hand without the token, or with a wrong one, is
+      // refused before anything else is looked at, and the run goes on.
+      expect(
+        await row("live").locator('button[data-action="approve"], button[data-action="cancel"]').count(),
+      ).toBe(0);
+      expect(await row("live").locator('input[data-say="live"]').count()).toBe(1);
       const statuses = await page.evaluate(async (target) => {
         const without = await fetch(target, { method: "POST" });
         const wrong = await fetch(target, {

@@ -53,6 +53,7 @@ describe("PostgresSessionStore schema", () => {
       "flower_fleet_runs",
       "flower_handoff_requests",
       "flower_leases",
+      "flower_person_messages",
       "flower_schema_version",
       "flower_steps",
       "flower_transcripts",

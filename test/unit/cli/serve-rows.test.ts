@@ -100,7 +100,8 @@ describe("runRows", () => {
       task: "Fix the flaky test",
       report: true,
     });
-    expect(row!.can).toEqual({ approve: false, cancel: true });
+    // A run going on may be told something (flower say).
+    expect(row!.can).toEqual({ approve: false, cancel: true, say: true });
   });
 
   it("names the holder, marks a paused run approvable, and keeps runs in the order of their last update", () => {
@@ -112,7 +113,9 @@ describe("runRows", () => {
       ["alone", "done", null, "pid 7@b3", null],
       ["p", "paused", "requirements", null, null],
     ]);
-    expect(rows[1]!.can).toEqual({ approve: true, cancel: true });
+    expect(rows[1]!.can).toEqual({ approve: true, cancel: true, say: true });
+    // A run that has ended has no session left to read a message.
+    expect(rows[0]!.can).toEqual({ approve: false, cancel: false, say: false });
   });
 });
 
@@ -151,20 +154,20 @@ describe("fleetRows", () => {
       machine: "pid 9@b3",
       gauge: { context: 50_000 },
       report: true,
-      can: { approve: false, cancel: false },
+      can: { approve: false, cancel: false, say: false },
     });
     expect(byName.get("q")).toMatchObject({
       status: "queued",
       gauge: null,
       report: false,
       task: "task of q",
-      can: { approve: false, cancel: true },
+      can: { approve: false, cancel: true, say: true },
     });
     // A step outside the fleet is shown, with nothing to approve or cancel.
-    expect(byName.get("alone")!.can).toEqual({ approve: false, cancel: false });
+    expect(byName.get("alone")!.can).toEqual({ approve: false, cancel: false, say: false });
     expect(fleetRows([], [view("d", "done"), view("p", "paused")]).map((row) => row.can)).toEqual([
-      { approve: false, cancel: false },
-      { approve: true, cancel: true },
+      { approve: false, cancel: false, say: false },
+      { approve: true, cancel: true, say: true },
     ]);
   });
 });

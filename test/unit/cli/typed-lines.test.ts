@@ -15,6 +15,7 @@ import { SERVE_LINES } from "../../../src/cli/page/serve-terminal-text.js";
 import { PROVIDER_TEXT } from "../../../src/cli/providers/provider-text.js";
 import { CHANGED_TEXT } from "../../../src/cli/record-views/changed-text.js";
 import { CLI_TEXT } from "../../../src/cli/text.js";
+import { SAY_TEXT } from "../../../src/cli/say-text.js";
 import { WORK_TEXT } from "../../../src/cli/work-commands/work-text.js";
 import { commandLike } from "../../../src/cli/command-line/command-like.js";
 import { parseCommandLine } from "../../../src/cli/command-line/args.js";
@@ -60,6 +61,7 @@ const TABLES = {
   SERVE_LINES,
   SERVE_TEXT,
   NOTIFY_TEXT,
+  SAY_TEXT,
 };
 
 describe("every line to type starts as the person's shell reaches flower", () => {
