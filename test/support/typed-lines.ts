@@ -12,10 +12,10 @@ const COMMAND_WORDS =
 const MENTION = new RegExp(`(npx )?flower (${COMMAND_WORDS})(?=[\\s,、:;:)。?]|$)`, "gu");
 
 /**
- * Mentions that say what was done (`rewound … (flower rewind)`, a person's `flower handoff`), not a
+ * Mentions that say what was done (`rewound … (flower rewind)`, a person's `flower handoff` or `flower say`), not a
  * line to type.
  */
-const NOT_TO_TYPE = [/\(flower rewind\)/u, /(\(|via |用 |with )flower handoff/u];
+const NOT_TO_TYPE = [/\(flower rewind\)/u, /(\(|via |用 |with )flower handoff/u, /\(flower say[;,),]/u];
 
 /**
  * The mentions of a command in `line` that do not start with `invocation` (`flower` or `npx flower`),
