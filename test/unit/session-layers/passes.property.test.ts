@@ -5,10 +5,12 @@ import { pruneDenials } from "../../../src/session-layers/passes/prune-denials.j
 import { pruneDisconnects } from "../../../src/session-layers/passes/prune-disconnects.js";
 import { rewriteTranscript, type RewriteOptions } from "../../../src/session-layers/passes/rewrite.js";
 import { trimResults } from "../../../src/session-layers/passes/trim-results.js";
-import { INTERRUPTED_NOTE } from "../../../src/session-layers/text.js";
+import { EPHEMERAL_EXPIRED, INTERRUPTED_NOTE, ephemeralLabel } from "../../../src/session-layers/text.js";
 import { passChoiceArbitrary, sessionArbitrary, type PassChoice } from "./transcript-arbitrary.js";
 import {
   INTERRUPTED_TEXT,
+  REJECTED_TEXT,
+  REFUSED_TEXT,
   assertLinksResolve,
   assertPaired,
   deepFreeze,
@@ -32,8 +34,8 @@ function optionsFor(choice: PassChoice): RewriteOptions {
   };
 }
 
-/** Ephemeral Bash results in input order that the expiry may touch: not denied, not interrupted. */
-function ephemeralResults(entries: readonly Entry[]): string[] {
+/** Bash commands by tool_use id. */
+function bashCommands(entries: readonly Entry[]): Map<string, string> {
   const commands = new Map<string, string>();
   for (const entry of entries) {
     const blocks = ((entry["message"] as { content?: unknown })?.content ?? []) as Array<
@@ -46,21 +48,53 @@ function ephemeralResults(entries: readonly Entry[]): string[] {
         commands.set(block["id"] as string, input.command);
     }
   }
+  return commands;
+}
+
+/**
+ * Ephemeral Bash results in input order that the expiry may touch: not denied, not refused or rejected
+ * by a person, not interrupted.
+ */
+function ephemeralResults(entries: readonly Entry[]): string[] {
+  const commands = bashCommands(entries);
   const ids: string[] = [];
   for (const entry of entries) {
-    if (entry["toolDenialKind"] === "permission-rule") continue;
+    if (entry["toolDenialKind"] !== undefined) continue;
     for (const id of toolResultIds(entry)) {
       const command = commands.get(id);
       if (command === undefined || !testIsEphemeral(command)) continue;
-      if (resultBlockById([entry], id)?.block["content"] === INTERRUPTED_TEXT) continue;
+      const text = resultBlockById([entry], id)?.block["content"];
+      // Told by their words where the CLI marks nothing (a person's "no" through the SDK is marked).
+      if (text === INTERRUPTED_TEXT || text === REJECTED_TEXT) continue;
       ids.push(id);
     }
   }
   return ids;
 }
 
+/** tool_use id → the content of its result. */
+function contentsById(entries: readonly Entry[]): Map<string, unknown> {
+  const contents = new Map<string, unknown>();
+  for (const entry of entries)
+    for (const id of toolResultIds(entry)) contents.set(id, resultBlockById([entry], id)?.block["content"]);
+  return contents;
+}
+
+/** Model responses after the entry holding `id`'s result, as the CLI counts turns (synthetic errors not). */
+function turnsAfterResult(entries: readonly Entry[], id: string): number {
+  const at = entries.findIndex((entry) => toolResultIds(entry).includes(id));
+  const responses = new Set<unknown>();
+  for (const entry of entries.slice(at + 1))
+    if (entry.type === "assistant" && entry["isApiErrorMessage"] !== true)
+      responses.add((entry["message"] as { id?: unknown }).id);
+  return responses.size;
+}
+
+/** A rule's denials: a person's "no" carries the same marker with `holdsPersonsWords`, and stays. */
 function denialEntries(entries: readonly Entry[]): Entry[] {
-  return entries.filter((entry) => entry["toolDenialKind"] === "permission-rule");
+  return entries.filter(
+    (entry) => entry["toolDenialKind"] === "permission-rule" && entry["holdsPersonsWords"] !== true,
+  );
 }
 
 function checkRewrite(input: Entry[], choice: PassChoice): void {
@@ -114,16 +148,39 @@ function checkRewrite(input: Entry[], choice: PassChoice): void {
       denials.slice(0, denials.length - keptDenials.length).flatMap(toolResultIds).length,
     );
 
+  // The older glances become the hint, unless the hint would be longer than what it replaces.
+  const was = contentsById(input);
+  const now = contentsById(entries);
   const ephemeral = ephemeralResults(input);
+  const commands = bashCommands(input);
   const keep = choice.expire ? choice.expire.keepEphemeral : Infinity;
-  const expired = ephemeral.slice(0, Math.max(0, ephemeral.length - keep));
+  const older = new Set(ephemeral.slice(0, Math.max(0, ephemeral.length - keep)));
+  const expected = new Map<string, unknown>();
   for (const id of ephemeral) {
-    const now = resultBlockById(entries, id)?.block["content"];
-    if (expired.includes(id))
-      expect(now).toMatch(/^\[`.+` 的结果已过期\(第 \d+ 轮前\),当前状态可能已变。需要请重新执行\]$/);
-    else expect(now).toEqual(resultBlockById(input, id)?.block["content"]);
+    const original = was.get(id) as string;
+    const hint = EPHEMERAL_EXPIRED.zh(ephemeralLabel(commands.get(id)!), turnsAfterResult(entries, id));
+    expected.set(id, older.has(id) && hint.length < original.length ? hint : original);
   }
-  expect(report.expired).toBe(expired.length);
+  expect(new Map(ephemeral.map((id) => [id, now.get(id)]))).toEqual(expected);
+  expect(report.expired).toBe([...expected].filter(([id, text]) => text !== was.get(id)).length);
+
+  // No pass puts in more than it takes out: every result is at most as long as it was, and the report
+  // never counts a loss.
+  const grown = [...now].filter(([id, text]) => {
+    const original = was.get(id);
+    return typeof text === "string" && typeof original === "string" && text.length > original.length;
+  });
+  expect(grown).toEqual([]);
+  expect(report.charsSaved).toBeGreaterThanOrEqual(0);
+
+  // A person's decision reaches the model as it was written.
+  const decisions = input.flatMap((entry) =>
+    toolResultIds(entry).filter((id) => {
+      const original = was.get(id);
+      return original === REJECTED_TEXT || (original === REFUSED_TEXT && entry["holdsPersonsWords"] === true);
+    }),
+  );
+  expect(decisions.map((id) => now.get(id))).toEqual(decisions.map((id) => was.get(id)));
 
   // Trimmed results point at a spill file holding exactly the original text.
   for (const spill of spills) expect(spill.path.startsWith(`${SPILL_DIR}/trim-`)).toBe(true);
