@@ -16,7 +16,7 @@
 import type { Locale } from "../../locale/locale.js";
 import type { PassResult, RewriteReport } from "./rewrite-report.js";
 import { ResultReplacements, scanResults, type ResultScan } from "./result-scan.js";
-import { blockChars, turnsAfter, type Entry } from "./transcript-entries.js";
+import { blockChars, turnsAfter, type Entry, type ResumedChain } from "./transcript-entries.js";
 
 export interface ExpireEphemeralOptions {
   /** Newest ephemeral results kept verbatim. */
@@ -39,7 +39,7 @@ interface Candidate {
 export function expireEphemeral(
   entries: readonly Entry[],
   options: ExpireEphemeralOptions,
-  chain?: ReadonlySet<string>,
+  chain?: ResumedChain,
 ): PassResult {
   const replacements = new ResultReplacements();
   const report = planExpiry(scanResults(entries, chain), options, replacements);

@@ -11,7 +11,7 @@
 import type { PassResult } from "./rewrite-report.js";
 import { removeToolCalls } from "./remove-tool-calls.js";
 import { resumedChain } from "./resumed-chain.js";
-import { isDenial, onChain, toolResults, type Entry } from "./transcript-entries.js";
+import { isDenial, onChain, toolResults, type Entry, type ResumedChain } from "./transcript-entries.js";
 
 export interface PruneDenialsOptions {
   /** Newest denial entries kept verbatim. */
@@ -21,7 +21,7 @@ export interface PruneDenialsOptions {
 export function pruneDenials(
   entries: readonly Entry[],
   options: PruneDenialsOptions,
-  chain: ReadonlySet<string> = resumedChain(entries),
+  chain: ResumedChain = resumedChain(entries),
 ): PassResult {
   const denials: number[] = [];
   entries.forEach((entry, index) => {

@@ -26,6 +26,7 @@ import {
   contentBlocks,
   isToolResult,
   type Entry,
+  type ResumedChain,
 } from "./transcript-entries.js";
 
 const NO_BLOCKS: readonly unknown[] = [];
@@ -37,7 +38,7 @@ export interface PruneDisconnectsOptions {
 export function pruneDisconnects(
   entries: readonly Entry[],
   options: PruneDisconnectsOptions,
-  chain: ReadonlySet<string> = resumedChain(entries),
+  chain: ResumedChain = resumedChain(entries),
 ): PassResult {
   const note = INTERRUPTED_NOTE[options.locale];
   const drop = new Set<number>();

@@ -25,6 +25,7 @@ import {
   type Entry,
   type ToolResultBlock,
   type ToolUseBlock,
+  type ResumedChain,
 } from "./transcript-entries.js";
 
 export interface ScannedResult {
@@ -41,7 +42,7 @@ export interface ScannedResult {
 export interface ResultScan {
   entries: readonly Entry[];
   /** The uuids the binary sends on resume. */
-  chain: ReadonlySet<string>;
+  chain: ResumedChain;
   /** Every tool_result block of every user entry on the chain, in transcript order. */
   results: ScannedResult[];
   /** tool_use id → the tool_use block, over the whole transcript (a later duplicate wins). */
@@ -50,7 +51,7 @@ export interface ResultScan {
 
 export function scanResults(
   entries: readonly Entry[],
-  chain: ReadonlySet<string> = resumedChain(entries),
+  chain: ResumedChain = resumedChain(entries),
 ): ResultScan {
   const results: ScannedResult[] = [];
   const uses = new Map<string, ToolUseBlock>();

@@ -18,186 +18,213 @@
  * - The rest of a response. The other entries of a chain response (same `message.id`) and the tool
  *   results hanging off them are sent with it (the binary recovers parallel calls that way).
  */
-import { isRecord, toolResults, type Entry } from "./transcript-entries.js";
+import { isRecord, toolResults, type Entry, type ResumedChain } from "./transcript-entries.js";
 
-interface Row {
-  index: number;
-  entry: Entry;
-}
+export type { ResumedChain } from "./transcript-entries.js";
 
 /** Entry types that take part in the chain (the binary's transcript rows); markers have no uuid. */
 const ROW_TYPES = new Set(["user", "assistant", "attachment", "system"]);
 
-/** The uuids of the entries the binary sends on resume (see the module comment). */
-export function resumedChain(entries: readonly Entry[]): ReadonlySet<string> {
+const NONE = -1;
+
+/**
+ * The entries the binary sends on resume (see the module comment). Worked out on entry indexes in a few
+ * flat walks, and asked by uuid through the index the walk needed anyway: every load of a 20k-entry
+ * session runs it (a set of the chain's uuids alone cost a third of it).
+ */
+export function resumedChain(entries: readonly Entry[]): ResumedChain {
+  const count = entries.length;
   const sidechainFile = !entries.some(
     (entry) => (entry.type === "user" || entry.type === "assistant") && entry["isSidechain"] !== true,
   );
-  // uuid → row; a uuid written twice is the later row, as the binary's map keeps it.
-  const rows = new Map<string, Row>();
-  let boundary = -1;
+  // uuid → index; a uuid written twice is the later row, as the binary's map keeps it.
+  const indexOf = new Map<string, number>();
+  let boundary = NONE;
   let checkpoint: { uuid: string; explicit: boolean } | undefined;
-  entries.forEach((entry, index) => {
+  for (let index = 0; index < count; index += 1) {
+    const entry = entries[index] as Entry;
     if (entry.type === "last-prompt" && typeof entry["leafUuid"] === "string")
       checkpoint = { uuid: entry["leafUuid"], explicit: entry["explicit"] === true };
-    if (typeof entry.uuid !== "string" || !ROW_TYPES.has(entry.type)) return;
-    rows.set(entry.uuid, { index, entry });
+    if (typeof entry.uuid !== "string" || !ROW_TYPES.has(entry.type)) continue;
+    indexOf.set(entry.uuid, index);
     if (isCompactBoundary(entry) && (sidechainFile || entry["isSidechain"] !== true)) boundary = index;
-  });
-  const parents = new Map<string, string | null>();
-  for (const [uuid, { entry }] of rows) parents.set(uuid, parentOf(entry));
-
-  const preserved = boundary < 0 ? [] : preservedUuids(entries[boundary] as Entry, rows, parents);
-  const kept = new Set(preserved.map(({ uuid }) => uuid));
-  for (const [uuid, row] of rows) if (row.index < boundary && !kept.has(uuid)) rows.delete(uuid);
-  if (preserved.length > 0) {
-    // The binary's re-link: anchor → preserved… → what hung off the anchor.
-    const last = (preserved.at(-1) as { uuid: string }).uuid;
-    const anchor = (preserved[0] as { anchor: string }).anchor;
-    for (const [uuid, parent] of parents) if (parent === anchor && !kept.has(uuid)) parents.set(uuid, last);
-    preserved.forEach(({ uuid }, position) =>
-      parents.set(uuid, position === 0 ? anchor : (preserved[position - 1] as { uuid: string }).uuid),
-    );
   }
 
-  const leaf = sidechainFile ? sidechainLeaf(rows, parents) : mainLeaf(entries, rows, parents, checkpoint);
-  const chain = new Set<string>();
-  for (let uuid: string | null = leaf ?? null; uuid !== null && rows.has(uuid) && !chain.has(uuid);) {
-    chain.add(uuid);
-    uuid = parents.get(uuid) ?? null;
+  // A row is what the binary keeps: the last copy of its uuid, not before the last compact boundary
+  // unless the boundary preserves it.
+  const row = new Uint8Array(count);
+  for (const index of indexOf.values()) if (index >= boundary) row[index] = 1;
+  const parent = new Int32Array(count).fill(NONE);
+  const parentOf = (index: number): number => {
+    const uuid = (entries[index] as Entry)["parentUuid"];
+    const found = typeof uuid === "string" ? indexOf.get(uuid) : undefined;
+    return found === undefined ? NONE : found;
+  };
+  for (const index of indexOf.values()) parent[index] = parentOf(index);
+
+  if (boundary !== NONE) {
+    const preserved = preservedIndexes(entries[boundary] as Entry, indexOf, parent);
+    if (preserved !== null) {
+      // The binary's re-link: anchor → preserved… → what hung off the anchor.
+      const { anchor, indexes } = preserved;
+      const last = indexes.at(-1) as number;
+      for (let index = 0; index < count; index += 1)
+        if (row[index] === 1 && parent[index] === anchor) parent[index] = last;
+      indexes.forEach((index, position) => {
+        row[index] = 1;
+        parent[index] = position === 0 ? anchor : (indexes[position - 1] as number);
+      });
+    }
   }
-  addRestOfResponses(chain, rows);
-  return chain;
+
+  const leaf = sidechainFile
+    ? sidechainLeaf(entries, row, parent)
+    : mainLeaf(
+        entries,
+        row,
+        parent,
+        checkpoint === undefined ? undefined : { ...checkpoint, index: indexOf.get(checkpoint.uuid) },
+      );
+  const onChain = new Uint8Array(count);
+  for (
+    let index = leaf;
+    index !== NONE && row[index] === 1 && onChain[index] === 0;
+    index = parent[index] as number
+  )
+    onChain[index] = 1;
+  addRestOfResponses(entries, row, parent, onChain);
+
+  return { has: (uuid) => onChain[indexOf.get(uuid) ?? NONE] === 1 };
 }
 
 function isCompactBoundary(entry: Entry): boolean {
   return entry.type === "system" && entry["subtype"] === "compact_boundary";
 }
 
-function parentOf(entry: Entry): string | null {
-  const parent = entry["parentUuid"];
-  return typeof parent === "string" ? parent : null;
-}
-
 /**
- * The uuids a compact boundary keeps, in order, each with the anchor it hangs from: the list in
- * `preservedMessages`, else the walk from `preservedSegment.tailUuid` up to its `headUuid`. None when
+ * The rows a compact boundary keeps, in order, and the anchor they hang from: the list in
+ * `preservedMessages`, else the walk from `preservedSegment.tailUuid` up to its `headUuid`. Null when
  * the list names a missing entry or the walk breaks (the binary then keeps none either).
  */
-function preservedUuids(
+function preservedIndexes(
   boundary: Entry,
-  rows: ReadonlyMap<string, Row>,
-  parents: ReadonlyMap<string, string | null>,
-): Array<{ uuid: string; anchor: string }> {
+  indexOf: ReadonlyMap<string, number>,
+  parent: Int32Array,
+): { anchor: number; indexes: number[] } | null {
   const metadata = boundary["compactMetadata"];
-  if (!isRecord(metadata)) return [];
+  if (!isRecord(metadata)) return null;
   const messages = metadata["preservedMessages"];
   const segment = metadata["preservedSegment"];
-  let anchor: unknown;
-  let uuids: string[] = [];
+  let anchorUuid: unknown;
+  let indexes: number[] = [];
   if (isRecord(messages) && Array.isArray(messages["uuids"])) {
-    anchor = messages["anchorUuid"];
-    uuids = messages["uuids"].filter((uuid): uuid is string => typeof uuid === "string");
-    if (uuids.some((uuid) => !rows.has(uuid))) return [];
-  } else if (isRecord(segment) && typeof segment["tailUuid"] === "string") {
-    anchor = segment["anchorUuid"];
-    const walked: string[] = [];
-    let uuid: string | null = segment["tailUuid"];
-    while (uuid !== null && rows.has(uuid) && !walked.includes(uuid)) {
-      walked.push(uuid);
-      if (uuid === segment["headUuid"]) break;
-      uuid = parents.get(uuid) ?? null;
+    anchorUuid = messages["anchorUuid"];
+    for (const uuid of messages["uuids"]) {
+      const index = typeof uuid === "string" ? indexOf.get(uuid) : undefined;
+      if (index === undefined) return null;
+      indexes.push(index);
     }
-    if (walked.at(-1) !== segment["headUuid"]) return [];
-    uuids = walked.reverse();
+  } else if (isRecord(segment) && typeof segment["tailUuid"] === "string") {
+    anchorUuid = segment["anchorUuid"];
+    const head = typeof segment["headUuid"] === "string" ? indexOf.get(segment["headUuid"]) : undefined;
+    let index = indexOf.get(segment["tailUuid"]) ?? NONE;
+    while (index !== NONE && !indexes.includes(index)) {
+      indexes.push(index);
+      if (index === head) break;
+      index = parent[index] as number;
+    }
+    if (head === undefined || indexes.at(-1) !== head) return null;
+    indexes = indexes.reverse();
   }
-  if (typeof anchor !== "string") return [];
-  return uuids.map((uuid) => ({ uuid, anchor }));
+  const anchor = typeof anchorUuid === "string" ? indexOf.get(anchorUuid) : undefined;
+  return anchor === undefined || indexes.length === 0 ? null : { anchor, indexes };
 }
 
-/** Whether walking up from `uuid` reaches `ancestor` (itself included). */
-function descends(uuid: string, ancestor: string, parents: ReadonlyMap<string, string | null>): boolean {
-  const seen = new Set<string>();
-  for (let at: string | null = uuid; at !== null && !seen.has(at); at = parents.get(at) ?? null) {
+/** Whether walking up from `index` reaches `ancestor` (itself included). */
+function descends(index: number, ancestor: number, parent: Int32Array): boolean {
+  for (
+    let at = index, steps = 0;
+    at !== NONE && steps <= parent.length;
+    at = parent[at] as number, steps += 1
+  )
     if (at === ancestor) return true;
-    seen.add(at);
-  }
   return false;
 }
 
 function mainLeaf(
   entries: readonly Entry[],
-  rows: ReadonlyMap<string, Row>,
-  parents: ReadonlyMap<string, string | null>,
-  checkpoint: { uuid: string; explicit: boolean } | undefined,
-): string | undefined {
-  let lastRow: string | undefined;
-  for (let index = entries.length - 1; index >= 0 && lastRow === undefined; index -= 1) {
+  row: Uint8Array,
+  parent: Int32Array,
+  checkpoint: { index: number | undefined; explicit: boolean } | undefined,
+): number {
+  let lastRow = NONE;
+  for (let index = entries.length - 1; index >= 0 && lastRow === NONE; index -= 1) {
     const entry = entries[index] as Entry;
-    const uuid = entry.uuid;
-    if (typeof uuid === "string" && rows.get(uuid)?.index === index && entry["isSidechain"] !== true)
-      if (!(entry.type === "system" && entry["subtype"] === "file_snapshot")) lastRow = uuid;
+    if (row[index] === 1 && entry["isSidechain"] !== true && entry["subtype"] !== "file_snapshot")
+      lastRow = index;
   }
   let start = lastRow;
-  if (checkpoint !== undefined && rows.has(checkpoint.uuid))
-    if (checkpoint.explicit || lastRow === undefined || !descends(lastRow, checkpoint.uuid, parents))
-      start = checkpoint.uuid;
+  const mark = checkpoint?.index;
+  if (mark !== undefined && row[mark] === 1)
+    if (checkpoint?.explicit === true || lastRow === NONE || !descends(lastRow, mark, parent)) start = mark;
   // The leaf is the nearest message at or above the start.
-  const seen = new Set<string>();
-  for (let at: string | null = start ?? null; at !== null && rows.has(at) && !seen.has(at);) {
-    const type = rows.get(at)?.entry.type;
+  for (let at = start, steps = 0; at !== NONE && row[at] === 1 && steps <= parent.length; steps += 1) {
+    const type = (entries[at] as Entry).type;
     if (type === "user" || type === "assistant") return at;
-    seen.add(at);
-    at = parents.get(at) ?? null;
+    at = parent[at] as number;
   }
-  return undefined;
+  return NONE;
 }
 
-function sidechainLeaf(
-  rows: ReadonlyMap<string, Row>,
-  parents: ReadonlyMap<string, string | null>,
-): string | undefined {
-  const hasChild = new Set<string>();
-  for (const parent of parents.values()) if (parent !== null) hasChild.add(parent);
-  let leaf: string | undefined;
+function sidechainLeaf(entries: readonly Entry[], row: Uint8Array, parent: Int32Array): number {
+  const hasChild = new Uint8Array(entries.length);
+  for (let index = 0; index < entries.length; index += 1)
+    if (row[index] === 1 && parent[index] !== NONE) hasChild[parent[index] as number] = 1;
+  let leaf = NONE;
   let newest = -Infinity;
-  for (const [uuid, { entry }] of rows) {
-    if (hasChild.has(uuid) || isCompactBoundary(entry)) continue;
+  for (let index = 0; index < entries.length; index += 1) {
+    const entry = entries[index] as Entry;
+    if (row[index] !== 1 || hasChild[index] === 1 || isCompactBoundary(entry)) continue;
     const parsed = typeof entry.timestamp === "string" ? Date.parse(entry.timestamp) : Number.NaN;
     const time = Number.isNaN(parsed) ? -Infinity : parsed;
     // The binary's choice: strictly newer wins; while no entry had a time, each later one does.
     if (time > newest || newest === -Infinity) {
       newest = time;
-      leaf = uuid;
+      leaf = index;
     }
   }
   return leaf;
 }
 
-/** Adds the other entries of each chain response (same `message.id`) and the results hanging off them. */
-function addRestOfResponses(chain: Set<string>, rows: ReadonlyMap<string, Row>): void {
+/** Marks the other entries of each chain response (same `message.id`) and the results hanging off them. */
+function addRestOfResponses(
+  entries: readonly Entry[],
+  row: Uint8Array,
+  parent: Int32Array,
+  onChain: Uint8Array,
+): void {
   const responses = new Set<string>();
-  for (const uuid of chain) {
-    const id = responseId(rows.get(uuid)?.entry);
+  for (let index = 0; index < entries.length; index += 1) {
+    if (onChain[index] !== 1) continue;
+    const id = responseId(entries[index] as Entry);
     if (id !== undefined) responses.add(id);
   }
   if (responses.size === 0) return;
-  const owners = new Set<string>();
-  for (const [uuid, { entry }] of rows) {
-    const id = responseId(entry);
-    if (id !== undefined && responses.has(id)) {
-      chain.add(uuid);
-      owners.add(uuid);
-    }
+  const owner = new Uint8Array(entries.length);
+  for (let index = 0; index < entries.length; index += 1) {
+    if (row[index] !== 1) continue;
+    const id = responseId(entries[index] as Entry);
+    if (id !== undefined && responses.has(id)) onChain[index] = owner[index] = 1;
   }
-  for (const [uuid, { entry }] of rows) {
-    const parent = parentOf(entry);
-    if (parent !== null && owners.has(parent) && toolResults(entry).length > 0) chain.add(uuid);
+  for (let index = 0; index < entries.length; index += 1) {
+    const up = parent[index] as number;
+    if (row[index] === 1 && up !== NONE && owner[up] === 1 && toolResults(entries[index] as Entry).length > 0)
+      onChain[index] = 1;
   }
 }
 
-function responseId(entry: Entry | undefined): string | undefined {
-  if (entry?.type !== "assistant") return undefined;
+function responseId(entry: Entry): string | undefined {
+  if (entry.type !== "assistant") return undefined;
   const message = entry["message"];
   return isRecord(message) && typeof message["id"] === "string" ? message["id"] : undefined;
 }

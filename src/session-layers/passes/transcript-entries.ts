@@ -233,7 +233,7 @@ export function replaceResultContent(entry: Entry, replacements: ReadonlyMap<str
  * API-error entries excluded. Counted per transcript, so a subagent's turns never age the main thread; with
  * `chain`, only responses on it count (the ones the model will see again, see resumed-chain.ts).
  */
-export function turnsAfter(entries: readonly Entry[], chain?: ReadonlySet<string>): number[] {
+export function turnsAfter(entries: readonly Entry[], chain?: ResumedChain): number[] {
   const counts = new Array<number>(entries.length).fill(0);
   const seen = new Set<string>();
   for (let index = entries.length - 1; index >= 0; index -= 1) {
@@ -249,8 +249,13 @@ export function turnsAfter(entries: readonly Entry[], chain?: ReadonlySet<string
   return counts;
 }
 
+/** The entries the binary sends on resume, by uuid (worked out in resumed-chain.ts). */
+export interface ResumedChain {
+  has(uuid: string): boolean;
+}
+
 /** Whether the binary sends `entry` on resume: its uuid is on the resumed chain. */
-export function onChain(entry: Entry, chain: ReadonlySet<string>): boolean {
+export function onChain(entry: Entry, chain: ResumedChain): boolean {
   return typeof entry.uuid === "string" && chain.has(entry.uuid);
 }
 

@@ -18,7 +18,7 @@ import type { Locale } from "../../locale/locale.js";
 import { TRIM_POINTER } from "../text.js";
 import type { PassResult, RewriteReport } from "./rewrite-report.js";
 import { ResultReplacements, scanResults, type ResultScan } from "./result-scan.js";
-import type { Entry } from "./transcript-entries.js";
+import type { Entry, ResumedChain } from "./transcript-entries.js";
 
 export interface TrimResultsOptions {
   /** Newest tool results never trimmed. */
@@ -57,7 +57,7 @@ export function spillPath(spillDir: string, text: string): string {
 export function trimResults(
   entries: readonly Entry[],
   options: TrimResultsOptions,
-  chain?: ReadonlySet<string>,
+  chain?: ResumedChain,
 ): TrimResult {
   const replacements = new ResultReplacements();
   const { report, spills } = planTrim(scanResults(entries, chain), options, replacements);
