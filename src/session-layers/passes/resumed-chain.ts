@@ -33,6 +33,7 @@ const NONE = -1;
  * session runs it (a set of the chain's uuids alone cost a third of it).
  */
 export function resumedChain(entries: readonly Entry[]): ResumedChain {
+  if (isOneChain(entries)) return EVERY_ROW;
   const count = entries.length;
   const sidechainFile = !entries.some(
     (entry) => (entry.type === "user" || entry.type === "assistant") && entry["isSidechain"] !== true,
@@ -95,6 +96,31 @@ export function resumedChain(entries: readonly Entry[]): ResumedChain {
   addRestOfResponses(entries, row, parent, onChain);
 
   return { has: (uuid) => onChain[indexOf.get(uuid) ?? NONE] === 1 };
+}
+
+/** What a transcript without branches sends: all of it (the passes ask only about rows). */
+const EVERY_ROW: ResumedChain = { has: () => true };
+
+/**
+ * Most transcripts are one chain: each row hangs from the row before it, all of one side (a main
+ * transcript without inline sidechains, or a subagent's), no compaction, a message last and no rewind.
+ * The binary then sends every row, and the walk above would find exactly that; this answers it without
+ * allocating (a load of many small subagent transcripts adds up).
+ */
+function isOneChain(entries: readonly Entry[]): boolean {
+  let previous: string | null = null;
+  let last: Entry | undefined;
+  let side: boolean | undefined;
+  for (const entry of entries) {
+    if (entry.type === "last-prompt" && entry["explicit"] === true) return false;
+    if (typeof entry.uuid !== "string" || !ROW_TYPES.has(entry.type)) continue;
+    const sidechain = entry["isSidechain"] === true;
+    if ((side ??= sidechain) !== sidechain || isCompactBoundary(entry)) return false;
+    if ((entry["parentUuid"] ?? null) !== previous) return false;
+    previous = entry.uuid;
+    last = entry;
+  }
+  return last !== undefined && (last.type === "user" || last.type === "assistant");
 }
 
 function isCompactBoundary(entry: Entry): boolean {
