@@ -150,14 +150,18 @@ const ABORT_KINDS = new Set(["interrupted", "cancelled"]);
 
 /**
  * A tool result left behind by an interruption (or already replaced by the neutral note), told apart
- * from a person's rejection by structure where the transcript has it:
- * - `toolDenialKind` `interrupted` or `cancelled` (CLI 2.1.332: an abort, a turn ended early);
- * - the rejection text with the binary's "stopped while running" correction (CLI 2.1.332 writes that,
- *   with `toolDenialKind: "user-rejected"`, for a call an interrupt stopped mid-run);
+ * from a person's rejection by structure where the transcript has it (CLI 2.1.332, read in the binary
+ * and recorded through the SDK):
+ * - `toolDenialKind` `interrupted` or `cancelled` (an abort, a turn ended early);
+ * - `toolDenialKind: "user-rejected"` without a person's `permissionDecision`: the binary writes that for
+ *   a call an interrupt stopped (flower's stop, the handoff switch), mid-run with its "stopped while
+ *   running" correction, before the call started without it; a rejection at the prompt carries the
+ *   person's decision (`permissionDecision.source: "user_reject"`);
+ * - the rejection text with that correction, whatever the marks;
  * - older CLIs' Bash output with `toolUseResult.interrupted: true`.
- * The rejection text alone ("The user doesn't want to proceed … STOP what you are doing and wait for the
- * user …", `toolUseResult: "User rejected tool use"`, the form in every public transcript) is a person's
- * decision at the permission prompt: it is not an interruption and stays as written.
+ * Unmarked, the rejection text alone ("The user doesn't want to proceed … STOP what you are doing and
+ * wait for the user …", `toolUseResult: "User rejected tool use"`, the form in every public transcript) is
+ * taken for what it says, a person's decision at the permission prompt: it stays as written.
  */
 export function isInterruptedResult(entry: Entry, block: ToolResultBlock): boolean {
   if (entry.type !== "user" || isDenial(entry)) return false;
@@ -166,6 +170,7 @@ export function isInterruptedResult(entry: Entry, block: ToolResultBlock): boole
   if (block.is_error !== true) return false;
   const kind = entry["toolDenialKind"];
   if (typeof kind === "string" && ABORT_KINDS.has(kind)) return true;
+  if (kind === "user-rejected" && !holdsPersonsDecision(entry)) return true;
   if (text !== undefined && text.startsWith(INTERRUPTED_PREFIX) && text.includes(STOPPED_WHILE_RUNNING))
     return true;
   const toolUseResult = entry["toolUseResult"];
@@ -187,16 +192,15 @@ export function misleadsOnResume(entry: Entry, block: ToolResultBlock): boolean 
 }
 
 /**
- * A person's decision on a call: a rejection at the permission prompt (the rejection text without the
- * stopped-while-running correction, `toolDenialKind: "user-rejected"` where the CLI marks it), or a
- * person's "no" through the SDK's permission callback. The model must keep seeing it: no pass replaces,
- * expires, trims or prunes it.
+ * A person's decision on a call: a rejection at the permission prompt (`toolDenialKind: "user-rejected"`
+ * with the person's `permissionDecision`; unmarked, the rejection text without the stopped-while-running
+ * correction), or a person's "no" through the SDK's permission callback. The model must keep seeing it:
+ * no pass replaces, expires, trims or prunes it.
  */
 export function isPersonsRejection(entry: Entry, block: ToolResultBlock): boolean {
   if (entry.type !== "user" || block.is_error !== true || isInterruptedResult(entry, block)) return false;
   const kind = entry["toolDenialKind"];
-  if (kind === "user-rejected") return true;
-  if (kind === "permission-rule") return holdsPersonsDecision(entry);
+  if (kind === "user-rejected" || kind === "permission-rule") return holdsPersonsDecision(entry);
   if (kind !== undefined) return false;
   const text = resultText(block);
   return (

@@ -99,6 +99,24 @@ describe("a person's rejection (item 10)", () => {
     expect(out.report).toMatchObject({ interrupted: 0, prunedDenials: 0, expired: 0 });
   });
 
+  it("takes a call an interrupt stopped before it started for an interruption, not a person's no", () => {
+    // What CLI 2.1.332 writes for a queued call when flower stops a session (a stop, the handoff switch):
+    // the rejection's words, marked user-rejected, but no person's decision.
+    const t = new TranscriptBuilder();
+    t.prompt("go");
+    const [queued] = t.response(null, [bash("npm test", "", "rejected")]);
+    t.prompt("go on");
+    t.response("ok");
+    const entries = t.entries.map((entry) =>
+      resultBlockById([entry], queued!) === undefined
+        ? entry
+        : { ...entry, toolDenialKind: "user-rejected", toolDenialBeforeRun: true },
+    );
+    const { entries: out, report } = rewriteTranscript(deepFreeze(entries), DEFAULTS);
+    expect(content(out, queued!)).toBe(INTERRUPTED_NOTE.en);
+    expect(report.interrupted).toBe(1);
+  });
+
   it("leaves the binary's own note for an aborted call as it is", () => {
     const t = new TranscriptBuilder();
     t.prompt("go");
