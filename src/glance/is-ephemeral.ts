@@ -26,14 +26,15 @@ import { parseShell, type ShellRedirection, type ShellSegment } from "./shell-wo
  */
 export const MAX_GLANCE_CHARS = 4_000;
 
-/** An output redirection that writes nothing anywhere, or an input one from a plain file. */
+/** An output redirection that writes nothing anywhere (`/dev/null`, `>&1`, `>&2`), or an input one from a plain file. */
 function harmlessRedirection(redirection: ShellRedirection): boolean {
   const { operator, target } = redirection;
   switch (operator) {
     case ">&":
-    case "<&":
-      // `2>&1`, `>&2`: descriptor duplication. `>&file` is bash for `&>file` and writes.
-      return /^\d+$/.test(target);
+      // `2>&1`, `>&2`: output joined into the two the tool reads. Any other descriptor (`>&3`, `2>&9`)
+      // is one the shell inherited, which may be an open file or socket: a write past the table. `>&file`
+      // is bash for `&>file` and writes too.
+      return target === "1" || target === "2";
     case ">":
     case ">>":
     case ">|":
@@ -44,7 +45,8 @@ function harmlessRedirection(redirection: ShellRedirection): boolean {
       // bash opens /dev/tcp/host/port itself: a network connection, not a read.
       return target === "/dev/null" || !target.startsWith("/dev/");
     default:
-      // `<>` creates the file; here-docs and here-strings feed input whose expansions run.
+      // `<>` creates the file; here-docs and here-strings feed input whose expansions run; `<&3` reads a
+      // descriptor the shell inherited.
       return false;
   }
 }

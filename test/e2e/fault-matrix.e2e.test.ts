@@ -1,7 +1,8 @@
 /**
  * The fault matrix: every way the provider can fail a request, played by the offline kit against the
  * real binary. Each case ends in success or in one clear error — in the thrown StepFailedError and in
- * the record — within a bounded time, and leaves no `claude` process (test/support/no-claude-left.ts
+ * the record — after a bounded number of requests (a retry budget left at the CLI's default, 10, would
+ * show as more; a time bound would only measure how busy the machine is), and leaves no `claude` process (test/support/no-claude-left.ts
  * fails a test that does). The CLI's own retries are kept short by its environment:
  * CLAUDE_CODE_MAX_RETRIES=2 (the runtime's default) and, for the slow reply, API_TIMEOUT_MS.
  * An overflow at the handoff switch (in the writing turn, in the successor's first turn) is the step
@@ -48,22 +49,20 @@ async function runCase(
   policy: Policy,
   options: Partial<RuntimeOptions> = {},
   mergeEnv = false,
-): Promise<{ outcome: Outcome; record: StepRecord; ms: number }> {
+): Promise<{ outcome: Outcome; record: StepRecord }> {
   current = await rig({ policy });
   // `env` replaces the kit's environment; merged, it only adds to it.
   const rt = current.runtime(mergeEnv ? { ...options, env: current.model.env(options.env ?? {}) } : options);
-  const started = Date.now();
   const outcome: Outcome = await rt.run("faulty", lead(), "Check the workspace.").then(
     (result) => ({ ok: true, result }),
     (error: unknown) => ({ ok: false, error }),
   );
-  const ms = Date.now() - started;
   const record = (
     JSON.parse(readFileSync(join(current.runDir, "manifest.json"), "utf8")) as {
       steps: Record<string, StepRecord>;
     }
   ).steps.faulty!;
-  return { outcome, record, ms };
+  return { outcome, record };
 }
 
 /** A success: the answer, a done record; what went wrong on the way is in `errors`, not lost. */
@@ -98,7 +97,7 @@ describe("the fault matrix", () => {
     policy.assertComplete();
     expect(result.attempts).toBe(1);
     expect(run.record.errors.join("\n")).toMatch(/529|Overloaded/);
-    expect(run.ms).toBeLessThan(30_000);
+    expect(current!.model.requests).toHaveLength(6);
   });
 
   it("a 529 storm without end: one clear error after maxAttempts, 3 requests per attempt; the record says so", async () => {
@@ -107,7 +106,6 @@ describe("the fault matrix", () => {
     expect((run.outcome.error as Error).message).toMatch(/Step "faulty" failed: 2 of 2 attempts failed/);
     expect(run.record.attempts).toBe(2);
     expect(current!.model.requests).toHaveLength(6);
-    expect(run.ms).toBeLessThan(30_000);
   });
 
   it("500s in the middle of a run: the session is resumed and finishes", async () => {
@@ -126,7 +124,7 @@ describe("the fault matrix", () => {
     expect(run.record.errors.join("\n")).toMatch(/500|Internal server error/);
     // The resumed session still has the subagent's report: nothing was redone.
     expect(current!.model.requests.filter((request) => request.isSubagent)).toHaveLength(2);
-    expect(run.ms).toBeLessThan(30_000);
+    expect(current!.model.requests).toHaveLength(7);
   });
 
   it("a stream cut in the middle of a tool call's input: retried whole, half a command never runs", async () => {
@@ -137,7 +135,7 @@ describe("the fault matrix", () => {
     expect(result.attempts).toBe(0);
     const everything = current!.model.requests.map((request) => request.allText()).join("\n");
     expect(everything).not.toContain("half-a-comm");
-    expect(run.ms).toBeLessThan(30_000);
+    expect(current!.model.requests).toHaveLength(5);
   });
 
   it("a reply slower than the CLI's timeout: the CLI gives up on it and asks again", async () => {
@@ -147,7 +145,6 @@ describe("the fault matrix", () => {
     const run = await runCase(policy, { env: { API_TIMEOUT_MS: "1500" } }, true);
     expectSuccess(run, "done after the slow reply");
     policy.assertComplete();
-    expect(run.ms).toBeLessThan(30_000);
   });
 
   it("overflow in a subagent: the coordinator gets the subagent's failure and the step goes on", async () => {
@@ -166,7 +163,7 @@ describe("the fault matrix", () => {
     expect(outcome.result.result).toMatch(/too long|Prompt/i);
     expect(run.record.status).toBe("done");
     policy.assertComplete();
-    expect(run.ms).toBeLessThan(30_000);
+    expect(current!.model.requests).toHaveLength(3);
   });
 
   it("a 400 for a tool the provider does not know: one clear error, bounded", async () => {
@@ -180,6 +177,5 @@ describe("the fault matrix", () => {
     expect((run.outcome.error as Error).message).toMatch(/not retried, it cannot pass: .*see flower -v$/);
     expect(run.record.attempts).toBe(1);
     expect(current!.model.requests.length).toBeLessThanOrEqual(6);
-    expect(run.ms).toBeLessThan(20_000);
   });
 });

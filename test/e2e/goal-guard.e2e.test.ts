@@ -160,17 +160,17 @@ describe("goal guard through the real binary", () => {
     async () => {
       current = await rig({ policy: () => text("All done.") });
       const rt = current.runtime();
-      const started = Date.now();
       const result = await rt.run("hang", lead(), "Do it.", {
         goal: {
           checks: [
-            { command: "sleep 60", timeoutMs: 1_000 },
+            // Killed at its timeout, not waited out: run to its end, it would touch the file.
+            { command: "sleep 60; touch slept", timeoutMs: 1_000 },
             { command: "no-such-command-flower-test --version" },
           ],
           guardRounds: 1,
         },
       });
-      expect(Date.now() - started).toBeLessThan(30_000);
+      expect(existsSync(join(current.workspace, "slept"))).toBe(false);
       expect(result.status).toBe("goal-not-met");
       const [hung, missing] = result.guard!.checkRuns[0]!.results;
       expect(hung).toMatchObject({
@@ -179,7 +179,6 @@ describe("goal guard through the real binary", () => {
         exitCode: null,
         reason: "timed out after 1 s",
       });
-      expect(hung!.durationMs).toBeLessThan(5_000);
       expect(missing).toMatchObject({ passed: false, notFound: true, exitCode: 127 });
       expect(missing!.reason).toContain("command not found: no-such-command-flower-test");
       const message = mainExchanges(current)[1]!.request.lastUserText();

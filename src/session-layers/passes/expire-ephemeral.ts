@@ -7,11 +7,16 @@
  *
  * "Turns ago" counts model responses in this transcript after the result (see `turnsAfter`). Whether a
  * command is ephemeral is decided by the same `isEphemeral` table the glance guard uses to allow it.
+ *
+ * Counted and rewritten on the resumed chain only (resumed-chain.ts): the newest `keepEphemeral` are the
+ * newest the model will see again. A result no longer than its hint stays as it is: an empty `ls` or a
+ * one-line `git status` replaced by a 120-character hint made the context bigger (28 of 89 expiries on
+ * real transcripts did).
  */
 import type { Locale } from "../../locale/locale.js";
 import type { PassResult, RewriteReport } from "./rewrite-report.js";
 import { ResultReplacements, scanResults, type ResultScan } from "./result-scan.js";
-import { blockChars, turnsAfter, type Entry } from "./transcript-entries.js";
+import { blockChars, turnsAfter, type Entry, type ResumedChain } from "./transcript-entries.js";
 
 export interface ExpireEphemeralOptions {
   /** Newest ephemeral results kept verbatim. */
@@ -31,9 +36,13 @@ interface Candidate {
   chars: number;
 }
 
-export function expireEphemeral(entries: readonly Entry[], options: ExpireEphemeralOptions): PassResult {
+export function expireEphemeral(
+  entries: readonly Entry[],
+  options: ExpireEphemeralOptions,
+  chain?: ResumedChain,
+): PassResult {
   const replacements = new ResultReplacements();
-  const report = planExpiry(scanResults(entries), options, replacements);
+  const report = planExpiry(scanResults(entries, chain), options, replacements);
   return { entries: replacements.apply(entries), report };
 }
 
@@ -66,17 +75,20 @@ export function planExpiry(
   const expire = candidates.slice(0, Math.max(0, candidates.length - options.keepEphemeral));
   if (expire.length === 0) return {};
 
-  const turns = turnsAfter(scan.entries);
+  const turns = turnsAfter(scan.entries, scan.chain);
   const hintOf = EPHEMERAL_EXPIRED[options.locale];
   // ephemeralExpiredHint, with each command labelled once: a long session expires the same few hundreds of times.
   const labels = new Map<string, string>();
+  let expired = 0;
   let charsSaved = 0;
   for (const candidate of expire) {
     let label = labels.get(candidate.command);
     if (label === undefined) labels.set(candidate.command, (label = ephemeralLabel(candidate.command)));
     const hint = hintOf(label, turns[candidate.index] ?? 0);
+    if (hint.length >= candidate.chars) continue;
     replacements.set(candidate.index, candidate.toolUseId, hint);
+    expired += 1;
     charsSaved += candidate.chars - hint.length;
   }
-  return { expired: expire.length, charsSaved };
+  return expired === 0 ? {} : { expired, charsSaved };
 }

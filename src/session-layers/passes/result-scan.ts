@@ -8,37 +8,51 @@
  * Planning in order is the same as passing in order: a later plan reads a result through what an earlier
  * one put there (`ResultReplacements.textOf`) and its replacement wins, so expiry then trim gives exactly
  * the transcript the two passes give one after the other.
+ *
+ * Only results on the resumed chain are scanned (resumed-chain.ts): a result the binary never sends is
+ * neither counted among the newest nor rewritten.
  */
+import { resumedChain } from "./resumed-chain.js";
 import {
   contentBlocks,
-  isDenial,
   isInterruptedResult,
+  isPersonsRejection,
   isToolResult,
   isToolUse,
+  onChain,
   replaceResultContent,
   resultText,
   type Entry,
   type ToolResultBlock,
   type ToolUseBlock,
+  type ResumedChain,
 } from "./transcript-entries.js";
 
 export interface ScannedResult {
   /** Index of the user entry holding the result. */
   index: number;
   block: ToolResultBlock;
-  /** A denial or an interruption: neither expiry nor trim touches it (each has its own pass). */
+  /**
+   * A denied, refused or interrupted call: neither expiry nor trim touches it. A denial and an
+   * interruption have their own passes; a person's rejection is never rewritten.
+   */
   skip: boolean;
 }
 
 export interface ResultScan {
   entries: readonly Entry[];
-  /** Every tool_result block of every user entry, in transcript order. */
+  /** The uuids the binary sends on resume. */
+  chain: ResumedChain;
+  /** Every tool_result block of every user entry on the chain, in transcript order. */
   results: ScannedResult[];
   /** tool_use id → the tool_use block, over the whole transcript (a later duplicate wins). */
   uses: Map<string, ToolUseBlock>;
 }
 
-export function scanResults(entries: readonly Entry[]): ResultScan {
+export function scanResults(
+  entries: readonly Entry[],
+  chain: ResumedChain = resumedChain(entries),
+): ResultScan {
   const results: ScannedResult[] = [];
   const uses = new Map<string, ToolUseBlock>();
   entries.forEach((entry, index) => {
@@ -50,13 +64,17 @@ export function scanResults(entries: readonly Entry[]): ResultScan {
       for (const block of blocks) if (isToolUse(block)) uses.set(block.id, block);
       return;
     }
-    const denial = isDenial(entry);
+    if (!onChain(entry, chain)) return;
+    // Any denial kind (a rule's, a person's, the auto-mode classifier's, an abort) marks a call that did
+    // not run as asked: it left no state to go stale.
+    const denied = entry["toolDenialKind"] !== undefined;
     for (const block of blocks) {
       if (!isToolResult(block)) continue;
-      results.push({ index, block, skip: denial || isInterruptedResult(entry, block) });
+      const skip = denied || isInterruptedResult(entry, block) || isPersonsRejection(entry, block);
+      results.push({ index, block, skip });
     }
   });
-  return { entries, results, uses };
+  return { entries, chain, results, uses };
 }
 
 /** entry index → tool_use_id → the result's new content. */

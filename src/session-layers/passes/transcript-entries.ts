@@ -109,27 +109,104 @@ export function entryChars(entry: Entry): number {
   return Array.isArray(content) ? content.reduce((sum: number, block) => sum + blockChars(block), 0) : 0;
 }
 
-/** Denied by a permission rule or hook. Recognised only by the harness's structural marker: texts change, markers do not. */
+/**
+ * Denied by a permission rule or hook (flower's guards). Recognised only by the harness's structural
+ * marker, never by text: texts change, markers do not. The same marker is on a person's "no" given through
+ * the SDK's permission callback (`canUseTool`), which the binary tells apart by `holdsPersonsWords` and a
+ * `permissionDecision` from `user_…`: that one is a person's decision (see `isPersonsRejection`), not a
+ * rule's, and is never pruned.
+ */
 export function isDenial(entry: Entry): boolean {
-  return entry.type === "user" && entry["toolDenialKind"] === "permission-rule";
+  return (
+    entry.type === "user" && entry["toolDenialKind"] === "permission-rule" && !holdsPersonsDecision(entry)
+  );
+}
+
+/** The binary's marks of a person's decision on a denied call (CLI 2.1.332). */
+function holdsPersonsDecision(entry: Entry): boolean {
+  if (entry["holdsPersonsWords"] === true) return true;
+  const decision = entry["permissionDecision"];
+  return (
+    isRecord(decision) && typeof decision["source"] === "string" && decision["source"].startsWith("user_")
+  );
 }
 
 /**
- * The CLI's text for a tool call stopped while running ("The user doesn't want to proceed with this tool
- * use. … this call was stopped while running"). There is no structural marker for it in the transcript,
- * so the CLI's fixed prefix is used, together with `toolUseResult.interrupted` when present.
+ * How every "the user said no" result the CLI writes begins, a person's rejection at the permission
+ * prompt and a call stopped by an interruption alike ("The user doesn't want to proceed with this tool
+ * use. The tool use was rejected …"; CLI 1.0.98 to 2.1.332, and `toolUseResult: "User rejected tool use"`
+ * for both). Text alone cannot tell the two apart; see `isInterruptedResult` for what can.
  */
 export const INTERRUPTED_PREFIX = "The user doesn't want to proceed with this tool use";
 
-/** A tool result left behind by an interruption (or already replaced by the neutral note). Denials are never interruptions. */
+/**
+ * What CLI 2.1.332 appends to that text when the call was stopped while running rather than refused
+ * before it ran (its own test for a rejection is: the prefix, without this correction).
+ */
+export const STOPPED_WHILE_RUNNING = "Correction to the text above: this call was stopped while running";
+
+/** The `toolDenialKind`s the binary gives an aborted call ("those are NOT denials", in its own words). */
+const ABORT_KINDS = new Set(["interrupted", "cancelled"]);
+
+/**
+ * A tool result left behind by an interruption (or already replaced by the neutral note), told apart
+ * from a person's rejection by structure where the transcript has it (CLI 2.1.332, read in the binary
+ * and recorded through the SDK):
+ * - `toolDenialKind` `interrupted` or `cancelled` (an abort, a turn ended early);
+ * - `toolDenialKind: "user-rejected"` without a person's `permissionDecision`: the binary writes that for
+ *   a call an interrupt stopped (flower's stop, the handoff switch), mid-run with its "stopped while
+ *   running" correction, before the call started without it; a rejection at the prompt carries the
+ *   person's decision (`permissionDecision.source: "user_reject"`);
+ * - the rejection text with that correction, whatever the marks;
+ * - older CLIs' Bash output with `toolUseResult.interrupted: true`.
+ * Unmarked, the rejection text alone ("The user doesn't want to proceed … STOP what you are doing and
+ * wait for the user …", `toolUseResult: "User rejected tool use"`, the form in every public transcript) is
+ * taken for what it says, a person's decision at the permission prompt: it stays as written.
+ */
 export function isInterruptedResult(entry: Entry, block: ToolResultBlock): boolean {
   if (entry.type !== "user" || isDenial(entry)) return false;
   const text = resultText(block);
   if (text !== undefined && (text === INTERRUPTED_NOTE.zh || text === INTERRUPTED_NOTE.en)) return true;
   if (block.is_error !== true) return false;
+  const kind = entry["toolDenialKind"];
+  if (typeof kind === "string" && ABORT_KINDS.has(kind)) return true;
+  if (kind === "user-rejected" && !holdsPersonsDecision(entry)) return true;
+  if (text !== undefined && text.startsWith(INTERRUPTED_PREFIX) && text.includes(STOPPED_WHILE_RUNNING))
+    return true;
   const toolUseResult = entry["toolUseResult"];
-  if (isRecord(toolUseResult) && toolUseResult["interrupted"] === true) return true;
-  return text !== undefined && text.startsWith(INTERRUPTED_PREFIX);
+  return kind === undefined && isRecord(toolUseResult) && toolUseResult["interrupted"] === true;
+}
+
+/**
+ * An interrupted result whose words tell the model a person refused the call and to stop and wait ("The
+ * user doesn't want to …"), or an older CLI's cut-off Bash output: on resume the note replaces it. The
+ * binary's own notes for an aborted call ("[Tool call did not complete: … Nothing refused it; …]") are
+ * neutral already and stay.
+ */
+export function misleadsOnResume(entry: Entry, block: ToolResultBlock): boolean {
+  if (!isInterruptedResult(entry, block)) return false;
+  const text = resultText(block);
+  if (text !== undefined && text.startsWith("The user doesn't want to")) return true;
+  // No kind: an older CLI's cut-off Bash output (the binary's own notes always carry a kind).
+  return entry["toolDenialKind"] === undefined;
+}
+
+/**
+ * A person's decision on a call: a rejection at the permission prompt (`toolDenialKind: "user-rejected"`
+ * with the person's `permissionDecision`; unmarked, the rejection text without the stopped-while-running
+ * correction), or a person's "no" through the SDK's permission callback. The model must keep seeing it:
+ * no pass replaces, expires, trims or prunes it.
+ */
+export function isPersonsRejection(entry: Entry, block: ToolResultBlock): boolean {
+  if (entry.type !== "user" || block.is_error !== true || isInterruptedResult(entry, block)) return false;
+  const kind = entry["toolDenialKind"];
+  if (kind === "user-rejected" || kind === "permission-rule") return holdsPersonsDecision(entry);
+  if (kind !== undefined) return false;
+  const text = resultText(block);
+  return (
+    (text !== undefined && text.startsWith(INTERRUPTED_PREFIX)) ||
+    entry["toolUseResult"] === "User rejected tool use"
+  );
 }
 
 /** Synthetic entries the CLI writes while retrying a failed or dropped API request. */
@@ -157,21 +234,33 @@ export function replaceResultContent(entry: Entry, replacements: ReadonlyMap<str
 /**
  * For each entry index, how many model turns follow it in this transcript. A turn is one model response:
  * the assistant entries that share a `message.id` (the CLI writes one entry per content block), synthetic
- * API-error entries excluded. Counted per transcript, so a subagent's turns never age the main thread.
+ * API-error entries excluded. Counted per transcript, so a subagent's turns never age the main thread; with
+ * `chain`, only responses on it count (the ones the model will see again, see resumed-chain.ts).
  */
-export function turnsAfter(entries: readonly Entry[]): number[] {
+export function turnsAfter(entries: readonly Entry[], chain?: ResumedChain): number[] {
   const counts = new Array<number>(entries.length).fill(0);
   const seen = new Set<string>();
   for (let index = entries.length - 1; index >= 0; index -= 1) {
     counts[index] = seen.size;
     const entry = entries[index];
     if (entry === undefined || entry.type !== "assistant" || isApiErrorRemnant(entry)) continue;
+    if (chain !== undefined && !onChain(entry, chain)) continue;
     const message = entry["message"];
     const id =
       isRecord(message) && typeof message["id"] === "string" ? message["id"] : `entry:${entry.uuid ?? index}`;
     seen.add(id);
   }
   return counts;
+}
+
+/** The entries the binary sends on resume, by uuid (worked out in resumed-chain.ts). */
+export interface ResumedChain {
+  has(uuid: string): boolean;
+}
+
+/** Whether the binary sends `entry` on resume: its uuid is on the resumed chain. */
+export function onChain(entry: Entry, chain: ResumedChain): boolean {
+  return typeof entry.uuid === "string" && chain.has(entry.uuid);
 }
 
 /** tool_use id → the tool_use block, over the whole transcript. */

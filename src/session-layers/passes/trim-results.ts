@@ -5,6 +5,9 @@
  * they are, since the work in progress still leans on them. The folder is inside the workspace, not the
  * workbench root the spill guard writes to: the agent's Read must be able to reach it.
  *
+ * Like every pass that replaces content, it never puts in something longer than what was there, and it
+ * counts the newest results on the resumed chain (resumed-chain.ts), where it alone rewrites.
+ *
  * The pass stays pure: it returns the files to write and the store writes them. File names are the
  * content's hash, so loading the same session twice writes nothing new, and a spill file that the agent
  * read back (and that is trimmed again later) maps onto itself instead of multiplying.
@@ -15,7 +18,7 @@ import type { Locale } from "../../locale/locale.js";
 import { TRIM_POINTER } from "../text.js";
 import type { PassResult, RewriteReport } from "./rewrite-report.js";
 import { ResultReplacements, scanResults, type ResultScan } from "./result-scan.js";
-import type { Entry } from "./transcript-entries.js";
+import type { Entry, ResumedChain } from "./transcript-entries.js";
 
 export interface TrimResultsOptions {
   /** Newest tool results never trimmed. */
@@ -51,9 +54,13 @@ export function spillPath(spillDir: string, text: string): string {
   return join(spillDir, `trim-${sha256Hex(text).slice(0, 20)}.txt`);
 }
 
-export function trimResults(entries: readonly Entry[], options: TrimResultsOptions): TrimResult {
+export function trimResults(
+  entries: readonly Entry[],
+  options: TrimResultsOptions,
+  chain?: ResumedChain,
+): TrimResult {
   const replacements = new ResultReplacements();
-  const { report, spills } = planTrim(scanResults(entries), options, replacements);
+  const { report, spills } = planTrim(scanResults(entries, chain), options, replacements);
   return { entries: replacements.apply(entries), report, spills };
 }
 
@@ -80,6 +87,8 @@ export function planTrim(
     if (text === undefined || text.length < options.minChars) continue;
     const path = spillPath(options.spillDir, text);
     const pointer = TRIM_POINTER[options.locale](path, text.length);
+    // A small `minChars` must not turn a result into a longer pointer.
+    if (pointer.length >= text.length) continue;
     spills.set(path, { path, content: text });
     replacements.set(result.index, result.block.tool_use_id, pointer);
     trimmed += 1;

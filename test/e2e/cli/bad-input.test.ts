@@ -114,10 +114,9 @@ describe("flower with broken files around it", () => {
     const holder = new Database(join(paths.runDir, "records.db"));
     holder.exec("BEGIN EXCLUSIVE");
     try {
-      const started = Date.now();
+      // It gives up on the lock with one clear line (waiting for ever would never return).
       const finished = await flower(["--step", "second", "do it again"], paths);
       expectOneClearLine(finished, /locked/);
-      expect(Date.now() - started).toBeLessThan(30_000);
     } finally {
       holder.exec("ROLLBACK");
       holder.close();

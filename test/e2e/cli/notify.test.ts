@@ -4,14 +4,14 @@
  * its FLOWER_NOTIFY_* variables, to a file) gets each event exactly once: a direct run done, a run that
  * failed, a workflow pause (and the done of its `flower continue`), a goal not met; a webhook (a real
  * HTTP server on port 0) gets done. A notifier that exits 1, and one that hangs, never change the run:
- * it ends done, in its normal time plus at most the notifier's limit, and stderr says it once. A bad
+ * it ends done, the hanging one is ended before flower exits, and stderr says it once. A bad
  * --notify is one usage line naming it, exit 2, and nothing written.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage } from "node:http";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULTS, type ManifestFile, type Notification } from "../../../src/index.js";
+import type { ManifestFile, Notification } from "../../../src/index.js";
 import { fault, text } from "../../../src/testing/index.js";
 import { goalNotMetPolicy } from "../../support/run-reports.js";
 import { cleanEnv, runFlower, runFlowerOk, spawnFlower, useCliTest } from "./helpers.js";
@@ -33,10 +33,14 @@ const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => key
 appendFileSync(process.argv[2], JSON.stringify({ stdin, env }) + "\\n");
 `;
 
-/** A notifier that never answers: it says its pid and waits forever. */
+/**
+ * A notifier that never answers: it says its pid and waits forever; told to end (SIGTERM), it notes that
+ * next to its pid first, so the test sees it was ended rather than left behind.
+ */
 const HANGER = `
-import { writeFileSync } from "node:fs";
+import { appendFileSync, writeFileSync } from "node:fs";
 writeFileSync(process.argv[2], String(process.pid));
+process.on("SIGTERM", () => { appendFileSync(process.argv[2] + ".ended", "SIGTERM"); process.exit(143); });
 setInterval(() => undefined, 1_000);
 `;
 
@@ -265,31 +269,29 @@ describe("a notifier that fails never changes the run", () => {
     );
   });
 
-  it("one that hangs: the run is recorded done before it is told; the notifier is ended at its limit, said once", async () => {
+  // The order of events, not their times: a busy machine stretches every wait (a bound of 9 s measured
+  // from when the test noticed the notifier failed at 8.8 s).
+  it("one that hangs: the run is recorded done before it is told; the notifier is ended, said once", async () => {
     const model = await startModel({ policy: () => text("Hello.") });
     const paths = setUp();
     const pidFile = join(paths.home, "hanger.pid");
-    const started = Date.now();
     const spawned = spawnFlower(direct("patient", `node ${join(paths.home, "hanger.mjs")} ${pidFile}`), {
       env: cleanEnv(model.env()),
       cwd: paths.root,
       timeoutMs: 90_000,
     });
     // The notifier starts once the run is over: the record already says done.
-    while (!existsSync(pidFile) || readFileSync(pidFile, "utf8") === "") {
-      expect(Date.now() - started).toBeLessThan(60_000);
+    while ((!existsSync(pidFile) || readFileSync(pidFile, "utf8") === "") && spawned.child.exitCode === null)
       await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    const toldAt = Date.now();
+    expect(existsSync(pidFile), "the notifier was started").toBe(true);
     expect(manifest(paths.runDir).steps.patient!.status).toBe("done");
+    expect(existsSync(`${pidFile}.ended`), "told to end before its limit").toBe(false);
     const run = await spawned.done;
-    const waited = Date.now() - toldAt;
     expect(run.timedOut).toBe(false);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Hello.");
-    // Held at most the limit (plus the group's end and the exit), never until the notifier gives up.
-    expect(waited).toBeGreaterThanOrEqual(DEFAULTS.notifyTimeoutMs - 1_000);
-    expect(waited).toBeLessThan(DEFAULTS.notifyTimeoutMs + 15_000);
+    // flower ended it (it never gives up on its own) before flower itself exited, and said so once.
+    expect(readFileSync(`${pidFile}.ended`, "utf8")).toBe("SIGTERM");
     expect(run.stderr).toMatch(
       /^flower: notifying node .+ failed \(no answer within 10 s, ended\); the run is not affected\n$/,
     );

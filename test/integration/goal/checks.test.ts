@@ -32,6 +32,14 @@ function running(pid: number): boolean {
   }
 }
 
+/** Whether the workspace holds `file`. */
+async function exists(file: string): Promise<boolean> {
+  return stat(path.join(workspace, file)).then(
+    () => true,
+    () => false,
+  );
+}
+
 async function readPid(file: string): Promise<number> {
   const pid = Number((await readFile(path.join(workspace, file), "utf8")).trim());
   expect(pid).toBeGreaterThan(1);
@@ -209,12 +217,12 @@ describe("runChecks: one log per run", () => {
 
 describe("runChecks: timeouts, process groups, abort", () => {
   it("kills a hanging check at its timeout and counts it as failed", async () => {
-    const started = Date.now();
+    // Killed, not waited out: a check that ran to its end would have touched the file.
     const [result, next] = await runChecks(
-      [{ command: "sleep 30", timeoutMs: 300 }, { command: "echo still runs" }],
+      [{ command: "sleep 30; touch slept", timeoutMs: 300 }, { command: "echo still runs" }],
       { workspace, logDir },
     );
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await exists("slept")).toBe(false);
     expect(result).toMatchObject({
       passed: false,
       timedOut: true,
@@ -235,14 +243,14 @@ describe("runChecks: timeouts, process groups, abort", () => {
   });
 
   it("ends a background process a passing check left behind", async () => {
-    const started = Date.now();
-    const [result] = await runChecks([{ command: "sleep 30 & echo $! > left.pid; echo ok" }], {
-      workspace,
-      logDir,
-    });
+    // Ended, not waited for: had it run its course it would have touched the file.
+    const [result] = await runChecks(
+      [{ command: "(sleep 30; touch finished) & echo $! > left.pid; echo ok" }],
+      { workspace, logDir },
+    );
     expect(result!.passed).toBe(true);
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(running(await readPid("left.pid"))).toBe(false);
+    expect(await exists("finished")).toBe(false);
   });
 
   it("SIGKILLs a group that ignores SIGTERM after the grace period", async () => {

@@ -94,19 +94,23 @@ describe("a command notifier", () => {
   it("that hangs is ended at the time limit with what it started, and said once", async () => {
     const dir = temp.make("flower-notify-hang-");
     const pidFile = join(dir, "group");
-    // The shell and a background sleep in one group: both must go.
+    const endedFile = join(dir, "ended");
+    // The shell and a background sleep in one group: both must go. Told to end, the shell notes it.
     const { notifier: told, failures } = notifier(
-      [{ kind: "command", command: `sleep 60 & echo $$ > ${pidFile}; wait` }],
+      [
+        {
+          kind: "command",
+          command: `trap 'echo TERM > ${endedFile}; exit 143' TERM; sleep 60 & echo $$ > ${pidFile}; wait`,
+        },
+      ],
       500,
     );
-    const started = Date.now();
     await told.send(NOTICE);
-    const took = Date.now() - started;
-    expect(took).toBeGreaterThanOrEqual(500);
-    expect(took).toBeLessThan(10_000);
+    // Ended by the notifier (the sleep would have run a minute), not a duration: a busy machine stretches those.
+    expect(readFileSync(endedFile, "utf8")).toBe("TERM\n");
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatch(
-      /^flower: notifying sleep 60 & echo \$\$ > .*… failed \(no answer within 0\.5 s, ended\); the run is not affected$/,
+      /^flower: notifying trap .*… failed \(no answer within 0\.5 s, ended\); the run is not affected$/,
     );
     const group = Number(readFileSync(pidFile, "utf8"));
     expect(groupAlive(group)).toBe(false);
@@ -163,9 +167,8 @@ describe("a webhook notifier", () => {
       `flower: notifying http://127.0.0.1:${port} failed (not reached: ECONNREFUSED); the run is not affected`,
     ]);
     const hung = notifier([{ kind: "webhook", url: silent.url }], 400);
-    const started = Date.now();
+    // It returns (the receiver never answers), with the reason it gave up.
     await hung.notifier.send(NOTICE);
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(hung.failures).toEqual([
       `flower: notifying http://${new URL(silent.url).host}/… failed (no answer within 0.4 s, ended); the run is not affected`,
     ]);

@@ -107,8 +107,8 @@ function checkRedirect(node: Node): Node[] {
   )?.type;
   if (!destination || !operator) refuse(`redirection ${node.text}`);
   const target = literal(destination).text;
-  if (operator === ">&" || operator === "<&") {
-    if (!/^\d+$/.test(target)) refuse(`descriptor redirection to ${target}`);
+  if (operator === ">&") {
+    if (target !== "1" && target !== "2") refuse(`descriptor redirection to ${target}`);
   } else if ([">", ">>", ">|", "&>", "&>>"].includes(operator)) {
     if (target !== "/dev/null") refuse(`output redirected to ${target}`);
   } else if (operator === "<") {

@@ -34,6 +34,9 @@ async function guardAllows(command: string): Promise<boolean> {
   return !(specific?.hookEventName === "PreToolUse" && specific.permissionDecision === "deny");
 }
 
+/** A result longer than any expiry hint: a shorter one is never replaced, whatever the command. */
+const RESULT_UNDER_TEST = `RESULT-UNDER-TEST ${"line of output\n".repeat(20)}`;
+
 /**
  * The store's decision, taken from the store itself: the command's result is the oldest of seven
  * glance-like results in a transcript loaded through the expiry pass with its defaults (the last 6
@@ -41,7 +44,7 @@ async function guardAllows(command: string): Promise<boolean> {
  */
 function storeExpires(command: string): boolean {
   const transcript = new TranscriptBuilder().prompt("go");
-  const [target] = transcript.response(null, [bash(command, "RESULT-UNDER-TEST")]);
+  const [target] = transcript.response(null, [bash(command, RESULT_UNDER_TEST)]);
   for (let i = 0; i < DEFAULTS.keepEphemeral; i++)
     transcript.response(null, [bash("git status", `clean ${i}`)]);
   transcript.response("done");
@@ -51,7 +54,7 @@ function storeExpires(command: string): boolean {
     locale: "en",
   });
   const content = resultBlockById(entries, target!)?.block["content"];
-  return content !== "RESULT-UNDER-TEST";
+  return content !== RESULT_UNDER_TEST;
 }
 
 describe("glance corpus", () => {

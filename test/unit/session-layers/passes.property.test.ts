@@ -5,10 +5,12 @@ import { pruneDenials } from "../../../src/session-layers/passes/prune-denials.j
 import { pruneDisconnects } from "../../../src/session-layers/passes/prune-disconnects.js";
 import { rewriteTranscript, type RewriteOptions } from "../../../src/session-layers/passes/rewrite.js";
 import { trimResults } from "../../../src/session-layers/passes/trim-results.js";
-import { INTERRUPTED_NOTE } from "../../../src/session-layers/text.js";
+import { EPHEMERAL_EXPIRED, INTERRUPTED_NOTE, ephemeralLabel } from "../../../src/session-layers/text.js";
 import { passChoiceArbitrary, sessionArbitrary, type PassChoice } from "./transcript-arbitrary.js";
 import {
   INTERRUPTED_TEXT,
+  REJECTED_TEXT,
+  REFUSED_TEXT,
   assertLinksResolve,
   assertPaired,
   deepFreeze,
@@ -32,8 +34,8 @@ function optionsFor(choice: PassChoice): RewriteOptions {
   };
 }
 
-/** Ephemeral Bash results in input order that the expiry may touch: not denied, not interrupted. */
-function ephemeralResults(entries: readonly Entry[]): string[] {
+/** Bash commands by tool_use id. */
+function bashCommands(entries: readonly Entry[]): Map<string, string> {
   const commands = new Map<string, string>();
   for (const entry of entries) {
     const blocks = ((entry["message"] as { content?: unknown })?.content ?? []) as Array<
@@ -46,21 +48,56 @@ function ephemeralResults(entries: readonly Entry[]): string[] {
         commands.set(block["id"] as string, input.command);
     }
   }
+  return commands;
+}
+
+/**
+ * Ephemeral Bash results in input order that the expiry may touch: not denied, not refused or rejected
+ * by a person, not interrupted.
+ */
+function ephemeralResults(entries: readonly Entry[]): string[] {
+  const commands = bashCommands(entries);
   const ids: string[] = [];
   for (const entry of entries) {
-    if (entry["toolDenialKind"] === "permission-rule") continue;
+    if (entry["toolDenialKind"] !== undefined) continue;
     for (const id of toolResultIds(entry)) {
       const command = commands.get(id);
       if (command === undefined || !testIsEphemeral(command)) continue;
-      if (resultBlockById([entry], id)?.block["content"] === INTERRUPTED_TEXT) continue;
+      const text = resultBlockById([entry], id)?.block["content"];
+      // Told by their words where the CLI marks nothing (a person's "no" through the SDK is marked).
+      if (text === INTERRUPTED_TEXT || text === REJECTED_TEXT) continue;
       ids.push(id);
     }
   }
   return ids;
 }
 
+/** tool_use id → the content of its result. */
+function contentsById(entries: readonly Entry[]): Map<string, unknown> {
+  const contents = new Map<string, unknown>();
+  for (const entry of entries)
+    for (const id of toolResultIds(entry)) contents.set(id, resultBlockById([entry], id)?.block["content"]);
+  return contents;
+}
+
+/** For each tool result's id, the model responses after it, as the CLI counts turns (synthetic errors not). */
+function turnsAfterResults(entries: readonly Entry[]): Map<string, number> {
+  const turns = new Map<string, number>();
+  const responses = new Set<unknown>();
+  for (let index = entries.length - 1; index >= 0; index -= 1) {
+    const entry = entries[index]!;
+    for (const id of toolResultIds(entry)) turns.set(id, responses.size);
+    if (entry.type === "assistant" && entry["isApiErrorMessage"] !== true)
+      responses.add((entry["message"] as { id?: unknown }).id);
+  }
+  return turns;
+}
+
+/** A rule's denials: a person's "no" carries the same marker with `holdsPersonsWords`, and stays. */
 function denialEntries(entries: readonly Entry[]): Entry[] {
-  return entries.filter((entry) => entry["toolDenialKind"] === "permission-rule");
+  return entries.filter(
+    (entry) => entry["toolDenialKind"] === "permission-rule" && entry["holdsPersonsWords"] !== true,
+  );
 }
 
 function checkRewrite(input: Entry[], choice: PassChoice): void {
@@ -76,17 +113,22 @@ function checkRewrite(input: Entry[], choice: PassChoice): void {
   expect(input).toEqual(before);
   // Nothing new appears; uuid-less markers are untouched and in order.
   const inputUses = new Set(input.flatMap(toolUseIds));
-  for (const id of entries.flatMap(toolUseIds)) expect(inputUses.has(id)).toBe(true);
+  const outputUses = new Set(entries.flatMap(toolUseIds));
+  expect([...outputUses].filter((id) => !inputUses.has(id))).toEqual([]);
   expect(entries.filter((entry) => entry.uuid === undefined)).toEqual(
     input.filter((entry) => entry.uuid === undefined),
   );
+  // Each result's content before and after, and the entry holding it after (one walk each, not one per id).
+  const was = contentsById(input);
+  const now = contentsById(entries);
+  const holder = new Map<string, Entry>();
+  for (const entry of entries) for (const id of toolResultIds(entry)) holder.set(id, entry);
 
   if (choice.disconnects) {
     expect(
       entries.some((entry) => entry["isApiErrorMessage"] === true || entry["subtype"] === "api_error"),
     ).toBe(false);
-    for (const id of entries.flatMap(toolResultIds))
-      expect(resultBlockById(entries, id)?.block["content"]).not.toBe(INTERRUPTED_TEXT);
+    expect([...now.values()]).not.toContain(INTERRUPTED_TEXT);
   }
 
   const denials = denialEntries(input);
@@ -94,16 +136,15 @@ function checkRewrite(input: Entry[], choice: PassChoice): void {
     ? denials.slice(Math.max(0, denials.length - choice.denials.keepDenials))
     : denials;
   for (const denial of denials) {
-    const ids = toolResultIds(denial);
     const kept = keptDenials.includes(denial);
-    for (const id of ids) {
+    for (const id of toolResultIds(denial)) {
       expect(inputUses.has(id)).toBe(true);
-      expect(entries.flatMap(toolUseIds).includes(id)).toBe(kept);
-      const found = resultBlockById(entries, id);
+      expect(outputUses.has(id)).toBe(kept);
+      const found = holder.get(id);
       if (kept) {
         // The newest denials stay intact (only a link may have been re-pointed).
-        expect(found?.entry["message"]).toEqual(denial["message"]);
-        expect(found?.entry["toolDenialKind"]).toBe("permission-rule");
+        expect(found?.["message"]).toEqual(denial["message"]);
+        expect(found?.["toolDenialKind"]).toBe("permission-rule");
       } else {
         expect(found).toBeUndefined();
       }
@@ -114,45 +155,71 @@ function checkRewrite(input: Entry[], choice: PassChoice): void {
       denials.slice(0, denials.length - keptDenials.length).flatMap(toolResultIds).length,
     );
 
+  // The older glances become the hint, unless the hint would be longer than what it replaces.
   const ephemeral = ephemeralResults(input);
+  const commands = bashCommands(input);
   const keep = choice.expire ? choice.expire.keepEphemeral : Infinity;
-  const expired = ephemeral.slice(0, Math.max(0, ephemeral.length - keep));
+  const older = new Set(ephemeral.slice(0, Math.max(0, ephemeral.length - keep)));
+  const expected = new Map<string, unknown>();
+  const turns = turnsAfterResults(entries);
   for (const id of ephemeral) {
-    const now = resultBlockById(entries, id)?.block["content"];
-    if (expired.includes(id))
-      expect(now).toMatch(/^\[`.+` 的结果已过期\(第 \d+ 轮前\),当前状态可能已变。需要请重新执行\]$/);
-    else expect(now).toEqual(resultBlockById(input, id)?.block["content"]);
+    const original = was.get(id) as string;
+    const hint = EPHEMERAL_EXPIRED.zh(ephemeralLabel(commands.get(id)!), turns.get(id)!);
+    expected.set(id, older.has(id) && hint.length < original.length ? hint : original);
   }
-  expect(report.expired).toBe(expired.length);
+  expect(new Map(ephemeral.map((id) => [id, now.get(id)]))).toEqual(expected);
+  expect(report.expired).toBe([...expected].filter(([id, text]) => text !== was.get(id)).length);
+
+  // No pass puts in more than it takes out: every result is at most as long as it was, and the report
+  // never counts a loss.
+  const grown = [...now].filter(([id, text]) => {
+    const original = was.get(id);
+    return typeof text === "string" && typeof original === "string" && text.length > original.length;
+  });
+  expect(grown).toEqual([]);
+  expect(report.charsSaved).toBeGreaterThanOrEqual(0);
+
+  // A person's decision reaches the model as it was written.
+  const decisions = input.flatMap((entry) =>
+    toolResultIds(entry).filter((id) => {
+      const original = was.get(id);
+      return original === REJECTED_TEXT || (original === REFUSED_TEXT && entry["holdsPersonsWords"] === true);
+    }),
+  );
+  expect(decisions.map((id) => now.get(id))).toEqual(decisions.map((id) => was.get(id)));
 
   // Trimmed results point at a spill file holding exactly the original text.
   for (const spill of spills) expect(spill.path.startsWith(`${SPILL_DIR}/trim-`)).toBe(true);
-  for (const id of entries.flatMap(toolResultIds)) {
-    const now = resultBlockById(entries, id)?.block["content"];
-    const spill = spills.find((candidate) => typeof now === "string" && now.includes(candidate.path));
-    if (spill) expect(spill.content).toBe(resultBlockById(input, id)?.block["content"]);
+  for (const [id, text] of now) {
+    const spill = spills.find((candidate) => typeof text === "string" && text.includes(candidate.path));
+    if (spill) expect(spill.content).toBe(was.get(id));
   }
   expect(report.trimmed > 0).toBe(spills.length > 0);
   if (!choice.trim) expect(report.trimmed).toBe(0);
   if (!choice.disconnects) expect(report.interrupted + report.prunedApiErrors).toBe(0);
-  if (choice.disconnects)
-    for (const id of entries.flatMap(toolResultIds)) {
-      const original = resultBlockById(input, id)?.block["content"];
-      if (original === INTERRUPTED_TEXT)
-        expect(resultBlockById(entries, id)?.block["content"]).toBe(INTERRUPTED_NOTE.zh);
-    }
+  if (choice.disconnects) {
+    const interrupted = [...now.keys()].filter((id) => was.get(id) === INTERRUPTED_TEXT);
+    expect(interrupted.map((id) => now.get(id))).toEqual(interrupted.map(() => INTERRUPTED_NOTE.zh));
+  }
 }
 
 describe("rewrite passes (property)", () => {
-  it("keep every generated transcript resumable under any combination of passes", () => {
-    fc.assert(
-      fc.property(sessionArbitrary, passChoiceArbitrary, (session, choice) => {
-        checkRewrite(session.main, choice);
-        for (const sub of session.subagents.values()) checkRewrite(sub, choice);
-      }),
-      properties(3000),
-    );
-  });
+  // 3,000 generated sessions: about 20 s on a quiet machine and over a minute beside two busy loops (it
+  // ran out of the suite's 60 s there, before this change too). The limit guards against a hang; it is
+  // not a speed the test asks for.
+  it(
+    "keep every generated transcript resumable under any combination of passes",
+    { timeout: 300_000 },
+    () => {
+      fc.assert(
+        fc.property(sessionArbitrary, passChoiceArbitrary, (session, choice) => {
+          checkRewrite(session.main, choice);
+          for (const sub of session.subagents.values()) checkRewrite(sub, choice);
+        }),
+        properties(3000),
+      );
+    },
+  );
 
   it("are idempotent: rewriting a rewritten transcript changes nothing more", () => {
     fc.assert(

@@ -33,6 +33,10 @@ import {
 const content = (entries: readonly Entry[], id: string): unknown =>
   resultBlockById(entries, id)?.block["content"];
 
+/** A `git status -s` output longer than any expiry hint (an expiry never puts in more than it takes out). */
+const status = (i: number): string =>
+  Array.from({ length: 8 }, (_, line) => ` M src/module-${i}/file-${line}.ts`).join("\n");
+
 describe("store texts", () => {
   it("keeps the seed's expiry hint byte-exact", () => {
     expect(EXPIRED_HINT.zh("git status -s", 7)).toBe(
@@ -70,8 +74,7 @@ describe("expireEphemeral", () => {
     const t = new TranscriptBuilder();
     t.prompt("watch the repo");
     const ids: string[] = [];
-    for (let i = 0; i < count; i += 1)
-      ids.push(...t.response(null, [bash("git status -s", ` M file${i}.ts`)]));
+    for (let i = 0; i < count; i += 1) ids.push(...t.response(null, [bash("git status -s", status(i))]));
     t.response("all clean");
     return { entries: t.entries, ids };
   }
@@ -91,7 +94,10 @@ describe("expireEphemeral", () => {
     expect(content(out, ids[1] as string)).toBe(expiredHint("git status -s", 7, "zh"));
     for (const id of ids.slice(2)) expect(content(out, id)).toBe(content(entries, id));
     expect(report.charsSaved).toBe(
-      2 * " M file0.ts".length - 2 * expiredHint("git status -s", 8, "zh").length + 0,
+      status(0).length +
+        status(1).length -
+        expiredHint("git status -s", 8, "zh").length -
+        expiredHint("git status -s", 7, "zh").length,
     );
     assertPaired(out);
     assertLinksResolve(out);
@@ -418,7 +424,7 @@ describe("rewriteTranscript", () => {
     const t = new TranscriptBuilder();
     t.prompt("work");
     t.marker("mode", "bypassPermissions");
-    for (let i = 0; i < 8; i += 1) t.response(null, [bash("ls", `file${i}`)]);
+    for (let i = 0; i < 8; i += 1) t.response(null, [bash("ls", status(i))]);
     t.response(null, [bash("rm -rf /", "", "denied")]);
     t.response(null, [bash("rm -rf ~", "", "denied")]);
     t.response(null, [read("/r/big", "b".repeat(5000))]);

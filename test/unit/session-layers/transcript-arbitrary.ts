@@ -1,7 +1,7 @@
 /**
  * fast-check transcripts: turns of prompts and responses with parallel tool calls (CLI one-block layout
- * and multi-block), denials, interruptions, retries and synthetic API errors, uuid-less markers, and a
- * subagent sidechain transcript for each Agent call.
+ * and multi-block), denials, a person's rejections (at the prompt and through the SDK), interruptions,
+ * retries and synthetic API errors, uuid-less markers, and a subagent sidechain transcript for each Agent call.
  */
 import fc from "fast-check";
 import {
@@ -20,14 +20,16 @@ const callArbitrary: fc.Arbitrary<CallSpec> = fc.oneof(
   fc
     .record({
       command: fc.constantFrom(...EPHEMERAL),
-      result: fc.constantFrom<ResultKind>("ok", "ok", "ok", "denied", "interrupted"),
-      out: fc.string({ maxLength: 40 }),
+      result: fc.constantFrom<ResultKind>("ok", "ok", "ok", "denied", "interrupted", "rejected", "refused"),
+      // Both sides of the (zh) hint's length, under the smallest trim: a glance shorter than its hint is
+      // never replaced.
+      out: fc.oneof(fc.string({ maxLength: 40 }), fc.string({ minLength: 40, maxLength: 99 })),
     })
     .map(({ command, result, out }) => bash(command, out, result)),
   fc
     .record({
       command: fc.constantFrom(...OTHER),
-      result: fc.constantFrom<ResultKind>("ok", "denied", "denied", "interrupted"),
+      result: fc.constantFrom<ResultKind>("ok", "denied", "denied", "interrupted", "rejected", "refused"),
       size: fc.nat({ max: 3000 }),
     })
     .map(({ command, result, size }) => bash(command, "o".repeat(size), result)),
@@ -108,7 +110,9 @@ function build(
       const subSteps = steps.filter((s) => s.kind === "response").slice(0, 4);
       subagents.set(`subagents/agent-${id}`, build(subSteps, sub, null));
     });
-    needPrompt = calls.length === 0 || calls.some((call) => call.result === "interrupted");
+    // An interruption and a person's rejection at the prompt end the turn; the next word is the person's.
+    needPrompt =
+      calls.length === 0 || calls.some((call) => call.result === "interrupted" || call.result === "rejected");
   }
   return builder.entries;
 }

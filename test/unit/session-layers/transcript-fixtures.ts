@@ -1,14 +1,24 @@
 /**
- * Builds CLI transcript entries in the shapes recorded in docs/claude-agent-sdk-facts.md §4: one content
- * block per assistant entry (sharing `message.id`), one tool_result per user entry with
- * `sourceToolAssistantUUID`, denials with `toolDenialKind: "permission-rule"`, synthetic API-error
- * assistants and `system/api_error` entries, the interruption texts, uuid-less markers.
+ * Builds CLI transcript entries in the shapes recorded in docs/claude-agent-sdk-facts.md §4 and read from
+ * the bundled binary (CLI 2.1.332): one content block per assistant entry (sharing `message.id`), one
+ * tool_result per user entry with `sourceToolAssistantUUID`, denials with `toolDenialKind:
+ * "permission-rule"`, a person's rejection and an interrupted call with the binary's texts, synthetic
+ * API-error assistants and `system/api_error` entries, uuid-less markers, and the shapes a transcript file
+ * holds beyond the chain the binary resumes: a compaction boundary, an abandoned branch, an inline sidechain.
  */
 import type { SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
 
 export type Entry = SessionStoreEntry;
 
-export type ResultKind = "ok" | "denied" | "interrupted";
+/**
+ * - `denied`: flower's guard denied it (a hook: `toolDenialKind: "permission-rule"`).
+ * - `interrupted`: an interrupt stopped it while it ran (CLI 2.1.332, recorded through the SDK).
+ * - `rejected`: a person said no at the CLI's permission prompt, in the shape every public transcript
+ *   has (CLI 1.0.98 to 2.1.39: no `toolDenialKind`).
+ * - `refused`: a person said no through the SDK's permission callback (CLI 2.1.332, recorded: the
+ *   same marker as a rule's denial, with `holdsPersonsWords`).
+ */
+export type ResultKind = "ok" | "denied" | "interrupted" | "rejected" | "refused";
 
 export interface CallSpec {
   name: string;
@@ -18,8 +28,15 @@ export interface CallSpec {
   output?: string;
 }
 
-export const INTERRUPTED_TEXT =
-  "The user doesn't want to proceed with this tool use. The tool use was rejected (this call was stopped while running, not refused before it ran. It may have run in part or in full).";
+/** The CLI's rejection text (its `REJECT_MESSAGE`), byte for byte from the bundled binary. */
+export const REJECTED_TEXT =
+  "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
+
+/** What CLI 2.1.332 wrote for a Bash call an interrupt stopped mid-run (recorded through the SDK). */
+export const INTERRUPTED_TEXT = `${REJECTED_TEXT} Correction to the text above: this call was stopped while running, not refused before it ran. It may have run in part or in full, and its changes may have been written. No permission prompt was involved. Work it started elsewhere (a remote command, a background process) may still be running, so check before starting the same work again. The instruction to stop and wait still stands.`;
+
+/** A person's words through the SDK's permission callback. */
+export const REFUSED_TEXT = "The person said no: do not create files.";
 
 export class TranscriptBuilder {
   readonly entries: Entry[] = [];
@@ -108,8 +125,13 @@ export class TranscriptBuilder {
         role: "user",
         content: calls.map((call, index) => resultBlock(call, ids[index] as string)),
       };
-      // The marker is per entry: a multi-result entry is a denial when its calls were denied.
+      // The marker is per entry: a multi-result entry carries it when all its calls had that outcome.
       if (calls.every((call) => call.result === "denied")) entry["toolDenialKind"] = "permission-rule";
+      if (calls.every((call) => call.result === "interrupted")) entry["toolDenialKind"] = "user-rejected";
+      if (calls.every((call) => call.result === "refused")) {
+        entry["toolDenialKind"] = "permission-rule";
+        entry["holdsPersonsWords"] = true;
+      }
       this.entries.push(entry);
     } else {
       calls.forEach((call, index) => this.#result(call, ids[index] as string, ownerOf(index)));
@@ -139,7 +161,15 @@ export class TranscriptBuilder {
         reasonCode: "hook:PreToolUse",
       };
     } else if (call.result === "interrupted") {
-      entry["toolUseResult"] = "Error: The user doesn't want to proceed with this tool use.";
+      entry["toolUseResult"] = "User rejected tool use";
+      entry["toolDenialKind"] = "user-rejected";
+    } else if (call.result === "rejected") {
+      entry["toolUseResult"] = "User rejected tool use";
+    } else if (call.result === "refused") {
+      entry["toolUseResult"] = `Error: ${REFUSED_TEXT}`;
+      entry["toolDenialKind"] = "permission-rule";
+      entry["holdsPersonsWords"] = true;
+      entry["permissionDecision"] = { decision: "reject", source: "user_reject", reasonCode: "unknown" };
     } else {
       entry["toolUseResult"] = {
         stdout: call.output ?? "",
@@ -151,6 +181,85 @@ export class TranscriptBuilder {
       entry["permissionDecision"] = { decision: "accept", source: "config", reasonType: "mode" };
     }
     this.entries.push(entry);
+  }
+
+  /** The uuid the next entry hangs from. */
+  get last(): string | null {
+    return this.#last;
+  }
+
+  /**
+   * Goes back to `uuid`: the next entry hangs from it, and what was written after it is an abandoned
+   * branch (a rewind, an edited prompt: the CLI appends the new branch to the same file).
+   */
+  branchFrom(uuid: string): this {
+    this.#last = uuid;
+    return this;
+  }
+
+  /**
+   * A compaction as CLI 2.1.332 writes it (recorded through `/compact`): a `compact_boundary` with
+   * `parentUuid: null` (the old leaf only as `logicalParentUuid`), then the summary as a user entry; what
+   * follows hangs from the summary. `preserve` names earlier entries kept after the summary (one chain,
+   * oldest first), in the binary's `preservedSegment`/`preservedMessages` shape.
+   */
+  compactBoundary(preserve: string[] = []): this {
+    const logicalParent = this.#last;
+    this.#last = null;
+    const boundary = this.#base("system");
+    boundary["parentUuid"] = null;
+    boundary["logicalParentUuid"] = logicalParent;
+    boundary["subtype"] = "compact_boundary";
+    boundary["content"] = "Conversation compacted";
+    boundary["isMeta"] = false;
+    boundary["level"] = "info";
+    const summaryUuid = `${this.#prefix}-${this.#count + 1}`;
+    boundary["compactMetadata"] = {
+      trigger: "manual",
+      preTokens: 10419,
+      ...(preserve.length > 0 && {
+        preservedSegment: {
+          headUuid: preserve[0],
+          anchorUuid: summaryUuid,
+          tailUuid: preserve.at(-1),
+        },
+        preservedMessages: { anchorUuid: summaryUuid, uuids: preserve },
+      }),
+    };
+    this.entries.push(boundary);
+    const summary = this.#base("user");
+    summary["isCompactSummary"] = true;
+    summary["message"] = {
+      role: "user",
+      content:
+        "This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\nSummary:\nEarlier work was summarised.",
+    };
+    this.entries.push(summary);
+    return this;
+  }
+
+  /**
+   * A subagent's transcript written into this file between two entries, as CLIs before subagent files
+   * did (`isSidechain: true`, its own chain from `parentUuid: null`). The main chain goes on from where it was.
+   */
+  inlineSidechain(sidechain: TranscriptBuilder): this {
+    this.entries.push(...sidechain.entries);
+    return this;
+  }
+
+  /**
+   * The CLI's checkpoint after a turn (CLI 2.1.332): `last-prompt` naming the leaf to resume from; a
+   * rewind writes one with `explicit: true` naming where it went back to.
+   */
+  checkpoint(leafUuid: string | null = this.#last, options: { explicit?: boolean } = {}): this {
+    this.entries.push({
+      type: "last-prompt",
+      lastPrompt: "task",
+      leafUuid,
+      ...(options.explicit && { explicit: true }),
+      sessionId: "s-1",
+    });
+    return this;
   }
 
   /** A retry: one `system/api_error` entry (in the chain, like the CLI writes it). */
@@ -208,6 +317,10 @@ function resultBlock(call: CallSpec, id: string): Record<string, unknown> {
     };
   if (call.result === "interrupted")
     return { type: "tool_result", content: INTERRUPTED_TEXT, is_error: true, tool_use_id: id };
+  if (call.result === "rejected")
+    return { type: "tool_result", content: REJECTED_TEXT, is_error: true, tool_use_id: id };
+  if (call.result === "refused")
+    return { type: "tool_result", content: REFUSED_TEXT, is_error: true, tool_use_id: id };
   return { tool_use_id: id, type: "tool_result", content: call.output ?? "", is_error: false };
 }
 
