@@ -49,11 +49,19 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * A `git status -s` of twelve files: longer than the notice that replaces an expired one (an expiry never
+ * puts in more than was there, so a one-line status would stay).
+ */
+function statusLines(i: number): string {
+  return Array.from({ length: 12 }, (_, k) => ` M src/module-${i}-${k}.ts`).join("\n");
+}
+
 function session(): { entries: Entry[]; big: string; glances: string[] } {
   const t = new TranscriptBuilder();
   t.prompt("inspect");
   const glances: string[] = [];
-  for (let i = 0; i < 8; i += 1) glances.push(...t.response(null, [bash("git status -s", ` M f${i}`)]));
+  for (let i = 0; i < 8; i += 1) glances.push(...t.response(null, [bash("git status -s", statusLines(i))]));
   t.response(null, [bash("rm -rf a", "", "denied")]);
   t.response(null, [bash("rm -rf b", "", "denied")]);
   const [big] = t.response(null, [read("/repo/log.txt", "L".repeat(6000))]);
@@ -238,13 +246,14 @@ describe.each(BACKEND_NAMES)("PruningSessionStore over %s", (name) => {
     );
     const t = new TranscriptBuilder({ prefix: "a1", agentId: "a1" });
     t.prompt("sub task");
-    const [first] = t.response(null, [bash("ls", "a b c")]);
-    t.response(null, [bash("ls", "a b c d")]);
+    const listing = statusLines(1);
+    const [first] = t.response(null, [bash("ls", listing)]);
+    t.response(null, [bash("ls", statusLines(2))]);
     t.response("report");
     const subKey = { ...main, subpath: "subagents/agent-a1" };
     await store.append(subKey, t.entries);
     const loaded = (await store.load(subKey)) ?? [];
-    expect(resultBlockById(loaded, first as string)?.block["content"]).not.toBe("a b c");
+    expect(resultBlockById(loaded, first as string)?.block["content"]).not.toBe(listing);
     expect(loaded.every((entry) => entry["isSidechain"] === true)).toBe(true);
     expect(await store.listSubkeys(main)).toEqual(["subagents/agent-a1"]);
   });
@@ -260,7 +269,7 @@ describe.each(BACKEND_NAMES)("PruningSessionStore over %s", (name) => {
     const store = track(layer({ workspace: dir, keepEphemeral: 0, locale: "en" }));
     const t = new TranscriptBuilder();
     t.prompt("look");
-    const [id] = t.response(null, [bash("git status -s", " M a")]);
+    const [id] = t.response(null, [bash("git status -s", statusLines(0))]);
     t.response("ok");
     await store.append(main, t.entries);
     const loaded = (await store.load(main)) ?? [];

@@ -39,6 +39,11 @@ function record(): Pick<StepRecord, "history" | "failures"> {
   };
 }
 
+/** A listing longer than the notice that replaces it (an expiry never puts in more than was there). */
+const LS_DEPLOY = ["deploy.sh", "vault.hcl", ...Array.from({ length: 20 }, (_, i) => `stage-${i}.sh`)].join(
+  "\n",
+);
+
 describe.each(BACKEND_NAMES)("recall over the %s store", (name) => {
   it("answers with the earlier generations' passages, where they came from, redacted, below the passes", async () => {
     const backend = await backends[name].open();
@@ -52,7 +57,7 @@ describe.each(BACKEND_NAMES)("recall over the %s store", (name) => {
     const first = new TranscriptBuilder({ prefix: "g1" });
     first.prompt("Set up the deploy.");
     first.response(null, [
-      { name: "Bash", input: { command: "ls deploy" }, result: "ok", output: "deploy.sh\nvault.hcl" },
+      { name: "Bash", input: { command: "ls deploy" }, result: "ok", output: LS_DEPLOY },
     ]);
     const [call] = first.response(null, [
       {
