@@ -42,7 +42,7 @@ export async function captureSource(options: {
     maxFileBytes: DEFAULTS.checkpointMaxFileBytes,
     now: options.now,
   });
-  const start = await tracker.submitted("submit");
+  const start = await tracker.submitted("submit").finally(() => tracker.close());
   const origin = await gitText(["remote", "get-url", "origin"], { cwd: person.root, ok: [0, 2, 128] }).catch(
     () => "",
   );

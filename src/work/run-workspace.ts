@@ -133,12 +133,16 @@ async function bringToTip(path: string, options: OpenRunWorkspace): Promise<stri
     maxFileBytes: DEFAULTS.checkpointMaxFileBytes,
     now: () => new Date(),
   });
-  await tracker.catchUp();
-  if (tracker.tip === null) return [];
-  const restored = await tracker.shadow.restore(tracker.tip, tracker.key, { base: tracker.base });
-  const meta = parseCheckpointMessage(await tracker.shadow.messageOf(tracker.tip));
-  // The submit's row is the chain's generation 0: a run that begins here.
-  return meta === null || (meta.kind === "start" && meta.generation === 0) ? [] : restored;
+  try {
+    await tracker.catchUp();
+    if (tracker.tip === null) return [];
+    const restored = await tracker.shadow.restore(tracker.tip, tracker.key, { base: tracker.base });
+    const meta = parseCheckpointMessage(await tracker.shadow.messageOf(tracker.tip));
+    // The submit's row is the chain's generation 0: a run that begins here.
+    return meta === null || (meta.kind === "start" && meta.generation === 0) ? [] : restored;
+  } finally {
+    await tracker.close();
+  }
 }
 
 /**

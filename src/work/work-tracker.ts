@@ -29,6 +29,7 @@ import {
 } from "./checkpoint-message.js";
 import { GitError, gitText } from "./git.js";
 import { personRepository, ShadowRepo, type LeftOut } from "./shadow-repo.js";
+import { PACK_EVERY } from "./shadow-maintenance.js";
 import type { CarryFence, WorkCarrier } from "./work-carrier.js";
 
 export interface WorkTrackerOptions {
@@ -86,6 +87,8 @@ export class WorkTracker {
   /** The last row of the carrier's log this machine has replayed. */
   #seq = 0;
   #queue: Promise<unknown> = Promise.resolve();
+  /** Checkpoints that wrote a commit since this tracker opened: every PACK_EVERY, the shadow is packed. */
+  #commits = 0;
 
   private constructor(options: WorkTrackerOptions, shadow: ShadowRepo, tip: string | null) {
     this.#options = options;
@@ -170,6 +173,10 @@ export class WorkTracker {
         await this.#carry(snapshot.commit, parent, full);
         await this.shadow.setRef(this.ref, snapshot.commit);
         this.#tip = snapshot.commit;
+        // Queued behind this checkpoint, not awaited by it: the call's hook returns now, the next
+        // checkpoint waits for the pack. A pack that fails is tried again PACK_EVERY commits later.
+        if (++this.#commits % PACK_EVERY === 0)
+          void this.#serial(() => this.shadow.maintain({ full: false })).catch(() => undefined);
       } else if (this.#tip === null && parent !== null) {
         // The first checkpoint of a clean checkout is its HEAD: the chain starts there.
         await this.shadow.setRef(this.ref, parent);
@@ -383,6 +390,20 @@ export class WorkTracker {
   /** Waits for the checkpoints queued so far. */
   async settled(): Promise<void> {
     await this.#queue;
+  }
+
+  /**
+   * Done with the chain for now: waits for what is queued, then (`maintain`: a step's end) packs the
+   * shadow repository and prunes what no checkpoint reaches (shadow-maintenance.ts), and ends the shell
+   * its git calls ran through. A maintenance that fails is not the step's failure: the next one packs.
+   */
+  async close(options: { maintain?: boolean } = {}): Promise<void> {
+    await this.#queue;
+    try {
+      if (options.maintain === true) await this.shadow.maintain({ full: true }).catch(() => null);
+    } finally {
+      this.shadow.close();
+    }
   }
 }
 

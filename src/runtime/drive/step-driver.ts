@@ -209,7 +209,8 @@ export class StepDriver {
       const record = this.#parts.records.get(step);
       if (!record?.work) return;
       const chain = await openChain({ options: o, records: this.#parts.records, carrier: null }, run);
-      const handed = await handBack(chain);
+      // The step's end is the run's end for now: its shadow repository is packed and pruned after.
+      const handed = await handBack(chain).finally(() => chain.tracker.close({ maintain: true }));
       if (handed !== null)
         this.#parts.bus.emit({
           type: "work-branch",
@@ -317,8 +318,13 @@ export class StepDriver {
           ),
       },
     );
-    // The answer may quote what a tool printed: the caller (and the CLI printing it) gets it redacted.
-    return this.#parts.redactor.value(await run.run());
+    try {
+      // The answer may quote what a tool printed: the caller (and the CLI printing it) gets it redacted.
+      return this.#parts.redactor.value(await run.run());
+    } finally {
+      // Its shell ends; the shadow repository is packed after the hand-back (#handBack).
+      await work?.tracker.close();
+    }
   }
 
   /** Where the goal's check logs go: `<workbench>/artifacts`, else a folder per step in the run directory. */
