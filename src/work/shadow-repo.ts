@@ -574,11 +574,22 @@ export class ShadowRepo {
   }
 
   /**
-   * Packs what the checkpoints wrote and prunes what none reaches (shadow-maintenance.ts); `full`: also
-   * the unreachable objects' pruning and the packs' roll-up, as at a run's end.
+   * Packs the shadow repository, and with `full` prunes what no ref reaches (shadow-maintenance.ts). In
+   * processes of its own, not through the session's shell: a repack must not hold up a checkpoint.
    */
   maintain(options: { full: boolean }): Promise<Maintained | null> {
-    return maintainShadow(this, options);
+    return maintainShadow(
+      {
+        dir: this.dir,
+        run: (args, call = {}) =>
+          git(args, {
+            ...call,
+            cwd: this.root,
+            environment: { ...this.#environment, GIT_INDEX_FILE: this.#indexFile(), ...call.env },
+          }),
+      },
+      options,
+    );
   }
 }
 

@@ -89,6 +89,8 @@ export class WorkTracker {
   #queue: Promise<unknown> = Promise.resolve();
   /** Checkpoints that wrote a commit since this tracker opened: every PACK_EVERY, the shadow is packed. */
   #commits = 0;
+  /** The pack running beside the chain, if one is. */
+  #packing: Promise<unknown> | null = null;
 
   private constructor(options: WorkTrackerOptions, shadow: ShadowRepo, tip: string | null) {
     this.#options = options;
@@ -173,10 +175,14 @@ export class WorkTracker {
         await this.#carry(snapshot.commit, parent, full);
         await this.shadow.setRef(this.ref, snapshot.commit);
         this.#tip = snapshot.commit;
-        // Queued behind this checkpoint, not awaited by it: the call's hook returns now, the next
-        // checkpoint waits for the pack. A pack that fails is tried again PACK_EVERY commits later.
-        if (++this.#commits % PACK_EVERY === 0)
-          void this.#serial(() => this.shadow.maintain({ full: false })).catch(() => undefined);
+        // Beside the chain, not in its queue: the next checkpoint does not wait for the pack (git's
+        // rules make a repack safe beside writes). One at a time; a pack that fails is tried again
+        // PACK_EVERY commits later.
+        if (++this.#commits % PACK_EVERY === 0 && this.#packing === null)
+          this.#packing = this.shadow
+            .maintain({ full: false })
+            .catch(() => null)
+            .finally(() => (this.#packing = null));
       } else if (this.#tip === null && parent !== null) {
         // The first checkpoint of a clean checkout is its HEAD: the chain starts there.
         await this.shadow.setRef(this.ref, parent);
@@ -387,9 +393,10 @@ export class WorkTracker {
     return this.shadow.resolve(`${commit}^`);
   }
 
-  /** Waits for the checkpoints queued so far. */
+  /** Waits for the checkpoints queued so far, and a pack running beside them. */
   async settled(): Promise<void> {
     await this.#queue;
+    await this.#packing;
   }
 
   /**
@@ -398,7 +405,7 @@ export class WorkTracker {
    * its git calls ran through. A maintenance that fails is not the step's failure: the next one packs.
    */
   async close(options: { maintain?: boolean } = {}): Promise<void> {
-    await this.#queue;
+    await this.settled();
     try {
       if (options.maintain === true) await this.shadow.maintain({ full: true }).catch(() => null);
     } finally {
