@@ -64,7 +64,7 @@ function records(): StepRecord[] {
       handoffs: [],
       retired: [],
     },
-  ] as unknown as StepRecord["rewound"];
+  ];
   b.costUsd = 0.75;
   b.updatedAt = `${DAYS[2]}T10:00:00.000Z`;
   const c = newStepRecord("direct", "agent", "task", new Date(`${DAYS[0]}T08:00:00Z`));
@@ -73,7 +73,7 @@ function records(): StepRecord[] {
   c.updatedAt = `${DAYS[2]}T11:00:00.000Z`;
   const { earlierRuns: _none, ...earlier } = structuredClone(a);
   void _none;
-  c.earlierRuns = [{ ...earlier, step: "direct", run: undefined } as Omit<StepRecord, "earlierRuns">];
+  c.earlierRuns = [{ ...earlier, step: "direct", run: undefined }];
   return [a, b, c];
 }
 
