@@ -154,7 +154,8 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   },
   {
     version: 6,
-    description: "the records' spend per UTC day, and each record's run and cost (a day's spend is one sum)",
+    description:
+      "the records' spend per UTC day, each record's run and cost, indexes for the reads of every second",
     statements: (schema) => [
       // Kept by every write of a record, in its statement (postgres-run-records.ts put): what the step
       // spent on each day (records/run-spend.ts daySpends), so a worker's day budget is one aggregate and
@@ -169,6 +170,9 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       `ALTER TABLE ${schema}.flower_steps ADD COLUMN run TEXT`,
       `ALTER TABLE ${schema}.flower_steps ADD COLUMN cost_usd DOUBLE PRECISION`,
       `CREATE INDEX flower_steps_run ON ${schema}.flower_steps (run)`,
+      // The reads of every second: a worker's watch (the running runs) and a page's (what changed).
+      `CREATE INDEX flower_fleet_runs_status ON ${schema}.flower_fleet_runs (status)`,
+      `CREATE INDEX flower_steps_updated ON ${schema}.flower_steps (updated_at)`,
     ],
     backfill: async (client, schema) => {
       const { rows } = await client.query<{ record: string }>(`SELECT record FROM ${schema}.flower_steps`);

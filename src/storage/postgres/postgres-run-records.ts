@@ -42,6 +42,9 @@ interface LeaseColumns extends QueryResultRow {
   children: string;
 }
 
+/** How far back `changes` reads before the time it was given: a write's commit follows its `updated_at`. */
+const OVERLAP_S = 60;
+
 /** The lease columns, with the two times as ages on the server's clock. */
 const LEASE_SELECT = `step, token, pid, host, machine, start_ticks, children,
   (extract(epoch FROM now() - started_at) * 1000)::float8 AS started_age_ms,
@@ -98,6 +101,42 @@ export class PostgresRunRecords {
       [],
     );
     return rows.map((row) => JSON.parse(row.record) as StepRecord);
+  }
+
+  /**
+   * The records written since `since` (the server's time an earlier call answered with; every record
+   * when null), with the server's time now and how many records there are: what a reader that keeps the
+   * records (followed-records.ts) needs each second without reading them all. A write commits a moment
+   * after its `updated_at` (the statement's start), so the window reaches OVERLAP_S back.
+   */
+  async changes(since: string | null): Promise<{ at: string; count: number; records: StepRecord[] }> {
+    const { rows: now } = await this.#query<{ at: string; count: number }>(
+      "read the steps' count",
+      `SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at,
+         count(*)::int AS count FROM ${this.#steps}`,
+      [],
+    );
+    const { rows } = await this.#query<{ record: string }>(
+      "read the changed steps",
+      `SELECT record FROM ${this.#steps}
+       WHERE $1::timestamptz IS NULL OR updated_at > $1::timestamptz - make_interval(secs => ${OVERLAP_S})`,
+      [since],
+    );
+    return {
+      at: now[0]!.at,
+      count: now[0]!.count,
+      records: rows.map((row) => JSON.parse(row.record) as StepRecord),
+    };
+  }
+
+  /** Every step's name (no record): what a reader that keeps the records checks deletions against. */
+  async names(): Promise<string[]> {
+    const { rows } = await this.#query<{ step: string }>(
+      "list the steps' names",
+      `SELECT step FROM ${this.#steps}`,
+      [],
+    );
+    return rows.map((row) => row.step);
   }
 
   /**

@@ -54,6 +54,7 @@ describe("PostgresSessionStore schema", () => {
       "flower_handoff_requests",
       "flower_leases",
       "flower_schema_version",
+      "flower_step_spend",
       "flower_steps",
       "flower_transcripts",
       "flower_work",
