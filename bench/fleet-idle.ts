@@ -25,9 +25,10 @@ export interface FleetIdleRow {
   records: number;
   /** Mean bytes of a record's JSON. */
   recordBytes: number;
-  /** The worker, idle: CPU and bytes read per 1 s tick. */
+  /** The worker, idle: CPU per 1 s tick (over the window), bytes read by the median second, and the mean. */
   tickCpuMs: number;
   tickReadBytes: number;
+  meanReadBytes?: number;
   ticks: number;
   /** The old tick, in this process: every record read and the day summed (median of 3). */
   oldTickCpuMs: number;
@@ -36,7 +37,7 @@ export interface FleetIdleRow {
 
 export interface FleetIdleResult {
   rows: FleetIdleRow[];
-  /** Bytes read per tick at the largest size over the smallest: 1 = independent of the records. */
+  /** Bytes read per tick (the median second) at the largest size over the smallest: 1 = independent of the records. */
   readGrowth: number;
   loadAverage: { start: number; end: number };
   seconds: number;
@@ -131,13 +132,14 @@ export async function runFleetIdle(
           recordBytes: Math.round(bytes / size),
           tickCpuMs: Number(idle.tickCpuMs.toFixed(2)),
           tickReadBytes: Math.round(idle.tickReadBytes),
+          meanReadBytes: Math.round(idle.meanReadBytes),
           ticks: IDLE_S,
           oldTickCpuMs: Math.round(old[1]!.cpu),
           oldTickReadBytes: old[1]!.bytes,
         });
         log(
           `  ${size} records (${Math.round(bytes / size)} B each): an idle worker's tick ${idle.tickCpuMs.toFixed(2)} ms CPU, ` +
-            `${Math.round(idle.tickReadBytes)} B read; the old tick (every record read, the day summed) ` +
+            `${Math.round(idle.tickReadBytes)} B read (the median second; ${Math.round(idle.meanReadBytes)} B on average); the old tick (every record read, the day summed) ` +
             `${Math.round(old[1]!.cpu)} ms CPU, ${(old[1]!.bytes / 2 ** 20).toFixed(1)} MB`,
         );
       } catch (error) {
@@ -167,7 +169,7 @@ async function watchWorker(
   repo: string,
   store: string,
   workspace: string,
-): Promise<{ tickCpuMs: number; tickReadBytes: number }> {
+): Promise<{ tickCpuMs: number; tickReadBytes: number; meanReadBytes: number }> {
   const child = spawn(
     process.execPath,
     [
@@ -196,12 +198,19 @@ async function watchWorker(
     for (let tries = 0; tries < 600 && !said.includes("takes runs from"); tries++) await wait(100);
     if (!said.includes("takes runs from")) throw new Error(`the worker did not start: ${said.slice(0, 300)}`);
     await wait(WARM_S * 1000);
-    const before = processUse(child.pid!);
-    await wait(IDLE_S * 1000);
-    const after = processUse(child.pid!);
+    // Read every second: the CPU over the whole window (pg-boss's upkeep of its queue in it), the bytes
+    // per tick as the median second (a second of that upkeep reads its own rows, whatever the records).
+    const samples = [processUse(child.pid!)];
+    for (let second = 0; second < IDLE_S; second++) {
+      await wait(1000);
+      samples.push(processUse(child.pid!));
+    }
+    const reads = samples.slice(1).map((sample, index) => sample.readBytes - samples[index]!.readBytes);
+    reads.sort((a, b) => a - b);
     return {
-      tickCpuMs: (after.cpuMs - before.cpuMs) / IDLE_S,
-      tickReadBytes: (after.readBytes - before.readBytes) / IDLE_S,
+      tickCpuMs: (samples.at(-1)!.cpuMs - samples[0]!.cpuMs) / IDLE_S,
+      tickReadBytes: reads[Math.floor(reads.length / 2)]!,
+      meanReadBytes: (samples.at(-1)!.readBytes - samples[0]!.readBytes) / IDLE_S,
     };
   } finally {
     child.kill("SIGTERM");

@@ -27,9 +27,9 @@ function table(header: string[], rows: Array<Array<string | number>>): string[] 
 export function workTargets(work: WorkResult | undefined): WorkTarget[] {
   if (!work) return [];
   const cpu = work.cpu;
-  const g = work.growth;
+  const five = work.fiveFile;
   const tenMb = 10 * 2 ** 20;
-  const atEnd = g.rows.at(-1);
+  const fiveAt = five?.rows.at(-1);
   return [
     ...(cpu === undefined
       ? []
@@ -53,20 +53,20 @@ export function workTargets(work: WorkResult | undefined): WorkTarget[] {
             met: work.ok && cpu.unchangedOverStatus <= 1,
           },
         ]),
-    ...(g.endedDiskBytes === undefined || atEnd === undefined
+    ...(five === undefined || fiveAt === undefined
       ? []
       : [
           {
-            name: `W6 shadow repository on disk after ${number(g.checkpoints)} checkpoints (MB)`,
+            name: `W6 shadow repository on disk after ${number(five.checkpoints)} checkpoints of a ${work.changePerTurn}-file change (MB)`,
             target: "≤ 10",
-            measured: Number((atEnd.shadowDiskBytes / 2 ** 20).toFixed(1)),
-            met: atEnd.shadowDiskBytes <= tenMb,
+            measured: Number((fiveAt.diskBytes / 2 ** 20).toFixed(1)),
+            met: fiveAt.diskBytes <= tenMb,
           },
           {
-            name: "W6 shadow repository on disk after the run ended (MB)",
+            name: `W6 the same shadow repository once the run ended (MB)`,
             target: "≤ 10",
-            measured: Number((g.endedDiskBytes / 2 ** 20).toFixed(1)),
-            met: g.endedDiskBytes <= tenMb,
+            measured: Number((five.endedDiskBytes / 2 ** 20).toFixed(1)),
+            met: five.endedDiskBytes <= tenMb,
           },
         ]),
     {
@@ -154,6 +154,7 @@ export function workSection(work: WorkResult | undefined, measured: string): str
         : ` With the PostgreSQL store (one step of ${s.postgresTurns ?? "—"} turns each way, one pair: indicative), the median turn took ${s.postgresTurnMs} ms with checkpoints and ${s.postgresTurnOffMs ?? "—"} ms without` +
           (s.postgresTurnOffMs ? ` (${(s.postgresTurnMs / s.postgresTurnOffMs).toFixed(2)}×).` : ".")),
     "",
+    ...fiveFileLines(work),
     `${number(g.checkpoints)} sub-tasks (each writes a new file of 2–6 KB or inserts 1–4 KB into an existing one, 1–3 files; ${number(g.created)} files written, ${number(g.edited)} edits), one checkpoint each with a carrier (${g.seconds} s):`,
     "",
     ...table(
@@ -198,6 +199,35 @@ export function workSection(work: WorkResult | undefined, measured: string): str
         : ` flower repacks the shadow every 100 commits (beside the chain): at most ${mb(g.peakDiskBytes ?? 0)} on disk just before a pack; ` +
           `when the run ended (the step's end: packed, what no ref reaches pruned; ${number(g.endMs ?? 0)} ms, ${number(g.endCpuMs ?? 0)} ms CPU) **${mb(g.endedDiskBytes)}**. ` +
           `CPU per checkpoint of the long chain, its packs included: ${g.cpuPerCheckpointMs ?? "—"} ms.`),
+  ];
+}
+
+/** The shadow repository over 1,000 checkpoints of a 5-file change. */
+function fiveFileLines(work: WorkResult): string[] {
+  const f = work.fiveFile;
+  if (f === undefined) return [];
+  return [
+    `The shadow repository over ${number(f.checkpoints)} checkpoints of the turns' ${work.changePerTurn}-file change (a line appended to ${work.changePerTurn} files each), a chain of its own packed as flower packs it (every 100 commits, beside the chain; ${f.seconds} s):`,
+    "",
+    ...table(
+      ["after", "on disk", "loose objects"],
+      [
+        ...f.rows.map((entry) => [
+          number(entry.checkpoints),
+          mb(entry.diskBytes),
+          number(entry.looseObjects),
+        ]),
+        ["the most, just before a pack", mb(f.peakDiskBytes), ""],
+        [
+          `the run ended (packed and pruned: ${number(f.endMs)} ms, ${number(f.endCpuMs)} ms CPU)`,
+          `**${mb(f.endedDiskBytes)}**`,
+          "",
+        ],
+      ],
+    ),
+    "",
+    `CPU per checkpoint, the packs every 100 included: ${f.cpuPerCheckpointMs} ms.`,
+    "",
   ];
 }
 
@@ -275,9 +305,9 @@ export function fleetTargets(fleet: FleetIdleResult | undefined): WorkTarget[] {
     },
     {
       name: `W7 bytes read per idle tick, ${number(largest.records)} records over ${number(fleet.rows[0]!.records)}`,
-      target: "≈ 1, independent of the records (≤ 2; the old tick's grew with them)",
+      target: "≈ 1, independent of the records (≤ 1.2)",
       measured: fleet.readGrowth,
-      met: fleet.ok && fleet.readGrowth <= 2,
+      met: fleet.ok && fleet.readGrowth <= 1.2,
     },
   ];
 }
@@ -292,7 +322,7 @@ export function fleetSection(fleet: FleetIdleResult | undefined, measured: strin
     measured,
     "",
     ...(fleet.ok ? [] : [`**The run reported a problem**: ${fleet.error ?? "see the log"}.`, ""]),
-    "`flower worker --store … --budget-per-day 1000` (the built CLI, a process of its own) idle over a store of step records (four generations with their per-turn series each), one tick a second, its CPU and the bytes it read over 60 s; beside it, in the bench's process, what the tick did before (every record read and parsed, the day summed):",
+    "`flower worker --store … --budget-per-day 1000` (the built CLI, a process of its own) idle over a store of step records (four generations with their per-turn series each), one tick a second, its CPU over 60 s and the bytes it read each second (the median second is the tick's own; pg-boss's upkeep of its queue reads its rows now and then); beside it, in the bench's process, what the tick did before (every record read and parsed, the day summed):",
     "",
     ...table(
       [

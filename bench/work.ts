@@ -136,6 +136,22 @@ export interface WorkCheckpointCpu {
   unchangedOverStatus: number;
 }
 
+/** The shadow repository over 1,000 checkpoints of a 5-file change. */
+export interface WorkFiveFileGrowth {
+  checkpoints: number;
+  /** On disk after 100, 250, 500, 1,000 (a pack that just started let finish). */
+  rows: Array<{ checkpoints: number; diskBytes: number; looseObjects: number }>;
+  /** The most seen just before one of flower's packs (every 100 commits). */
+  peakDiskBytes: number;
+  /** Once the run ended (the step's end: packed and pruned), and that end's wall time and CPU. */
+  endedDiskBytes: number;
+  endMs: number;
+  endCpuMs: number;
+  /** CPU per checkpoint, flower's packs every 100 included (ms). */
+  cpuPerCheckpointMs: number;
+  seconds: number;
+}
+
 export interface WorkGrowthRow {
   checkpoints: number;
   /** The shadow repository's files: apparent bytes and what they take on disk (4 KiB blocks). */
@@ -215,6 +231,11 @@ export interface WorkResult {
     postgresTurnOffMs?: number;
     postgresTurns?: number;
   };
+  /**
+   * 1,000 checkpoints of the turns' 5-file change (a line appended to 5 files each), packing as flower
+   * does: the issue's storage figure (absent in results of older runs).
+   */
+  fiveFile?: WorkFiveFileGrowth;
   growth: {
     checkpoints: number;
     rows: WorkGrowthRow[];
@@ -372,6 +393,9 @@ async function generateRepository(
   if (code !== 0) throw new Error(`git fast-import failed (exit ${code}): ${stderr.trim()}`);
   const written = performance.now();
   git(workspace, "reset", "--quiet");
+  // The index as a clone, a checkout, a commit or `git worktree add` leaves it: with its cache tree
+  // (`git reset` alone leaves none; then a run's first checkpoint reads HEAD's tree over it once more).
+  git(workspace, "write-tree");
   git(workspace, "update-ref", "refs/remotes/origin/main", "HEAD");
   const status = git(workspace, "status", "--porcelain");
   if (status !== "") throw new Error(`the generated repository is not clean: ${status.slice(0, 200)}`);
@@ -947,6 +971,20 @@ export async function runWork(
     };
     resetWorkspace(workspace);
 
+    // ---- A thousand checkpoints of a 5-file change: the storage flower keeps.
+    const fiveFile = await measureFiveFile({
+      config,
+      workspace,
+      root,
+      open,
+      start,
+      call,
+      firstTurn: turn,
+      log,
+    });
+    turn += config.checkpoints;
+    resetWorkspace(workspace);
+
     // ---- A thousand sub-tasks.
     const growth = await measureGrowth({ config, workspace, root, open, start, call, errors, log });
 
@@ -961,6 +999,7 @@ export async function runWork(
       cpu: checkpointCpu,
       steps,
       store: storeResult,
+      fiveFile,
       growth,
       loadAverage: { start: loadStart, end: loadavg()[0]! },
       seconds: Math.round((performance.now() - started) / 1000),
@@ -1072,6 +1111,78 @@ async function measureStore(input: {
     await new Promise((resolve) => setTimeout(resolve, 500));
     await server?.stop();
   }
+}
+
+/**
+ * 1,000 checkpoints of the turns' 5-file change in one chain of a shadow repository of its own, as a
+ * long run takes them: its size on disk (flower packs it every 100 commits, beside the chain), the most it
+ * takes just before a pack, its size once the run ended (the step's end packs and prunes), and the CPU
+ * per checkpoint with the packs in it.
+ */
+async function measureFiveFile(input: {
+  config: WorkConfig;
+  workspace: string;
+  root: string;
+  open: (runDir: string, run: string, carrier: Carrier | null) => Promise<Tracker>;
+  start: (tracker: Tracker) => Promise<unknown>;
+  call: (tracker: Tracker) => Promise<{ changed: boolean; files: string[] }>;
+  firstTurn: number;
+  log: (line: string) => void;
+}): Promise<WorkFiveFileGrowth> {
+  const { config, workspace } = input;
+  const started = performance.now();
+  const tracker = await input.open(join(input.root, "runs-five"), "five-files", null);
+  await input.start(tracker);
+  const marks = new Set([100, 250, 500, 1000, config.checkpoints]);
+  const rows: WorkFiveFileGrowth["rows"] = [];
+  let peak = 0;
+  let cpu = 0;
+  for (let index = 1; index <= config.checkpoints; index++) {
+    changeFiles(workspace, turnFiles(config, input.firstTurn + index), `five ${index}`);
+    const before = cpuMs();
+    await input.call(tracker);
+    cpu += cpuMs() - before;
+    if (index % 100 === 99) peak = Math.max(peak, sizeOf(tracker.shadow.dir).disk);
+    if (marks.has(index)) {
+      // A pack that started with this checkpoint, let finish (its CPU is the chain's too).
+      const waited = cpuMs();
+      await tracker.settled();
+      cpu += cpuMs() - waited;
+      const shadow = tracker.shadow.dir;
+      rows.push({ checkpoints: index, diskBytes: sizeOf(shadow).disk, looseObjects: looseIn(shadow) });
+    }
+  }
+  const waited = cpuMs();
+  await tracker.settled();
+  cpu += cpuMs() - waited;
+  const endStarted = cpuMs();
+  const [, endMs] = await timed(() => tracker.close({ maintain: true }));
+  const endCpuMs = cpuMs() - endStarted;
+  const ended = sizeOf(tracker.shadow.dir).disk;
+  const result: WorkFiveFileGrowth = {
+    checkpoints: config.checkpoints,
+    rows,
+    peakDiskBytes: peak,
+    endedDiskBytes: ended,
+    endMs: Math.round(endMs),
+    endCpuMs: Math.round(endCpuMs),
+    cpuPerCheckpointMs: round1(cpu / config.checkpoints),
+    seconds: Math.round((performance.now() - started) / 1000),
+  };
+  const mbOf = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+  input.log(
+    `  ${config.checkpoints} checkpoints of a ${config.changePerTurn}-file change: ${rows.map((row) => `${mbOf(row.diskBytes)} MB after ${row.checkpoints}`).join(", ")}; ` +
+      `at most ${mbOf(peak)} MB before a pack; ${mbOf(ended)} MB once the run ended (${result.endMs} ms); CPU per checkpoint ${result.cpuPerCheckpointMs} ms, packs included`,
+  );
+  return result;
+}
+
+/** Loose objects in a git directory's objects/. */
+function looseIn(dir: string): number {
+  let count = 0;
+  for (const name of readdirSync(join(dir, "objects")))
+    if (/^[0-9a-f]{2}$/.test(name)) count += readdirSync(join(dir, "objects", name)).length;
+  return count;
 }
 
 /** 1,000 sub-tasks' checkpoints in one chain, with a carrier: what the store and the shadow grow by. */
