@@ -137,7 +137,10 @@ export function workSection(work: WorkResult | undefined, measured: string): str
         [`after a ${work.changePerTurn}-file change (a commit)`, c.changedMs],
         ["unchanged tree (one scan, no commit)", c.unchangedMs],
         [`after a ${work.changePerTurn}-file change, with a shared store's bundle`, c.changedWithBundleMs],
-        ["the repository's first (a fresh shadow repository, clean tree: every file hashed)", c.firstMs],
+        [
+          "the repository's first (a fresh shadow repository, clean tree: its index seeded from the person's)",
+          c.firstMs,
+        ],
         [
           `a new chain's first in that shadow repository (${work.changePerTurn} files differ from HEAD)`,
           c.firstNewChainMs,
@@ -231,6 +234,11 @@ function fiveFileLines(work: WorkResult): string[] {
   ];
 }
 
+/** A difference in ms with its sign: +77.3 ms, −5.9 ms. */
+function signedMs(value: number): string {
+  return `${value < 0 ? "−" : "+"}${Math.abs(value)} ms`;
+}
+
 /** Whole steps in CPU: flower with and without checkpoints, the SDK's own checkpointing on and off. */
 function stepCpuLines(work: WorkResult): string[] {
   const s = work.steps;
@@ -246,14 +254,14 @@ function stepCpuLines(work: WorkResult): string[] {
           number(s.flowerOffMs),
           number(s.flowerOnMs),
           `**${s.flowerRatio}×**`,
-          `+${s.flowerPerCallMs} ms`,
+          signedMs(s.flowerPerCallMs),
         ],
         [
           "the SDK's `enableFileCheckpointing` off / on (ms CPU)",
           number(s.sdkOffMs),
           number(s.sdkOnMs),
           `${s.sdkRatio}×`,
-          `+${s.sdkPerCallMs} ms`,
+          signedMs(s.sdkPerCallMs),
         ],
       ],
     ),
@@ -329,7 +337,7 @@ export function fleetSection(fleet: FleetIdleResult | undefined, measured: strin
         "records",
         "bytes a record",
         "idle tick, CPU (ms)",
-        "idle tick, bytes read",
+        "idle tick, bytes read (median second / mean)",
         "old tick, CPU (ms)",
         "old tick, record bytes read",
       ],
@@ -337,7 +345,7 @@ export function fleetSection(fleet: FleetIdleResult | undefined, measured: strin
         number(entry.records),
         number(entry.recordBytes),
         `**${entry.tickCpuMs}**`,
-        number(entry.tickReadBytes),
+        `${number(entry.tickReadBytes)} / ${entry.meanReadBytes === undefined ? "—" : number(entry.meanReadBytes)}`,
         number(entry.oldTickCpuMs),
         mb(entry.oldTickReadBytes),
       ]),
