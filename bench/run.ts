@@ -2,11 +2,11 @@
  * `npm run bench`: every workload once, then bench/results.json, the SVG charts and the results block of
  * bench/README.md are regenerated from what was measured.
  *
- *   node bench/dist/run.js [--only economy,long,hooks,store,postgres,horizon,lines,work] [--subtasks 40] [--long-subtasks 200]
+ *   node bench/dist/run.js [--only economy,long,hooks,store,postgres,horizon,lines,work,fleet] [--subtasks 40] [--long-subtasks 200]
  *                          [--long-window 90000] [--calls 300] [--full | --sequential] [--parallel]
  *                          [--horizon-windows 200000,90000] [--lines-window 90000] [--lines 60k,70k,cost]
  *                          [--work-files 10000] [--work-turns 20] [--work-rounds 2] [--work-checkpoints 1000]
- *                          [--work-samples 20] [--work-no-postgres]
+ *                          [--work-samples 20] [--work-no-postgres] [--fleet-records 1000,10000]
  *                          [--import bench/dist/last-run.json]
  *                          [--no-write]
  *
@@ -51,7 +51,8 @@ import {
 } from "./report.js";
 import type { Mode } from "./workload.js";
 import { runWork, WORK_DEFAULTS } from "./work.js";
-import { workTargets } from "./work-report.js";
+import { fleetTargets, workTargets } from "./work-report.js";
+import { FLEET_DEFAULTS, runFleetIdle } from "./fleet-idle.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** bench/ (this file runs from bench/dist/). */
@@ -207,6 +208,7 @@ const results: Results = {
   horizon: undefined,
   lines: undefined,
   work: undefined,
+  fleet: undefined,
   targets: [],
 };
 
@@ -395,6 +397,19 @@ async function workWorkload(): Promise<void> {
   results.work = result;
 }
 
+/**
+ * Workload 7: an idle `flower worker --budget-per-day` over 1,000 and 10,000 step records: its CPU and
+ * bytes read per tick, beside what the old tick (every record read, the day summed) cost (bench/fleet-idle.ts).
+ */
+async function fleetWorkload(): Promise<void> {
+  console.log("fleet");
+  const sizes = listArgument("fleet-records", FLEET_DEFAULTS.sizes);
+  const result = await runFleetIdle(sizes, repo, (line) => console.log(line));
+  if (!result.ok) console.log(`  fleet: PROBLEM: ${result.error}`);
+  console.log(`  fleet: ${result.seconds} s`);
+  results.fleet = result;
+}
+
 function linesWindow(): number {
   return integerArgument("lines-window", 90_000);
 }
@@ -474,6 +489,7 @@ if (only.has("postgres"))
     results.postgres = { ...(await storeLoadWorkload(benchDir, write)) };
   });
 if (only.has("work")) chosen.push(workWorkload);
+if (only.has("fleet")) chosen.push(fleetWorkload);
 // --parallel also runs the workloads at the same time: quicker on a loaded machine, rougher wall times.
 if (imported) Object.assign(results, imported);
 else if (parallel) await Promise.all(chosen.map((workload) => workload()));
@@ -509,6 +525,7 @@ else if (results.horizon && previous.horizon)
 if (!only.has("work")) results.work = previous.work;
 // The real-model bench (--live) is written by whoever ran it with a key; a run of the others keeps it.
 if (previous.live !== undefined) results.live = previous.live;
+if (!only.has("fleet")) results.fleet = previous.fleet;
 if (!only.has("lines")) results.lines = previous.lines;
 else results.lines = keptLines(results.lines, previous.lines);
 
@@ -690,6 +707,7 @@ for (const load of loads)
   );
 targets.push(...horizonTargets(results.horizon, results.lines));
 targets.push(...workTargets(results.work));
+targets.push(...fleetTargets(results.fleet));
 results.targets = targets;
 if (only.size === 0) {
   // --render measured nothing: the header stays that of the run that did.

@@ -60,6 +60,10 @@ export interface Tracker {
   readonly tip: string | null;
   readonly base: string | null;
   checkpoint(meta: CheckpointInput): Promise<Taken>;
+  /** Waits for the queued checkpoints and a pack running beside them. */
+  settled(): Promise<void>;
+  /** Ends the chain's shell; `maintain`: packs and prunes the shadow first, as a step's end does. */
+  close(options?: { maintain?: boolean }): Promise<void>;
 }
 
 export interface TrackerModule {

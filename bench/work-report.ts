@@ -1,6 +1,8 @@
 /**
- * Workload `work` in the README's results block and in the targets table (bench/work.ts measures it).
+ * Workloads `work` and `fleet` in the README's results block and in the targets table (bench/work.ts and
+ * bench/fleet-idle.ts measure them).
  */
+import type { FleetIdleResult } from "./fleet-idle.js";
 import type { WorkResult } from "./work.js";
 
 interface WorkTarget {
@@ -24,7 +26,49 @@ function table(header: string[], rows: Array<Array<string | number>>): string[] 
 
 export function workTargets(work: WorkResult | undefined): WorkTarget[] {
   if (!work) return [];
+  const cpu = work.cpu;
+  const five = work.fiveFile;
+  const tenMb = 10 * 2 ** 20;
+  const fiveAt = five?.rows.at(-1);
   return [
+    ...(cpu === undefined
+      ? []
+      : [
+          {
+            name: `W6 first checkpoint over an unchanged one, CPU (${number(work.files)} files)`,
+            target: "≤ 2",
+            measured: cpu.firstOverUnchanged,
+            met: work.ok && cpu.firstOverUnchanged <= 2,
+          },
+          {
+            name: `W6 ${work.changePerTurn}-file checkpoint over git add -A && write-tree && commit-tree && update-ref, CPU`,
+            target: "≤ 1.05",
+            measured: cpu.changedOverFloor,
+            met: work.ok && cpu.changedOverFloor <= 1.05,
+          },
+          {
+            name: "W6 unchanged checkpoint over git status, CPU",
+            target: "≤ 1.0",
+            measured: cpu.unchangedOverStatus,
+            met: work.ok && cpu.unchangedOverStatus <= 1,
+          },
+        ]),
+    ...(five === undefined || fiveAt === undefined
+      ? []
+      : [
+          {
+            name: `W6 shadow repository on disk after ${number(five.checkpoints)} checkpoints of a ${work.changePerTurn}-file change (MB)`,
+            target: "≤ 10",
+            measured: Number((fiveAt.diskBytes / 2 ** 20).toFixed(1)),
+            met: fiveAt.diskBytes <= tenMb,
+          },
+          {
+            name: `W6 the same shadow repository once the run ended (MB)`,
+            target: "≤ 10",
+            measured: Number((five.endedDiskBytes / 2 ** 20).toFixed(1)),
+            met: five.endedDiskBytes <= tenMb,
+          },
+        ]),
     {
       name: `W6 turn with checkpoints over without (${number(work.files)} files, ${work.changePerTurn}-file change)`,
       target: "≤ 1.05",
@@ -83,6 +127,8 @@ export function workSection(work: WorkResult | undefined, measured: string): str
     "",
     `Median of the rounds' ratios ${t.pairedRatio}×; ${t.callCheckpointsChanged} of ${t.callCheckpoints} call checkpoints changed (one per turn).`,
     "",
+    ...stepCpuLines(work),
+    ...checkpointCpuLines(work),
     `The checkpoint alone (\`WorkTracker.checkpoint\` timed directly, median of ${c.samples}):`,
     "",
     ...table(
@@ -91,7 +137,10 @@ export function workSection(work: WorkResult | undefined, measured: string): str
         [`after a ${work.changePerTurn}-file change (a commit)`, c.changedMs],
         ["unchanged tree (one scan, no commit)", c.unchangedMs],
         [`after a ${work.changePerTurn}-file change, with a shared store's bundle`, c.changedWithBundleMs],
-        ["the repository's first (a fresh shadow repository, clean tree: every file hashed)", c.firstMs],
+        [
+          "the repository's first (a fresh shadow repository, clean tree: its index seeded from the person's)",
+          c.firstMs,
+        ],
         [
           `a new chain's first in that shadow repository (${work.changePerTurn} files differ from HEAD)`,
           c.firstNewChainMs,
@@ -108,6 +157,7 @@ export function workSection(work: WorkResult | undefined, measured: string): str
         : ` With the PostgreSQL store (one step of ${s.postgresTurns ?? "—"} turns each way, one pair: indicative), the median turn took ${s.postgresTurnMs} ms with checkpoints and ${s.postgresTurnOffMs ?? "—"} ms without` +
           (s.postgresTurnOffMs ? ` (${(s.postgresTurnMs / s.postgresTurnOffMs).toFixed(2)}×).` : ".")),
     "",
+    ...fiveFileLines(work),
     `${number(g.checkpoints)} sub-tasks (each writes a new file of 2–6 KB or inserts 1–4 KB into an existing one, 1–3 files; ${number(g.created)} files written, ${number(g.edited)} edits), one checkpoint each with a carrier (${g.seconds} s):`,
     "",
     ...table(
@@ -146,6 +196,161 @@ export function workSection(work: WorkResult | undefined, measured: string): str
         : `; paired with the same checkpoint in a young chain (a shadow repository of its own, opened just before each window, the two taking turns), the long chain's took ${g.youngFirst}× of the young one's over the first 100 and ${g.youngLast}× over the last 100: **${g.pairedTimeRatio}×**.`) +
       (g.packedDiskBytes === undefined
         ? ""
-        : ` flower never packs the shadow repository (\`gc.auto=0\`); packed at the end (\`git repack -adl\`, ${number(g.repackMs ?? 0)} ms) it would take ${mb(g.packedDiskBytes)} on disk.`),
+        : ` flower never packs the shadow repository (\`gc.auto=0\`); packed at the end (\`git repack -adl\`, ${number(g.repackMs ?? 0)} ms) it would take ${mb(g.packedDiskBytes)} on disk.`) +
+      (g.endedDiskBytes === undefined
+        ? ""
+        : ` flower repacks the shadow every 100 commits (beside the chain): at most ${mb(g.peakDiskBytes ?? 0)} on disk just before a pack; ` +
+          `when the run ended (the step's end: packed, what no ref reaches pruned; ${number(g.endMs ?? 0)} ms, ${number(g.endCpuMs ?? 0)} ms CPU) **${mb(g.endedDiskBytes)}**. ` +
+          `CPU per checkpoint of the long chain, its packs included: ${g.cpuPerCheckpointMs ?? "—"} ms.`),
+  ];
+}
+
+/** The shadow repository over 1,000 checkpoints of a 5-file change. */
+function fiveFileLines(work: WorkResult): string[] {
+  const f = work.fiveFile;
+  if (f === undefined) return [];
+  return [
+    `The shadow repository over ${number(f.checkpoints)} checkpoints of the turns' ${work.changePerTurn}-file change (a line appended to ${work.changePerTurn} files each), a chain of its own packed as flower packs it (every 100 commits, beside the chain; ${f.seconds} s):`,
+    "",
+    ...table(
+      ["after", "on disk", "loose objects"],
+      [
+        ...f.rows.map((entry) => [
+          number(entry.checkpoints),
+          mb(entry.diskBytes),
+          number(entry.looseObjects),
+        ]),
+        ["the most, just before a pack", mb(f.peakDiskBytes), ""],
+        [
+          `the run ended (packed and pruned: ${number(f.endMs)} ms, ${number(f.endCpuMs)} ms CPU)`,
+          `**${mb(f.endedDiskBytes)}**`,
+          "",
+        ],
+      ],
+    ),
+    "",
+    `CPU per checkpoint, the packs every 100 included: ${f.cpuPerCheckpointMs} ms.`,
+    "",
+  ];
+}
+
+/** A difference in ms with its sign: +77.3 ms, −5.9 ms. */
+function signedMs(value: number): string {
+  return `${value < 0 ? "−" : "+"}${Math.abs(value)} ms`;
+}
+
+/** Whole steps in CPU: flower with and without checkpoints, the SDK's own checkpointing on and off. */
+function stepCpuLines(work: WorkResult): string[] {
+  const s = work.steps;
+  if (s === undefined) return [];
+  return [
+    `Whole steps of ${s.calls} Bash calls in CPU (this process and every process it started: the kit, the \`claude\` binary, git; mean of ${s.steps} steps a mode, the modes taking turns in the same rounds):`,
+    "",
+    ...table(
+      ["", "off", "on", "ratio", "per call"],
+      [
+        [
+          "flower, `work: false` / checkpoints (ms CPU)",
+          number(s.flowerOffMs),
+          number(s.flowerOnMs),
+          `**${s.flowerRatio}×**`,
+          signedMs(s.flowerPerCallMs),
+        ],
+        [
+          "the SDK's `enableFileCheckpointing` off / on (ms CPU)",
+          number(s.sdkOffMs),
+          number(s.sdkOnMs),
+          `${s.sdkRatio}×`,
+          signedMs(s.sdkPerCallMs),
+        ],
+      ],
+    ),
+    "",
+    `The SDK's checkpointing backed up ${s.sdkBackups} files over its steps: it copies a file before Write or Edit changes it, and no file a Bash call changes (each call here appends to ${work.changePerTurn} files with \`echo >>\`); flower checkpoints every change. The SDK's median turn (wall): ${s.sdkMedianOffMs} ms off, ${s.sdkMedianOnMs} ms on. flower's step with checkpoints also holds its end: the branch handed back and the shadow repository packed.`,
+    "",
+  ];
+}
+
+/** The checkpoint alone in CPU, against git's floor and `git status`. */
+function checkpointCpuLines(work: WorkResult): string[] {
+  const c = work.cpu;
+  if (c === undefined) return [];
+  return [
+    `The checkpoint alone in CPU (mean of ${c.samples}, taking turns with git's own commands on the same change, in a repository of their own that borrows the same objects and starts from the same index):`,
+    "",
+    ...table(
+      ["", "flower (ms CPU)", "git (ms CPU)", "ratio"],
+      [
+        [
+          `a ${work.changePerTurn}-file change / \`git add -A && git write-tree && git commit-tree && git update-ref\``,
+          c.changedMs,
+          c.floorMs,
+          `**${c.changedOverFloor}×**`,
+        ],
+        ["an unchanged tree / `git status`", c.unchangedMs, c.statusMs, `**${c.unchangedOverStatus}×**`],
+        [
+          "the repository's first (a fresh shadow repository, clean tree) / an unchanged one",
+          c.firstMs,
+          c.unchangedMs,
+          `**${c.firstOverUnchanged}×**`,
+        ],
+        [`a new chain's first (${work.changePerTurn} files differ from HEAD)`, c.firstNewChainMs, "", ""],
+      ],
+    ),
+    "",
+  ];
+}
+
+export function fleetTargets(fleet: FleetIdleResult | undefined): WorkTarget[] {
+  const largest = fleet?.rows.at(-1);
+  if (!fleet || !largest) return [];
+  return [
+    {
+      name: `W7 idle worker with --budget-per-day, CPU per tick at ${number(largest.records)} records (ms)`,
+      target: "≤ 5",
+      measured: largest.tickCpuMs,
+      met: fleet.ok && largest.tickCpuMs <= 5,
+    },
+    {
+      name: `W7 bytes read per idle tick, ${number(largest.records)} records over ${number(fleet.rows[0]!.records)}`,
+      target: "≈ 1, independent of the records (≤ 1.2)",
+      measured: fleet.readGrowth,
+      met: fleet.ok && fleet.readGrowth <= 1.2,
+    },
+  ];
+}
+
+/** Workload 7's section of the results block. */
+export function fleetSection(fleet: FleetIdleResult | undefined, measured: string): string[] {
+  if (!fleet) return [];
+  return [
+    "",
+    "### Workload 7: an idle fleet worker with a day budget",
+    "",
+    measured,
+    "",
+    ...(fleet.ok ? [] : [`**The run reported a problem**: ${fleet.error ?? "see the log"}.`, ""]),
+    "`flower worker --store … --budget-per-day 1000` (the built CLI, a process of its own) idle over a store of step records (four generations with their per-turn series each), one tick a second, its CPU over 60 s and the bytes it read each second (the median second is the tick's own; pg-boss's upkeep of its queue reads its rows now and then); beside it, in the bench's process, what the tick did before (every record read and parsed, the day summed):",
+    "",
+    ...table(
+      [
+        "records",
+        "bytes a record",
+        "idle tick, CPU (ms)",
+        "idle tick, bytes read (median second / mean)",
+        "old tick, CPU (ms)",
+        "old tick, record bytes read",
+      ],
+      fleet.rows.map((entry) => [
+        number(entry.records),
+        number(entry.recordBytes),
+        `**${entry.tickCpuMs}**`,
+        `${number(entry.tickReadBytes)} / ${entry.meanReadBytes === undefined ? "—" : number(entry.meanReadBytes)}`,
+        number(entry.oldTickCpuMs),
+        mb(entry.oldTickReadBytes),
+      ]),
+    ),
+    "",
+    `Bytes read per tick at ${number(fleet.rows.at(-1)?.records ?? 0)} records over ${number(fleet.rows[0]?.records ?? 0)}: **${fleet.readGrowth}×** (the day's spend is one sum the store keeps beside the records).`,
   ];
 }

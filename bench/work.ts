@@ -24,11 +24,20 @@
  * 4. **A thousand sub-tasks.** 1,000 checkpoints in a row on the same repository, each after a sub-task's
  *    change (1–3 files: a new file of 2–6 KB, or 1–4 KB of lines inserted into an existing file), with a
  *    carrier: the shadow repository's size on disk and the summed bundle bytes after 100, 250, 500 and
- *    1,000, and the time per checkpoint of the first 100 against the last 100.
+ *    1,000 (flower packs it every 100 commits), its largest size just before a pack, its size once the
+ *    run ended (packed and pruned), and the time per checkpoint of the first 100 against the last 100.
+ *
+ * CPU, not wall (bench/cpu.ts: this process and every process it started): the checkpoint alone against
+ * git's own floor for the same change (`git add -A && git write-tree && git commit-tree && git
+ * update-ref`, in a repository of its own that borrows the same objects) and against `git status` on the
+ * same unchanged tree; the first checkpoint against an unchanged one; and whole 20-call steps with and
+ * without checkpoints, beside the SDK's own `enableFileCheckpointing` on and off (a plain `query()`,
+ * the same calls), in the same rounds.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import {
   appendFileSync,
+  copyFileSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -42,6 +51,8 @@ import { join } from "node:path";
 import { DEFAULTS, Runtime, type AgentSpec, type FlowerEvent } from "flower-agent";
 import { startFakeModel, startPostgresServer, text, toolUse, type ModelRequest } from "flower-agent/testing";
 import pg from "pg";
+import { query } from "@anthropic-ai/claude-agent-sdk";
+import { childrenGone, cpuMs, livingChildren, reapedChildrenMs } from "./cpu.js";
 import { loadWorkTracker, type Carrier, type CarriedRow, type Tracker } from "./work-internals.js";
 
 export interface WorkConfig {
@@ -83,6 +94,62 @@ export interface WorkTurnRound {
   onMs: number;
   offMs: number;
   ratio: number;
+}
+
+/** CPU of whole steps (ms): flower with and without checkpoints, the SDK with and without its own. */
+export interface WorkStepCpu {
+  /** Steps per mode and calls per step. */
+  steps: number;
+  calls: number;
+  flowerOnMs: number;
+  flowerOffMs: number;
+  /** flowerOn / flowerOff. */
+  flowerRatio: number;
+  /** (flowerOn − flowerOff) / calls: what a checkpoint adds to a call, the step's end included. */
+  flowerPerCallMs: number;
+  sdkOnMs: number;
+  sdkOffMs: number;
+  sdkRatio: number;
+  sdkPerCallMs: number;
+  /** Median turn (wall) of the SDK's steps, for beside the flower turns. */
+  sdkMedianOnMs: number;
+  sdkMedianOffMs: number;
+  /** Files the SDK's checkpointing backed up, summed over its steps (it sees Write/Edit, not Bash). */
+  sdkBackups: number;
+}
+
+/** The checkpoint alone, in CPU (ms, mean over the samples): against git's floor and `git status`. */
+export interface WorkCheckpointCpu {
+  samples: number;
+  /** The repository's first checkpoint (a fresh shadow repository, clean tree). */
+  firstMs: number;
+  /** A new chain's first in an existing shadow repository, 5 files differing from HEAD. */
+  firstNewChainMs: number;
+  changedMs: number;
+  /** `git add -A && git write-tree && git commit-tree && git update-ref` on the same change. */
+  floorMs: number;
+  unchangedMs: number;
+  /** `git status` on the same unchanged tree. */
+  statusMs: number;
+  firstOverUnchanged: number;
+  changedOverFloor: number;
+  unchangedOverStatus: number;
+}
+
+/** The shadow repository over 1,000 checkpoints of a 5-file change. */
+export interface WorkFiveFileGrowth {
+  checkpoints: number;
+  /** On disk after 100, 250, 500, 1,000 (a pack that just started let finish). */
+  rows: Array<{ checkpoints: number; diskBytes: number; looseObjects: number }>;
+  /** The most seen just before one of flower's packs (every 100 commits). */
+  peakDiskBytes: number;
+  /** Once the run ended (the step's end: packed and pruned), and that end's wall time and CPU. */
+  endedDiskBytes: number;
+  endMs: number;
+  endCpuMs: number;
+  /** CPU per checkpoint, flower's packs every 100 included (ms). */
+  cpuPerCheckpointMs: number;
+  seconds: number;
 }
 
 export interface WorkGrowthRow {
@@ -164,6 +231,11 @@ export interface WorkResult {
     postgresTurnOffMs?: number;
     postgresTurns?: number;
   };
+  /**
+   * 1,000 checkpoints of the turns' 5-file change (a line appended to 5 files each), packing as flower
+   * does: the issue's storage figure (absent in results of older runs).
+   */
+  fiveFile?: WorkFiveFileGrowth;
   growth: {
     checkpoints: number;
     rows: WorkGrowthRow[];
@@ -182,14 +254,25 @@ export interface WorkResult {
     youngFirst?: number;
     youngLast?: number;
     pairedTimeRatio?: number;
-    /** The shadow repository on disk after `git repack -adl` at the end, and how long that took. */
+    /** The shadow repository on disk after `git repack -adl` at the end, and how long that took (older runs). */
     packedDiskBytes?: number;
     repackMs?: number;
+    /** The largest size on disk seen just before one of flower's packs (every 100 commits). */
+    peakDiskBytes?: number;
+    /** On disk once the run ended (the step's end: packed and pruned), and that end's time and CPU. */
+    endedDiskBytes?: number;
+    endMs?: number;
+    endCpuMs?: number;
+    /** CPU per checkpoint of the long chain, its packs every 100 included (ms). */
+    cpuPerCheckpointMs?: number;
     /** Files the sub-tasks wrote (new) and edited, in all. */
     created: number;
     edited: number;
     seconds: number;
   };
+  /** CPU figures (absent in results of older runs). */
+  cpu?: WorkCheckpointCpu;
+  steps?: WorkStepCpu;
   loadAverage: { start: number; end: number };
   seconds: number;
   ok: boolean;
@@ -310,10 +393,48 @@ async function generateRepository(
   if (code !== 0) throw new Error(`git fast-import failed (exit ${code}): ${stderr.trim()}`);
   const written = performance.now();
   git(workspace, "reset", "--quiet");
+  // The index as a clone, a checkout, a commit or `git worktree add` leaves it: with its cache tree
+  // (`git reset` alone leaves none; then a run's first checkpoint reads HEAD's tree over it once more).
+  git(workspace, "write-tree");
   git(workspace, "update-ref", "refs/remotes/origin/main", "HEAD");
   const status = git(workspace, "status", "--porcelain");
   if (status !== "") throw new Error(`the generated repository is not clean: ${status.slice(0, 200)}`);
   return { writeMs: written - started, indexMs: performance.now() - written };
+}
+
+/** git's own floor for a checkpoint, as a person would type it. */
+const FLOOR =
+  'git add -A && T=$(git write-tree) && C=$(echo floor | git commit-tree "$T" -p refs/floor) && git update-ref refs/floor "$C"';
+
+/**
+ * A repository that records the workspace the way git's own commands do, beside the shadow: bare, its
+ * work tree the workspace, borrowing the person's objects, its first index the person's (so it starts
+ * where flower's chains start), HEAD on the ref it commits to. `commit()` and `status()` return the CPU
+ * of git's processes (ms).
+ */
+function floorRepository(root: string, workspace: string): { commit(): number; status(): number } {
+  const dir = join(root, "floor.git");
+  git(root, "init", "--quiet", "--bare", dir);
+  const env = {
+    ...process.env,
+    ...PERSON_ENV,
+    GIT_DIR: dir,
+    GIT_WORK_TREE: workspace,
+    GIT_INDEX_FILE: join(dir, "index"),
+  };
+  const run = (args: string[]) => execFileSync("git", args, { cwd: workspace, env, encoding: "utf8" });
+  run(["config", "core.bare", "false"]);
+  writeFileSync(join(dir, "objects", "info", "alternates"), `${join(workspace, ".git", "objects")}\n`);
+  copyFileSync(join(workspace, ".git", "index"), join(dir, "index"));
+  run(["update-ref", "refs/floor", git(workspace, "rev-parse", "HEAD")]);
+  run(["symbolic-ref", "HEAD", "refs/floor"]);
+  const measured = (command: string, args: string[]) => {
+    const before = reapedChildrenMs();
+    const done = spawnSync(command, args, { cwd: workspace, env, stdio: "ignore" });
+    if (done.status !== 0) throw new Error(`${command} ${args.join(" ")} failed (exit ${done.status})`);
+    return reapedChildrenMs() - before;
+  };
+  return { commit: () => measured("sh", ["-c", FLOOR]), status: () => measured("git", ["status"]) };
 }
 
 /** The files turn `turn` changes: `perTurn` existing files in different folders, a line appended to each. */
@@ -407,19 +528,39 @@ function sizeOf(dir: string): { bytes: number; disk: number } {
 interface TurnRun {
   gaps: number[];
   wallMs: number;
+  /** CPU of the whole step: this process and its children (the kit, the binary, git), until they ended. */
+  cpuMs: number;
   events: FlowerEvent[];
+  /** Files the SDK's own checkpointing backed up (its `file-history-snapshot` entries), SDK steps only. */
+  backups?: number;
   error?: string;
 }
 
+/** The edit a turn's Bash call makes: a line appended to each of its files. */
+function editCommand(
+  label: string,
+  turn: number,
+  config: WorkConfig,
+): { command: string; description: string } {
+  const paths = turnFiles(config, turn);
+  return {
+    command: `for f in ${paths.join(" ")}; do echo "edit ${label} ${turn}" >> "$f"; done`,
+    description: `Edit ${paths.length} files`,
+  };
+}
+
 /**
- * Runs one step of `turns` Bash calls, each changing `changePerTurn` files, in a Runtime with checkpoints
- * on or off; the gaps between its main-thread requests are the turns.
+ * Runs one step of `turns` Bash calls, each changing `changePerTurn` files: through flower's Runtime with
+ * checkpoints on or off, or (`sdk`) through a plain `query()` with the SDK's own `enableFileCheckpointing`
+ * on or off. The gaps between its main-thread requests are the turns.
  */
 async function runTurns(input: {
   label: string;
   workspace: string;
   runDir: string;
   work: boolean;
+  /** A plain SDK `query()` instead of flower; `work` is then `enableFileCheckpointing`. */
+  sdk?: boolean;
   store?: string;
   turns: number;
   config: WorkConfig;
@@ -428,55 +569,105 @@ async function runTurns(input: {
 }): Promise<TurnRun> {
   const arrivals: number[] = [];
   const marker = `[work bench ${input.label}]`;
+  // Children this process had before the step (a git shell of an earlier tracker): not the step's to wait for.
+  const before = livingChildren();
+  const startedCpu = cpuMs();
   const model = await startFakeModel({
     policy: (request: ModelRequest) => {
       if (request.kind !== "main" || !request.firstUserText().includes(marker)) return undefined;
       arrivals.push(performance.now());
       const done = request.countToolResults("Bash");
       if (done >= input.turns) return text(`Made ${done} edits.`);
-      const turn = input.firstTurn + done;
-      const paths = turnFiles(input.config, turn);
-      return toolUse("Bash", {
-        command: `for f in ${paths.join(" ")}; do echo "edit ${input.label} ${turn}" >> "$f"; done`,
-        description: `Edit ${paths.length} files`,
-      });
+      return toolUse("Bash", editCommand(input.label, input.firstTurn + done, input.config));
     },
   });
   const events: FlowerEvent[] = [];
-  const rt = new Runtime({
-    workspace: input.workspace,
-    runDir: input.runDir,
-    env: model.env(),
-    locale: "en",
-    work: input.work,
-    ...(input.store ? { store: input.store } : {}),
-    onEvent: (event) => {
-      if (event.type.startsWith("work-")) events.push(event);
-    },
-  });
+  const prompt = `${marker} Make ${input.turns} edits, one Bash call each.`;
   const started = performance.now();
   let error: string | undefined;
-  try {
-    await rt.ready();
-    const result = await rt.run(
-      input.label,
-      SPEC,
-      `${marker} Make ${input.turns} edits, one Bash call each.`,
-    );
-    if (result.status !== "done") error = `step ${input.label} ended ${result.status}`;
-  } catch (caught) {
-    error = `step ${input.label}: ${(caught as Error).message}`;
-  } finally {
-    rt.close();
-    await model.close();
+  let backups: number | undefined;
+  if (input.sdk === true) {
+    try {
+      const session = query({
+        prompt,
+        options: {
+          cwd: input.workspace,
+          env: { ...process.env, ...model.env() },
+          tools: ["Bash"],
+          permissionMode: "bypassPermissions",
+          allowDangerouslySkipPermissions: true,
+          enableFileCheckpointing: input.work,
+        },
+      });
+      let sessionId: string | undefined;
+      try {
+        for await (const message of session) {
+          if (message.type === "system" && message.subtype === "init") sessionId = message.session_id;
+          if (message.type === "result" && message.subtype !== "success")
+            error = `sdk step ${input.label}: ${message.subtype}`;
+        }
+      } finally {
+        session.close();
+      }
+      // Read before the kit goes: its config folder goes with it.
+      if (input.work && sessionId !== undefined) backups = sdkBackups(model.configDir, sessionId);
+    } catch (caught) {
+      error = `sdk step ${input.label}: ${(caught as Error).message}`;
+    } finally {
+      await model.close();
+    }
+  } else {
+    const rt = new Runtime({
+      workspace: input.workspace,
+      runDir: input.runDir,
+      env: model.env(),
+      locale: "en",
+      work: input.work,
+      ...(input.store ? { store: input.store } : {}),
+      onEvent: (event) => {
+        if (event.type.startsWith("work-")) events.push(event);
+      },
+    });
+    try {
+      await rt.ready();
+      const result = await rt.run(input.label, SPEC, prompt);
+      if (result.status !== "done") error = `step ${input.label} ended ${result.status}`;
+    } catch (caught) {
+      error = `step ${input.label}: ${(caught as Error).message}`;
+    } finally {
+      rt.close();
+      await model.close();
+    }
   }
   const wallMs = performance.now() - started;
+  // The binary (and any git) has ended and been reaped: its CPU is in this process's children's now.
+  await childrenGone(before);
+  const stepCpuMs = cpuMs() - startedCpu;
   if (model.errors.length > 0) error ??= model.errors[0]!.message;
   if (arrivals.length !== input.turns + 1)
     error ??= `step ${input.label}: ${arrivals.length} main requests, expected ${input.turns + 1}`;
   // The first gap (the session's first Bash call) is slower in every mode: left out.
   const gaps = arrivals.slice(2).map((time, index) => time - arrivals[index + 1]!);
-  return { gaps, wallMs, events, ...(error ? { error } : {}) };
+  return {
+    gaps,
+    wallMs,
+    cpuMs: stepCpuMs,
+    events,
+    ...(backups !== undefined ? { backups } : {}),
+    ...(error ? { error } : {}),
+  };
+}
+
+/**
+ * Files the SDK's checkpointing backed up in a session: the copies the binary keeps under its config
+ * folder's `file-history/<session>/` (one per file and version it saved before a change).
+ */
+function sdkBackups(configDir: string, sessionId: string): number {
+  try {
+    return readdirSync(join(configDir, "file-history", sessionId)).length;
+  } catch {
+    return 0;
+  }
 }
 
 function callCheckpoints(events: readonly FlowerEvent[]): { calls: number; changed: number } {
@@ -542,39 +733,101 @@ export async function runWork(
     const microDir = join(root, "runs-direct");
     const [local, openMs] = await timed(() => open(microDir, "direct-local", null));
     const [, firstMs] = await timed(() => start(local));
+    // The first checkpoint again in fresh shadow repositories (its CPU is too short for one sample: the
+    // children's times come in 10 ms ticks), the shadows made beforehand (`open`, not counted).
+    const firsts = Math.max(5, Math.ceil(config.samples / 2));
+    let firstCpuTotal = 0;
+    for (let index = 0; index < firsts; index++) {
+      const fresh = await open(join(root, `runs-first-${index}`), "direct-first", null);
+      const before = cpuMs();
+      await start(fresh);
+      firstCpuTotal += cpuMs() - before;
+      await fresh.close();
+    }
+    const firstCpuMs = firstCpuTotal / firsts;
     changeFiles(workspace, turnFiles(config, turn++), "first");
-    const chained = await open(microDir, "direct-chain", null);
-    const [firstNew, firstNewChainMs] = await timed(() => start(chained));
-    if (!firstNew.changed || firstNew.files.length !== config.changePerTurn)
-      errors.push(
-        `first checkpoint of a new chain: ${firstNew.files.length} files, expected ${config.changePerTurn}`,
-      );
+    let firstNewChainMs = 0;
+    let firstNewTotal = 0;
+    for (let index = 0; index < firsts; index++) {
+      const chain = await open(microDir, `direct-chain-${index}`, null);
+      const before = cpuMs();
+      const [firstNew, ms] = await timed(() => start(chain));
+      firstNewTotal += cpuMs() - before;
+      if (index === 0) firstNewChainMs = ms;
+      await chain.close();
+      if (!firstNew.changed || firstNew.files.length !== config.changePerTurn)
+        errors.push(
+          `first checkpoint of a new chain: ${firstNew.files.length} files, expected ${config.changePerTurn}`,
+        );
+    }
+    const firstNewChainCpuMs = firstNewTotal / firsts;
     // A chain with a shared store's carrier: its first row (its parent is HEAD) is bundled against what
     // the remotes have; every later one against its parent.
     const carrier = new CountingCarrier();
     const carried = await open(microDir, "direct-carried", carrier);
     const firstCarried = (await start(carried)).commit;
     await call(local);
-    // The three kinds take turns on the same changes (the local and the carried chain each see the 5 files
-    // since their last checkpoint), which of the two chains goes first alternating: load falls on all.
+    // git's own floor for the same change, in a repository of its own that borrows the same objects and
+    // starts from the person's index, as the shadow does: what `git add -A && git write-tree && git
+    // commit-tree && git update-ref` costs, and `git status` on the same tree once nothing changed.
+    const floor = floorRepository(root, workspace);
+    floor.commit();
+    // The kinds take turns on the same changes (each chain and the floor see the 5 files since their last
+    // checkpoint), which goes first alternating: load falls on all.
     const changed: number[] = [];
     const unchanged: number[] = [];
     const withBundle: number[] = [];
+    const cpu = { changed: 0, floor: 0, unchanged: 0, status: 0 };
     for (let sample = 0; sample < config.samples; sample++) {
       changeFiles(workspace, turnFiles(config, turn++), `direct ${sample}`);
-      for (const chain of sample % 2 === 0 ? [local, carried] : [carried, local]) {
+      const kinds: Array<"local" | "carried" | "floor"> =
+        sample % 2 === 0 ? ["local", "floor", "carried"] : ["carried", "floor", "local"];
+      for (const kind of kinds) {
+        if (kind === "floor") {
+          cpu.floor += floor.commit();
+          continue;
+        }
+        const chain = kind === "local" ? local : carried;
+        const before = cpuMs();
         const [taken, ms] = await timed(() => call(chain));
+        if (kind === "local") cpu.changed += cpuMs() - before;
         if (!taken.changed || taken.files.length !== config.changePerTurn)
           errors.push(`direct checkpoint ${sample}: changed ${taken.changed}, ${taken.files.length} files`);
         (chain === local ? changed : withBundle).push(ms);
       }
+      const status = () => (cpu.status += floor.status());
+      if (sample % 2 === 1) status();
+      const before = cpuMs();
       const [again, unchangedMs] = await timed(() => call(local));
+      cpu.unchanged += cpuMs() - before;
+      if (sample % 2 === 0) status();
       if (again.changed) errors.push(`direct checkpoint ${sample}: an unchanged tree made a commit`);
       unchanged.push(unchangedMs);
     }
+    const mean = (total: number) => round1(total / config.samples);
+    const checkpointCpu: WorkCheckpointCpu = {
+      samples: config.samples,
+      firstMs: round1(firstCpuMs),
+      firstNewChainMs: round1(firstNewChainCpuMs),
+      changedMs: mean(cpu.changed),
+      floorMs: mean(cpu.floor),
+      unchangedMs: mean(cpu.unchanged),
+      statusMs: mean(cpu.status),
+      firstOverUnchanged: round3(firstCpuMs / (cpu.unchanged / config.samples)),
+      changedOverFloor: round3(cpu.changed / cpu.floor),
+      unchangedOverStatus: round3(cpu.unchanged / cpu.status),
+    };
+    log(
+      `  checkpoint CPU (mean of ${config.samples}): ${checkpointCpu.changedMs} ms for a ${config.changePerTurn}-file change against git's floor ` +
+        `${checkpointCpu.floorMs} ms (${checkpointCpu.changedOverFloor}×); unchanged ${checkpointCpu.unchangedMs} ms against git status ` +
+        `${checkpointCpu.statusMs} ms (${checkpointCpu.unchangedOverStatus}×); the first ${checkpointCpu.firstMs} ms ` +
+        `(${checkpointCpu.firstOverUnchanged}× an unchanged one), a new chain's first ${checkpointCpu.firstNewChainMs} ms`,
+    );
+    await local.close();
     const callBundles = carrier.rows.slice(1).map((row) => row.bytes);
     const firstRowPushedBytes = carrier.rows[0]?.bytes ?? 0;
     const [whole, wholeRepositoryMs] = await timed(() => carried.shadow.bundle(firstCarried, []));
+    await carried.close();
     const checkpoint = {
       samples: config.samples,
       openMs: round1(openMs),
@@ -593,34 +846,49 @@ export async function runWork(
     );
     resetWorkspace(workspace);
 
-    // ---- Turns, with and without checkpoints, in alternating rounds.
+    // ---- Turns, with and without checkpoints, in alternating rounds; the SDK's own checkpointing on and
+    // off in the same rounds (a plain query(), the same calls).
     const gaps = { on: [] as number[], off: [] as number[] };
     const walls = { on: 0, off: 0 };
+    const stepCpu = { on: 0, off: 0, sdkOn: 0, sdkOff: 0 };
+    const sdkGaps = { sdkOn: [] as number[], sdkOff: [] as number[] };
+    let sdkBackupsSeen = 0;
     const rounds: WorkTurnRound[] = [];
     const turnEvents: FlowerEvent[] = [];
+    type TurnMode = "on" | "off" | "sdkOn" | "sdkOff";
     for (let index = 0; index < config.rounds; index++) {
-      const order: Array<"on" | "off"> = index % 2 === 0 ? ["on", "off"] : ["off", "on"];
+      const order: TurnMode[] =
+        index % 2 === 0 ? ["on", "off", "sdkOn", "sdkOff"] : ["sdkOff", "sdkOn", "off", "on"];
       const medians = { on: Number.NaN, off: Number.NaN };
       for (const mode of order) {
+        const sdk = mode === "sdkOn" || mode === "sdkOff";
         const run = await runTurns({
           label: `${mode}-${index + 1}`,
           workspace,
           runDir: join(root, `runs-${mode}`),
-          work: mode === "on",
+          work: mode === "on" || mode === "sdkOn",
+          sdk,
           turns: config.turns,
           config,
           firstTurn: turn,
         });
         turn += config.turns;
         if (run.error) errors.push(run.error);
-        gaps[mode].push(...run.gaps);
-        walls[mode] += run.wallMs;
-        medians[mode] = median(run.gaps);
-        if (mode === "on") turnEvents.push(...run.events);
-        else if (run.events.length > 0)
-          errors.push(`step off-${index + 1} took checkpoints with work: false`);
+        stepCpu[mode] += run.cpuMs;
+        if (sdk) {
+          sdkGaps[mode].push(...run.gaps);
+          sdkBackupsSeen += run.backups ?? 0;
+        } else {
+          gaps[mode].push(...run.gaps);
+          walls[mode] += run.wallMs;
+          medians[mode] = median(run.gaps);
+          if (mode === "on") turnEvents.push(...run.events);
+          else if (run.events.length > 0)
+            errors.push(`step off-${index + 1} took checkpoints with work: false`);
+        }
         log(
-          `  ${mode}-${index + 1}: median turn ${round1(medians[mode])} ms over ${run.gaps.length}, step ${Math.round(run.wallMs)} ms` +
+          `  ${mode}-${index + 1}: median turn ${round1(median(run.gaps))} ms over ${run.gaps.length}, step ${Math.round(run.wallMs)} ms, ` +
+            `CPU ${Math.round(run.cpuMs)} ms${run.backups !== undefined ? `, ${run.backups} files backed up by the SDK` : ""}` +
             `${run.error ? `; ${run.error}` : ""}`,
         );
       }
@@ -631,6 +899,27 @@ export async function runWork(
         ratio: round3(medians.on / medians.off),
       });
     }
+    const calls = config.turns * config.rounds;
+    const steps: WorkStepCpu = {
+      steps: config.rounds,
+      calls: config.turns,
+      flowerOnMs: Math.round(stepCpu.on / config.rounds),
+      flowerOffMs: Math.round(stepCpu.off / config.rounds),
+      flowerRatio: round3(stepCpu.on / stepCpu.off),
+      flowerPerCallMs: round1((stepCpu.on - stepCpu.off) / calls),
+      sdkOnMs: Math.round(stepCpu.sdkOn / config.rounds),
+      sdkOffMs: Math.round(stepCpu.sdkOff / config.rounds),
+      sdkRatio: round3(stepCpu.sdkOn / stepCpu.sdkOff),
+      sdkPerCallMs: round1((stepCpu.sdkOn - stepCpu.sdkOff) / calls),
+      sdkMedianOnMs: round1(median(sdkGaps.sdkOn)),
+      sdkMedianOffMs: round1(median(sdkGaps.sdkOff)),
+      sdkBackups: sdkBackupsSeen,
+    };
+    log(
+      `  steps of ${config.turns} calls, CPU: flower ${steps.flowerOnMs} ms with checkpoints, ${steps.flowerOffMs} ms without ` +
+        `(${steps.flowerRatio}×, ${steps.flowerPerCallMs} ms a call); the SDK's enableFileCheckpointing ${steps.sdkOnMs} ms on, ` +
+        `${steps.sdkOffMs} ms off (${steps.sdkRatio}×, ${steps.sdkPerCallMs} ms a call; it backed up ${steps.sdkBackups} files)`,
+    );
     for (const message of warnings(turnEvents)) errors.push(`work-warning: ${message}`);
     const counted = callCheckpoints(turnEvents);
     if (counted.changed !== config.turns * config.rounds)
@@ -682,6 +971,20 @@ export async function runWork(
     };
     resetWorkspace(workspace);
 
+    // ---- A thousand checkpoints of a 5-file change: the storage flower keeps.
+    const fiveFile = await measureFiveFile({
+      config,
+      workspace,
+      root,
+      open,
+      start,
+      call,
+      firstTurn: turn,
+      log,
+    });
+    turn += config.checkpoints;
+    resetWorkspace(workspace);
+
     // ---- A thousand sub-tasks.
     const growth = await measureGrowth({ config, workspace, root, open, start, call, errors, log });
 
@@ -693,7 +996,10 @@ export async function runWork(
       setup: { writeSeconds: round1(setup.writeMs / 1000), indexSeconds: round1(setup.indexMs / 1000) },
       turns,
       checkpoint,
+      cpu: checkpointCpu,
+      steps,
       store: storeResult,
+      fiveFile,
       growth,
       loadAverage: { start: loadStart, end: loadavg()[0]! },
       seconds: Math.round((performance.now() - started) / 1000),
@@ -807,6 +1113,78 @@ async function measureStore(input: {
   }
 }
 
+/**
+ * 1,000 checkpoints of the turns' 5-file change in one chain of a shadow repository of its own, as a
+ * long run takes them: its size on disk (flower packs it every 100 commits, beside the chain), the most it
+ * takes just before a pack, its size once the run ended (the step's end packs and prunes), and the CPU
+ * per checkpoint with the packs in it.
+ */
+async function measureFiveFile(input: {
+  config: WorkConfig;
+  workspace: string;
+  root: string;
+  open: (runDir: string, run: string, carrier: Carrier | null) => Promise<Tracker>;
+  start: (tracker: Tracker) => Promise<unknown>;
+  call: (tracker: Tracker) => Promise<{ changed: boolean; files: string[] }>;
+  firstTurn: number;
+  log: (line: string) => void;
+}): Promise<WorkFiveFileGrowth> {
+  const { config, workspace } = input;
+  const started = performance.now();
+  const tracker = await input.open(join(input.root, "runs-five"), "five-files", null);
+  await input.start(tracker);
+  const marks = new Set([100, 250, 500, 1000, config.checkpoints]);
+  const rows: WorkFiveFileGrowth["rows"] = [];
+  let peak = 0;
+  let cpu = 0;
+  for (let index = 1; index <= config.checkpoints; index++) {
+    changeFiles(workspace, turnFiles(config, input.firstTurn + index), `five ${index}`);
+    const before = cpuMs();
+    await input.call(tracker);
+    cpu += cpuMs() - before;
+    if (index % 100 === 99) peak = Math.max(peak, sizeOf(tracker.shadow.dir).disk);
+    if (marks.has(index)) {
+      // A pack that started with this checkpoint, let finish (its CPU is the chain's too).
+      const waited = cpuMs();
+      await tracker.settled();
+      cpu += cpuMs() - waited;
+      const shadow = tracker.shadow.dir;
+      rows.push({ checkpoints: index, diskBytes: sizeOf(shadow).disk, looseObjects: looseIn(shadow) });
+    }
+  }
+  const waited = cpuMs();
+  await tracker.settled();
+  cpu += cpuMs() - waited;
+  const endStarted = cpuMs();
+  const [, endMs] = await timed(() => tracker.close({ maintain: true }));
+  const endCpuMs = cpuMs() - endStarted;
+  const ended = sizeOf(tracker.shadow.dir).disk;
+  const result: WorkFiveFileGrowth = {
+    checkpoints: config.checkpoints,
+    rows,
+    peakDiskBytes: peak,
+    endedDiskBytes: ended,
+    endMs: Math.round(endMs),
+    endCpuMs: Math.round(endCpuMs),
+    cpuPerCheckpointMs: round1(cpu / config.checkpoints),
+    seconds: Math.round((performance.now() - started) / 1000),
+  };
+  const mbOf = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+  input.log(
+    `  ${config.checkpoints} checkpoints of a ${config.changePerTurn}-file change: ${rows.map((row) => `${mbOf(row.diskBytes)} MB after ${row.checkpoints}`).join(", ")}; ` +
+      `at most ${mbOf(peak)} MB before a pack; ${mbOf(ended)} MB once the run ended (${result.endMs} ms); CPU per checkpoint ${result.cpuPerCheckpointMs} ms, packs included`,
+  );
+  return result;
+}
+
+/** Loose objects in a git directory's objects/. */
+function looseIn(dir: string): number {
+  let count = 0;
+  for (const name of readdirSync(join(dir, "objects")))
+    if (/^[0-9a-f]{2}$/.test(name)) count += readdirSync(join(dir, "objects", name)).length;
+  return count;
+}
+
 /** 1,000 sub-tasks' checkpoints in one chain, with a carrier: what the store and the shadow grow by. */
 async function measureGrowth(input: {
   config: WorkConfig;
@@ -848,9 +1226,22 @@ async function measureGrowth(input: {
     return reference;
   };
   let reference = await young(1);
+  // CPU of the long chain alone: the loop's, less the young chains' checkpoints and the edits' own.
+  const loopCpu = cpuMs();
+  let otherCpu = 0;
+  let peakDisk = 0;
+  const other = async <T>(work: () => Promise<T> | T): Promise<T> => {
+    const before = cpuMs();
+    try {
+      return await work();
+    } finally {
+      otherCpu += cpuMs() - before;
+    }
+  };
   for (let subtask = 1; subtask <= config.checkpoints; subtask++) {
     const side = subtask <= window ? "first" : subtask > config.checkpoints - window ? "last" : null;
-    if (subtask === config.checkpoints - window + 1) reference = await young(2);
+    if (subtask === config.checkpoints - window + 1) reference = await other(() => young(2));
+    const editCpu = cpuMs();
     const count = 1 + Math.floor(next() * 3);
     const touched = new Set<string>();
     for (let k = 0; k < count; k++) {
@@ -875,16 +1266,24 @@ async function measureGrowth(input: {
         edited += 1;
       }
     }
+    otherCpu += cpuMs() - editCpu;
     const youngFirst = side !== null && subtask % 2 === 0;
-    const [, youngMs] = youngFirst ? await timed(() => input.call(reference)) : [null, 0];
+    const [, youngMs] = youngFirst ? await other(() => timed(() => input.call(reference))) : [null, 0];
     const [taken, ms] = await timed(() => input.call(tracker));
     if (!taken.changed) input.errors.push(`sub-task ${subtask}: its checkpoint saw no change`);
     times.push(ms);
     if (side !== null) {
-      const [, laterMs] = youngFirst ? [null, youngMs] : await timed(() => input.call(reference));
+      const [, laterMs] = youngFirst
+        ? [null, youngMs]
+        : await other(() => timed(() => input.call(reference)));
       paired[side].push(ms / laterMs);
     }
+    // The most the shadow takes: its loose objects just before the next pack (every 100 commits).
+    if (subtask % 100 === 99)
+      peakDisk = Math.max(peakDisk, await other(() => sizeOf(tracker.shadow.dir).disk));
     if (subtask === marks[rows.length]) {
+      // As the run sees it once a pack that just started has ended.
+      await tracker.settled();
       const shadow = sizeOf(tracker.shadow.dir);
       const objects = sizeOf(join(tracker.shadow.dir, "objects"));
       const counts = await tracker.shadow.text(["count-objects", "-v"]);
@@ -921,12 +1320,17 @@ async function measureGrowth(input: {
   const firstHundredMs = median(times.slice(0, window));
   const lastHundredMs = median(times.slice(times.length - window));
   const seconds = Math.round((performance.now() - started) / 1000);
-  // What the shadow repository would take if it were packed (flower never packs it: gc.auto=0). Local
-  // objects only (-l): the person's objects stay theirs, through the alternates.
-  const [, repackMs] = await timed(() => tracker.shadow.text(["repack", "-a", "-d", "-l", "-q"]));
-  const packed = sizeOf(tracker.shadow.dir);
+  await tracker.settled();
+  const cpuPerCheckpointMs = (cpuMs() - loopCpu - otherCpu) / config.checkpoints;
+  // The run ends: the step's end packs the shadow and prunes what no checkpoint reaches.
+  const endStarted = cpuMs();
+  const [, endMs] = await timed(() => tracker.close({ maintain: true }));
+  const endCpuMs = cpuMs() - endStarted;
+  const ended = sizeOf(tracker.shadow.dir);
   input.log(
-    `  packed (git repack -adl, ${Math.round(repackMs)} ms): shadow ${(packed.disk / 2 ** 20).toFixed(1)} MB on disk`,
+    `  CPU per checkpoint ${round1(cpuPerCheckpointMs)} ms (packs every 100 included); at most ${(peakDisk / 2 ** 20).toFixed(1)} MB ` +
+      `on disk before a pack; the run's end (pack and prune, ${Math.round(endMs)} ms, CPU ${Math.round(endCpuMs)} ms): ` +
+      `${(ended.disk / 2 ** 20).toFixed(1)} MB on disk`,
   );
   return {
     checkpoints: config.checkpoints,
@@ -942,7 +1346,10 @@ async function measureGrowth(input: {
     created,
     edited,
     seconds,
-    packedDiskBytes: packed.disk,
-    repackMs: Math.round(repackMs),
+    peakDiskBytes: peakDisk,
+    endedDiskBytes: ended.disk,
+    endMs: Math.round(endMs),
+    endCpuMs: Math.round(endCpuMs),
+    cpuPerCheckpointMs: round1(cpuPerCheckpointMs),
   };
 }

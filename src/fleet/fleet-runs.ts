@@ -50,13 +50,26 @@ export function openFleet(store: string | StoreSpec): FleetStore {
 
 /** Every run of the fleet, oldest submission first. */
 export async function listFleetRuns(store: FleetStoreOption): Promise<FleetRunView[]> {
-  return withStore(store, async (fleet) => {
-    const [runs, records] = [await fleet.runs.list(), await fleet.records.list()];
-    const self = currentProcess();
-    const now = new Date();
-    return runs.map((run) =>
-      viewOf(run, records, (holder) => !ownerGone(holder, self, now, DEFAULT_LEASE_TIMING)),
-    );
+  return withStore(store, async (fleet) => fleetRunViews(fleet, await fleet.records.list()));
+}
+
+/** Every run of an open fleet, its cost and generations from `records` (a page keeps them: it reads each second). */
+export async function fleetRunViews(fleet: FleetStore, records: StepRecord[]): Promise<FleetRunView[]> {
+  const runs = await fleet.runs.list();
+  const self = currentProcess();
+  const now = new Date();
+  // Grouped once: a page with thousands of runs and records must not filter every record per run.
+  const byRun = new Map<string, StepRecord[]>();
+  const byStep = new Map<string, StepRecord>();
+  for (const record of records) {
+    if (record.run !== undefined) byRun.set(record.run, [...(byRun.get(record.run) ?? []), record]);
+    byStep.set(record.step, record);
+  }
+  return runs.map((run) => {
+    const own = byRun.get(run.run) ?? [];
+    const direct = run.options.direct ? byStep.get(run.run) : undefined;
+    const steps = direct !== undefined && !own.includes(direct) ? [...own, direct] : own;
+    return viewOf(run, steps, (holder) => !ownerGone(holder, self, now, DEFAULT_LEASE_TIMING));
   });
 }
 

@@ -23,8 +23,7 @@ import { RETRY_LIMIT } from "../storage/postgres/run-queue.js";
 import { storeUrl, type PostgresStoreSpec, type StoreSpec } from "../storage/store-spec.js";
 import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 import { RUNTIME_OPTION_NAMES } from "../runtime/options.js";
-import { daySpent, runSpent, utcDay } from "../records/run-spend.js";
-import type { StepRecord } from "../records/step-record.js";
+import { utcDay } from "../records/run-spend.js";
 import {
   driveRun,
   runDirOf,
@@ -315,21 +314,24 @@ export class Worker {
         continue;
       }
       if (claimed.job !== job.id) await fleet.runs.setJob(job.run, job.id);
-      this.#drive({ ...claimed, job: job.id }, fleet, day);
+      // A run that went on from an earlier day: its own spend is taken back out of the day's offset.
+      const own = day === null ? 0 : await fleet.records.runSpent(job.run);
+      this.#drive({ ...claimed, job: job.id }, fleet, day === null ? null : { ...day, own });
     }
   }
 
   /**
    * The fleet's budget for the UTC day: "spent" while the store's spend today has reached it (said once a
    * day; no run is taken), else what each run starting now runs under (the day's spend of the others
-   * counted in its offset), or null without one.
+   * counted in its offset), or null without one. Read on every tick with a free slot, so it is one sum
+   * the store keeps beside the records (flower_step_spend), never a read of the records themselves: an
+   * idle worker over 10,000 records spent 2.1 s of CPU and read 65 MB per 1 s tick that way.
    */
   async #dayBudget(fleet: FleetStore): Promise<DayBudget | "spent" | null> {
     const usd = this.#budgets.perDay;
     if (usd === undefined) return null;
-    const records = await fleet.records.list();
     const today = utcDay(new Date());
-    const spent = daySpent(records, today);
+    const spent = await fleet.records.daySpent(today);
     if (spent >= usd) {
       if (this.#daySpentSaid !== today) {
         this.#daySpentSaid = today;
@@ -337,7 +339,7 @@ export class Worker {
       }
       return "spent";
     }
-    return { usd, spent, records };
+    return { usd, spent };
   }
 
   #drive(run: FleetRun, fleet: FleetStore, day: DayBudget | null): void {
@@ -472,7 +474,8 @@ interface DayBudget {
   usd: number;
   /** The store's spend on the UTC day so far. */
   spent: number;
-  records: readonly StepRecord[];
+  /** The run's own spend so far (every day), read when it is started. */
+  own?: number;
 }
 
 /**
@@ -484,8 +487,6 @@ function budgetsFor(run: FleetRun, perRun: number | undefined, day: DayBudget | 
   const own = run.options.budgetUsd ?? perRun;
   return {
     ...(own !== undefined ? { runUsd: own } : {}),
-    ...(day !== null
-      ? { day: { by: "day", usd: day.usd, offset: day.spent - runSpent(day.records, run.run) } }
-      : {}),
+    ...(day !== null ? { day: { by: "day", usd: day.usd, offset: day.spent - (day.own ?? 0) } } : {}),
   };
 }

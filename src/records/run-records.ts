@@ -23,6 +23,13 @@ export interface RunRecords {
   /** Every step, oldest update first. */
   list(): StepRecord[];
   /**
+   * What every record spent on a UTC day (`YYYY-MM-DD`; run-spend.ts daySpent over them all), and a run's
+   * spent figure (runSpent): sums the store keeps beside each record, written in the record's own
+   * transaction, so neither reads the records.
+   */
+  daySpent(day: string): number;
+  runSpent(run: string): number;
+  /**
    * Writes one step's record in a transaction. With `lease`, the write happens only while that lease
    * still holds the step; otherwise `LeaseLostError` is thrown and nothing is written.
    */

@@ -57,27 +57,41 @@ export function utcDay(at: Date | string): string {
 }
 
 /**
- * What records spent on a UTC day: each generation's cost on the day it started; what no generation holds
- * (a reviewer, a writing turn booked between generations) on the day the record was last written.
- * Archived runs of a step name (`earlierRuns`) count as well: they were spent.
+ * What one record spent, per UTC day: each generation's cost on the day it started; what no generation
+ * holds (a reviewer, a writing turn booked between generations) on the day the record was last written.
+ * Archived runs of a step name (`earlierRuns`) count as well: they were spent. The stores keep these sums
+ * beside each record, written with it (a per-day table), so the day's spend is one aggregate: `daySpent`
+ * over every record is what they add up to.
  */
-export function daySpent(records: readonly StepRecord[], day: string): number {
-  let spent = 0;
-  const add = (record: Omit<StepRecord, "earlierRuns">) => {
+export function daySpends(record: StepRecord): Map<string, number> {
+  const days = new Map<string, number>();
+  // A time that is not one (a record written by hand) books nothing rather than stopping the write.
+  const book = (at: string, usd: number) => {
+    const time = new Date(at);
+    if (Number.isNaN(time.getTime())) return;
+    const day = utcDay(time);
+    days.set(day, (days.get(day) ?? 0) + usd);
+  };
+  const add = (one: Omit<StepRecord, "earlierRuns">) => {
     let inGenerations = 0;
     // A rewind took generations out of the history, not out of what was spent.
-    const rewound = (record.rewound ?? []).flatMap((rewind) => rewind.generations);
-    for (const generation of [...record.history, ...rewound]) {
+    const rewound = (one.rewound ?? []).flatMap((rewind) => rewind.generations);
+    for (const generation of [...one.history, ...rewound]) {
       inGenerations += generation.costUsd;
-      if (utcDay(generation.startedAt) === day) spent += generation.costUsd;
+      book(generation.startedAt, generation.costUsd);
     }
-    const rest = record.costUsd - inGenerations;
-    if (rest > 0 && utcDay(record.updatedAt) === day) spent += rest;
+    const rest = one.costUsd - inGenerations;
+    if (rest > 0) book(one.updatedAt, rest);
   };
-  for (const record of records) {
-    add(record);
-    for (const earlier of record.earlierRuns ?? []) add(earlier);
-  }
+  add(record);
+  for (const earlier of record.earlierRuns ?? []) add(earlier);
+  return days;
+}
+
+/** What records spent on a UTC day (see daySpends). */
+export function daySpent(records: readonly StepRecord[], day: string): number {
+  let spent = 0;
+  for (const record of records) spent += daySpends(record).get(day) ?? 0;
   return spent;
 }
 

@@ -48,6 +48,7 @@ import {
   discardRun,
   handBack,
   openChain,
+  type RunChain,
   type DiffOptions,
   type HandedBack,
   type RunWorkParts,
@@ -250,7 +251,7 @@ export class Runtime {
       format: true,
       color: true,
     } satisfies Record<keyof DiffOptions, true>);
-    return diffRun(await openChain(this.#workParts(), run), options);
+    return this.#withChain(run, (chain) => diffRun(chain, options));
   }
 
   /**
@@ -262,9 +263,9 @@ export class Runtime {
     checkStepOptions(options, { squash: true });
     if (options.squash !== undefined && typeof options.squash !== "boolean")
       throw new ConfigurationError("squash", options.squash, "a boolean");
-    return applyRun(await openChain(this.#workParts(), run), this.options.workspace, {
-      squash: options.squash === true,
-    });
+    return this.#withChain(run, (chain) =>
+      applyRun(chain, this.options.workspace, { squash: options.squash === true }),
+    );
   }
 
   /**
@@ -273,17 +274,32 @@ export class Runtime {
    */
   async fetch(run: string): Promise<HandedBack | null> {
     const here = await personRepository(this.options.workspace);
-    return handBack(await openChain(this.#workParts(), run), here?.root);
+    return this.#withChain(run, (chain) => handBack(chain, here?.root));
   }
 
   /** Deletes the run's branch and its own worktree; its records and checkpoints stay. */
   async discard(run: string): Promise<{ branch: string | null; worktree: string | null }> {
+    return this.#withChain(run, async (chain) => {
+      const holders = new Set((await this.records.leases()).map((lease) => lease.step));
+      const held = chain.steps.find((record) => holders.has(record.step) && record.status === "running");
+      if (held)
+        throw new ConfigurationError(
+          "run",
+          run,
+          `a run no live driver holds (step "${held.step}" is running)`,
+        );
+      return discardRun(chain);
+    });
+  }
+
+  /** The run's chain for one use; the shell its git calls ran through ends after it. */
+  async #withChain<T>(run: string, use: (chain: RunChain) => Promise<T>): Promise<T> {
     const chain = await openChain(this.#workParts(), run);
-    const holders = new Set((await this.records.leases()).map((lease) => lease.step));
-    const held = chain.steps.find((record) => holders.has(record.step) && record.status === "running");
-    if (held)
-      throw new ConfigurationError("run", run, `a run no live driver holds (step "${held.step}" is running)`);
-    return discardRun(chain);
+    try {
+      return await use(chain);
+    } finally {
+      await chain.tracker.close();
+    }
   }
 
   /**

@@ -20,8 +20,11 @@ export interface FleetStore {
   queue: RunQueue;
   /** The runs' work (checkpoints as git bundles): submit records a run's beginning, a worker takes it in. */
   work: PostgresWorkLog;
-  /** Step records and leases (read here; the runtime writes them under its leases). */
-  records: Pick<PostgresRunRecords, "list" | "leases">;
+  /**
+   * Step records and leases (read here; the runtime writes them under its leases), and the sums kept
+   * beside them: the day's spend and a run's (one aggregate each, no record read).
+   */
+  records: Pick<PostgresRunRecords, "list" | "leases" | "daySpent" | "runSpent">;
   /** Connects and migrates now: a StoreError naming the store when it cannot. */
   ready(): Promise<void>;
   close(): Promise<void>;

@@ -61,6 +61,14 @@ export class SharedRunRecords implements RunRecords {
     return this.local.list();
   }
 
+  daySpent(day: string): number {
+    return this.local.daySpent(day);
+  }
+
+  runSpent(run: string): number {
+    return this.local.runSpent(run);
+  }
+
   put(record: StepRecord, options: { lease?: string } = {}): void {
     const failure = this.#failures.get(record.step);
     if (failure !== undefined) throw failure;

@@ -23,11 +23,17 @@ import type { PersonMessage } from "../records/person-messages.js";
 import type { WorkspaceFiles } from "../session-layers/workspace-files.js";
 import { connectPostgres, reason } from "./backing-store.js";
 import { stepSessionIds } from "./retention.js";
+import { FollowedRecords } from "./followed-records.js";
 
 export interface StoreView {
   location: string;
   /** Every step, oldest update first. */
   steps(): Promise<StepRecord[]>;
+  /**
+   * `steps()` for a reader that asks every second: each call reads only what was written since the last
+   * (followed-records.ts).
+   */
+  followSteps(): () => Promise<StepRecord[]>;
   /** Who drives each running step now (a lease whose owner is gone is left out). */
   holders(): Promise<Map<string, LeaseHolder>>;
   /** The files steps saved (frozen documents, handoffs, spill files), by their path under `.flower/`. */
@@ -84,6 +90,10 @@ export function openStoreView(spec: Extract<StoreSpec, { kind: "postgres" }>): S
   return {
     location,
     steps: () => records.list(),
+    followSteps: () => {
+      const followed = new FollowedRecords(records);
+      return () => followed.list();
+    },
     holders: async () => new Map((await liveLeases()).live.map((lease) => [lease.step, holderOf(lease)])),
     files,
     fleetRuns: () => fleet.list(),

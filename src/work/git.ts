@@ -5,8 +5,12 @@
  * runs `git status`), it is the reference implementation of everything used here (worktrees, bundles,
  * alternates, `.gitignore` with all its rules, the index's stat cache that makes an unchanged tree cost
  * one scan), and it is fast on large trees. isomorphic-git has no worktrees, no bundles and reads
- * `.gitignore` its own way; nodegit is a native module that lags Node releases. One process per call
- * costs a few milliseconds, measured in `npm run bench`.
+ * `.gitignore` its own way; nodegit is a native module that lags Node releases. What a call costs is
+ * mostly starting it: git itself takes 1–2 ms to start, and Node's `spawn` forks the whole Node process,
+ * another ~1.7 ms of CPU per call (measured on a 10,000-file repository, bench/README.md workload 6) —
+ * so the shadow repository's hot path runs its calls through one long-lived shell (git-session.ts)
+ * instead, and every call here finds git once (an absolute path, not a PATH search per call) and builds
+ * the environment once.
  *
  * Every call names its repository explicitly. The person's own environment never leaks into a call on
  * flower's shadow repository (GIT_DIR, GIT_INDEX_FILE and friends from a hook that started us, the global
@@ -14,6 +18,8 @@
  * `core.hooksPath` pointed at nothing: flower never runs their hooks.
  */
 import { spawn } from "node:child_process";
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, isAbsolute, join } from "node:path";
 import { FlowerError } from "../errors.js";
 
 /** git failed: the command, its exit code and the last lines it printed. */
@@ -49,6 +55,8 @@ export interface GitCall {
   cwd?: string;
   /** Variables over the cleaned environment (GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, …). */
   env?: Record<string, string>;
+  /** The whole environment, built once by the caller (gitEnvironment): `env` is then not used. */
+  environment?: Record<string, string>;
   /** Written to the process's stdin. */
   input?: string | Buffer;
   /** Exit codes that are answers, not failures (`diff --quiet` exits 1 for "differs"). @default [0] */
@@ -63,12 +71,17 @@ export interface GitAnswer {
 
 /** Variables of the person's environment that would point a call somewhere else, or change its output. */
 const LEAKING =
-  /^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|COMMON_DIR|NAMESPACE|CEILING_DIRECTORIES|DISCOVERY_ACROSS_FILESYSTEM|CONFIG.*|EXTERNAL_DIFF|PAGER|EDITOR|TRACE.*|QUARANTINE_PATH|PREFIX|LITERAL_PATHSPECS|GLOB_PATHSPECS|NOGLOB_PATHSPECS|ICASE_PATHSPECS|REPLACE_REF_BASE|NO_REPLACE_OBJECTS|SHALLOW_FILE|AUTHOR_.*|COMMITTER_.*)$/;
+  /^GIT_(DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|COMMON_DIR|NAMESPACE|CEILING_DIRECTORIES|DISCOVERY_ACROSS_FILESYSTEM|CONFIG.*|EXTERNAL_DIFF|PAGER|EDITOR|TRACE.*|QUARANTINE_PATH|PREFIX|LITERAL_PATHSPECS|GLOB_PATHSPECS|NOGLOB_PATHSPECS|ICASE_PATHSPECS|REPLACE_REF_BASE|NO_REPLACE_OBJECTS|SHALLOW_FILE|DEFAULT_HASH|DEFAULT_REF_FORMAT|AUTHOR_.*|COMMITTER_.*)$/;
 
-/** The environment of every git process: the person's, minus what would redirect or reshape it. */
-function baseEnv(extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!LEAKING.test(name)) env[name] = value;
+/**
+ * The environment of a git process: the person's, minus what would redirect or reshape it, plus `extra`.
+ * Built per call on the person's repository (a few per run); the shadow repository builds its own once
+ * (shadow-repo.ts), so its calls do not copy the whole environment each time.
+ */
+export function gitEnvironment(extra?: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env))
+    if (value !== undefined && !LEAKING.test(name)) env[name] = value;
   return {
     ...env,
     // Messages flower parses are the C locale's; no prompt for credentials ever blocks a run.
@@ -79,13 +92,42 @@ function baseEnv(extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
   };
 }
 
+let found: { path: string | undefined; git: string | null } | null = null;
+
+/**
+ * Where `git` is: an absolute path, found on PATH once (again only when PATH changes), or null. A call by
+ * name would have every spawn search PATH itself (most of its `execve` calls failing on the way).
+ */
+export function gitPath(): string | null {
+  const path = process.env.PATH;
+  if (found !== null && found.path === path) return found.git;
+  let git: string | null = null;
+  for (const dir of (path ?? "").split(delimiter)) {
+    if (dir === "" || !isAbsolute(dir)) continue;
+    const candidate = join(dir, "git");
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (statSync(candidate).isFile()) {
+        git = candidate;
+        break;
+      }
+    } catch {
+      // not here
+    }
+  }
+  found = { path, git };
+  return git;
+}
+
 /** Runs git; resolves with its output, or rejects with a GitError naming the command and what it said. */
 export function git(args: readonly string[], call: GitCall = {}): Promise<GitAnswer> {
   const ok = call.ok ?? [0];
+  const command = gitPath();
+  if (command === null) return Promise.reject(new GitMissingError());
   return new Promise((resolve, reject) => {
-    const child = spawn("git", args, {
+    const child = spawn(command, args, {
       cwd: call.cwd,
-      env: baseEnv(call.env),
+      env: call.environment ?? gitEnvironment(call.env),
       stdio: ["pipe", "pipe", "pipe"],
     });
     const out: Buffer[] = [];

@@ -57,7 +57,7 @@ export async function captureSource(options: {
     redactor: options.redactor ?? null,
     now: options.now,
   });
-  const { start, leftOut, carried } = await tracker.submitted("submit");
+  const { start, leftOut, carried } = await tracker.submitted("submit").finally(() => tracker.close());
   const origin = await gitText(["remote", "get-url", "origin"], { cwd: person.root, ok: [0, 2, 128] }).catch(
     () => "",
   );

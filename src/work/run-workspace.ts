@@ -144,14 +144,18 @@ async function bringToTip(
     maxFileBytes: DEFAULTS.checkpointMaxFileBytes,
     now: () => new Date(),
   });
-  await tracker.catchUp();
-  const leftOut = tracker.submitLeftOut.map((entry) => entry.path);
-  if (tracker.tip === null) return { restored: [], leftOut };
-  const restored = await tracker.shadow.restore(tracker.tip, tracker.key, { base: tracker.base });
-  const meta = parseCheckpointMessage(await tracker.shadow.messageOf(tracker.tip));
-  // The submit's row is the chain's generation 0: a run that begins here.
-  const begins = meta === null || (meta.kind === "start" && meta.generation === 0);
-  return { restored: begins ? [] : restored, leftOut };
+  try {
+    await tracker.catchUp();
+    const leftOut = tracker.submitLeftOut.map((entry) => entry.path);
+    if (tracker.tip === null) return { restored: [], leftOut };
+    const restored = await tracker.shadow.restore(tracker.tip, tracker.key, { base: tracker.base });
+    const meta = parseCheckpointMessage(await tracker.shadow.messageOf(tracker.tip));
+    // The submit's row is the chain's generation 0: a run that begins here.
+    const begins = meta === null || (meta.kind === "start" && meta.generation === 0);
+    return { restored: begins ? [] : restored, leftOut };
+  } finally {
+    await tracker.close();
+  }
 }
 
 /**

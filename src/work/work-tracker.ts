@@ -32,6 +32,7 @@ import {
 } from "./checkpoint-message.js";
 import { GitError, gitText } from "./git.js";
 import { personRepository, ShadowRepo, type LeftOut } from "./shadow-repo.js";
+import { PACK_EVERY } from "./shadow-maintenance.js";
 import type { CarryFence, WorkCarrier } from "./work-carrier.js";
 
 export interface WorkTrackerOptions {
@@ -103,6 +104,10 @@ export class WorkTracker {
   /** The secrets the submit of this run left out (named by its first row): said with every checkpoint. */
   #submitLeftOut: LeftOut[] = [];
   #queue: Promise<unknown> = Promise.resolve();
+  /** Checkpoints that wrote a commit since this tracker opened: every PACK_EVERY, the shadow is packed. */
+  #commits = 0;
+  /** The pack running beside the chain, if one is. */
+  #packing: Promise<unknown> | null = null;
 
   private constructor(options: WorkTrackerOptions, shadow: ShadowRepo, tip: string | null) {
     this.#options = options;
@@ -188,6 +193,14 @@ export class WorkTracker {
         await this.#carry(snapshot.commit, parent, full);
         await this.shadow.setRef(this.ref, snapshot.commit);
         this.#tip = snapshot.commit;
+        // Beside the chain, not in its queue: the next checkpoint does not wait for the pack (git's
+        // rules make a repack safe beside writes). One at a time; a pack that fails is tried again
+        // PACK_EVERY commits later.
+        if (++this.#commits % PACK_EVERY === 0 && this.#packing === null)
+          this.#packing = this.shadow
+            .maintain({ full: false })
+            .catch(() => null)
+            .finally(() => (this.#packing = null));
       } else if (this.#tip === null && parent !== null) {
         // The first checkpoint of a clean checkout is its HEAD: the chain starts there.
         await this.shadow.setRef(this.ref, parent);
@@ -443,9 +456,24 @@ export class WorkTracker {
     return this.shadow.resolve(`${commit}^`);
   }
 
-  /** Waits for the checkpoints queued so far. */
+  /** Waits for the checkpoints queued so far, and a pack running beside them. */
   async settled(): Promise<void> {
     await this.#queue;
+    await this.#packing;
+  }
+
+  /**
+   * Done with the chain for now: waits for what is queued, then (`maintain`: a step's end) packs the
+   * shadow repository and prunes what no checkpoint reaches (shadow-maintenance.ts), and ends the shell
+   * its git calls ran through. A maintenance that fails is not the step's failure: the next one packs.
+   */
+  async close(options: { maintain?: boolean } = {}): Promise<void> {
+    await this.settled();
+    try {
+      if (options.maintain === true) await this.shadow.maintain({ full: true }).catch(() => null);
+    } finally {
+      this.shadow.close();
+    }
   }
 }
 

@@ -256,6 +256,21 @@ export function parseBudget(
   return n;
 }
 
+/** `--older-than 30d`: a duration in whole days, hours or weeks, as milliseconds; anything else is refused. */
+export function parseOlderThan(
+  value: string | boolean | undefined,
+  locale: Locale = "en",
+): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value).trim();
+  const match = /^(\d+)\s*(h|d|w)$/i.exec(text);
+  const n = match ? Number(match[1]) : Number.NaN;
+  if (!match || !(n > 0) || !Number.isSafeInteger(n))
+    throw new UsageError(USAGE_TEXT[locale].olderThan(text));
+  const hours = { h: 1, d: 24, w: 24 * 7 }[match[2]!.toLowerCase() as "h" | "d" | "w"];
+  return n * hours * 60 * 60 * 1000;
+}
+
 /** `--drift-after N`: generations without progress before the drift watch pauses; 0 turns it off. */
 export function parseDriftAfter(
   value: string | boolean | undefined,

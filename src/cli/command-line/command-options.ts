@@ -387,7 +387,22 @@ export const COMMAND_OPTIONS: Record<CommandName, Record<string, OptionSpec>> = 
     ...LANG,
     ...HELP,
   },
-  forget: { ...CARRIED_WORKSPACE, ...RUN_DIR, ...STORE, ...LANG, ...HELP },
+  forget: {
+    "older-than": {
+      type: "string",
+      value: "DURATION",
+      default: { en: "none", zh: "无" },
+      help: {
+        en: "Instead of one step: every run last written longer ago than this (30d, 12h, 2w), all it left; one still open or held is kept and named.",
+        zh: "不指定某一步:删掉最后写入早于这个时长(30d、12h、2w)的每次运行留下的一切;还开着或有人持有的会留下并说明。",
+      },
+    },
+    ...CARRIED_WORKSPACE,
+    ...RUN_DIR,
+    ...STORE,
+    ...LANG,
+    ...HELP,
+  },
   handoff: {
     next: {
       type: "string",

@@ -54,8 +54,8 @@ export const USAGE: Record<CommandName, { usage: string; summary: Localized }> =
   forget: {
     usage: "flower forget <step|run> [options]",
     summary: {
-      en: "Delete the step's (or run's) sessions from the session store (retention); its run record stays. With --store: its sessions, stored files and records, and a finished fleet run's row; an open fleet run is refused.",
-      zh: "从会话库里删掉这一步(或这次运行)的会话(保留期);它的运行记录留着。带 --store:删掉它的会话、存下的文件和记录,以及已结束的车队运行那一行;未结束的车队运行会被拒绝。",
+      en: "Delete the step's (or run's) sessions from the session store (retention); its run record stays. With --store: its sessions, stored files, records and checkpoints, and a finished fleet run's row; an open fleet run is refused. --older-than 30d instead of a name: every run last written longer ago.",
+      zh: "从会话库里删掉这一步(或这次运行)的会话(保留期);它的运行记录留着。带 --store:删掉它的会话、存下的文件、记录和检查点,以及已结束的车队运行那一行;未结束的车队运行会被拒绝。用 --older-than 30d 代替名字:最后写入早于这个时长的每次运行。",
     },
   },
   handoff: {

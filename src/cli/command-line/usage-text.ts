@@ -34,6 +34,10 @@ export interface UsageText {
   oneStepName: (command: string) => string;
   forgetWhich: string;
   noSessionStore: (runDir: string) => string;
+  /** `--older-than` that is not a duration. */
+  olderThan: (text: string) => string;
+  /** `flower forget <step> --older-than …`: one or the other. */
+  forgetBoth: string;
   /** A one-word task that is (nearly) a command: nothing ran; how to run it as a task anyway. */
   commandLike: (word: string, suggestion: string) => string;
 }
@@ -75,6 +79,9 @@ export const USAGE_TEXT: Record<Locale, UsageText> = {
       return `flower forget: name the step whose sessions to delete (see ${typed("runs")})`;
     },
     noSessionStore: (runDir) => `flower forget: no session store in ${runDir}`,
+    olderThan: (text) =>
+      `flower forget: --older-than must be a duration: a whole number and d, h or w (30d, 12h, 2w), got "${text}"`,
+    forgetBoth: "flower forget: name a step or run, or give --older-than, not both",
     commandLike: (word, suggestion) =>
       `flower: "${word}" looks like a command, not a task; nothing was started. Did you mean: ${suggestion}? To run it as a task anyway: ${typed(`-- ${word}`)}`,
   },
@@ -109,6 +116,9 @@ export const USAGE_TEXT: Record<Locale, UsageText> = {
       return `flower forget: 说出要删哪一步的会话(见 ${typed("runs")})`;
     },
     noSessionStore: (runDir) => `flower forget: ${runDir} 里没有会话库`,
+    olderThan: (text) =>
+      `flower forget: --older-than 要一个时长:整数加 d、h 或 w(30d、12h、2w),收到的是 "${text}"`,
+    forgetBoth: "flower forget: 要么说出一步或一次运行,要么给 --older-than,不能两个都给",
     commandLike: (word, suggestion) =>
       `flower: "${word}" 像是命令,不像任务;什么都没有启动。你是想: ${suggestion}?真要把它当任务跑: ${typed(`-- ${word}`)}`,
   },

@@ -3,14 +3,14 @@
  * Options: command-line/command-options.ts `forget`; store: command-line/store-option.ts; the kept --notify
  * targets: live/remembered-notify.ts; words: command-line/usage-text.ts.
  */
-import { EXIT, LeaseHeldError, UsageError } from "../../errors.js";
+import { EXIT, FleetRunOpenError, LeaseHeldError, UsageError } from "../../errors.js";
 import type { StepRecord } from "../../records/step-record.js";
 import { runDirectory as runDirectoryPath } from "../../storage/files.js";
 import { forgetNotify } from "../live/remembered-notify.js";
 import { RunDirectory } from "../../storage/run-directory.js";
 import { openStoreView } from "../../storage/store-view.js";
 import type { StoreSpec } from "../../storage/store-spec.js";
-import { parseLang, parseNonEmpty, type ParsedCommand } from "../command-line/args.js";
+import { parseLang, parseNonEmpty, parseOlderThan, type ParsedCommand } from "../command-line/args.js";
 import { storeOption } from "../command-line/store-option.js";
 import { USAGE_TEXT } from "../command-line/usage-text.js";
 import { resolveLocale } from "../../locale/locale.js";
@@ -27,15 +27,28 @@ import { resolveLocale } from "../../locale/locale.js";
  *   another machine to continue, nor for `flower runs` to list. A step a live driver holds is refused,
  *   naming the holder (exit 2), as `flower continue` refuses it; so is a fleet run that is queued,
  *   paused or running, naming `flower cancel` (forget stops nothing).
+ * - `--older-than 30d` instead of a name: the same for every run (or lone step) last written longer ago
+ *   than that — retention for a store whose runs' checkpoints (flower_work) would otherwise stay forever.
+ *   A run still open in the fleet or held by a live driver is kept, and named with why.
  */
 export async function forgetCommand(parsed: ParsedCommand): Promise<number> {
   // --workspace comes with a line carried from another command: taken, not needed here.
-  const usage = USAGE_TEXT[resolveLocale(parseLang(parsed.values.lang))];
+  const locale = resolveLocale(parseLang(parsed.values.lang));
+  const usage = USAGE_TEXT[locale];
   const [step, extra] = parsed.positionals;
-  if (step === undefined) throw new UsageError(usage.forgetWhich);
+  const olderThan = parseOlderThan(parsed.values["older-than"], locale);
+  if (olderThan !== undefined && step !== undefined) throw new UsageError(usage.forgetBoth);
+  if (step === undefined && olderThan === undefined) throw new UsageError(usage.forgetWhich);
   if (extra !== undefined) throw new UsageError(usage.unexpected("forget", extra));
   const runDir = runDirectoryPath(parseNonEmpty("--run-dir", parsed.values["run-dir"]));
   const store = storeOption(parsed.values);
+  if (olderThan !== undefined) {
+    const age = { ms: olderThan, text: String(parsed.values["older-than"]).trim() };
+    return store.spec.kind === "postgres"
+      ? forgetOldInStore(store.spec, age, runDir)
+      : forgetOldHere(runDir, age);
+  }
+  if (step === undefined) throw new UsageError(usage.forgetWhich);
   if (store.spec.kind === "postgres") return forgetInStore(store.spec, step, runDir);
   const runDirectory = new RunDirectory(runDir);
   // A run id forgets every step of the run; a step name, that step.
@@ -101,4 +114,116 @@ async function forgetInStore(
   } finally {
     await view.close();
   }
+}
+
+/** A run's name and its steps, from every record: a run id, or a lone step's own name. */
+function runsOf(records: readonly StepRecord[]): Map<string, StepRecord[]> {
+  const runs = new Map<string, StepRecord[]>();
+  for (const record of records) {
+    const run = record.run ?? record.step;
+    runs.set(run, [...(runs.get(run) ?? []), record]);
+  }
+  return runs;
+}
+
+/** Whether every step of a run was last written before `cutoff`. */
+function writtenBefore(steps: readonly StepRecord[], cutoff: number): boolean {
+  return steps.every((record) => new Date(record.updatedAt).getTime() < cutoff);
+}
+
+/** A run kept because a live driver holds one of its steps. */
+function heldLine(run: string, error: LeaseHeldError): string {
+  const { pid, host, heartbeatAt } = error.holder;
+  return `kept "${run}": step "${error.step}" is driven by pid ${pid} on ${host} (last heartbeat ${heartbeatAt})`;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** `flower forget --older-than 30d --store …`: every run last written longer ago goes, all it left there. */
+async function forgetOldInStore(
+  spec: Extract<StoreSpec, { kind: "postgres" }>,
+  age: { ms: number; text: string },
+  runDir: string,
+): Promise<number> {
+  const view = openStoreView(spec);
+  try {
+    const cutoff = Date.now() - age.ms;
+    const runs = runsOf(await view.steps());
+    const fleetRuns = await view.fleetRuns();
+    // A fleet run that never got a step (cancelled in the queue) is judged by its own row.
+    for (const run of fleetRuns)
+      if (!runs.has(run.run) && new Date(run.updatedAt).getTime() < cutoff) runs.set(run.run, []);
+    const total = { runs: 0, sessions: 0, files: 0, records: 0, work: 0, fleetRuns: 0 };
+    const kept: string[] = [];
+    const here = new RunDirectory(runDir);
+    for (const [run, steps] of runs) {
+      if (!writtenBefore(steps, cutoff)) continue;
+      const fleetRun = fleetRuns.some((entry) => entry.run === run) ? run : undefined;
+      try {
+        const forgotten = await view.forget({ steps, ...(fleetRun !== undefined ? { fleetRun } : {}) });
+        here.forgetRecords(steps.map((record) => record.step));
+        forgetNotify(runDir, [run, ...steps.map((record) => record.step)]);
+        total.runs += 1;
+        total.sessions += forgotten.sessions;
+        total.files += forgotten.files;
+        total.records += forgotten.records;
+        total.work += forgotten.work;
+        total.fleetRuns += forgotten.fleetRuns;
+      } catch (error) {
+        if (error instanceof LeaseHeldError) kept.push(heldLine(run, error));
+        else if (error instanceof FleetRunOpenError) kept.push(`kept "${run}": ${error.message}`);
+        else throw error;
+      }
+    }
+    const what = [
+      plural(total.sessions, "session"),
+      plural(total.files, "file"),
+      plural(total.records, "record"),
+      plural(total.work, "checkpoint"),
+      ...(total.fleetRuns > 0 ? [plural(total.fleetRuns, "fleet run")] : []),
+    ];
+    process.stdout.write(
+      total.runs === 0
+        ? `nothing in ${view.location} was last written over ${age.text} ago\n`
+        : `deleted ${plural(total.runs, "run")} last written over ${age.text} ago from ${view.location}: ${what.slice(0, -1).join(", ")} and ${what.at(-1)!}\n`,
+    );
+    for (const line of kept) process.stdout.write(`${line}\n`);
+    return EXIT.ok;
+  } finally {
+    await view.close();
+  }
+}
+
+/** `flower forget --older-than 30d` in a run directory: the sessions of every run last written longer ago. */
+async function forgetOldHere(runDir: string, age: { ms: number; text: string }): Promise<number> {
+  const runDirectory = new RunDirectory(runDir);
+  const cutoff = Date.now() - age.ms;
+  const holders = runDirectory.holders();
+  let runs = 0;
+  let sessions = 0;
+  let from: string | null = null;
+  for (const [run, steps] of runsOf(runDirectory.steps())) {
+    if (!writtenBefore(steps, cutoff)) continue;
+    const held = steps.find((record) => holders.has(record.step));
+    if (held) {
+      process.stdout.write(`${heldLine(run, new LeaseHeldError(held.step, holders.get(held.step)!))}\n`);
+      continue;
+    }
+    let deleted = 0;
+    for (const record of steps) {
+      const forgotten = await runDirectory.forgetStep(record.step);
+      if (forgotten === null) break;
+      deleted += forgotten.deleted;
+      from = forgotten.from;
+    }
+    forgetNotify(runDir, [run, ...steps.map((record) => record.step)]);
+    runs += 1;
+    sessions += deleted;
+  }
+  process.stdout.write(
+    runs === 0
+      ? `nothing in ${runDir} was last written over ${age.text} ago\n`
+      : `deleted ${plural(sessions, "session")} of ${plural(runs, "run")} last written over ${age.text} ago from ${from ?? runDir}\n`,
+  );
+  return EXIT.ok;
 }

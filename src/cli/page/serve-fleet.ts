@@ -6,7 +6,8 @@
  *
  * A run directory has no fleet: its rows offer no action (approve and cancel there answer why).
  */
-import { approveRun, cancelRun, listFleetRuns, openFleet } from "../../fleet/fleet-runs.js";
+import { approveRun, cancelRun, fleetRunViews, openFleet } from "../../fleet/fleet-runs.js";
+import type { StepRecord } from "../../records/step-record.js";
 import type { FleetRunView } from "../../fleet/fleet-runs.js";
 import type { FleetStore } from "../../storage/fleet-store.js";
 import type { PostgresStoreSpec } from "../../storage/store-spec.js";
@@ -16,8 +17,11 @@ import type { RunActions, RunRow } from "../../serve/page-source.js";
 const OPEN = ["queued", "running", "paused"];
 
 export interface FleetSeam {
-  /** The records' rows with the fleet's runs laid over them (a queued run with no record yet too). */
-  rows(records: RunRow[]): Promise<RunRow[]>;
+  /**
+   * The records' rows with the fleet's runs laid over them (a queued run with no record yet too); `steps`:
+   * the step records the rows were made from (the runs' cost and generations come from them).
+   */
+  rows(records: RunRow[], steps: StepRecord[]): Promise<RunRow[]>;
   actions: RunActions;
   close(): Promise<void>;
 }
@@ -26,7 +30,7 @@ export interface FleetSeam {
 export function openFleetSeam(store: PostgresStoreSpec): FleetSeam {
   const fleet: FleetStore = openFleet(store);
   return {
-    rows: async (records) => fleetRows(records, await listFleetRuns(fleet)),
+    rows: async (records, steps) => fleetRows(records, await fleetRunViews(fleet, steps)),
     actions: {
       approve: async (name) => void (await approveRun(fleet, name)),
       cancel: async (name) => void (await cancelRun(fleet, name)),

@@ -34,17 +34,19 @@ export function openServeSource(values: ParsedCommand["values"], locale: Locale)
   if (store.spec.kind === "postgres") {
     const view = openStoreView(store.spec);
     const fleet = openFleetSeam(store.spec);
+    // Read every second while a page listens: the records once, then what changed.
+    const steps = view.followSteps();
     const source: RunSource = {
       where: view.location,
       runs: async () => {
-        const steps = await view.steps();
+        const records = await steps();
         const holders = await view.holders();
         const rows = runRows({
-          steps,
+          steps: records,
           holders,
           statusOf: (record) => statusInStore(record, holders.get(record.step)),
         });
-        return fleet.rows(rows);
+        return fleet.rows(rows, records);
       },
       report,
       log,

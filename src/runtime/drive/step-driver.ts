@@ -211,7 +211,8 @@ export class StepDriver {
       const record = this.#parts.records.get(step);
       if (!record?.work) return;
       const chain = await openChain({ options: o, records: this.#parts.records, carrier: null }, run);
-      const handed = await handBack(chain);
+      // The step's end is the run's end for now: its shadow repository is packed and pruned after.
+      const handed = await handBack(chain).finally(() => chain.tracker.close({ maintain: true }));
       if (handed !== null)
         this.#parts.bus.emit({
           type: "work-branch",
@@ -330,6 +331,8 @@ export class StepDriver {
       return this.#parts.redactor.value(await run.run());
     } finally {
       inbox.stop();
+      // Its shell ends; the shadow repository is packed after the hand-back (#handBack).
+      await work?.tracker.close();
     }
   }
 

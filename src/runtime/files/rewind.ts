@@ -158,8 +158,14 @@ export async function rewindStep(
     records.put(record, { lease: lease.token });
     await records.flush?.(step);
     await parts.saveNotes?.(step);
+    await tracker.close();
     const chain = await openChain({ ...parts, carrier: null }, run).catch(() => null);
-    const branch = chain === null ? null : await handBack(chain).catch(() => null);
+    const branch =
+      chain === null
+        ? null
+        : await handBack(chain)
+            .catch(() => null)
+            .finally(() => chain.tracker.close());
     return {
       step,
       generation,

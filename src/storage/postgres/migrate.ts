@@ -66,6 +66,7 @@ export async function migrate(
     for (const migration of migrations) {
       if (migration.version <= found) continue;
       for (const statement of migration.statements(quoted)) await client.query(statement);
+      await migration.backfill?.(client, quoted);
       await client.query(
         `INSERT INTO ${quoted}.flower_schema_version (version, description) VALUES ($1, $2)`,
         [migration.version, migration.description],

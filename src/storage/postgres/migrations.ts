@@ -1,10 +1,14 @@
 /**
  * flower's Postgres schema as an ordered list of migrations. Each runs once per schema, inside the
  * migration transaction (migrate.ts), and its version is recorded in `flower_schema_version`. Never edit
- * or reorder a released migration: add the next version instead (version 2 added run records, leases and workspace files; 4 the fleet's runs; 5 the runs' work; 6 a person's messages to runs).
+ * or reorder a released migration: add the next version instead (version 2 added run records, leases and workspace files; 4 the fleet's runs; 5 the runs' work; 6 the records' spend per day; 7 a person's messages to runs).
  *
  * Tables carry a `flower_` prefix so they can share a schema (default `public`) with an application's own.
  */
+import type { ClientBase } from "pg";
+import { daySpends, runOf } from "../../records/run-spend.js";
+import type { StepRecord } from "../../records/step-record.js";
+
 export interface PostgresMigration {
   /** 1, 2, 3, … without gaps, in list order. */
   version: number;
@@ -12,6 +16,11 @@ export interface PostgresMigration {
   description: string;
   /** The statements, given the quoted schema name (e.g. `"public"`). */
   statements: (schema: string) => string[];
+  /**
+   * Filled in after the statements, in the same transaction, by code (what SQL cannot derive the same
+   * way the writers do): given a client in the transaction and the quoted schema name.
+   */
+  backfill?: (client: ClientBase, schema: string) => Promise<void>;
 }
 
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
@@ -145,6 +154,46 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   },
   {
     version: 6,
+    description:
+      "the records' spend per UTC day, each record's run and cost, indexes for the reads of every second",
+    statements: (schema) => [
+      // Kept by every write of a record, in its statement (postgres-run-records.ts put): what the step
+      // spent on each day (records/run-spend.ts daySpends), so a worker's day budget is one aggregate and
+      // never a read of every record.
+      `CREATE TABLE ${schema}.flower_step_spend (
+        step TEXT NOT NULL,
+        day TEXT NOT NULL,
+        usd DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (step, day)
+      )`,
+      `CREATE INDEX flower_step_spend_day ON ${schema}.flower_step_spend (day)`,
+      `ALTER TABLE ${schema}.flower_steps ADD COLUMN run TEXT`,
+      `ALTER TABLE ${schema}.flower_steps ADD COLUMN cost_usd DOUBLE PRECISION`,
+      `CREATE INDEX flower_steps_run ON ${schema}.flower_steps (run)`,
+      // The reads of every second: a worker's watch (the running runs) and a page's (what changed).
+      `CREATE INDEX flower_fleet_runs_status ON ${schema}.flower_fleet_runs (status)`,
+      `CREATE INDEX flower_steps_updated ON ${schema}.flower_steps (updated_at)`,
+    ],
+    backfill: async (client, schema) => {
+      const { rows } = await client.query<{ record: string }>(`SELECT record FROM ${schema}.flower_steps`);
+      for (const row of rows) {
+        const record = JSON.parse(row.record) as StepRecord;
+        const days = daySpends(record);
+        await client.query(`UPDATE ${schema}.flower_steps SET run = $2, cost_usd = $3 WHERE step = $1`, [
+          record.step,
+          runOf(record),
+          record.costUsd,
+        ]);
+        await client.query(
+          `INSERT INTO ${schema}.flower_step_spend (step, day, usd)
+           SELECT $1, d.day, d.usd FROM unnest($2::text[], $3::float8[]) AS d(day, usd)`,
+          [record.step, [...days.keys()], [...days.values()]],
+        );
+      }
+    },
+  },
+  {
+    version: 7,
     description: "a person's messages to runs (flower say)",
     statements: (schema) => [
       // One row per message until the transcript holds it (records/person-messages.ts); `seq` keeps the

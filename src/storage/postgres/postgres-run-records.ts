@@ -26,6 +26,7 @@ import type { ClientBase, Pool, QueryResultRow } from "pg";
 import { LeaseLostError, StoreError } from "../../errors.js";
 import type { LeaseRow } from "../../records/lease.js";
 import type { AcquireOptions, AcquireResult } from "../../records/run-records.js";
+import { daySpends, runOf } from "../../records/run-spend.js";
 import type { StepRecord } from "../../records/step-record.js";
 import { PostgresHandoffRequests } from "./postgres-handoff-requests.js";
 import { PostgresPersonMessages } from "./postgres-person-messages.js";
@@ -41,6 +42,9 @@ interface LeaseColumns extends QueryResultRow {
   heartbeat_age_ms: number;
   children: string;
 }
+
+/** How far back `changes` reads before the time it was given: a write's commit follows its `updated_at`. */
+const OVERLAP_S = 60;
 
 /** The lease columns, with the two times as ages on the server's clock. */
 const LEASE_SELECT = `step, token, pid, host, machine, start_ticks, children,
@@ -66,6 +70,7 @@ export class PostgresRunRecords {
   readonly location: string;
   readonly #pool: () => Promise<Pool>;
   readonly #steps: string;
+  readonly #spend: string;
   readonly #leases: string;
   /** `flower handoff`'s channel to the live driver (handoff-requests.ts). */
   readonly requests: PostgresHandoffRequests;
@@ -76,6 +81,7 @@ export class PostgresRunRecords {
   constructor(pool: () => Promise<Pool>, schema: string, location: string) {
     this.#pool = pool;
     this.#steps = `${schema}.flower_steps`;
+    this.#spend = `${schema}.flower_step_spend`;
     this.#leases = `${schema}.flower_leases`;
     this.requests = new PostgresHandoffRequests(pool, schema, location);
     this.messages = new PostgresPersonMessages(pool, schema, location);
@@ -102,21 +108,106 @@ export class PostgresRunRecords {
   }
 
   /**
+   * The records written since `since` (the server's time an earlier call answered with; every record
+   * when null), with the server's time now and how many records there are: what a reader that keeps the
+   * records (followed-records.ts) needs each second without reading them all. A write commits a moment
+   * after its `updated_at` (the statement's start), so the window reaches OVERLAP_S back.
+   */
+  async changes(since: string | null): Promise<{ at: string; count: number; records: StepRecord[] }> {
+    const { rows: now } = await this.#query<{ at: string; count: number }>(
+      "read the steps' count",
+      `SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at,
+         count(*)::int AS count FROM ${this.#steps}`,
+      [],
+    );
+    const { rows } = await this.#query<{ record: string }>(
+      "read the changed steps",
+      `SELECT record FROM ${this.#steps}
+       WHERE $1::timestamptz IS NULL OR updated_at > $1::timestamptz - make_interval(secs => ${OVERLAP_S})`,
+      [since],
+    );
+    return {
+      at: now[0]!.at,
+      count: now[0]!.count,
+      records: rows.map((row) => JSON.parse(row.record) as StepRecord),
+    };
+  }
+
+  /** Every step's name (no record): what a reader that keeps the records checks deletions against. */
+  async names(): Promise<string[]> {
+    const { rows } = await this.#query<{ step: string }>(
+      "list the steps' names",
+      `SELECT step FROM ${this.#steps}`,
+      [],
+    );
+    return rows.map((row) => row.step);
+  }
+
+  /**
    * Writes the record; with `lease`, only while that lease holds the step (LeaseLostError otherwise).
    * One statement: the lease row is share-locked until the write commits, so a takeover waits for it.
+   * The same statement keeps what the record spent per UTC day (flower_step_spend) and its run and cost
+   * (columns of its row) in step with it: the day's spend and a run's are then one aggregate each.
    */
   async put(record: StepRecord, options: { lease?: string } = {}): Promise<void> {
-    const { rowCount } = await this.#query(
+    const days = daySpends(record);
+    const { rows } = await this.#query<{ written: number }>(
       "write a step",
       `WITH holder AS (
          SELECT 1 FROM ${this.#leases} WHERE step = $1 AND token = $3 FOR SHARE
+       ),
+       allowed AS (
+         SELECT 1 WHERE $3::text IS NULL OR EXISTS (SELECT 1 FROM holder)
+       ),
+       written AS (
+         INSERT INTO ${this.#steps} (step, record, updated_at, run, cost_usd)
+         SELECT $1, $2, now(), $4, $5 FROM allowed
+         ON CONFLICT (step) DO UPDATE SET record = EXCLUDED.record, updated_at = EXCLUDED.updated_at,
+           run = EXCLUDED.run, cost_usd = EXCLUDED.cost_usd
+         RETURNING 1
+       ),
+       gone AS (
+         DELETE FROM ${this.#spend} WHERE step = $1 AND NOT (day = ANY($6::text[]))
+           AND EXISTS (SELECT 1 FROM allowed)
+       ),
+       spent AS (
+         INSERT INTO ${this.#spend} (step, day, usd)
+         SELECT $1, d.day, d.usd FROM unnest($6::text[], $7::float8[]) AS d(day, usd)
+         WHERE EXISTS (SELECT 1 FROM allowed)
+         ON CONFLICT (step, day) DO UPDATE SET usd = EXCLUDED.usd
        )
-       INSERT INTO ${this.#steps} (step, record, updated_at)
-       SELECT $1, $2, now() WHERE $3::text IS NULL OR EXISTS (SELECT 1 FROM holder)
-       ON CONFLICT (step) DO UPDATE SET record = EXCLUDED.record, updated_at = EXCLUDED.updated_at`,
-      [record.step, JSON.stringify(record), options.lease ?? null],
+       SELECT count(*)::int AS written FROM written`,
+      [
+        record.step,
+        JSON.stringify(record),
+        options.lease ?? null,
+        runOf(record),
+        record.costUsd,
+        [...days.keys()],
+        [...days.values()],
+      ],
     );
-    if (options.lease !== undefined && rowCount === 0) throw new LeaseLostError(record.step);
+    if (options.lease !== undefined && (rows[0]?.written ?? 0) === 0) throw new LeaseLostError(record.step);
+  }
+
+  /** What every record spent on a UTC day (`YYYY-MM-DD`): one sum over the day's rows, no record read. */
+  async daySpent(day: string): Promise<number> {
+    const { rows } = await this.#query<{ usd: number }>(
+      "sum the day's spend",
+      `SELECT coalesce(sum(usd), 0)::float8 AS usd FROM ${this.#spend} WHERE day = $1`,
+      [day],
+    );
+    return rows[0]?.usd ?? 0;
+  }
+
+  /** A run's spent figure (runSpent over its records): one sum over its rows. */
+  async runSpent(run: string): Promise<number> {
+    const { rows } = await this.#query<{ usd: number }>(
+      "sum a run's spend",
+      `SELECT coalesce(sum(cost_usd), 0)::float8 AS usd FROM ${this.#steps} WHERE run = $1`,
+      [run],
+    );
+    return rows[0]?.usd ?? 0;
   }
 
   /** Removes a step's record and its lease. */
@@ -153,6 +244,7 @@ export class PostgresRunRecords {
     await client.query(`DELETE FROM ${this.#leases} WHERE step = ANY($1)`, [steps]);
     await this.requests.deleteSteps(client, steps);
     await this.messages.deleteSteps(client, steps);
+    await client.query(`DELETE FROM ${this.#spend} WHERE step = ANY($1)`, [steps]);
     const { rowCount } = await client.query(`DELETE FROM ${this.#steps} WHERE step = ANY($1)`, [steps]);
     return rowCount ?? 0;
   }

@@ -13,12 +13,13 @@ import { RECORDS_FILE, recordsPath } from "../files.js";
 import type { LeaseRow } from "../../records/lease.js";
 import { manifestPath, readManifestFile, writeManifestFile } from "../../records/manifest-file.js";
 import type { AcquireOptions, AcquireResult, RunRecords } from "../../records/run-records.js";
+import { daySpends, runOf } from "../../records/run-spend.js";
 import type { StepRecord } from "../../records/step-record.js";
 import { SqliteHandoffRequests } from "./sqlite-handoff-requests.js";
 import { SqlitePersonMessages } from "./sqlite-person-messages.js";
 import { openWal } from "./open-wal.js";
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
 interface LeaseColumns {
   step: string;
@@ -104,8 +105,61 @@ export class SqliteRunRecords implements RunRecords {
       );
     if (version < SCHEMA_VERSION)
       this.#db
-        .prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)")
-        .run(String(SCHEMA_VERSION));
+        .transaction(() => {
+          // Schema 2: what each step spent per UTC day, and its run and cost beside the record, kept by
+          // every write of the record (#writeRecords): the day's spend and a run's are one aggregate.
+          if (version < 2) this.#addSpend();
+          this.#db
+            .prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)")
+            .run(String(SCHEMA_VERSION));
+        })
+        .immediate();
+  }
+
+  /** Schema 2, and the sums of the records already there (a new file has none). */
+  #addSpend(): void {
+    const columns = (this.#db.prepare("PRAGMA table_info(steps)").all() as Array<{ name: string }>).map(
+      (column) => column.name,
+    );
+    if (!columns.includes("run")) this.#db.exec("ALTER TABLE steps ADD COLUMN run TEXT");
+    if (!columns.includes("cost_usd")) this.#db.exec("ALTER TABLE steps ADD COLUMN cost_usd REAL");
+    this.#db.exec(`
+      CREATE INDEX IF NOT EXISTS steps_run ON steps (run);
+      CREATE TABLE IF NOT EXISTS step_spend (
+        step TEXT NOT NULL,
+        day TEXT NOT NULL,
+        usd REAL NOT NULL,
+        PRIMARY KEY (step, day)
+      );
+      CREATE INDEX IF NOT EXISTS step_spend_day ON step_spend (day);
+    `);
+    for (const record of this.list()) this.#writeSpend(record);
+  }
+
+  /** Inside the record's write transaction: its run, its cost and its spend per day, beside it. */
+  #writeSpend(record: StepRecord): void {
+    this.#db
+      .prepare("UPDATE steps SET run = ?, cost_usd = ? WHERE step = ?")
+      .run(runOf(record), record.costUsd, record.step);
+    this.#db.prepare("DELETE FROM step_spend WHERE step = ?").run(record.step);
+    const insert = this.#db.prepare("INSERT INTO step_spend (step, day, usd) VALUES (?, ?, ?)");
+    for (const [day, usd] of daySpends(record)) insert.run(record.step, day, usd);
+  }
+
+  /** What every record spent on a UTC day (`YYYY-MM-DD`): daySpent over them all, as one sum. */
+  daySpent(day: string): number {
+    const row = this.#db.prepare("SELECT total(usd) AS usd FROM step_spend WHERE day = ?").get(day) as {
+      usd: number;
+    };
+    return row.usd;
+  }
+
+  /** A run's spent figure (runSpent over its records), as one sum. */
+  runSpent(run: string): number {
+    const row = this.#db.prepare("SELECT total(cost_usd) AS usd FROM steps WHERE run = ?").get(run) as {
+      usd: number;
+    };
+    return row.usd;
   }
 
   /** An older run directory kept its records only in manifest.json: they move into the database once. */
@@ -115,7 +169,10 @@ export class SqliteRunRecords implements RunRecords {
     );
     this.#db
       .transaction(() => {
-        for (const record of records) insert.run(record.step, JSON.stringify(record), record.updatedAt);
+        for (const record of records) {
+          insert.run(record.step, JSON.stringify(record), record.updatedAt);
+          this.#writeSpend(record);
+        }
       })
       .immediate();
   }
@@ -161,6 +218,7 @@ export class SqliteRunRecords implements RunRecords {
               "INSERT INTO steps (step, record, updated_at) VALUES (?, ?, ?) ON CONFLICT(step) DO UPDATE SET record = excluded.record, updated_at = excluded.updated_at",
             )
             .run(record.step, JSON.stringify(record), record.updatedAt);
+          this.#writeSpend(record);
         }
         this.#mirror();
       })
@@ -183,6 +241,7 @@ export class SqliteRunRecords implements RunRecords {
     this.#db
       .transaction(() => {
         deleted = this.#db.prepare("DELETE FROM steps WHERE step = ?").run(step).changes > 0;
+        this.#db.prepare("DELETE FROM step_spend WHERE step = ?").run(step);
         this.#db.prepare("DELETE FROM leases WHERE step = ?").run(step);
         this.requests.deleteStep(step);
         this.messages.deleteStep(step);

@@ -55,6 +55,7 @@ describe("PostgresSessionStore schema", () => {
       "flower_leases",
       "flower_person_messages",
       "flower_schema_version",
+      "flower_step_spend",
       "flower_steps",
       "flower_transcripts",
       "flower_work",
