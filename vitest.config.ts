@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { testHomeEnv } from "./test/support/test-home.js";
 
 /**
  * Three tiers, by folder (a new test file joins its folder's tier without an edit here):
@@ -25,6 +26,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 30_000,
     reporters: ["default", "./test/support/plain-summary-reporter.ts"],
+    // A HOME without the developer's shell startup files, for the tests and every process they start
+    // (test/support/test-home.ts says why: a stale pyenv lock made every Bash call wait 60 s).
+    env: testHomeEnv(),
     projects: [
       {
         extends: true,
