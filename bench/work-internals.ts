@@ -78,3 +78,13 @@ export async function loadWorkTracker(): Promise<TrackerModule["WorkTracker"]> {
     throw new Error(`${url} has no WorkTracker.open: build the package first (npm run build)`);
   return module.WorkTracker;
 }
+
+/** flower's largest file a checkpoint takes (src/defaults.ts), read from the build: not in the package's exports. */
+export async function checkpointMaxFileBytes(): Promise<number> {
+  const url = new URL("../../dist/defaults.js", import.meta.url).href;
+  const module = (await import(url)) as { DEFAULTS?: { checkpointMaxFileBytes?: unknown } };
+  const bytes = module.DEFAULTS?.checkpointMaxFileBytes;
+  if (typeof bytes !== "number")
+    throw new Error(`${url} has no DEFAULTS.checkpointMaxFileBytes: npm run build`);
+  return bytes;
+}
