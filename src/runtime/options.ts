@@ -24,7 +24,10 @@ import { resolveTelemetry, type TelemetryOptions, type TelemetrySettings } from 
 export interface RuntimeOptions {
   /** The agent's working directory. Required; must exist. */
   workspace: string;
-  /** Where manifest.json and the session database live (relative paths from the process cwd). @default "runs" */
+  /**
+   * Where the run records live (`records.db`, mirrored to `manifest.json`) and, with the default store, the
+   * session database `sessions.db` (relative paths from the process cwd). @default "runs"
+   */
   runDir?: string;
   /** Create `<workspace>/.flower/` (scripts, artifacts, notes, spill) with its index, and install the spill guard. @default false */
   workbench?: boolean;
