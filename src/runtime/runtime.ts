@@ -107,6 +107,7 @@ export class Runtime {
       this.options.runDir,
       this.options.workspace,
       this.#redactor,
+      this.options.internal.reached,
     );
     this.records = this.#backing.records;
     if (this.options.onEvent) this.#bus.on(this.options.onEvent);
