@@ -6,7 +6,7 @@ import tseslint from "typescript-eslint";
  * The direction of imports inside src/, enforced: an upward import fails the lint.
  *
  *   cli → fleet, serve (the live page) → workflow → runtime → storage → middle (agents, documents,
- *   handoff, guards, session-layers, records, workbench, goal, report, telemetry, events, work,
+ *   handoff, guards, session-layers, records, workbench, goal, report, telemetry, events, checkpoints,
  *   notify) → leaves
  *   storage (the one owner of the storage stack: its SQLite and PostgreSQL backends, the only code that
  *   opens a database or deletes from one; it builds the stack from the store spec, names its files,
@@ -36,7 +36,7 @@ const MIDDLE = [
   "report",
   "telemetry",
   "events",
-  "work",
+  "checkpoints",
   "notify",
 ];
 const LEAF_FOLDERS = ["fs", "glance", "locale", "process"];

@@ -1,5 +1,5 @@
 /**
- * Workload `work`: what keeping a run's files as checkpoints (src/work/) costs, on the issue's
+ * Workload `work`: what keeping a run's files as checkpoints (src/checkpoints/) costs, on the issue's
  * repository: 10,000 files of ~20 KB in 100 folders (200 MB), one commit, packed as a clone's objects
  * are, its HEAD on a remote-tracking branch (pushed). Every comparing figure is a ratio within this run.
  *

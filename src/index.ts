@@ -16,7 +16,7 @@ export type { HandoffAsked, RequestHandoffOptions } from "./runtime/generations/
 export type { RunEnded, RunWaits, Said, SayOptions } from "./runtime/person/say.js";
 export type { DiffOptions, HandedBack } from "./runtime/files/run-work.js";
 export type { RewindOptions, Rewound } from "./runtime/files/rewind.js";
-export type { AppliedBranch } from "./work/apply-branch.js";
+export type { AppliedBranch } from "./checkpoints/apply-branch.js";
 export type { TelemetryOptions } from "./telemetry/settings.js";
 export type { StepResult } from "./records/step-record.js";
 // One union: each event's own shape is `Extract<FlowerEvent, { type: "handoff" }>`.

@@ -19,7 +19,7 @@ import { quoteIdentifier } from "./postgres/migrate.js";
 import { PostgresSessionStore } from "./postgres/postgres-session-store.js";
 import { PostgresWorkspaceFiles } from "./postgres/postgres-workspace-files.js";
 import { PostgresWorkLog } from "./postgres/work-log.js";
-import type { WorkCarrier } from "../work/work-carrier.js";
+import type { WorkCarrier } from "../checkpoints/work-carrier.js";
 import { RedactingSessionStore } from "../session-layers/redacting-store.js";
 import { RoamingSessionStore } from "../session-layers/roaming-store.js";
 import { SecretRedactor } from "../secret-redactor.js";

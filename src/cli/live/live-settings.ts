@@ -6,7 +6,7 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { UsageError } from "../../errors.js";
-import { formatTokensShort } from "../../handoff/text.js";
+import { formatTokensShort } from "../../handoff/handoff-document-text.js";
 import { resolveLocale, type Locale } from "../../locale/locale.js";
 import type { NotifyTarget } from "../../notify/index.js";
 import { notifyFor } from "./remembered-notify.js";
@@ -37,7 +37,7 @@ import { displayPath, makeOutput, type Output, type Supervised } from "./live-ru
 import { describeProvider } from "../providers/providers.js";
 import { storeHint } from "../store-hint.js";
 import { storeOption, type StoreOption } from "../command-line/store-option.js";
-import { CLI_TEXT } from "../text.js";
+import { CLI_TEXT } from "../cli-text.js";
 import { USAGE_TEXT } from "../command-line/usage-text.js";
 import { joinStore } from "../join-store.js";
 
