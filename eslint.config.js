@@ -6,7 +6,7 @@ import tseslint from "typescript-eslint";
  * The direction of imports inside src/, enforced: an upward import fails the lint.
  *
  *   cli → fleet, serve (the live page) → workflow → runtime → storage → middle (agents, documents,
- *   handoff, guards, session-layers, records, workbench, goal, report, telemetry, events, work,
+ *   handoff, guards, session-layers, records, workbench, goal, report, telemetry, events, checkpoints,
  *   notify) → leaves
  *   storage (the one owner of the storage stack: its SQLite and PostgreSQL backends, the only code that
  *   opens a database or deletes from one; it builds the stack from the store spec, names its files,
@@ -17,6 +17,8 @@ import tseslint from "typescript-eslint";
  *   fleet (the queue of runs on a shared store and its workers) drives runs through workflow and runtime;
  *   only the CLI and the library's entry point import it.
  *   testing (the offline kit, `flower-agent/testing`) never imports runtime or cli.
+ *   index.ts and public/ (the package's root and its subpaths: stores, documents, hooks) re-export; nothing
+ *   in src/ imports them.
  *
  * Folders of one layer may import each other; scripts/check-layers.mjs (part of `npm run lint`) makes
  * sure no folder cycle arises that way, no file cycle either (type-only imports count), and that a
@@ -34,12 +36,22 @@ const MIDDLE = [
   "report",
   "telemetry",
   "events",
-  "work",
+  "checkpoints",
   "notify",
 ];
 const LEAF_FOLDERS = ["fs", "glance", "locale", "process"];
 const LEAF_FILES = ["errors", "defaults", "handoff-sections", "secret-redactor"];
-const ABOVE_LEAVES = ["cli", "fleet", "serve", "workflow", "runtime", "storage", "testing", ...MIDDLE];
+const ABOVE_LEAVES = [
+  "cli",
+  "fleet",
+  "serve",
+  "workflow",
+  "runtime",
+  "storage",
+  "testing",
+  "public",
+  ...MIDDLE,
+];
 
 /** A relative import that climbs out into `target` (a folder of src/ or one of its top files). */
 function into(target) {
@@ -62,7 +74,11 @@ function layer(folders, targets, why) {
 }
 
 const layers = [
-  layer(["index"], ["cli", "testing"], "the library's entry point exports neither the CLI nor the kit."),
+  layer(
+    ["index", "public"],
+    ["cli", "testing"],
+    "the library's entry points export neither the CLI nor the kit.",
+  ),
   layer(["fleet"], ["cli", "testing"], "the fleet sits below the CLI and never needs the offline kit."),
   layer(
     ["serve"],

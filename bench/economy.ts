@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { query, type Options } from "@anthropic-ai/claude-agent-sdk";
-import { HandoffPolicy, Runtime, coordinator, worker, type FlowerEvent } from "flower-agent";
+import { HandoffPolicy, Runtime, coordinator, subagent, type FlowerEvent } from "flower-agent";
 import { startFakeModel, type Exchange } from "flower-agent/testing";
 import { mainTurns, summarise, type MainTurn, type ModeSummary } from "./metrics.js";
 import { economyPolicy, taskPrompt, writeData, type Mode } from "./workload.js";
@@ -158,7 +158,7 @@ export async function runMode(mode: Mode, config: EconomyConfig): Promise<ModeRe
       });
       try {
         const lead = coordinator("lead", "Work through the sub-tasks with workers.", {
-          worker: worker(WORKER_DESCRIPTION, WORKER_INSTRUCTIONS, { tools: WORKER_TOOLS }),
+          worker: subagent(WORKER_DESCRIPTION, WORKER_INSTRUCTIONS, { tools: WORKER_TOOLS }),
         });
         const result = await rt.run("economy", lead, prompt);
         outcome = { ok: true };

@@ -32,7 +32,8 @@ import {
   type HookCallbackMatcher,
   type Options,
 } from "@anthropic-ai/claude-agent-sdk";
-import { Workbench, buildOptions, coordinator, indexGuard, spillGuard, worker } from "flower-agent";
+import { Workbench, buildOptions, indexGuard, spillGuard } from "flower-agent/hooks";
+import { coordinator, subagent } from "flower-agent";
 import { startFakeModel, text, toolUse, type ModelRequest } from "flower-agent/testing";
 import { pairedDifferences, pairedSide, type Side } from "./paired.js";
 
@@ -199,7 +200,7 @@ export async function runHooks(calls: number): Promise<HookResult> {
     await workbench.ensure();
     await workbench.refresh();
     const spec = coordinator("lead", "Run what you are told.", {
-      worker: worker("Runs commands.", "Run what the brief says.", { tools: ["Bash", "Read"] }),
+      worker: subagent("Runs commands.", "Run what the brief says.", { tools: ["Bash", "Read"] }),
     });
     const withHooks = buildOptions(spec, {
       workspace,

@@ -9,7 +9,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { HandoffPolicy, Runtime, coordinator, worker, type FlowerEvent } from "flower-agent";
+import { HandoffPolicy, Runtime, coordinator, subagent, type FlowerEvent } from "flower-agent";
 import { drain, sdkOptions, WORKER_DESCRIPTION, WORKER_INSTRUCTIONS, type Switch } from "./economy.js";
 import { taskPrompt, type Mode } from "./workload.js";
 
@@ -260,7 +260,7 @@ async function drive(config: DriverConfig): Promise<DriverOutcome> {
   });
   try {
     const lead = coordinator("lead", "Work through the sub-tasks with workers.", {
-      worker: worker(WORKER_DESCRIPTION, WORKER_INSTRUCTIONS, { tools: WORKER_TOOLS }),
+      worker: subagent(WORKER_DESCRIPTION, WORKER_INSTRUCTIONS, { tools: WORKER_TOOLS }),
     });
     const result = await rt.run("horizon", lead, prompt);
     // A step that ended otherwise (a drift pause, a budget) did not do the workload: not ok, and why.

@@ -25,7 +25,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { SessionKey, SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
-import { PostgresSessionStore, SqliteSessionStore } from "flower-agent";
+import { PostgresSessionStore, SqliteSessionStore } from "flower-agent/stores";
 import { startPostgresServer } from "flower-agent/testing";
 
 const SELF = fileURLToPath(import.meta.url);

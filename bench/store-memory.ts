@@ -15,7 +15,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { SqliteSessionStore } from "flower-agent";
+import { SqliteSessionStore } from "flower-agent/stores";
 import type { SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
 import { BATCH, makeSession } from "./store.js";
 

@@ -10,7 +10,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { PruningSessionStore, SqliteSessionStore, TrimPolicy } from "flower-agent";
+import { PruningSessionStore, SqliteSessionStore } from "flower-agent/stores";
+import { TrimPolicy } from "flower-agent";
 import type { SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
 
 const run = promisify(execFile);

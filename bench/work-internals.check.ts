@@ -1,11 +1,11 @@
 /**
  * Type checks only (never run, never built: bench/tsconfig.build.json leaves this file out): the shapes
- * work-internals.ts declares for src/work/ must be what src/work/ has, both ways where the bench passes
+ * work-internals.ts declares for src/checkpoints/ must be what src/checkpoints/ has, both ways where the bench passes
  * something in. `npm run typecheck` compiles this file against src/.
  */
-import type * as Tracking from "../src/work/work-tracker.js";
-import type { WorkCarrier, NewCarriedCheckpoint } from "../src/work/work-carrier.js";
-import type { CheckpointMeta } from "../src/work/checkpoint-message.js";
+import type * as Tracking from "../src/checkpoints/work-tracker.js";
+import type { WorkCarrier, NewCarriedCheckpoint } from "../src/checkpoints/work-carrier.js";
+import type { CheckpointMeta } from "../src/checkpoints/checkpoint-message.js";
 import type { Carrier, CarriedRow, CheckpointInput, OpenOptions, TrackerModule } from "./work-internals.js";
 
 /** The real module offers everything the facade calls, with results the facade can read. */

@@ -1,12 +1,12 @@
 /**
- * The parts of flower's work layer (src/work/) that the `work` workload drives directly, to time a
+ * The parts of flower's work layer (src/checkpoints/) that the `work` workload drives directly, to time a
  * checkpoint alone and to size the bundles a shared store would receive. They are not in the package's
- * exports, so they are loaded at run time from the build (`dist/work/`, which `npm run bench` builds
+ * exports, so they are loaded at run time from the build (`dist/checkpoints/`, which `npm run bench` builds
  * first), and described here by the shapes the workload uses. `work-internals.check.ts` checks these
  * shapes against src/ in `npm run typecheck`, so a change there fails the typecheck, not the bench.
  */
 
-/** A row the chain appends to a shared store's log (src/work/work-carrier.ts, NewCarriedCheckpoint). */
+/** A row the chain appends to a shared store's log (src/checkpoints/work-carrier.ts, NewCarriedCheckpoint). */
 export interface CarriedRow {
   commit: string;
   parent: string | null;
@@ -15,7 +15,7 @@ export interface CarriedRow {
   bundle: Buffer | null;
 }
 
-/** What WorkTracker.open needs of a carrier (src/work/work-carrier.ts, WorkCarrier). */
+/** What WorkTracker.open needs of a carrier (src/checkpoints/work-carrier.ts, WorkCarrier). */
 export interface Carrier {
   append(run: string, row: CarriedRow, fence?: { step: string; lease: string }): Promise<number>;
   last(run: string): Promise<number>;
@@ -70,11 +70,21 @@ export interface TrackerModule {
   WorkTracker: { open(options: OpenOptions): Promise<Tracker> };
 }
 
-/** WorkTracker from the build this bench runs against (bench/dist/ → dist/work/work-tracker.js). */
+/** WorkTracker from the build this bench runs against (bench/dist/ → dist/checkpoints/work-tracker.js). */
 export async function loadWorkTracker(): Promise<TrackerModule["WorkTracker"]> {
-  const url = new URL("../../dist/work/work-tracker.js", import.meta.url).href;
+  const url = new URL("../../dist/checkpoints/work-tracker.js", import.meta.url).href;
   const module = (await import(url)) as TrackerModule;
   if (typeof module.WorkTracker?.open !== "function")
     throw new Error(`${url} has no WorkTracker.open: build the package first (npm run build)`);
   return module.WorkTracker;
+}
+
+/** flower's largest file a checkpoint takes (src/defaults.ts), read from the build: not in the package's exports. */
+export async function checkpointMaxFileBytes(): Promise<number> {
+  const url = new URL("../../dist/defaults.js", import.meta.url).href;
+  const module = (await import(url)) as { DEFAULTS?: { checkpointMaxFileBytes?: unknown } };
+  const bytes = module.DEFAULTS?.checkpointMaxFileBytes;
+  if (typeof bytes !== "number")
+    throw new Error(`${url} has no DEFAULTS.checkpointMaxFileBytes: npm run build`);
+  return bytes;
 }

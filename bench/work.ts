@@ -1,5 +1,5 @@
 /**
- * Workload `work`: what keeping a run's files as checkpoints (src/work/) costs, on the issue's
+ * Workload `work`: what keeping a run's files as checkpoints (src/checkpoints/) costs, on the issue's
  * repository: 10,000 files of ~20 KB in 100 folders (200 MB), one commit, packed as a clone's objects
  * are, its HEAD on a remote-tracking branch (pushed). Every comparing figure is a ratio within this run.
  *
@@ -48,12 +48,18 @@ import {
 } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULTS, Runtime, type AgentSpec, type FlowerEvent } from "flower-agent";
+import { Runtime, type AgentSpec, type FlowerEvent } from "flower-agent";
 import { startFakeModel, startPostgresServer, text, toolUse, type ModelRequest } from "flower-agent/testing";
 import pg from "pg";
 import { query } from "@anthropic-ai/claude-agent-sdk";
 import { childrenGone, cpuMs, livingChildren, reapedChildrenMs } from "./cpu.js";
-import { loadWorkTracker, type Carrier, type CarriedRow, type Tracker } from "./work-internals.js";
+import {
+  checkpointMaxFileBytes,
+  loadWorkTracker,
+  type Carrier,
+  type CarriedRow,
+  type Tracker,
+} from "./work-internals.js";
 
 export interface WorkConfig {
   /** Files of the generated repository (the issue's 10,000). */
@@ -706,6 +712,7 @@ export async function runWork(
         `${(setup.writeMs / 1000).toFixed(1)} s, indexed in ${(setup.indexMs / 1000).toFixed(1)} s`,
     );
     const WorkTracker = await loadWorkTracker();
+    const maxFileBytes = await checkpointMaxFileBytes();
     const open = (runDir: string, run: string, carrier: Carrier | null) =>
       WorkTracker.open({
         workspace,
@@ -713,7 +720,7 @@ export async function runWork(
         run,
         owned: false,
         carrier,
-        maxFileBytes: DEFAULTS.checkpointMaxFileBytes,
+        maxFileBytes,
         now: () => new Date(),
       });
     let checkpointCall = 0;

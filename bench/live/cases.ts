@@ -8,7 +8,8 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { defaultTeam, HandoffPolicy, type AgentSpec, type Runtime, type StepRecord } from "flower-agent";
+import { defaultTeam, HandoffPolicy, type AgentSpec, type Runtime } from "flower-agent";
+import { type StepRecord } from "flower-agent/stores";
 import type { Workspace } from "./workspace.js";
 
 /** What a case is given: runtimes under its budget, workspaces, and a way to say what it found. */

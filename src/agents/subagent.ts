@@ -1,6 +1,5 @@
 import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 import type { SubagentSpec } from "./agent-spec.js";
-import { SUBAGENT_RULES } from "./rules.js";
 
 export interface SubagentOptions {
   /** Built-in tools the subagent may use. @default all tools */
@@ -38,15 +37,3 @@ export function subagent(
 export function isStringList(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === "string" && item !== "");
 }
-
-// The builder was called worker() until "worker" came to mean the fleet's queue process alone (`Worker`,
-// `flower worker`). The old names stay exported (src/index.ts) so library code written against them
-// keeps working.
-/** @deprecated use subagent() */
-export const worker: typeof subagent = subagent;
-/** @deprecated use SubagentSpec */
-export type WorkerSpec = SubagentSpec;
-/** @deprecated use SubagentOptions */
-export type WorkerOptions = SubagentOptions;
-/** @deprecated use SUBAGENT_RULES */
-export const WORKER_RULES: typeof SUBAGENT_RULES = SUBAGENT_RULES;

@@ -18,7 +18,7 @@ import type { Locale } from "../locale/locale.js";
 import { ConfigurationError } from "../errors.js";
 import { normalizeSection } from "./normalize.js";
 import { NOTES_HEADING } from "./notes.js";
-import { DEGRADED_LINE, EMPTY_SECTION } from "./text.js";
+import { DEGRADED_LINE, EMPTY_SECTION } from "./document-text.js";
 
 /** Text in both languages: the zh side is what a Chinese run shows, the en side an English one. */
 export type LocalText = Readonly<Record<Locale, string>>;

@@ -9,7 +9,7 @@ import { aliasTable, type AliasTable } from "./heading-recognition.js";
 import type { HollowContext } from "./hollow.js";
 import { NOTES_ALIASES, NOTES_KEY } from "./notes.js";
 import type { DocumentGrammar } from "./parse.js";
-import { EMPTY_SECTION } from "./text.js";
+import { EMPTY_SECTION } from "./document-text.js";
 
 const tables = new WeakMap<DocumentSpec, AliasTable>();
 

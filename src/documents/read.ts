@@ -8,7 +8,7 @@ import { parseSections } from "./parse.js";
 import { ParsedDocument, type DocumentSpec } from "./document.js";
 import { grammarOf } from "./grammar.js";
 import { assessDocument } from "./quality.js";
-import { DEGRADED_LINE_PATTERN } from "./text.js";
+import { DEGRADED_LINE_PATTERN } from "./document-text.js";
 
 /**
  * Parses `text` into the spec's sections (tolerant forms, both locales; nothing outside the sections is

@@ -1,10 +1,10 @@
 /**
- * Events of a run's work (src/work/): a checkpoint taken, the files brought to a checkpoint when a step
+ * Events of a run's work (src/checkpoints/): a checkpoint taken, the files brought to a checkpoint when a step
  * goes on, and a checkpoint that could not be taken. The step ledger records them; the display shows
  * the ones a person should read.
  */
-import type { CheckpointKind } from "../work/checkpoint-message.js";
-import type { LeftOut } from "../work/shadow-repo.js";
+import type { CheckpointKind } from "../checkpoints/checkpoint-message.js";
+import type { LeftOut } from "../checkpoints/shadow-repo.js";
 
 export interface WorkCheckpointEvent {
   type: "work-checkpoint";

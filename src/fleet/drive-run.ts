@@ -26,8 +26,8 @@ import { continueWorkflow, runWorkflow } from "../workflow/run-workflow.js";
 import type { Workflow } from "../workflow/workflow.js";
 import { join, resolve } from "node:path";
 import { DEFAULTS } from "../defaults.js";
-import { openRunWorkspace, type RunWorkspace } from "../work/run-workspace.js";
-import type { WorkCarrier } from "../work/work-carrier.js";
+import { openRunWorkspace, type RunWorkspace } from "../checkpoints/run-workspace.js";
+import type { WorkCarrier } from "../checkpoints/work-carrier.js";
 import type { StoreSpec } from "../storage/store-spec.js";
 
 /** The options of each run's Runtime, but the store (the fleet's) and the window (the run's). */

@@ -13,8 +13,8 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { FINISHED } from "../records/fleet-run.js";
 import type { FleetStore } from "../storage/fleet-store.js";
-import { chainKey } from "../work/checkpoint-message.js";
-import { removeRunWorkspace } from "../work/run-workspace.js";
+import { chainKey } from "../checkpoints/checkpoint-message.js";
+import { removeRunWorkspace } from "../checkpoints/run-workspace.js";
 
 /** Clears the trees under `runDir` of fleet runs that are over, but those in `driving`. Returns the runs cleared. */
 export async function clearOverRuns(

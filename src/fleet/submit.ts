@@ -12,7 +12,7 @@ import { withStore, type FleetStoreOption } from "./fleet-runs.js";
 import { join, resolve } from "node:path";
 import { existsSync, statSync } from "node:fs";
 import { notADirectoryOnPath } from "../fs/directory-path.js";
-import { captureSource } from "../work/run-source.js";
+import { captureSource } from "../checkpoints/run-source.js";
 import { SecretRedactor, secretsOf } from "../secret-redactor.js";
 import type { HandoffRule } from "../handoff/policy.js";
 import { NOTIFY_EXPECTED, parseNotifyTarget, shownTarget } from "../notify/index.js";

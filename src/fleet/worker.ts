@@ -34,7 +34,7 @@ import {
 import { clearOverRuns } from "./run-leftovers.js";
 import { FleetEvents, type FleetEvent } from "./fleet-events.js";
 import { endOf, settle } from "./settle.js";
-import { removeRunWorkspace } from "../work/run-workspace.js";
+import { removeRunWorkspace } from "../checkpoints/run-workspace.js";
 import { resolveLocale, type Locale } from "../locale/locale.js";
 import {
   Notifier,

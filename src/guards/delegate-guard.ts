@@ -19,7 +19,7 @@ import { ConfigurationError } from "../errors.js";
 import { deny, failClosed } from "./deny.js";
 import { isLocale, type Locale } from "../locale/locale.js";
 import { isEphemeral } from "../glance/is-ephemeral.js";
-import { DELEGATE_DENIAL, GLANCE_DENIAL_PREFIX } from "./text.js";
+import { DELEGATE_DENIAL, GLANCE_DENIAL_PREFIX } from "./guard-text.js";
 
 /**
  * The tools the main thread always may use itself: delegate, track tasks, read reports. `Task` is the

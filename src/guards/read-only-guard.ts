@@ -11,7 +11,7 @@ import { ConfigurationError } from "../errors.js";
 import { deny, failClosed } from "./deny.js";
 import { isEphemeral } from "../glance/is-ephemeral.js";
 import { isLocale, type Locale } from "../locale/locale.js";
-import { READ_ONLY_DENIAL } from "./text.js";
+import { READ_ONLY_DENIAL } from "./guard-text.js";
 import { RECALL_TOOL } from "../session-layers/recall-search.js";
 
 /** The tools a read-only agent has: looking, and Bash for glances only. */

@@ -22,7 +22,7 @@ import { writeFileAtomicallyAsync } from "../fs/atomic-write.js";
 import { makePrivateDirectoryAsync } from "../fs/private-files.js";
 import { ConfigurationError } from "../errors.js";
 import { isLocale, type Locale } from "../locale/locale.js";
-import { SPILL_POINTER } from "./text.js";
+import { SPILL_POINTER } from "./guard-text.js";
 
 export const SPILL_GUARD_MATCHER = "Bash|Read|Grep|Glob|WebFetch|WebSearch";
 

@@ -16,7 +16,7 @@ import type { HookCallbackMatcher, HookInput, HookJSONOutput } from "@anthropic-
 import { ConfigurationError } from "../errors.js";
 import { deny, failClosed } from "./deny.js";
 import { isLocale, type Locale } from "../locale/locale.js";
-import { WRITING_DENIAL } from "./text.js";
+import { WRITING_DENIAL } from "./guard-text.js";
 
 /** Tools that only look, or keep the plan: they cannot carry the handoff away. */
 const PASSING: ReadonlySet<string> = new Set(["Read", "Glob", "Grep", "TodoWrite"]);

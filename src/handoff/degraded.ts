@@ -7,9 +7,9 @@
 import { DEFAULTS } from "../defaults.js";
 import type { Locale } from "../locale/locale.js";
 import { Handoff } from "./handoff-document.js";
-import { DEGRADED } from "./text.js";
+import { DEGRADED } from "./handoff-document-text.js";
 
-export { DEGRADED } from "./text.js";
+export { DEGRADED } from "./handoff-document-text.js";
 
 export interface DegradedOptions {
   /** Why the real handoff could not be written; shown to the successor and in errors. @default "" */

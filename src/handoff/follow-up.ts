@@ -12,7 +12,7 @@ import { parseSections } from "./read-handoff.js";
 import { HANDOFF_SIGNATURE } from "./prompt.js";
 import { isHollow } from "./handoff-quality.js";
 import { HANDOFF_SECTIONS, type HandoffSectionName } from "../handoff-sections.js";
-import { SECTION_HEADINGS } from "./text.js";
+import { SECTION_HEADINGS } from "./handoff-document-text.js";
 
 /** What each section must say, as the writing prompt asks it. */
 const WHAT: Record<Locale, Partial<Record<HandoffSectionName, string>>> = {

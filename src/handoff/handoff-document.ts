@@ -6,7 +6,13 @@
 import type { Locale } from "../locale/locale.js";
 import { HANDOFF_SECTIONS, REQUIRED, type HandoffSectionName } from "../handoff-sections.js";
 import { NOTES_HEADING } from "../documents/notes.js";
-import { DEGRADED, EMPTY_SECTION, HANDOFF_TITLE, MECHANICAL, SECTION_HEADINGS } from "./text.js";
+import {
+  DEGRADED,
+  EMPTY_SECTION,
+  HANDOFF_TITLE,
+  MECHANICAL,
+  SECTION_HEADINGS,
+} from "./handoff-document-text.js";
 import { normalizeSection } from "../documents/normalize.js";
 
 // The parser and the quality check import them from here; they are the same for every document.

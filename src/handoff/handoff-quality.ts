@@ -10,7 +10,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import type { Handoff } from "./handoff-document.js";
 import { HANDOFF_PROMPT } from "./prompt.js";
 import { HANDOFF_SECTIONS, REQUIRED, type HandoffSectionName } from "../handoff-sections.js";
-import { EMPTY_SECTION, SECTION_HEADINGS } from "./text.js";
+import { EMPTY_SECTION, SECTION_HEADINGS } from "./handoff-document-text.js";
 import { isHollowText } from "../documents/hollow.js";
 
 export interface AssessOptions {

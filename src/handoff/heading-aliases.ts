@@ -5,7 +5,7 @@
  */
 import { HANDOFF_SECTIONS, type HandoffSectionName } from "../handoff-sections.js";
 import { NOTES_ALIASES } from "../documents/notes.js";
-import { SECTION_HEADINGS } from "./text.js";
+import { SECTION_HEADINGS } from "./handoff-document-text.js";
 
 /** Heading words per section, in both languages (lowercase). The rendered headings come first. */
 const ALIASES: Readonly<Record<HandoffSectionName, readonly string[]>> = {

@@ -11,9 +11,9 @@ import type { Locale } from "../locale/locale.js";
 import { fencedTask } from "./degraded.js";
 import { Handoff } from "./handoff-document.js";
 import type { HandoffSectionName } from "../handoff-sections.js";
-import { MECHANICAL } from "./text.js";
+import { MECHANICAL } from "./handoff-document-text.js";
 
-export { MECHANICAL } from "./text.js";
+export { MECHANICAL } from "./handoff-document-text.js";
 
 const TEXT: Record<Locale, { doing: (chars: number) => string; next: string; other: string }> = {
   zh: {

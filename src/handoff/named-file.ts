@@ -15,7 +15,7 @@ import { LOCALES } from "../locale/locale.js";
 import { parseHandoff } from "./read-handoff.js";
 import { isHollow, resolveScenePath, scenePaths } from "./handoff-quality.js";
 import { HANDOFF_SECTIONS } from "../handoff-sections.js";
-import { HANDOFF_TITLE } from "./text.js";
+import { HANDOFF_TITLE } from "./handoff-document-text.js";
 
 /** A handoff is a page or two; a bigger file is something else (a log, a data file). */
 export const NAMED_FILE_MAX_BYTES = 256 * 1024;

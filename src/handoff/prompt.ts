@@ -8,7 +8,7 @@
  */
 import type { Locale } from "../locale/locale.js";
 import { cutCallsNote, type CutCall } from "./cut-calls.js";
-import { SECTION_HEADINGS, formatTokens, formatTokensShort } from "./text.js";
+import { SECTION_HEADINGS, formatTokens, formatTokensShort } from "./handoff-document-text.js";
 
 /**
  * Present in the prompt of every handoff-writing turn, in both locales. The offline test kit recognises

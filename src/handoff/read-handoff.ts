@@ -12,7 +12,7 @@ import { LOCALES } from "../locale/locale.js";
 import { Handoff } from "./handoff-document.js";
 import { ALIAS_TABLE } from "./heading-aliases.js";
 import type { HandoffSectionName } from "../handoff-sections.js";
-import { HANDOFF_TITLE } from "./text.js";
+import { HANDOFF_TITLE } from "./handoff-document-text.js";
 
 export type { ParsedSections } from "../documents/parse.js";
 

@@ -8,4 +8,4 @@ export {
   type NotifyTarget,
 } from "./target.js";
 export { Notifier, type NotifierOptions } from "./notifier.js";
-export { NOTIFY_TEXT } from "./text.js";
+export { NOTIFY_TEXT } from "./notify-text.js";

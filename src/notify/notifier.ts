@@ -10,7 +10,7 @@ import type { Locale } from "../locale/locale.js";
 import { deliver, type DeliveryFailure } from "./deliver.js";
 import type { Notification } from "./notification.js";
 import { shownTarget, type NotifyTarget } from "./target.js";
-import { NOTIFY_TEXT } from "./text.js";
+import { NOTIFY_TEXT } from "./notify-text.js";
 
 /**
  * A `why` longer than this is cut: it is one line for a person, and one environment variable may hold

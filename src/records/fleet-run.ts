@@ -5,7 +5,7 @@
  */
 
 import type { LeaseRow } from "./lease.js";
-import type { RunSource } from "../work/run-source.js";
+import type { RunSource } from "../checkpoints/run-source.js";
 import type { HandoffRule } from "../handoff/policy.js";
 
 /** Where a fleet run stands. `queued` includes a run given back by a stopped or dead worker. */

@@ -12,7 +12,7 @@ import type { RewriteReport } from "../session-layers/passes/rewrite-report.js";
 import type { GuardRecord } from "./guard-record.js";
 import type { Locale } from "../locale/locale.js";
 import type { DriftMeasures } from "../locale/drift-words.js";
-import type { LeftOut } from "../work/shadow-repo.js";
+import type { LeftOut } from "../checkpoints/shadow-repo.js";
 
 export interface StepResult {
   step: string;
@@ -146,7 +146,7 @@ export interface GenerationRecord {
     /** Calls of the crossing response the switch let finish (one more boundary) before handing off. */
     finishedCalls?: number;
   } | null;
-  /** What the generation did to the files (checkpoints, src/work/); absent when checkpoints were off. */
+  /** What the generation did to the files (checkpoints, src/checkpoints/); absent when checkpoints were off. */
   work?: GenerationWork;
   /** Where the run stood when it handed off (runtime/judge/drift-watch.ts); absent for the last, or older records. */
   progress?: GenerationProgress;
@@ -227,7 +227,7 @@ export interface GenerationWork {
 }
 
 /**
- * A step's work (src/work/): where its files are, and its chain of checkpoints in the workspace's shadow
+ * A step's work (src/checkpoints/): where its files are, and its chain of checkpoints in the workspace's shadow
  * repository (and in a shared store's log). The run's steps share one chain, named by the run.
  */
 export interface StepWork {

@@ -4,7 +4,7 @@
  * marker. Every point, line and marker carries data attributes (`data-turn`, `data-context`,
  * `data-line`, `data-handoff`) so a test, or a person with the inspector, can read the numbers back.
  */
-import { formatTokens, formatTokensShort } from "../handoff/text.js";
+import { formatTokens, formatTokensShort } from "../handoff/handoff-document-text.js";
 import { escapeHtml } from "./escape.js";
 import type { ReportStep } from "./report-input.js";
 import type { ReportText } from "./report-text.js";

@@ -3,7 +3,7 @@
  * server, no network, no script: inline CSS and inline SVG only, and a Content-Security-Policy that
  * forbids loading anything, so the file opens the same from a mail attachment as from the disk.
  */
-import { formatTokensShort } from "../handoff/text.js";
+import { formatTokensShort } from "../handoff/handoff-document-text.js";
 import type { Locale } from "../locale/locale.js";
 import { activityChart } from "./activity-chart.js";
 import { contextChart, contextScale } from "./context-chart.js";

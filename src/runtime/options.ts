@@ -12,6 +12,7 @@ import { notADirectoryOnPath } from "../fs/directory-path.js";
 import { HandoffPolicy } from "../handoff/policy.js";
 import { isLocale, resolveLocale, type Locale } from "../locale/locale.js";
 import { storeSpecOf, type StoreSpec } from "../storage/store-spec.js";
+import type { PostgresConnection } from "../storage/backing-store.js";
 import { TrimPolicy } from "../session-layers/trim-policy.js";
 import { query } from "@anthropic-ai/claude-agent-sdk";
 import type { FlowerEvent } from "./events.js";
@@ -24,7 +25,10 @@ import { resolveTelemetry, type TelemetryOptions, type TelemetrySettings } from 
 export interface RuntimeOptions {
   /** The agent's working directory. Required; must exist. */
   workspace: string;
-  /** Where manifest.json and the session database live (relative paths from the process cwd). @default "runs" */
+  /**
+   * Where the run records live (`records.db`, mirrored to `manifest.json`) and, with the default store, the
+   * session database `sessions.db` (relative paths from the process cwd). @default "runs"
+   */
   runDir?: string;
   /** Create `<workspace>/.flower/` (scripts, artifacts, notes, spill) with its index, and install the spill guard. @default false */
   workbench?: boolean;
@@ -153,6 +157,11 @@ export interface RuntimeInternals {
    * (`--budget-per-day`), with the day's spend of other runs as its offset (records/run-spend.ts).
    */
   budgets?: Budget[];
+  /**
+   * The shared store's connection the CLI made to reach and migrate it (storage/backing-store.ts,
+   * `reachStore`): taken over, so a process opens one pool, not a second beside it. The runtime closes it.
+   */
+  reached?: PostgresConnection;
 }
 
 export interface ResolvedRuntimeOptions {
@@ -179,8 +188,8 @@ export interface ResolvedRuntimeOptions {
   /** null: telemetry is off (nothing subscribes, nothing is loaded). */
   telemetry: TelemetrySettings | null;
   work: Required<WorkOptions>;
-  internal: Required<Omit<RuntimeInternals, "leaseTiming" | "budgets">> &
-    Pick<RuntimeInternals, "leaseTiming" | "budgets">;
+  internal: Required<Omit<RuntimeInternals, "leaseTiming" | "budgets" | "reached">> &
+    Pick<RuntimeInternals, "leaseTiming" | "budgets" | "reached">;
 }
 
 /**
@@ -327,6 +336,7 @@ export function resolveRuntimeOptions(options: RuntimeOptions): ResolvedRuntimeO
       now: internal.now ?? (() => new Date()),
       ...(internal.leaseTiming ? { leaseTiming: internal.leaseTiming } : {}),
       ...(internal.budgets ? { budgets: internal.budgets } : {}),
+      ...(internal.reached ? { reached: internal.reached } : {}),
     },
   };
 }

@@ -38,8 +38,8 @@ import {
 import { StepDriver } from "./drive/step-driver.js";
 import { WorkspaceSync } from "./files/workspace-sync.js";
 import { startTelemetry } from "./telemetry-wiring.js";
-import type { AppliedBranch } from "../work/apply-branch.js";
-import { personRepository } from "../work/shadow-repo.js";
+import type { AppliedBranch } from "../checkpoints/apply-branch.js";
+import { personRepository } from "../checkpoints/shadow-repo.js";
 import { rewindStep, type RewindOptions, type Rewound } from "./files/rewind.js";
 import { claudeProjectsDir, recoverLocalTail } from "./drive/recover-local-tail.js";
 import {
@@ -107,6 +107,7 @@ export class Runtime {
       this.options.runDir,
       this.options.workspace,
       this.#redactor,
+      this.options.internal.reached,
     );
     this.records = this.#backing.records;
     if (this.options.onEvent) this.#bus.on(this.options.onEvent);

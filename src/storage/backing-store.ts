@@ -19,7 +19,7 @@ import { quoteIdentifier } from "./postgres/migrate.js";
 import { PostgresSessionStore } from "./postgres/postgres-session-store.js";
 import { PostgresWorkspaceFiles } from "./postgres/postgres-workspace-files.js";
 import { PostgresWorkLog } from "./postgres/work-log.js";
-import type { WorkCarrier } from "../work/work-carrier.js";
+import type { WorkCarrier } from "../checkpoints/work-carrier.js";
 import { RedactingSessionStore } from "../session-layers/redacting-store.js";
 import { RoamingSessionStore } from "../session-layers/roaming-store.js";
 import { SecretRedactor } from "../secret-redactor.js";
@@ -57,6 +57,7 @@ export function openBackingStore(
   runDir: string,
   workspace: string,
   redactor: SecretRedactor = new SecretRedactor([]),
+  reached?: PostgresConnection,
 ): BackingStore {
   if (spec.kind === "sqlite") {
     const records = new SqliteRunRecords(runDir);
@@ -76,7 +77,11 @@ export function openBackingStore(
       close: async () => records.close(),
     };
   }
-  const { location, pool, sessions, ready } = connectPostgres(spec, POOL_SIZE);
+  // The connection `reachStore` made is taken over (one pool per process); otherwise one is made here.
+  const { location, pool, sessions, ready } =
+    reached !== undefined && reached.url === spec.url && reached.schema === spec.schema
+      ? reached
+      : connectPostgres(spec, POOL_SIZE);
   const schema = quoteIdentifier(spec.schema);
   const remote = new PostgresRunRecords(ready, schema, location);
   const records = new SharedRunRecords(new SqliteRunRecords(runDir), remote);
@@ -112,10 +117,22 @@ export function openBackingStore(
  * once every table exists (they all come from one migration list), or fails with a StoreError naming the
  * store without its password.
  */
+export interface PostgresConnection {
+  /** Which store (`url` and `schema` of its spec): a connection is taken over only for the same one. */
+  url: string;
+  schema: string;
+  location: string;
+  pool: pg.Pool;
+  sessions: PostgresSessionStore;
+  ready: () => Promise<pg.Pool>;
+  /** Ends the pool; for a connection nobody took over (the runtime closes the one it took). */
+  close(): Promise<void>;
+}
+
 export function connectPostgres(
   spec: Extract<StoreSpec, { kind: "postgres" }>,
   connections: number,
-): { location: string; pool: pg.Pool; sessions: PostgresSessionStore; ready: () => Promise<pg.Pool> } {
+): PostgresConnection {
   const location = `${spec.shown} (schema ${spec.schema})`;
   const pool = new pg.Pool({ connectionString: spec.url, max: connections, connectionTimeoutMillis: 10_000 });
   // An idle connection the server dropped is reported as an event; unheard it would crash the process.
@@ -130,23 +147,42 @@ export function connectPostgres(
     }
     return pool;
   };
-  return { location, pool, sessions, ready };
+  const close = async () => {
+    await sessions.close().catch(() => undefined);
+    await pool.end().catch(() => undefined);
+  };
+  return { url: spec.url, schema: spec.schema, location, pool, sessions, ready, close };
 }
 
 /**
- * Connects to a shared store and brings its schema up to date, then lets go: a StoreError naming the store
- * (without its password) when it cannot. The CLI asks this before it opens a runtime, whose run directory
- * (records.db, .gitignore) is made at once: an unreachable server then leaves nothing behind. Nothing to do
- * for SQLite.
+ * Connects to a shared store and brings its schema up to date: a StoreError naming the store (without its
+ * password) when it cannot. The CLI asks this before it opens a runtime, whose run directory (records.db,
+ * .gitignore) is made at once: an unreachable server then leaves nothing behind. The connection is kept
+ * for the runtime to take over (`openBackingStore`'s `reached`), so a process opens one pool, not one to
+ * migrate and a second to work; whoever does not hand it on closes it. Null for SQLite.
  */
-export async function reachStore(spec: StoreSpec): Promise<void> {
-  if (spec.kind !== "postgres") return;
-  const { pool, sessions, ready } = connectPostgres(spec, 1);
+export async function reachStore(spec: StoreSpec): Promise<PostgresConnection | null> {
+  if (spec.kind !== "postgres") return null;
+  const connection = connectPostgres(spec, POOL_SIZE);
   try {
-    await ready();
-  } finally {
-    await sessions.close().catch(() => undefined);
-    await pool.end().catch(() => undefined);
+    await connection.ready();
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+  return connection;
+}
+
+/**
+ * Makes what takes `reached` over (a runtime); when that throws, the connection is closed here — nobody
+ * else holds it, and its idle pool would keep the process alive.
+ */
+export async function handOver<T>(reached: PostgresConnection | null, open: () => T): Promise<T> {
+  try {
+    return open();
+  } catch (error) {
+    await reached?.close();
+    throw error;
   }
 }
 

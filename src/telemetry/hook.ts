@@ -11,7 +11,7 @@ import { claudeTelemetryEnv } from "./child-env.js";
 import type { TelemetryEvent } from "./event-shapes.js";
 import type { TelemetrySettings } from "./settings.js";
 import type { TelemetryContext, TelemetrySink } from "./sink.js";
-import { SDK_MISSING } from "./text.js";
+import { SDK_MISSING } from "./telemetry-text.js";
 
 /** Sub-millisecond wall time: a fast turn must still have a width in the waterfall. */
 const now = () => performance.timeOrigin + performance.now();

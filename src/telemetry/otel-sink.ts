@@ -19,7 +19,7 @@ import { ForcedIdGenerator } from "./run-ids.js";
 import { RunSpans } from "./run-spans.js";
 import type { TelemetrySettings } from "./settings.js";
 import { StepTrace } from "./step-trace.js";
-import { EXPORT_FAILED } from "./text.js";
+import { EXPORT_FAILED } from "./telemetry-text.js";
 
 /** What the step-level span events carry (events with no span of their own). */
 function noteOf(event: TelemetryEvent, content: boolean): [string, Attributes] | null {

@@ -30,4 +30,6 @@ export type { Usage, PromptMeasure } from "./usage.js";
 export { validateConversation } from "./validate.js";
 export type { ValidationMode, ValidationOptions } from "./validate.js";
 export { startPostgresServer, INSTALL_HINT } from "./postgres-server.js";
+// The error the kit throws when a policy or an option is wrong (a test checks `instanceof` against it).
+export { FakeModelError } from "../errors.js";
 export type { PostgresServer, PostgresServerOptions } from "./postgres-server.js";

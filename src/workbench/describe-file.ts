@@ -5,7 +5,7 @@
 import { open } from "node:fs/promises";
 import path from "node:path";
 import type { Locale } from "../locale/locale.js";
-import { WORKBENCH_TEXT } from "./text.js";
+import { WORKBENCH_TEXT } from "./workbench-text.js";
 
 /** Bytes read from each file to describe it. */
 const HEAD_BYTES = 8_192;

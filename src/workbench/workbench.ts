@@ -17,7 +17,7 @@ import { makeIgnoredDirectoryAsync, makePrivateDirectoryAsync } from "../fs/priv
 import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 import { isLocale, type Locale } from "../locale/locale.js";
 import { describeFile } from "./describe-file.js";
-import { WORKBENCH_TEXT } from "./text.js";
+import { WORKBENCH_TEXT } from "./workbench-text.js";
 
 export interface WorkbenchOptions {
   /** The workspace the agents work in; the workbench is `<workspace>/.flower/`. */

@@ -13,7 +13,7 @@ import type { FrozenDocumentRecord } from "../records/frozen-document-record.js"
 import { ConfigurationError, refuseUnknownOptions } from "../errors.js";
 import { toStepResult, type StepRecord, type StepResult } from "../records/step-record.js";
 import type { RunOptions, Runtime } from "../runtime/runtime.js";
-import { effectiveSettings } from "../runtime/drive/step-settings.js";
+import { effectiveLocale } from "../runtime/drive/step-settings.js";
 import { documentsAtEnd, type DocumentAtEnd } from "./documents-at-end.js";
 import { frozenDocuments, runRecords, workflowPosition, workflowRuns } from "./position.js";
 import { defaultStepPrompt } from "./step-prompt.js";
@@ -162,8 +162,9 @@ async function drive(
 ): Promise<WorkflowResult> {
   // The run's language: as it was started (a later `continue` keeps it), unless the runtime names one.
   const o = rt.options;
-  const locale = effectiveSettings(o.given, rt.settingsOf(run), { env: o.childEnv, locale: o.locale })
-    .settings.locale;
+  // Only the language is read here (no handoff line is built): each step's settings are decided once, by
+  // its driver (step-settings.ts).
+  const locale = effectiveLocale(o.given, rt.settingsOf(run), { env: o.childEnv, locale: o.locale });
   const pauseAfter = pausePoints(workflow, options.pauseAfter);
   const outcomes: WorkflowStepOutcome[] = [];
   const total = workflow.steps.length;

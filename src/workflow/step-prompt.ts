@@ -4,7 +4,7 @@
  * previous step's conversation is never part of it: the documents are the only thing that crosses.
  */
 import { withoutDegradedLine } from "../documents/read.js";
-import { WORKFLOW_TEXT } from "./text.js";
+import { WORKFLOW_TEXT } from "./workflow-text.js";
 import type { StepInput, WorkflowDocument } from "./workflow.js";
 
 /**

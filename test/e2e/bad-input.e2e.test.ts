@@ -8,7 +8,8 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { HandoffPolicy, StepFailedError, type AgentSpec, type StepRecord } from "../../src/index.js";
+import { HandoffPolicy, StepFailedError, type AgentSpec } from "../../src/index.js";
+import { type StepRecord } from "../../src/public/stores.js";
 import { text, toolUse, type ModelRequest, type Policy } from "../../src/testing/index.js";
 import { handoffMarkdown } from "../support/handoff-fixture.js";
 import { storedTranscripts } from "../support/transcripts.js";

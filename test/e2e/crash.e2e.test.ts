@@ -8,7 +8,7 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { StepRecord } from "../../src/index.js";
+import type { StepRecord } from "../../src/public/stores.js";
 import { pidExists } from "../../src/records/process-identity.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { carrying, tagOfDriver, untilNone } from "../support/run-processes.js";

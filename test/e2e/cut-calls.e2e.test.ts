@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { HandoffPolicy, coordinator, subagent } from "../../src/index.js";
 import { DEFAULTS } from "../../src/defaults.js";
 import { parseHandoff } from "../../src/handoff/read-handoff.js";
-import { INTERRUPTED_NOTE } from "../../src/session-layers/text.js";
+import { INTERRUPTED_NOTE } from "../../src/session-layers/store-notice-text.js";
 import { measurePrompt, text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { handoffMarkdown } from "../support/handoff-fixture.js";
 import { rig, writeBigFiles, type Rig } from "./runtime-helpers.js";

@@ -16,9 +16,9 @@ import {
   coordinator,
   subagent,
   type RuntimeOptions,
-  type StepRecord,
   type StepResult,
 } from "../../src/index.js";
+import { type StepRecord } from "../../src/public/stores.js";
 import { fault, on, script, text, toolUse, type Policy } from "../../src/testing/index.js";
 import { rig, type Rig } from "./runtime-helpers.js";
 

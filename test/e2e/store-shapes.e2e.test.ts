@@ -14,7 +14,7 @@ import type { SessionKey, SessionStoreEntry } from "@anthropic-ai/claude-agent-s
 import { describe, expect, it } from "vitest";
 import { delegateDenialReason } from "../../src/guards/delegate-guard.js";
 import { PruningSessionStore } from "../../src/session-layers/pruning-store.js";
-import { INTERRUPTED_NOTE } from "../../src/session-layers/text.js";
+import { INTERRUPTED_NOTE } from "../../src/session-layers/store-notice-text.js";
 import type { RewriteReport } from "../../src/session-layers/passes/rewrite-report.js";
 import { SqliteSessionStore } from "../../src/storage/sqlite/sqlite-session-store.js";
 import { text, type ModelRequest } from "../../src/testing/index.js";

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HandoffPolicy, coordinator, subagent, type AgentSpec } from "../../src/index.js";
-import { WRITING_DENIAL } from "../../src/guards/text.js";
+import { WRITING_DENIAL } from "../../src/guards/guard-text.js";
 import { MECHANICAL } from "../../src/handoff/mechanical.js";
 import { parseHandoff } from "../../src/handoff/read-handoff.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";

@@ -16,10 +16,10 @@ import {
   subagent,
   workflowPosition,
   type FlowerEvent,
-  type StepRecord,
 } from "../../src/index.js";
+import { type StepRecord } from "../../src/public/stores.js";
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
-import { READ_ONLY_DENIAL } from "../../src/guards/text.js";
+import { READ_ONLY_DENIAL } from "../../src/guards/guard-text.js";
 import { fixtureEnv, rig, type Rig } from "./runtime-helpers.js";
 
 let current: Rig | undefined;

@@ -6,7 +6,7 @@
  * Parser tests keep their markdown literal: there the layout is what is under test.
  */
 import { HANDOFF_SECTIONS, type HandoffSectionName } from "../../src/handoff-sections.js";
-import { SECTION_HEADINGS } from "../../src/handoff/text.js";
+import { SECTION_HEADINGS } from "../../src/handoff/handoff-document-text.js";
 import type { Locale } from "../../src/locale/locale.js";
 
 /** A paragraph, or a list (one `- ` item per entry). */

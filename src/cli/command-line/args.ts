@@ -8,7 +8,7 @@ import { DEFAULTS } from "../../defaults.js";
 import { UsageError } from "../../errors.js";
 import { notADirectoryOnPath } from "../../fs/directory-path.js";
 import type { HandoffRule } from "../../handoff/policy.js";
-import { formatTokensShort } from "../../handoff/text.js";
+import { formatTokensShort } from "../../handoff/handoff-document-text.js";
 import { typed } from "../../locale/invocation.js";
 import { localeOfTag, resolveLocale, type Locale } from "../../locale/locale.js";
 import { parseNotifyTarget, shownTarget, type NotifyTarget } from "../../notify/index.js";

@@ -5,7 +5,7 @@
  * work-commands/work-runtime.ts).
  */
 import { EXIT } from "../../errors.js";
-import { gitText } from "../../work/git.js";
+import { gitText } from "../../checkpoints/git.js";
 import type { ParsedCommand } from "../command-line/args.js";
 import { workCommand } from "../work-commands/work-runtime.js";
 

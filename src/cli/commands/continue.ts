@@ -1,7 +1,7 @@
 /**
  * `flower continue [step|run]`: a stopped run or step goes on, with the settings it was started with.
  * Options: command-line/command-options.ts `continue`, parsed by command-line/args.ts; settings (the recorded
- * ones adopted): live/live-settings.ts; supervision: live/live-run.ts, live/workflow-live.ts; words: text.ts.
+ * ones adopted): live/live-settings.ts; supervision: live/live-run.ts, live/workflow-live.ts; words: cli-text.ts.
  */
 import { typed } from "../../locale/invocation.js";
 import { UsageError } from "../../errors.js";
@@ -13,7 +13,7 @@ import type { Runtime } from "../../runtime/runtime.js";
 import { parseNonEmpty, type ParsedCommand } from "../command-line/args.js";
 import { defaultTeam } from "../../agents/default-team.js";
 import { eventSink, runLive } from "../live/live-run.js";
-import { CLI_TEXT } from "../text.js";
+import { CLI_TEXT } from "../cli-text.js";
 import { knownNames } from "../record-views/run-status.js";
 import { runWorkflowLive } from "../live/workflow-live.js";
 import { continueWorkflow } from "../../workflow/run-workflow.js";

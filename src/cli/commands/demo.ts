@@ -1,7 +1,7 @@
 /**
  * `flower demo`: the default workflow offline, the real binary against the offline model kit (testing/).
  * Options: command-line/command-options.ts `demo`; the run shown as a real one: live/live-run.ts,
- * live/workflow-live.ts; words: text.ts, command-line/usage-text.ts.
+ * live/workflow-live.ts; words: cli-text.ts, command-line/usage-text.ts.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,7 +27,7 @@ import { continueWorkflow, runWorkflow } from "../../workflow/run-workflow.js";
 import { parseLang, parseNonEmpty, type ParsedCommand } from "../command-line/args.js";
 import { defaultTeam } from "../../agents/default-team.js";
 import { eventSink, makeOutput } from "../live/live-run.js";
-import { CLI_TEXT } from "../text.js";
+import { CLI_TEXT } from "../cli-text.js";
 import { USAGE_TEXT } from "../command-line/usage-text.js";
 import { invocation, shellQuote } from "../../locale/invocation.js";
 import { runWorkflowLive } from "../live/workflow-live.js";

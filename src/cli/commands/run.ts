@@ -1,7 +1,7 @@
 /**
  * `flower "<task>"`: a workflow run (requirements → goal → work), or with --direct the work step alone.
  * Options: command-line/command-options.ts `run`, parsed by command-line/args.ts; settings, credentials and
- * runtime: live/live-settings.ts; supervision: live/live-run.ts, live/workflow-live.ts; words: text.ts,
+ * runtime: live/live-settings.ts; supervision: live/live-run.ts, live/workflow-live.ts; words: cli-text.ts,
  * command-line/usage-text.ts, work-commands/work-text.ts.
  */
 import { createInterface } from "node:readline/promises";
@@ -13,7 +13,7 @@ import { parseNonEmpty, type ParsedCommand } from "../command-line/args.js";
 import { commandLike } from "../command-line/command-like.js";
 import { defaultTeam } from "../../agents/default-team.js";
 import { eventSink, runLive } from "../live/live-run.js";
-import { CLI_TEXT } from "../text.js";
+import { CLI_TEXT } from "../cli-text.js";
 import { USAGE_TEXT } from "../command-line/usage-text.js";
 import { runStatus } from "../record-views/run-status.js";
 import { runWorkflowLive } from "../live/workflow-live.js";
@@ -132,7 +132,7 @@ async function inWorktree(
   run: string,
   sink: ReturnType<typeof eventSink>,
 ): Promise<Runtime> {
-  const { openRunWorkspace } = await import("../../work/run-workspace.js");
+  const { openRunWorkspace } = await import("../../checkpoints/run-workspace.js");
   const text = WORK_TEXT[settings.locale];
   let space;
   try {

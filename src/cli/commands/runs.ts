@@ -1,7 +1,7 @@
 /**
  * `flower runs`: a table (or JSON lines) of the step records and runs, the fleet's statuses with --store.
  * Options: command-line/command-options.ts `runs`; store: command-line/store-option.ts; figures:
- * record-views/run-status.ts, record-views/step-figures.ts, record-views/budget-lines.ts; words: text.ts,
+ * record-views/run-status.ts, record-views/step-figures.ts, record-views/budget-lines.ts; words: cli-text.ts,
  * fleet-commands/fleet-text.ts, command-line/usage-text.ts.
  */
 import { shellQuote, typed } from "../../locale/invocation.js";
@@ -22,7 +22,7 @@ import { localTime, sum } from "../record-views/step-figures.js";
 import { storeOption } from "../command-line/store-option.js";
 import { columnsOf, cut } from "../live/terminal-text.js";
 import { USAGE_TEXT } from "../command-line/usage-text.js";
-import { CLI_TEXT } from "../text.js";
+import { CLI_TEXT } from "../cli-text.js";
 import { FLEET_TEXT } from "../fleet-commands/fleet-text.js";
 import type { FleetRunView } from "../../fleet/fleet-runs.js";
 

@@ -2,13 +2,13 @@
  * `flower show [<run>|<step>]`: a run's steps and frozen documents, or one step in detail; reads only.
  * Options: command-line/command-options.ts `show`; records: record-views/step-source.ts (run directory, and
  * --store); its sections: record-views/frozen-view.ts, record-views/guard-summary.ts,
- * live/handoff-summary.ts, record-views/work-summary.ts; words: text.ts, live/display-text.ts.
+ * live/handoff-summary.ts, record-views/work-summary.ts; words: cli-text.ts, live/display-text.ts.
  */
 import { spentOfBudget } from "../record-views/budget-lines.js";
 import { isDefaultRunDirectory } from "../../storage/files.js";
 import { EXIT, UsageError } from "../../errors.js";
 import { readFrozenHandoff } from "../../handoff/freeze-handoff.js";
-import { formatTokens } from "../../handoff/text.js";
+import { formatTokens } from "../../handoff/handoff-document-text.js";
 import { builtInSpec } from "../../documents/builtin/index.js";
 import { resolveLocale, type Locale } from "../../locale/locale.js";
 import type { PersonMessage } from "../../records/person-messages.js";
@@ -30,11 +30,11 @@ import { runStatus } from "../record-views/run-status.js";
 import { openStepSource, type StepSource } from "../record-views/step-source.js";
 import { storeHint } from "../store-hint.js";
 import { columnsOf, cut, oneLine } from "../live/terminal-text.js";
-import { CLI_TEXT, type CliText } from "../text.js";
+import { CLI_TEXT, type CliText } from "../cli-text.js";
 import { USAGE_TEXT } from "../command-line/usage-text.js";
 import { leftOutName, namedFiles, stepFiles } from "../record-views/work-summary.js";
-import { branchOf } from "../../work/checkpoint-message.js";
-import { git } from "../../work/git.js";
+import { branchOf } from "../../checkpoints/checkpoint-message.js";
+import { git } from "../../checkpoints/git.js";
 import { existsSync } from "node:fs";
 import { localTime, sum } from "../record-views/step-figures.js";
 

@@ -1,6 +1,6 @@
 /**
  * The words of the fleet's commands (`flower submit|worker|approve|cancel`, and the fleet's statuses in
- * `flower runs --store`), per locale. Apart from text.ts so the fleet's lines stay in one place.
+ * `flower runs --store`), per locale. Apart from cli-text.ts so the fleet's lines stay in one place.
  */
 import { typed } from "../../locale/invocation.js";
 import type { Locale } from "../../locale/locale.js";

@@ -5,7 +5,7 @@
  */
 import { formatUsd } from "../../records/run-spend.js";
 import type { SettingName, SettingValue } from "../../runtime/events.js";
-import { formatTokens, formatTokensShort } from "../../handoff/text.js";
+import { formatTokens, formatTokensShort } from "../../handoff/handoff-document-text.js";
 import type { DisplayText } from "./display-text.js";
 import { oneLine } from "./terminal-text.js";
 

@@ -6,7 +6,7 @@
 import type { Locale } from "../../locale/locale.js";
 import type { FlowerEvent } from "../../runtime/events.js";
 import type { GenerationProgress } from "../../records/step-record.js";
-import { formatTokens } from "../../handoff/text.js";
+import { formatTokens } from "../../handoff/handoff-document-text.js";
 import { checkFailureText } from "../../goal/check-failure.js";
 import { guardStatusLine } from "../../goal/guard-message.js";
 import { CHANGED_TEXT } from "../record-views/changed-text.js";

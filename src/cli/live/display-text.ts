@@ -1,6 +1,6 @@
 /**
  * The live view's words, per locale: the gauge, the handoff lines and one line per event. The lines
- * around a run (credentials, stop, continue hints) are in text.ts.
+ * around a run (credentials, stop, continue hints) are in cli-text.ts.
  */
 import { noProgress, type DriftMeasures } from "../../locale/drift-words.js";
 import type { SettingName } from "../../events/flower-events.js";

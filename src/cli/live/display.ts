@@ -15,14 +15,14 @@
 import { homedir } from "node:os";
 import type { Locale } from "../../locale/locale.js";
 import type { FlowerEvent, HandoffEvent } from "../../runtime/events.js";
-import { formatTokens, formatTokensShort, SECTION_HEADINGS } from "../../handoff/text.js";
+import { formatTokens, formatTokensShort, SECTION_HEADINGS } from "../../handoff/handoff-document-text.js";
 import { gaugeLine, gaugeWorthPrinting, shownPath, type ViewLine, withPath } from "./display-format.js";
 import { eventLines, type LineContext, REASON_MAX_CHARS } from "./display-lines.js";
 import { DISPLAY_TEXT, type DisplayText } from "./display-text.js";
 import { handoffSummary } from "./handoff-summary.js";
 import { cut, fitColumns, oneLine } from "./terminal-text.js";
 
-export { formatTokens, formatTokensShort } from "../../handoff/text.js";
+export { formatTokens, formatTokensShort } from "../../handoff/handoff-document-text.js";
 
 export interface DisplayOptions {
   /** Where the lines go (usually process.stderr or process.stdout). */

@@ -4,7 +4,7 @@
  */
 import type { Locale } from "../../locale/locale.js";
 import type { HandoffSectionName } from "../../handoff-sections.js";
-import { EMPTY_SECTION, SUMMARY_LABELS } from "../../handoff/text.js";
+import { EMPTY_SECTION, SUMMARY_LABELS } from "../../handoff/handoff-document-text.js";
 import { DISPLAY_TEXT } from "./display-text.js";
 import { cut, oneLine } from "./terminal-text.js";
 

@@ -31,7 +31,7 @@ import {
   notifyAfterRun,
   type Notice,
 } from "./live-notice.js";
-import { CLI_TEXT } from "../text.js";
+import { CLI_TEXT } from "../cli-text.js";
 import { NOTIFY_TEXT } from "../../notify/index.js";
 import { showCommandFor, verdictLines } from "./verdict-lines.js";
 

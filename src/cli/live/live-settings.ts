@@ -6,7 +6,7 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { UsageError } from "../../errors.js";
-import { formatTokensShort } from "../../handoff/text.js";
+import { formatTokensShort } from "../../handoff/handoff-document-text.js";
 import { resolveLocale, type Locale } from "../../locale/locale.js";
 import type { NotifyTarget } from "../../notify/index.js";
 import { notifyFor } from "./remembered-notify.js";
@@ -37,7 +37,7 @@ import { displayPath, makeOutput, type Output, type Supervised } from "./live-ru
 import { describeProvider } from "../providers/providers.js";
 import { storeHint } from "../store-hint.js";
 import { storeOption, type StoreOption } from "../command-line/store-option.js";
-import { CLI_TEXT } from "../text.js";
+import { CLI_TEXT } from "../cli-text.js";
 import { USAGE_TEXT } from "../command-line/usage-text.js";
 import { joinStore } from "../join-store.js";
 
@@ -53,11 +53,11 @@ export interface LiveSettings {
    */
   given: GivenSettings;
   /**
-   * The settings the step runs with, as `effectiveSettings` decides them in the runtime: for a new step
-   * from the flags and the environment, for `continue` with the step's record (`adoptRecorded`). The -v
-   * line and the small-window note read them.
+   * The settings the step runs with, as `effectiveSettings` decides them in the runtime: for `continue`
+   * with the step's record (`adoptRecorded`), else from the flags and the environment when first read
+   * (`decided`). Decided once per process: the -v line and the small-window note read them.
    */
-  effective: EffectiveSettings;
+  effective: EffectiveSettings | undefined;
   /** The language of everything printed: --lang, else a continued step's, else FLOWER_LANG / LANG. */
   locale: Locale;
   /** `--review`: the goal guard's reviewer after the work. */
@@ -107,8 +107,7 @@ export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
     workspace,
     runDir,
     given,
-    // The runtime passes the child process.env too (makeRuntime gives it no `env` of its own).
-    effective: effectiveSettings(given, undefined, { env: process.env, locale }),
+    effective: undefined,
     locale,
     review: values.review === true,
     store,
@@ -123,6 +122,7 @@ export function liveSettings(values: ParsedCommand["values"]): LiveSettings {
  */
 export function adoptRecorded(settings: LiveSettings, recorded: StepSettings | undefined): void {
   if (!recorded) return;
+  // The runtime passes the child process.env too (makeRuntime gives it no `env` of its own).
   settings.effective = effectiveSettings(settings.given, recorded, {
     env: process.env,
     locale: settings.locale,
@@ -143,15 +143,27 @@ export function reviewGoal(settings: Pick<LiveSettings, "review">) {
 }
 
 /**
+ * The settings the step runs with: a continued step's as `adoptRecorded` decided them, else a new step's,
+ * decided here when first read — once per process either way.
+ */
+export function decidedSettings(settings: LiveSettings): EffectiveSettings {
+  return (settings.effective ??= effectiveSettings(settings.given, undefined, {
+    env: process.env,
+    locale: settings.locale,
+  }));
+}
+
+/**
  * Refuses to start when no way to Claude is configured (the message lists every way in and points to
  * the offline demo); with -v, shows the provider, its region/project, the model and a masked credential.
  */
 export function requireCredentials(settings: LiveSettings): void {
   // A window that works but is small: said once, before the run (and before a missing key is), when
   // --window is typed; a continued step's recorded window was noted when it started.
-  const policy = settings.effective.policy;
+  const effective = decidedSettings(settings);
+  const policy = effective.policy;
   const note =
-    policy.enabled && settings.effective.windowFrom === "given"
+    policy.enabled && effective.windowFrom === "given"
       ? windowNote(policy.window, policy.at, settings.locale)
       : undefined;
   if (note) settings.output.say(note);
@@ -182,24 +194,31 @@ export async function makeRuntime(
   settings: LiveSettings,
   onEvent: Runtime["options"]["onEvent"],
 ): Promise<Runtime> {
-  const { reachStore } = await import("../../storage/backing-store.js");
-  await reachStore(settings.store.spec);
+  const { reachStore, handOver } = await import("../../storage/backing-store.js");
+  // The connection that reached the store is the runtime's: one pool per process.
+  const reached = await reachStore(settings.store.spec);
   const { Runtime } = await import("../../runtime/runtime.js");
   const given = settings.given;
-  const rt = new Runtime({
-    workspace: settings.worktree ?? settings.workspace,
-    runDir: settings.runDir,
-    workbench: true,
-    ...(settings.worktree !== undefined ? { work: { isolated: true } } : {}),
-    handoff: handoffOptionOf(given),
-    ...(given.locale !== undefined ? { locale: given.locale } : {}),
-    ...(given.model ? { model: given.model } : {}),
-    ...(given.maxBudgetUsd !== undefined ? { maxBudgetUsd: given.maxBudgetUsd } : {}),
-    ...(given.driftAfter !== undefined ? { driftAfter: given.driftAfter } : {}),
-    ...(given.budgetUsd !== undefined ? { budgetUsd: given.budgetUsd } : {}),
-    ...(onEvent ? { onEvent } : {}),
-    store: settings.store.spec,
-  });
+  const handoff = handoffOptionOf(given);
+  const rt = await handOver(
+    reached,
+    () =>
+      new Runtime({
+        workspace: settings.worktree ?? settings.workspace,
+        runDir: settings.runDir,
+        workbench: true,
+        ...(settings.worktree !== undefined ? { work: { isolated: true } } : {}),
+        ...(handoff !== undefined ? { handoff } : {}),
+        ...(given.locale !== undefined ? { locale: given.locale } : {}),
+        ...(given.model ? { model: given.model } : {}),
+        ...(given.maxBudgetUsd !== undefined ? { maxBudgetUsd: given.maxBudgetUsd } : {}),
+        ...(given.driftAfter !== undefined ? { driftAfter: given.driftAfter } : {}),
+        ...(given.budgetUsd !== undefined ? { budgetUsd: given.budgetUsd } : {}),
+        ...(onEvent ? { onEvent } : {}),
+        store: settings.store.spec,
+        ...(reached ? { _internal: { reached } } : {}),
+      }),
+  );
   // A shared store is joined before any step starts; SQLite in the run directory has nothing to join.
   if (settings.store.spec.kind === "postgres") await joinStore(rt);
   return rt;

@@ -16,7 +16,7 @@ import { budgetNotice, driftNotice, goalNotMetWhy, goOnLine, stepOfRun, type Not
 import { NOTIFY_TEXT } from "../../notify/index.js";
 import type { Runtime } from "../../runtime/runtime.js";
 import { oneLine } from "./terminal-text.js";
-import { CLI_TEXT } from "../text.js";
+import { CLI_TEXT } from "../cli-text.js";
 import { showCommandFor, verdictLines } from "./verdict-lines.js";
 
 export interface WorkflowLive extends Supervised {

@@ -6,7 +6,7 @@
 import type { Locale } from "../../locale/locale.js";
 import { formatUsd, nextBudget, runSpent } from "../../records/run-spend.js";
 import type { StepRecord } from "../../records/step-record.js";
-import { CLI_TEXT } from "../text.js";
+import { CLI_TEXT } from "../cli-text.js";
 
 /** The continue command with `--budget <usd>` on its first line (a store's note may follow). */
 export function withBudget(command: string, usd: string): string {

@@ -5,7 +5,7 @@
  * whether to open the file, so every section is shown, empty ones too: an empty "acceptance" is news.
  */
 import type { Locale } from "../../locale/locale.js";
-import { EMPTY_SECTION } from "../../handoff/text.js";
+import { EMPTY_SECTION } from "../../handoff/handoff-document-text.js";
 import { summaryValue } from "../live/handoff-summary.js";
 import { columnsOf } from "../live/terminal-text.js";
 

@@ -17,7 +17,7 @@ import { CHANGED_TEXT } from "./changed-text.js";
 import { documentSummary, type SummarySection } from "./document-summary.js";
 import type { FrozenState } from "./frozen-state.js";
 import { oneLine } from "../live/terminal-text.js";
-import { CLI_TEXT } from "../text.js";
+import { CLI_TEXT } from "../cli-text.js";
 
 /** For a kind the CLI cannot render: a file younger than this after the freeze is the freeze itself. */
 const EDIT_SLACK_MS = 1_000;

@@ -13,7 +13,7 @@ import { frozenState } from "./frozen-state.js";
 import { frozenDocumentView } from "./frozen-view.js";
 import { runStatus } from "./run-status.js";
 import type { StepSource } from "./step-source.js";
-import { CLI_TEXT } from "../text.js";
+import { CLI_TEXT } from "../cli-text.js";
 import { runSpent } from "../../records/run-spend.js";
 import { runBudget } from "./budget-lines.js";
 import { withWork } from "./work-summary.js";

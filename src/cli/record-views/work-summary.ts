@@ -1,5 +1,5 @@
 /**
- * A step's work (src/work/) as a person reads it: the files each generation changed, named up to a few;
+ * A step's work (src/checkpoints/) as a person reads it: the files each generation changed, named up to a few;
  * the files left out of the checkpoints; the generations a rewind took back. Shared by `flower show`,
  * the report's input (commands/report.ts) and the live page's rows (serve-rows.ts). A record written
  * before checkpoints were kept (or with them off) has no `work`: each of these then gives nothing.
@@ -7,7 +7,7 @@
 import type { GenerationRecord, StepRecord } from "../../records/step-record.js";
 import type { ReportGeneration, ReportStep } from "../../report/report-input.js";
 import { generationTurns } from "../../records/turns.js";
-import type { LeftOut } from "../../work/shadow-repo.js";
+import type { LeftOut } from "../../checkpoints/shadow-repo.js";
 import { formatSize } from "../../workbench/describe-file.js";
 import { oneLine } from "../live/terminal-text.js";
 

@@ -43,15 +43,21 @@ export async function workCommand(
   // Nothing is made in a folder that has no runs: the name cannot be found there.
   if (store.spec.kind !== "postgres" && !existsSync(runDir)) throw new UsageError(text.noRuns(runDir));
   // A shared store is reached before the runtime makes the run directory: an unreachable one leaves nothing.
-  const { reachStore } = await import("../../storage/backing-store.js");
-  await reachStore(store.spec);
+  // Its connection is the runtime's: one pool per process.
+  const { reachStore, handOver } = await import("../../storage/backing-store.js");
+  const reached = await reachStore(store.spec);
   const { Runtime } = await import("../../runtime/runtime.js");
-  const rt = new Runtime({
-    workspace,
-    runDir,
-    locale,
-    store: store.spec,
-  });
+  const rt = await handOver(
+    reached,
+    () =>
+      new Runtime({
+        workspace,
+        runDir,
+        locale,
+        store: store.spec,
+        ...(reached ? { _internal: { reached } } : {}),
+      }),
+  );
   await joinStore(rt);
   return { rt, name: name.trim(), locale, text, workspace, runDir };
 }

@@ -7,7 +7,7 @@ import type { DocumentSpec } from "../../documents/document.js";
 import { freezeDocument } from "../../documents/freeze.js";
 import { produceDocument } from "../../documents/produce.js";
 import type { FrozenDocumentRecord } from "../../records/frozen-document-record.js";
-import { DOCUMENT_DEGRADED_ERROR } from "../../documents/text.js";
+import { DOCUMENT_DEGRADED_ERROR } from "../../documents/document-text.js";
 import type { Locale } from "../../locale/locale.js";
 import type { DocumentFrozenEvent } from "../events.js";
 

@@ -38,7 +38,7 @@ import { StepLedger } from "../books/step-ledger.js";
 import { freezeStepDocument } from "./step-document.js";
 import type { StepEnvironment, StepPlan } from "./step-plan.js";
 import { StderrTail } from "../session/stderr-tail.js";
-import { CANNOT_PASS, CONTINUE_AFTER_FAILURE } from "../text.js";
+import { CANNOT_PASS, CONTINUE_AFTER_FAILURE } from "../step-loop-text.js";
 import { REWOUND_TO_TURN, workNote } from "../files/resumed-files-text.js";
 import type { PersonMessage } from "../../records/person-messages.js";
 import { PERSON_SAID } from "../person/person-text.js";

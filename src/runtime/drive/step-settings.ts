@@ -1,8 +1,10 @@
 /**
  * Where a step's settings are decided — model, handoff line, budget, reviewer, language — from what was
  * given, what was recorded and the environment, by one function (`effectiveSettings`). The step driver
- * runs the step with its result, the handoff trigger reads its policy, and the CLI's `-v` line and
- * `continue` show the same result before the runtime starts: nothing else derives a window or a line.
+ * calls it once per step and runs the step with its result, the handoff trigger reads its policy; the
+ * CLI calls it once per process for its `-v` line and `continue` (before the runtime starts: a missing key
+ * must write nothing); a workflow reads only the language (`effectiveLocale`, by the same rule). Nothing else
+ * derives a window or a line, and no policy is built from settings that were read out of one.
  *
  * The settings are recorded when a step starts (`StepRecord.settings`), so `continue` runs it the same
  * way in any process. An option named explicitly for the continuation overrides one recorded setting
@@ -67,7 +69,7 @@ export function effectiveSettings(
   recorded: StepSettings | undefined,
   defaults: SettingDefaults,
 ): EffectiveSettings {
-  const { settings, overrides } = stepSettings(given, recorded, defaults);
+  const { settings, overrides } = decideSettings(given, recorded, defaults);
   const policy = new HandoffPolicy({
     enabled: settings.handoff.enabled,
     window: settings.handoff.window,
@@ -113,17 +115,17 @@ export function givenHandoff(value: HandoffPolicy | boolean | undefined): GivenS
 
 /**
  * The handoff option the given settings name, as a Runtime or step option: only the named fields, so
- * the runtime decides the rest (the window from the model) or keeps what a continued step recorded.
+ * the runtime decides the rest (the window from the model) or keeps what a continued step recorded. None
+ * named: no option (the runtime decides it all; no policy is built only to be read back as nothing).
  */
-export function handoffOptionOf(given: GivenSettings): HandoffPolicy {
-  return new HandoffPolicy({
-    ...(given.handoff !== undefined ? { enabled: given.handoff } : {}),
-    ...namedHandoffFields(given),
-  });
+export function handoffOptionOf(given: GivenSettings): HandoffPolicy | undefined {
+  const named = namedHandoffFields(given);
+  if (given.handoff === undefined && Object.keys(named).length === 0) return undefined;
+  return new HandoffPolicy({ ...(given.handoff !== undefined ? { enabled: given.handoff } : {}), ...named });
 }
 
 /** The recorded form: `effectiveSettings` without the policy. */
-function stepSettings(
+function decideSettings(
   given: GivenSettings,
   recorded: StepSettings | undefined,
   defaults: SettingDefaults,
@@ -182,6 +184,18 @@ function stepSettings(
     },
     overrides,
   };
+}
+
+/**
+ * The language alone, by the rule `effectiveSettings` applies (given, else recorded, else the default):
+ * a workflow needs it for its step's agent before the step's settings are decided, and no handoff line.
+ */
+export function effectiveLocale(
+  given: GivenSettings,
+  recorded: StepSettings | undefined,
+  defaults: SettingDefaults,
+): Locale {
+  return given.locale ?? recorded?.locale ?? defaults.locale;
 }
 
 /** The run's budget: the given one (an override of a recorded one), else the recorded one; none: absent. */

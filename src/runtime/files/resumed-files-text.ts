@@ -4,7 +4,7 @@
  * from that checkpoint and were left as they are (a cut call, or a person's edit in their own checkout).
  */
 import type { Locale } from "../../locale/locale.js";
-import type { Reconciled } from "../../work/work-tracker.js";
+import type { Reconciled } from "../../checkpoints/work-tracker.js";
 
 /** A session resumed at the end of a turn a person rewound it to: what happened to the turns after it. */
 export const REWOUND_TO_TURN: Readonly<Record<Locale, (turn: number) => string>> = {

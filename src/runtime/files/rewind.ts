@@ -21,7 +21,7 @@ import { handoffArchiveDir, handoffPath } from "../../handoff/freeze-handoff.js"
 import { DEFAULT_LEASE_TIMING } from "../../records/lease.js";
 import { recordedStep } from "../../records/recorded-step.js";
 import type { StepRecord } from "../../records/step-record.js";
-import { WorkTracker } from "../../work/work-tracker.js";
+import { WorkTracker } from "../../checkpoints/work-tracker.js";
 import type { RunWorkParts } from "./run-work.js";
 import { handBack, openChain, type HandedBack } from "./run-work.js";
 import { StepLease } from "../drive/step-lease.js";

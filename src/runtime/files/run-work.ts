@@ -13,19 +13,19 @@ import { shellQuote, typed } from "../../locale/invocation.js";
 import { ConfigurationError, WorkError, WorkRefusedError } from "../../errors.js";
 import type { RunRecords } from "../../records/run-records.js";
 import type { StepRecord } from "../../records/step-record.js";
-import { applyBranch, type AppliedBranch } from "../../work/apply-branch.js";
-import { branchOf } from "../../work/checkpoint-message.js";
-import { git, nulList } from "../../work/git.js";
+import { applyBranch, type AppliedBranch } from "../../checkpoints/apply-branch.js";
+import { branchOf } from "../../checkpoints/checkpoint-message.js";
+import { git, nulList } from "../../checkpoints/git.js";
 import {
   buildBranch,
   publishBranch,
   type BranchGeneration,
   type BranchInput,
   type BuiltBranch,
-} from "../../work/hand-back.js";
-import type { WorkCarrier } from "../../work/work-carrier.js";
-import { WorkTracker } from "../../work/work-tracker.js";
-import { personRepository } from "../../work/shadow-repo.js";
+} from "../../checkpoints/hand-back.js";
+import type { WorkCarrier } from "../../checkpoints/work-carrier.js";
+import { WorkTracker } from "../../checkpoints/work-tracker.js";
+import { personRepository } from "../../checkpoints/shadow-repo.js";
 import type { ResolvedRuntimeOptions } from "../options.js";
 
 export interface RunWorkParts {

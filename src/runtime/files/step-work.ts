@@ -1,5 +1,5 @@
 /**
- * A step's side of the run's work (src/work/work-tracker.ts): when its checkpoints are taken, and what
+ * A step's side of the run's work (src/checkpoints/work-tracker.ts): when its checkpoints are taken, and what
  * each tells the step's ledger.
  *
  * - before every session of the step's own agent (a generation's start, a resume, a retry, a guard
@@ -14,8 +14,8 @@
  * step goes on: losing the run over a checkpoint would lose more than the checkpoint.
  */
 import type { HookCallback, HookCallbackMatcher, HookEvent } from "@anthropic-ai/claude-agent-sdk";
-import type { CheckpointKind } from "../../work/checkpoint-message.js";
-import type { HasResult, Reconciled, WorkTracker } from "../../work/work-tracker.js";
+import type { CheckpointKind } from "../../checkpoints/checkpoint-message.js";
+import type { HasResult, Reconciled, WorkTracker } from "../../checkpoints/work-tracker.js";
 import type { FlowerEvent } from "../events.js";
 
 /** Tools that read only: no checkpoint after them. */

@@ -27,7 +27,7 @@ import { isFileSystemError, NOT_FROZEN } from "./not-frozen.js";
 import type { SessionOutcome } from "../session/session-outcome.js";
 import type { StepLedger } from "../books/step-ledger.js";
 import { isStartOverflow, SUCCESSOR_OVERFLOW_MESSAGE, TASK_OVERFLOW_MESSAGE } from "./successor-overflow.js";
-import { LOOP_MESSAGE, MAX_GENERATIONS_MESSAGE } from "../text.js";
+import { LOOP_MESSAGE, MAX_GENERATIONS_MESSAGE } from "../step-loop-text.js";
 import { DEFAULTS } from "../../defaults.js";
 import type { GenerationRecord } from "../../records/step-record.js";
 

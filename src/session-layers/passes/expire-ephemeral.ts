@@ -27,7 +27,7 @@ export interface ExpireEphemeralOptions {
 }
 
 /** The hint comes from the glance table's module: what may run and how its expiry reads live together. */
-import { EPHEMERAL_EXPIRED, ephemeralLabel } from "../text.js";
+import { EPHEMERAL_EXPIRED, ephemeralLabel } from "../store-notice-text.js";
 
 interface Candidate {
   index: number;

@@ -12,7 +12,7 @@
  * Only entries on the resumed chain are touched (resumed-chain.ts), and the note never replaces a shorter text.
  */
 import type { Locale } from "../../locale/locale.js";
-import { INTERRUPTED_NOTE } from "../text.js";
+import { INTERRUPTED_NOTE } from "../store-notice-text.js";
 import { removeToolCalls } from "./remove-tool-calls.js";
 import { resumedChain } from "./resumed-chain.js";
 import type { PassResult } from "./rewrite-report.js";

@@ -7,7 +7,7 @@
  * otherwise, and never mutates its input (the rows the entries came from must stay as they were).
  */
 import type { SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
-import { INTERRUPTED_NOTE } from "../text.js";
+import { INTERRUPTED_NOTE } from "../store-notice-text.js";
 
 export type Entry = SessionStoreEntry;
 

@@ -15,7 +15,7 @@
 import * as crypto from "node:crypto";
 import { join } from "node:path";
 import type { Locale } from "../../locale/locale.js";
-import { TRIM_POINTER } from "../text.js";
+import { TRIM_POINTER } from "../store-notice-text.js";
 import type { PassResult, RewriteReport } from "./rewrite-report.js";
 import { ResultReplacements, scanResults, type ResultScan } from "./result-scan.js";
 import type { Entry, ResumedChain } from "./transcript-entries.js";

@@ -136,7 +136,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     version: 5,
     description: "the work of runs (checkpoints of their files, as git bundles)",
     statements: (schema) => [
-      // An append-only log per run of where its chain of checkpoints stands (work/work-carrier.ts): a
+      // An append-only log per run of where its chain of checkpoints stands (checkpoints/work-carrier.ts): a
       // new checkpoint as a git bundle of what it adds, a move back as a row without one. BYTEA: bundles
       // are binary. Rows are written under the step's lease; `forget` deletes a run's rows with it.
       `CREATE TABLE ${schema}.flower_work (

@@ -1,6 +1,6 @@
 /**
  * The runs' work in PostgreSQL (`flower_work`, migration 5 in migrations.ts): per run, the append-only
- * log of its chain of checkpoints that work/work-carrier.ts describes. A row written under a step's
+ * log of its chain of checkpoints that checkpoints/work-carrier.ts describes. A row written under a step's
  * lease is fenced by it in the same statement (as a record write is, run-records.ts): a driver presumed
  * dead cannot move a run's work under the one that took it over.
  */
@@ -11,7 +11,7 @@ import type {
   CarryFence,
   NewCarriedCheckpoint,
   WorkCarrier,
-} from "../../work/work-carrier.js";
+} from "../../checkpoints/work-carrier.js";
 
 interface WorkColumns {
   seq: number;

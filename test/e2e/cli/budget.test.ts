@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ManifestFile, StepRecord } from "../../../src/index.js";
+import type { ManifestFile, StepRecord } from "../../../src/public/stores.js";
 import { text, toolUse, type ModelRequest, type Reply } from "../../../src/testing/index.js";
 import { servedCost } from "../../support/served-cost.js";
 import { cleanEnv, runFlower, runFlowerOk, useCliTest } from "./helpers.js";

@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ManifestFile, StepRecord } from "../../../src/index.js";
+import type { ManifestFile, StepRecord } from "../../../src/public/stores.js";
 import { fault, text, toolUse, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
 import { cleanEnv, runFlower, spawnFlower, type Spawned, useCliTest } from "./helpers.js";
 

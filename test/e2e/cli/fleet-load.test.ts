@@ -20,7 +20,7 @@
  * The times are printed.
  */
 import { describe, expect, it } from "vitest";
-import type { StepRecord } from "../../../src/index.js";
+import type { StepRecord } from "../../../src/public/stores.js";
 import {
   text,
   toolUse,

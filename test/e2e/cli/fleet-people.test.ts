@@ -13,7 +13,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { runWorkspacePath } from "../../../src/work/run-workspace.js";
+import { runWorkspacePath } from "../../../src/checkpoints/run-workspace.js";
 import { describe, expect, it } from "vitest";
 import { text, toolUse, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
 import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";

@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ManifestFile, StepRecord } from "../../../src/index.js";
+import type { ManifestFile, StepRecord } from "../../../src/public/stores.js";
 import { text, toolUse, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
 import { cleanEnv, runFlower, runFlowerOk, useCliTest } from "./helpers.js";
 import { isDocumentStep, isGoalStep, requirementsAnswer } from "./workflow-answers.js";

@@ -10,7 +10,7 @@ import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname, userInfo } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ManifestFile, StepRecord } from "../../../src/index.js";
+import type { ManifestFile, StepRecord } from "../../../src/public/stores.js";
 import { text, toolUse, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
 import { handoffMarkdown } from "../../support/handoff-fixture.js";
 import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";

@@ -18,7 +18,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ManifestFile } from "../../../src/index.js";
+import type { ManifestFile } from "../../../src/public/stores.js";
 import { text, toolUse, type ModelRequest, type Reply } from "../../../src/testing/index.js";
 import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
 import {

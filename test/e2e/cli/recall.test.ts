@@ -10,7 +10,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ManifestFile } from "../../../src/index.js";
+import type { ManifestFile } from "../../../src/public/stores.js";
 import { text, toolUse, type ModelRequest } from "../../../src/testing/index.js";
 import { handoffMarkdown } from "../../support/handoff-fixture.js";
 import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";

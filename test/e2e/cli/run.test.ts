@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ManifestFile, StepRecord } from "../../../src/index.js";
+import type { ManifestFile, StepRecord } from "../../../src/public/stores.js";
 import { on, script, text, toolUse, toolUses, type ModelRequest } from "../../../src/testing/index.js";
 import { cleanEnv, spawnFlower, runFlower, type Spawned, useCliTest } from "./helpers.js";
 import { handoffMarkdown } from "../../support/handoff-fixture.js";

@@ -13,7 +13,7 @@ import { hostname, userInfo } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import type { ManifestFile, StepRecord } from "../../../src/index.js";
+import type { ManifestFile, StepRecord } from "../../../src/public/stores.js";
 import { text, toolUse, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
 import { CHROMIUM_ARGS, chromiumPath } from "../../support/chromium.js";
 import { handoffMarkdown } from "../../support/handoff-fixture.js";

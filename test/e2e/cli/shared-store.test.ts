@@ -14,7 +14,7 @@ import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from "no
 import { basename, join } from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import type { StepRecord } from "../../../src/index.js";
+import type { StepRecord } from "../../../src/public/stores.js";
 import { text, toolUse, toolUses, type FakeModel, type ModelRequest } from "../../../src/testing/index.js";
 import { handoffMarkdown } from "../../support/handoff-fixture.js";
 import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";

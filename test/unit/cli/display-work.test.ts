@@ -1,5 +1,5 @@
 /**
- * The live view's lines for a run's work (src/work/): the files brought to the last checkpoint as a step
+ * The live view's lines for a run's work (src/checkpoints/): the files brought to the last checkpoint as a step
  * goes on, and a checkpoint that failed, are said always, in one line each; a checkpoint that changed
  * files only under -v. `--json` passes the events through as they are.
  */

@@ -4,7 +4,7 @@
  * the same the runtime will run the step with.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { adoptRecorded, liveSettings } from "../../../src/cli/live/live-settings.js";
+import { adoptRecorded, decidedSettings, liveSettings } from "../../../src/cli/live/live-settings.js";
 import type { StepSettings } from "../../../src/records/step-record.js";
 
 const started: StepSettings = {
@@ -25,7 +25,7 @@ describe("liveSettings: what the flags name, and the line a new step runs with",
     vi.stubEnv("FLOWER_LANG", "en");
     const settings = liveSettings({});
     expect(settings.given).toEqual({});
-    const { policy, windowFrom } = settings.effective;
+    const { policy, windowFrom } = decidedSettings(settings);
     expect([policy.enabled, policy.window, policy.at, windowFrom]).toEqual([
       true,
       200_000,
@@ -38,7 +38,10 @@ describe("liveSettings: what the flags name, and the line a new step runs with",
     vi.stubEnv("ANTHROPIC_MODEL", "claude-haiku-4-5");
     const settings = liveSettings({ window: "300000", "no-handoff": true, model: "m", lang: "zh" });
     expect(settings.given).toEqual({ window: 300_000, handoff: false, model: "m", locale: "zh" });
-    expect([settings.effective.policy.enabled, settings.effective.windowFrom]).toEqual([false, "given"]);
+    expect([decidedSettings(settings).policy.enabled, decidedSettings(settings).windowFrom]).toEqual([
+      false,
+      "given",
+    ]);
   });
 });
 
@@ -49,7 +52,7 @@ describe("adoptRecorded: continue shows the step as it was started unless a flag
     const settings = liveSettings({});
     const before = settings.output;
     adoptRecorded(settings, started);
-    const { policy, windowFrom } = settings.effective;
+    const { policy, windowFrom } = decidedSettings(settings);
     expect([policy.window, policy.at, policy.rule, windowFrom]).toEqual([
       1_000_000,
       960_000,
@@ -63,20 +66,20 @@ describe("adoptRecorded: continue shows the step as it was started unless a flag
   it("--lang and --window win over the record; --model moves a window that was guessed", () => {
     const named = liveSettings({ lang: "en", window: "500000" });
     adoptRecorded(named, started);
-    expect([named.locale, named.effective.policy.window, named.effective.windowFrom]).toEqual([
+    expect([named.locale, decidedSettings(named).policy.window, decidedSettings(named).windowFrom]).toEqual([
       "en",
       500_000,
       "given",
     ]);
     const model = liveSettings({ model: "claude-haiku-4-5", lang: "en" });
     adoptRecorded(model, started);
-    expect(model.effective.policy.window).toBe(200_000);
+    expect(decidedSettings(model).policy.window).toBe(200_000);
   });
 
   it("changes nothing for a record that predates settings", () => {
     const settings = liveSettings({ lang: "en" });
-    const before = settings.effective;
+    const before = decidedSettings(settings);
     adoptRecorded(settings, undefined);
-    expect(settings.effective).toBe(before);
+    expect(decidedSettings(settings)).toBe(before);
   });
 });

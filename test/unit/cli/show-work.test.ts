@@ -1,5 +1,5 @@
 /**
- * What a person reads of a step's work (src/work/) after the run: `flower show <step>` lists the files
+ * What a person reads of a step's work (src/checkpoints/) after the run: `flower show <step>` lists the files
  * each generation changed (eight named, then how many more), says the files left out of the checkpoints
  * and the checkpoint warnings once, and lists the generations a rewind took back after the current ones,
  * marked; `flower show <run>` counts the files per step; `flower report` has the same per generation. A

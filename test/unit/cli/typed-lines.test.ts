@@ -14,14 +14,14 @@ import { DISPLAY_TEXT } from "../../../src/cli/live/display-text.js";
 import { SERVE_LINES } from "../../../src/cli/page/serve-terminal-text.js";
 import { PROVIDER_TEXT } from "../../../src/cli/providers/provider-text.js";
 import { CHANGED_TEXT } from "../../../src/cli/record-views/changed-text.js";
-import { CLI_TEXT } from "../../../src/cli/text.js";
+import { CLI_TEXT } from "../../../src/cli/cli-text.js";
 import { SAY_TEXT } from "../../../src/cli/say-text.js";
 import { WORK_TEXT } from "../../../src/cli/work-commands/work-text.js";
 import { commandLike } from "../../../src/cli/command-line/command-like.js";
 import { parseCommandLine } from "../../../src/cli/command-line/args.js";
 import { setInvocation, typed } from "../../../src/locale/invocation.js";
-import { NOTIFY_TEXT } from "../../../src/notify/text.js";
-import { CANNOT_PASS } from "../../../src/runtime/text.js";
+import { NOTIFY_TEXT } from "../../../src/notify/notify-text.js";
+import { CANNOT_PASS } from "../../../src/runtime/step-loop-text.js";
 import { SERVE_TEXT } from "../../../src/serve/serve-text.js";
 import { mistyped } from "../../support/typed-lines.js";
 

@@ -6,7 +6,7 @@ import { expireEphemeral } from "../../../src/session-layers/passes/expire-ephem
 import { TranscriptBuilder, bash, resultBlockById } from "../session-layers/transcript-fixtures.js";
 import { delegateGuard } from "../../../src/guards/delegate-guard.js";
 import { isEphemeral, MAX_GLANCE_CHARS } from "../../../src/glance/is-ephemeral.js";
-import { ephemeralExpiredHint, ephemeralLabel } from "../../../src/session-layers/text.js";
+import { ephemeralExpiredHint, ephemeralLabel } from "../../../src/session-layers/store-notice-text.js";
 import { GLANCE_CORPUS } from "./glance-corpus.js";
 import { properties } from "../../support/properties.js";
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { denialOf } from "./hook-input.js";
 import { readOnlyGuard } from "../../../src/guards/read-only-guard.js";
-import { READ_ONLY_DENIAL } from "../../../src/guards/text.js";
+import { READ_ONLY_DENIAL } from "../../../src/guards/guard-text.js";
 
 async function decision(tool: string, input: unknown): Promise<string | null> {
   return denialOf(readOnlyGuard("en"), tool, input);

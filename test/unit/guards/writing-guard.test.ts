@@ -1,7 +1,7 @@
 /** The writing turn's guard: a call that could carry the handoff elsewhere is turned back with one line. */
 import { describe, expect, it } from "vitest";
 import { denialOf } from "./hook-input.js";
-import { WRITING_DENIAL } from "../../../src/guards/text.js";
+import { WRITING_DENIAL } from "../../../src/guards/guard-text.js";
 import { writingGuard } from "../../../src/guards/writing-guard.js";
 
 async function decision(tool: string, input: unknown, locale: "en" | "zh" = "en"): Promise<string | null> {

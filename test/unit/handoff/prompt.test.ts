@@ -3,7 +3,7 @@ import { Handoff } from "../../../src/handoff/handoff-document.js";
 import { parseHandoff } from "../../../src/handoff/read-handoff.js";
 import { HANDOFF_PROMPT, HANDOFF_SIGNATURE, handoffPrompt } from "../../../src/handoff/prompt.js";
 import { HANDOFF_SECTIONS } from "../../../src/handoff-sections.js";
-import { SECTION_HEADINGS } from "../../../src/handoff/text.js";
+import { SECTION_HEADINGS } from "../../../src/handoff/handoff-document-text.js";
 import { LOCALES } from "../../../src/locale/locale.js";
 
 describe("HANDOFF_PROMPT", () => {

@@ -14,7 +14,7 @@ import { namedHandoffFile } from "../../../src/handoff/named-file.js";
 import { parseHandoff } from "../../../src/handoff/read-handoff.js";
 import { HANDOFF_SIGNATURE } from "../../../src/handoff/prompt.js";
 import { produceHandoff, type WritingTurn } from "../../../src/handoff/switch.js";
-import { DEGRADED } from "../../../src/handoff/text.js";
+import { DEGRADED } from "../../../src/handoff/handoff-document-text.js";
 import { handoffMarkdown } from "../../support/handoff-fixture.js";
 
 const DECIDED =

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { cannotPass, retryCannotPass } from "../../../src/runtime/drive/failure-class.js";
-import { CANNOT_PASS } from "../../../src/runtime/text.js";
+import { CANNOT_PASS } from "../../../src/runtime/step-loop-text.js";
 
 const evidence = { apiStatus: null, apiErrorType: null, started: true, text: "" };
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { HandoffPolicy } from "../../../src/handoff/policy.js";
 import { newStepRecord, type StepSettings } from "../../../src/records/step-record.js";
 import {
+  effectiveLocale,
   effectiveSettings,
   givenHandoff,
   handoffOptionOf,
@@ -240,9 +241,26 @@ describe("givenHandoff and handoffOptionOf: only the named fields, both ways", (
     expect(() => givenHandoff("yes" as never)).toThrow(/handoff/);
   });
 
+  it("builds no policy when no handoff setting is named (the runtime decides them all)", () => {
+    expect(handoffOptionOf({})).toBeUndefined();
+    expect(handoffOptionOf({ model: "m", locale: "zh" })).toBeUndefined();
+    expect(handoffOptionOf({ handoff: false })).toBeInstanceOf(HandoffPolicy);
+  });
+
   it("round-trips: the option built from given settings names exactly them", () => {
     for (const given of [{}, { handoff: false }, { window: 200_000, rule: "cost" as const }]) {
       expect(givenHandoff(handoffOptionOf(given))).toEqual(given);
     }
+  });
+});
+
+describe("effectiveLocale: the language alone, by effectiveSettings' rule", () => {
+  it("agrees with effectiveSettings for a new and a continued step, named or not", () => {
+    for (const given of [{}, { locale: "en" as const }, { locale: "zh" as const }])
+      for (const recorded of [undefined, started, { ...started, locale: "en" as const }])
+        for (const locale of ["en", "zh"] as const)
+          expect(effectiveLocale(given, recorded, { env: {}, locale })).toBe(
+            effectiveSettings(given, recorded, { env: {}, locale }).settings.locale,
+          );
   });
 });

@@ -2,12 +2,12 @@
  * A checkpoint that fails is said once per cause, not once per checkpoint: a lock that stays in the shadow
  * repository fails the resume's checkpoint, every call's and the stop's alike, and the terminal showed
  * three lines of the same thing. A different cause is said again. The tracker here fails every checkpoint
- * as git does on a held lock; the real git path is in test/integration/work/shadow-repo.test.ts.
+ * as git does on a held lock; the real git path is in test/integration/checkpoints/shadow-repo.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import type { FlowerEvent } from "../../../src/runtime/events.js";
 import { StepWork } from "../../../src/runtime/files/step-work.js";
-import type { WorkTracker } from "../../../src/work/work-tracker.js";
+import type { WorkTracker } from "../../../src/checkpoints/work-tracker.js";
 
 describe("a step's failed checkpoints", () => {
   it("are said once per cause, with the kind of the first", async () => {

@@ -11,32 +11,28 @@ import {
   CompactPolicy,
   ConfigurationError,
   HandoffPolicy,
-  PostgresSessionStore,
-  PruningSessionStore,
   REQUIREMENTS,
   Runtime,
-  SqliteSessionStore,
   TrimPolicy,
-  TrimmingSessionStore,
-  Workbench,
   continueWorkflow,
   coordinator,
   defaultWorkflow,
   documentAgent,
-  freezeDocument,
-  produceDocument,
   runWorkflow,
   serveRuns,
   submit,
   watchFleet,
   subagent,
-  SUBAGENT_RULES,
-  worker,
   Worker,
-  WORKER_RULES,
-  type WorkerOptions,
-  type WorkerSpec,
 } from "../../../src/index.js";
+import {
+  PostgresSessionStore,
+  PruningSessionStore,
+  SqliteSessionStore,
+  TrimmingSessionStore,
+} from "../../../src/public/stores.js";
+import { Workbench } from "../../../src/public/hooks.js";
+import { freezeDocument, produceDocument } from "../../../src/public/documents.js";
 import { script, startFakeModel, startPostgresServer, text } from "../../../src/testing/index.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 
@@ -103,16 +99,6 @@ describe("an options object refuses a key it does not know, naming it", () => {
       refusal("coordinator glanse"),
     );
     expect(await thrown(() => subagent("Helps.", "Help.", { tool: ["Read"] } as never))).toEqual(
-      refusal("subagent tool"),
-    );
-  });
-
-  it("worker(), the deprecated name of subagent(), still builds and refuses the same", async () => {
-    const options: WorkerOptions = { tools: ["Read"] };
-    const helper: WorkerSpec = worker("Helps.", "Help.", options);
-    expect(helper).toEqual(subagent("Helps.", "Help.", options));
-    expect(WORKER_RULES).toBe(SUBAGENT_RULES);
-    expect(await thrown(() => worker("Helps.", "Help.", { tool: ["Read"] } as never))).toEqual(
       refusal("subagent tool"),
     );
   });

@@ -5,7 +5,11 @@ import { pruneDenials } from "../../../src/session-layers/passes/prune-denials.j
 import { pruneDisconnects } from "../../../src/session-layers/passes/prune-disconnects.js";
 import { rewriteTranscript, type RewriteOptions } from "../../../src/session-layers/passes/rewrite.js";
 import { trimResults } from "../../../src/session-layers/passes/trim-results.js";
-import { EPHEMERAL_EXPIRED, INTERRUPTED_NOTE, ephemeralLabel } from "../../../src/session-layers/text.js";
+import {
+  EPHEMERAL_EXPIRED,
+  INTERRUPTED_NOTE,
+  ephemeralLabel,
+} from "../../../src/session-layers/store-notice-text.js";
 import { passChoiceArbitrary, sessionArbitrary, type PassChoice } from "./transcript-arbitrary.js";
 import {
   INTERRUPTED_TEXT,

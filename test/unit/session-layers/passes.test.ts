@@ -14,7 +14,7 @@ import {
   ephemeralLabel as commandLabel,
   INTERRUPTED_NOTE,
   TRIM_POINTER,
-} from "../../../src/session-layers/text.js";
+} from "../../../src/session-layers/store-notice-text.js";
 import {
   INTERRUPTED_TEXT,
   TranscriptBuilder,

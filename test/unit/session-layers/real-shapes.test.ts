@@ -12,7 +12,7 @@ import { pruneDenials } from "../../../src/session-layers/passes/prune-denials.j
 import { resumedChain } from "../../../src/session-layers/passes/resumed-chain.js";
 import { rewriteTranscript, type RewriteOptions } from "../../../src/session-layers/passes/rewrite.js";
 import { trimResults } from "../../../src/session-layers/passes/trim-results.js";
-import { EPHEMERAL_EXPIRED, INTERRUPTED_NOTE } from "../../../src/session-layers/text.js";
+import { EPHEMERAL_EXPIRED, INTERRUPTED_NOTE } from "../../../src/session-layers/store-notice-text.js";
 import { strictViolation } from "./cli-messages.js";
 import {
   REFUSED_TEXT,

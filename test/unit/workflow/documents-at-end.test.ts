@@ -7,7 +7,8 @@
  */
 import { readFileSync, rmSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { continueWorkflow, coordinator, runRecords, runWorkflow, subagent } from "../../../src/index.js";
+import { continueWorkflow, coordinator, runWorkflow, subagent } from "../../../src/index.js";
+import { runRecords } from "../../../src/public/stores.js";
 import { documentsAtEnd } from "../../../src/workflow/documents-at-end.js";
 import { requirementsAnswer } from "../../e2e/cli/workflow-answers.js";
 import {

@@ -16,10 +16,10 @@ import {
   Runtime,
   runWorkflow,
   subagent,
-  type DocumentChangedEvent,
   type FlowerEvent,
-  type StepRecord,
 } from "../../../src/index.js";
+import { type DocumentChangedEvent } from "../../../src/runtime/events.js";
+import { type StepRecord } from "../../../src/public/stores.js";
 import { documentAgent } from "../../../src/workflow/document-agent.js";
 import { goalOption } from "../../../src/workflow/default-workflow.js";
 import { defineWorkflow } from "../../../src/workflow/workflow.js";

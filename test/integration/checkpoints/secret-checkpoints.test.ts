@@ -10,8 +10,12 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SecretRedactor } from "../../../src/secret-redactor.js";
-import type { CarriedCheckpoint, NewCarriedCheckpoint, WorkCarrier } from "../../../src/work/work-carrier.js";
-import { WorkTracker } from "../../../src/work/work-tracker.js";
+import type {
+  CarriedCheckpoint,
+  NewCarriedCheckpoint,
+  WorkCarrier,
+} from "../../../src/checkpoints/work-carrier.js";
+import { WorkTracker } from "../../../src/checkpoints/work-tracker.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 
 const temp = useTempDirs();

@@ -9,8 +9,8 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { STALE_LOCK_MS } from "../../../src/work/stale-lock.js";
-import { WorkTracker } from "../../../src/work/work-tracker.js";
+import { STALE_LOCK_MS } from "../../../src/checkpoints/stale-lock.js";
+import { WorkTracker } from "../../../src/checkpoints/work-tracker.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 
 const temp = useTempDirs();

@@ -10,7 +10,7 @@ import {
   checkpointMessage,
   parseCheckpointMessage,
   type CheckpointMeta,
-} from "../../../src/work/checkpoint-message.js";
+} from "../../../src/checkpoints/checkpoint-message.js";
 
 describe("checkpoint messages", () => {
   it("read back what they were written with, whitespace in a step name included", () => {

@@ -9,10 +9,10 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { GitSession } from "../../../src/work/git-session.js";
-import { gitEnvironment } from "../../../src/work/git.js";
-import { looseObjects, maintainShadow, PACK_EVERY } from "../../../src/work/shadow-maintenance.js";
-import { WorkTracker } from "../../../src/work/work-tracker.js";
+import { GitSession } from "../../../src/checkpoints/git-session.js";
+import { gitEnvironment } from "../../../src/checkpoints/git.js";
+import { looseObjects, maintainShadow, PACK_EVERY } from "../../../src/checkpoints/shadow-maintenance.js";
+import { WorkTracker } from "../../../src/checkpoints/work-tracker.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 
 const temp = useTempDirs();

@@ -1,5 +1,5 @@
 /**
- * Which untracked files look like secrets (src/work/secret-files.ts): by name (credential files of the
+ * Which untracked files look like secrets (src/checkpoints/secret-files.ts): by name (credential files of the
  * usual tools, environment files but their templates), by content (a private key's header, a credential
  * flower hands the `claude` child), and which of them `flower.json`'s `carry` brings along all the same.
  */
@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { WorkError } from "../../../src/errors.js";
 import { SecretRedactor } from "../../../src/secret-redactor.js";
-import { readFlowerJson } from "../../../src/work/flower-json.js";
-import { carryRule, secretByContent, secretByName } from "../../../src/work/secret-files.js";
+import { readFlowerJson } from "../../../src/checkpoints/flower-json.js";
+import { carryRule, secretByContent, secretByName } from "../../../src/checkpoints/secret-files.js";
 import { useTempDirs } from "../../support/temp-dir.js";
 
 const temp = useTempDirs();

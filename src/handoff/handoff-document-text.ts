@@ -28,7 +28,7 @@ export const SECTION_HEADINGS: Readonly<Record<Locale, Readonly<Record<HandoffSe
 };
 
 /** What `toMarkdown()` writes for an empty section: the same marker as every frozen document. */
-export { EMPTY_SECTION } from "../documents/text.js";
+export { EMPTY_SECTION } from "../documents/document-text.js";
 
 /** Document title; `step` is used only here and never parsed back. */
 export const HANDOFF_TITLE: Readonly<Record<Locale, (step: string) => string>> = {
