@@ -45,6 +45,9 @@ function runnable(code: string): string {
       '"flower-agent/testing"',
       JSON.stringify(pathToFileURL(join(root, "dist/testing/index.js")).href),
     )
+    .replaceAll(/"flower-agent\/(stores|documents|hooks)"/g, (_, subpath: string) =>
+      JSON.stringify(pathToFileURL(join(root, `dist/public/${subpath}.js`)).href),
+    )
     .replaceAll('"flower-agent"', JSON.stringify(pathToFileURL(join(root, "dist/index.js")).href))
     .replaceAll('"@anthropic-ai/claude-agent-sdk"', JSON.stringify(pathToFileURL(sdk).href));
 }

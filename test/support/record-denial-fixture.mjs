@@ -14,7 +14,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Runtime, SqliteSessionStore, coordinator, subagent } from "../../dist/index.js";
+import { Runtime, coordinator, subagent } from "../../dist/index.js";
+import { SqliteSessionStore } from "../../dist/public/stores.js";
 import { startFakeModel, text, toolUse } from "../../dist/testing/index.js";
 
 const OUT = join(
