@@ -13,33 +13,37 @@
  * (included, so a commit a test makes has the same identity as before) and npm's cache (the packed-install
  * tests install from it, offline).
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { homedir, tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
+import { writeFileAtomically } from "../../src/fs/atomic-write.js";
 
-/** The variables a test run sets; `HOME` is created (idempotently, atomically) on the first call. */
-export function testHomeEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const realHome = env.HOME && env.HOME.length > 0 ? env.HOME : homedir();
-  // One per user and per real home, fixed, so parallel runs share it (its content is the same for all).
-  const home = join(tmpdir(), `flower-test-home-${userInfo().uid}`);
-  if (realHome === home) return { HOME: home };
-  mkdirSync(home, { recursive: true, mode: 0o700 });
-  const gitconfig = `# Written by test/support/test-home.ts: the developer's own git configuration, nothing else.\n[include]\n\tpath = ${join(realHome, ".gitconfig")}\n`;
-  const target = join(home, ".gitconfig");
-  let current = "";
+/** Writes `content` unless the file already holds it (parallel runs share the folder). */
+function keep(path: string, content: string): void {
+  let current: string | undefined;
   try {
-    current = readFileSync(target, "utf8");
+    current = readFileSync(path, "utf8");
   } catch {
     // Not written yet.
   }
-  if (current !== gitconfig) {
-    const temporary = `${target}.${process.pid}.tmp`;
-    writeFileSync(temporary, gitconfig);
-    renameSync(temporary, target);
-  }
-  return {
-    HOME: home,
-    npm_config_cache:
-      env.npm_config_cache && env.npm_config_cache.length > 0 ? env.npm_config_cache : join(realHome, ".npm"),
-  };
+  if (current !== content) writeFileAtomically(path, content, { mode: 0o644 });
+}
+
+/** The variables a test run sets; `HOME` is made (idempotently) on the first call. */
+export function testHomeEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const realHome = env.HOME && env.HOME.length > 0 ? env.HOME : homedir();
+  // One per user, fixed, so parallel runs share it: its content is the same for all.
+  const home = join(tmpdir(), `flower-test-home-${userInfo().uid}`);
+  if (realHome === home) return { HOME: home };
+  const npmCache =
+    env.npm_config_cache && env.npm_config_cache.length > 0 ? env.npm_config_cache : join(realHome, ".npm");
+  const written = "Written by test/support/test-home.ts";
+  keep(
+    join(home, ".gitconfig"),
+    `# ${written}: the developer's own git configuration, nothing else.\n[include]\n\tpath = ${join(realHome, ".gitconfig")}\n`,
+  );
+  // In ~/.npmrc, not only in the environment: the packed-install tests give `npx` a shell with no npm_*
+  // variable (as a person's has), and an empty cache there fetched the SDK's 235 MB again.
+  keep(join(home, ".npmrc"), `# ${written}: the developer's npm cache.\ncache=${npmCache}\n`);
+  return { HOME: home, npm_config_cache: npmCache };
 }
