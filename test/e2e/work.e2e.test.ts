@@ -3,7 +3,6 @@
  * `rm`), at each generation's start and at the step's end, in a shadow repository that leaves the
  * person's own repository as it was; the record says what each generation changed.
  */
-import { execFileSync } from "node:child_process";
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -11,6 +10,7 @@ import { HandoffPolicy, WorkRefusedError, type AgentSpec } from "../../src/index
 import { text, toolUse, type ModelRequest } from "../../src/testing/index.js";
 import { handoffMarkdown } from "../support/handoff-fixture.js";
 import { rig } from "./runtime-helpers.js";
+import { git } from "../support/git.js";
 
 const builder: AgentSpec = {
   name: "builder",
@@ -19,18 +19,10 @@ const builder: AgentSpec = {
   role: "agent",
 };
 
-function sh(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_OPTIONAL_LOCKS: "0" },
-  }).trim();
-}
-
 function gitRepo(workspace: string): void {
-  sh(workspace, "init", "-q", "-b", "main");
-  sh(workspace, "config", "user.email", "p@example.com");
-  sh(workspace, "config", "user.name", "Person");
+  git(workspace, "init", "-q", "-b", "main");
+  git(workspace, "config", "user.email", "p@example.com");
+  git(workspace, "config", "user.name", "Person");
   writeFileSync(join(workspace, "keep.txt"), "keep me\n");
   for (let f = 0; f < 6; f++) {
     const lines = Array.from(
@@ -40,8 +32,8 @@ function gitRepo(workspace: string): void {
     writeFileSync(join(workspace, `big-${f}.txt`), lines.join("\n"));
   }
   writeFileSync(join(workspace, ".gitignore"), "runs/\n");
-  sh(workspace, "add", "-A");
-  sh(workspace, "commit", "-q", "-m", "the person's commit");
+  git(workspace, "add", "-A");
+  git(workspace, "commit", "-q", "-m", "the person's commit");
 }
 
 function generationOf(request: ModelRequest): number {
@@ -75,7 +67,7 @@ describe("the run's work through the real binary", () => {
   it("checkpoints every main-thread call and each generation, records what each generation changed, and hands the work back as a branch", async () => {
     const current = await rig({ policy });
     gitRepo(current.workspace);
-    const head = sh(current.workspace, "rev-parse", "HEAD");
+    const head = git(current.workspace, "rev-parse", "HEAD");
     const rt = current.runtime({
       workbench: true,
       spillThreshold: null,
@@ -98,16 +90,16 @@ describe("the run's work through the real binary", () => {
     // The tip holds the run's files; the person's repository is untouched (HEAD, index, branches).
     const shadow = join(current.runDir, "work");
     expect(existsSync(shadow)).toBe(true);
-    expect(sh(current.workspace, "rev-parse", "HEAD")).toBe(head);
-    expect(sh(current.workspace, "diff", "--cached", "--name-only")).toBe("");
+    expect(git(current.workspace, "rev-parse", "HEAD")).toBe(head);
+    expect(git(current.workspace, "diff", "--cached", "--name-only")).toBe("");
     // The work is handed back as flower/build, one commit per generation; the person's branch stays.
-    expect(sh(current.workspace, "branch", "--format=%(refname:short)")).toBe("flower/build\nmain");
-    expect(sh(current.workspace, "log", "--format=%s", "main..flower/build").split("\n")).toEqual([
+    expect(git(current.workspace, "branch", "--format=%(refname:short)")).toBe("flower/build\nmain");
+    expect(git(current.workspace, "log", "--format=%s", "main..flower/build").split("\n")).toEqual([
       "Wrote two.txt.",
       "GEN-1: wrote one.txt and removed keep.txt; reading the big files",
     ]);
     // The run's changes are the person's to commit; flower's own folders are ignored by their own .gitignore.
-    const status = sh(current.workspace, "status", "--porcelain", "-z").split("\0");
+    const status = git(current.workspace, "status", "--porcelain", "-z").split("\0");
     expect(
       status
         .map((line) => line.trim())
@@ -184,11 +176,11 @@ describe("the run's work through the real binary", () => {
     expect(patch).toContain("+three");
     expect(patch).not.toContain("keep.txt");
     // The branch holds one commit per generation, the handoff's doing as the first one's message.
-    expect(sh(current.workspace, "log", "--format=%s", "main..flower/build").split("\n")).toEqual([
+    expect(git(current.workspace, "log", "--format=%s", "main..flower/build").split("\n")).toEqual([
       "Wrote three.txt, kept keep.txt.",
       "GEN-1: wrote one.txt and removed keep.txt; reading the big files",
     ]);
-    expect(sh(current.workspace, "show", "flower/build:keep.txt")).toBe("keep me");
+    expect(git(current.workspace, "show", "flower/build:keep.txt")).toBe("keep me");
     // It worked in this checkout: apply has nothing to bring.
     await expect(rt.apply("build")).rejects.toThrow(/worked in this checkout/);
     current.model.assertNoErrors();

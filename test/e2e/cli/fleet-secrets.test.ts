@@ -21,6 +21,7 @@ import { text, toolUse, type ModelRequest, type Reply } from "../../../src/testi
 import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
 import { fleetRows, startWorker, until } from "./fleet-helpers.js";
 import { cleanEnv, runFlower, runFlowerOk, useCliTest } from "./helpers.js";
+import { git } from "../../support/git.js";
 
 const { temp, startModel } = useCliTest();
 const server = usePostgresServer();
@@ -34,14 +35,6 @@ const PRIVATE_KEY = [
   "-----END OPENSSH PRIVATE KEY-----",
   "",
 ].join("\n");
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
-  }).trim();
-}
 
 /** origin with one pushed commit; the person's clone with the secrets and a note; the worker's clone. */
 function repositories(): { origin: string; person: string; worker: string } {

@@ -13,7 +13,6 @@
  * content; nothing of one run is in another's; and neither worker's checkout keeps anything of any run
  * (no ref, no reflog entry, no worktree, no shadow repository): the work is in the store.
  */
-import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -22,19 +21,12 @@ import { handoffMarkdown } from "../../support/handoff-fixture.js";
 import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
 import { fleetRows, query, startWorker, submitRun, until, workerOf } from "./fleet-helpers.js";
 import { cleanEnv, runFlowerOk, useCliTest, writeNotes, type Spawned } from "./helpers.js";
+import { git } from "../../support/git.js";
 
 const { temp, startModel } = useCliTest();
 const server = usePostgresServer();
 
 const RUNS = 8;
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
-  }).trim();
-}
 
 /** origin (bare) with one pushed commit; the person's clone with an unpushed commit and an uncommitted file; two worker clones. */
 function repositories(): { person: string; a: string; b: string } {

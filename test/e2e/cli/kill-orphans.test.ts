@@ -30,6 +30,7 @@ import {
 } from "../../support/run-processes.js";
 import { fleetRows, startWorker, submitRun, until, workerOf } from "./fleet-helpers.js";
 import { cleanEnv, runFlower, spawnFlower, useCliTest, type Spawned } from "./helpers.js";
+import { git } from "../../support/git.js";
 
 const { temp, startModel } = useCliTest();
 const server = usePostgresServer();
@@ -52,14 +53,6 @@ const ONE_TO_THIRTY = Array.from({ length: 30 }, (_, i) => `${i + 1}\n`).join(""
 const REWROTE = "Rewrote slow.txt with 1 to 30.";
 /** How long the processes of a killed run may take to be gone: a liveness bound, not a speed. */
 const GONE_WITHIN_MS = 10_000;
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
-  }).trim();
-}
 
 function commit(dir: string): void {
   git(dir, "config", "user.email", "t@example.com");

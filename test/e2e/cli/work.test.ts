@@ -9,23 +9,15 @@
  *   own and touches neither; `flower apply` on the dirty checkout refuses and changes nothing, on a
  *   clean one it merges; `flower discard` removes the branch and the worktree.
  */
-import { execFileSync } from "node:child_process";
 import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { text, toolUse, toolUses, type ModelRequest, type Reply } from "../../../src/testing/index.js";
 import { handoffMarkdown } from "../../support/handoff-fixture.js";
 import { cleanEnv, runFlower, runFlowerOk, useCliTest, writeNotes } from "./helpers.js";
+import { git } from "../../support/git.js";
 
 const { temp, startModel } = useCliTest();
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_OPTIONAL_LOCKS: "0" },
-  }).replace(/\n$/, "");
-}
 
 /** A repository with notes to read, keep.txt (the person's test needs it), and hooks that log when run. */
 function repository(): string {

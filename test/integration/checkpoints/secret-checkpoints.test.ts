@@ -17,6 +17,7 @@ import type {
 } from "../../../src/checkpoints/work-carrier.js";
 import { WorkTracker } from "../../../src/checkpoints/work-tracker.js";
 import { useTempDirs } from "../../support/temp-dir.js";
+import { git } from "../../support/git.js";
 
 const temp = useTempDirs();
 
@@ -25,25 +26,17 @@ const PEM_MARKER = "PLANTED-PEM-MARKER-9f8e7d";
 const CREDENTIAL = "PLANTED-ENV-CREDENTIAL-55aa";
 const PEM = `-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEA${PEM_MARKER}AAAABG5vbmU\n-----END OPENSSH PRIVATE KEY-----\n`;
 
-function sh(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_OPTIONAL_LOCKS: "0" },
-  }).trim();
-}
-
 /** A checkout with a committed `deploy/prod.env`, and untracked secrets next to an untracked note. */
 function checkout(): string {
   const root = temp.make("flower-secrets-");
-  sh(root, "init", "-q", "-b", "main");
-  sh(root, "config", "user.email", "p@example.com");
-  sh(root, "config", "user.name", "Person");
+  git(root, "init", "-q", "-b", "main");
+  git(root, "config", "user.email", "p@example.com");
+  git(root, "config", "user.name", "Person");
   writeFileSync(join(root, ".gitignore"), "runs/\n");
   mkdirSync(join(root, "deploy"));
   writeFileSync(join(root, "deploy", "prod.env"), "REGION=eu\n");
-  sh(root, "add", "-A");
-  sh(root, "commit", "-q", "-m", "first");
+  git(root, "add", "-A");
+  git(root, "commit", "-q", "-m", "first");
   writeFileSync(join(root, ".env"), `ANTHROPIC_API_KEY=${API_KEY}\n`);
   mkdirSync(join(root, "secrets"));
   writeFileSync(join(root, "secrets", "id_rsa"), PEM);
@@ -101,7 +94,7 @@ describe("secrets and the checkpoints", () => {
     const root = checkout();
     const work = await open(root, null);
     const first = await work.checkpoint({ kind: "start", step: "work", generation: 1 });
-    const tree = sh(root, "--git-dir", work.shadow.dir, "ls-tree", "-r", "--name-only", first.commit);
+    const tree = git(root, "--git-dir", work.shadow.dir, "ls-tree", "-r", "--name-only", first.commit);
     expect(tree.split("\n").sort()).toEqual([".env.example", ".gitignore", "deploy/prod.env", "notes.txt"]);
     expect(first.leftOut.sort((a, b) => a.path.localeCompare(b.path))).toEqual([
       { path: ".env", why: "secret", sign: "name" },
@@ -124,7 +117,7 @@ describe("secrets and the checkpoints", () => {
     expect(call.leftOut.map((entry) => entry.path)).toContain("generated.key.txt");
 
     // A file the person adds to their index is theirs to carry: `git add .env` and it goes.
-    sh(root, "add", ".env");
+    git(root, "add", ".env");
     const added = await work.checkpoint({
       kind: "call",
       step: "work",
@@ -150,7 +143,7 @@ describe("secrets and the checkpoints", () => {
 
     // Another machine: a clone that replays the log into its own shadow repository.
     const other = temp.make("flower-secrets-worker-");
-    sh(other, "clone", "-q", root, "w");
+    git(other, "clone", "-q", root, "w");
     const clone = join(other, "w");
     mkdirSync(join(clone, "runs"));
     const worker = await open(clone, carrier, "run-1");
@@ -170,12 +163,12 @@ describe("secrets and the checkpoints", () => {
     ).toEqual([".env", "bundle.txt", "secrets/id_rsa", "settings.json"]);
     // The bundles, unpacked into a bare repository: no planted value in any object.
     const unpacked = join(other, "unpacked.git");
-    sh(other, "init", "-q", "--bare", unpacked);
+    git(other, "init", "-q", "--bare", unpacked);
     for (const [index, row] of carrier.rows.entries()) {
       if (row.bundle === null) continue;
       const file = join(other, `row-${index}.bundle`);
       writeFileSync(file, row.bundle);
-      sh(unpacked, "-c", "core.hooksPath=/dev/null", "fetch", "-q", file, "+refs/*:refs/carried/*");
+      git(unpacked, "-c", "core.hooksPath=/dev/null", "fetch", "-q", file, "+refs/*:refs/carried/*");
     }
     const objects = everyObject(unpacked) + everyObject(worker.shadow.dir) + everyObject(join(clone, ".git"));
     expect(objects).toContain("an untracked note");
@@ -189,7 +182,7 @@ describe("secrets and the checkpoints", () => {
     const submitted = await work.submitted("submit");
     expect(submitted.carried).toEqual([".env"]);
     expect(submitted.leftOut.map((entry) => entry.path)).not.toContain(".env");
-    const tree = sh(root, "--git-dir", work.shadow.dir, "ls-tree", "-r", "--name-only", submitted.start!);
+    const tree = git(root, "--git-dir", work.shadow.dir, "ls-tree", "-r", "--name-only", submitted.start!);
     expect(tree.split("\n")).toContain(".env");
     expect(tree.split("\n")).not.toContain("secrets/id_rsa");
   });

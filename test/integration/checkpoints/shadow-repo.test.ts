@@ -4,7 +4,6 @@
  * hooks), respects .gitignore and flower's own folders, names what it leaves out, costs nothing when
  * nothing changed, and a restore puts exactly the recorded files back.
  */
-import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,35 +11,27 @@ import { describe, expect, it } from "vitest";
 import { STALE_LOCK_MS } from "../../../src/checkpoints/stale-lock.js";
 import { WorkTracker } from "../../../src/checkpoints/work-tracker.js";
 import { useTempDirs } from "../../support/temp-dir.js";
+import { git } from "../../support/git.js";
 
 const temp = useTempDirs();
-
-function sh(cwd: string, ...args: string[]): string {
-  // GIT_OPTIONAL_LOCKS=0: reading the state must not refresh the index it compares.
-  return execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_OPTIONAL_LOCKS: "0" },
-  }).trim();
-}
 
 /** A person's repository: one commit, a hook, a stash, an ignored folder, a dirty file. */
 function personRepo(): string {
   const root = temp.make("flower-work-repo-");
-  sh(root, "init", "-q", "-b", "main");
-  sh(root, "config", "user.email", "p@example.com");
-  sh(root, "config", "user.name", "Person");
+  git(root, "init", "-q", "-b", "main");
+  git(root, "config", "user.email", "p@example.com");
+  git(root, "config", "user.name", "Person");
   writeFileSync(join(root, ".gitignore"), "build/\n");
   writeFileSync(join(root, "a.txt"), "a1\n");
   mkdirSync(join(root, "src"));
   writeFileSync(join(root, "src", "b.txt"), "b1\n");
-  sh(root, "add", "-A");
-  sh(root, "commit", "-q", "-m", "first");
+  git(root, "add", "-A");
+  git(root, "commit", "-q", "-m", "first");
   writeFileSync(join(root, ".git", "hooks", "pre-commit"), "#!/bin/sh\necho HOOK-RAN >> hook.log\n", {
     mode: 0o755,
   });
   writeFileSync(join(root, "a.txt"), "a-stashed\n");
-  sh(root, "stash", "-q");
+  git(root, "stash", "-q");
   writeFileSync(join(root, "a.txt"), "a-dirty\n");
   mkdirSync(join(root, "build"));
   writeFileSync(join(root, "build", "out.bin"), "ignored\n");
@@ -50,10 +41,10 @@ function personRepo(): string {
 /** What a person's own git says about their repository: every part flower must leave alone. */
 function personState(root: string): Record<string, string> {
   return {
-    staged: sh(root, "diff", "--cached", "--name-status"),
-    head: sh(root, "rev-parse", "HEAD"),
-    branches: sh(root, "for-each-ref", "--format=%(refname) %(objectname)"),
-    stash: sh(root, "stash", "list"),
+    staged: git(root, "diff", "--cached", "--name-status"),
+    head: git(root, "rev-parse", "HEAD"),
+    branches: git(root, "for-each-ref", "--format=%(refname) %(objectname)"),
+    stash: git(root, "stash", "list"),
     config: readFileSync(join(root, ".git", "config"), "utf8"),
     index: createHash("sha256")
       .update(readFileSync(join(root, ".git", "index")))
@@ -119,7 +110,7 @@ describe("the shadow repository", () => {
     expect(again.commit).toBe(call.commit);
 
     // The shadow saw neither runs/ nor .flower/ nor build/.
-    const files = sh(root, "--git-dir", work.shadow.dir, "ls-tree", "-r", "--name-only", call.commit).split(
+    const files = git(root, "--git-dir", work.shadow.dir, "ls-tree", "-r", "--name-only", call.commit).split(
       "\n",
     );
     expect(files.sort()).toEqual([".gitignore", "a.txt", "c.txt"]);
@@ -165,7 +156,7 @@ describe("the shadow repository", () => {
     const taken = await edit("c2\n", "t2");
     expect(taken).toMatchObject({ changed: true, files: ["c.txt"] });
     expect(locks.some((lock) => existsSync(lock))).toBe(false);
-    expect(sh(root, "--git-dir", work.shadow.dir, "show", `${taken.commit}:c.txt`)).toBe("c2");
+    expect(git(root, "--git-dir", work.shadow.dir, "show", `${taken.commit}:c.txt`)).toBe("c2");
     expect((await tracker(root, runDir, true)).tip).toBe(taken.commit);
   });
 
