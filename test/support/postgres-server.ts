@@ -8,6 +8,9 @@ import { randomBytes } from "node:crypto";
 import { threadId } from "node:worker_threads";
 import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
+import { migrate, quoteIdentifier } from "../../src/storage/postgres/migrate.js";
+import { POSTGRES_MIGRATIONS } from "../../src/storage/postgres/migrations.js";
+import { PostgresRunRecords } from "../../src/storage/postgres/postgres-run-records.js";
 import { startPostgresServer, type PostgresServer } from "../../src/testing/postgres-server.js";
 
 export {
@@ -93,4 +96,22 @@ export async function queryOnce<Row extends pg.QueryResultRow>(
   } finally {
     await client.end();
   }
+}
+
+/**
+ * Run records on a schema with every migration run, over a pool of two that the caller ends (the tests
+ * keep a list and end each after the test).
+ */
+export async function migratedRunRecords(
+  url: string,
+  schema = freshSchema(),
+): Promise<{ records: PostgresRunRecords; pool: pg.Pool; schema: string }> {
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  const client = await pool.connect();
+  try {
+    await migrate(client, schema, POSTGRES_MIGRATIONS);
+  } finally {
+    client.release();
+  }
+  return { records: new PostgresRunRecords(async () => pool, quoteIdentifier(schema), schema), pool, schema };
 }

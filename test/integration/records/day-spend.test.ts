@@ -18,7 +18,7 @@ import { migrate, quoteIdentifier } from "../../../src/storage/postgres/migrate.
 import { POSTGRES_MIGRATIONS } from "../../../src/storage/postgres/migrations.js";
 import { PostgresRunRecords } from "../../../src/storage/postgres/postgres-run-records.js";
 import { SqliteRunRecords } from "../../../src/storage/sqlite/sqlite-run-records.js";
-import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
+import { freshSchema, migratedRunRecords, usePostgresServer } from "../../support/postgres-server.js";
 
 const postgres = usePostgresServer();
 const pools: pg.Pool[] = [];
@@ -80,15 +80,9 @@ function records(): StepRecord[] {
 async function postgresRecords(
   schema = freshSchema(),
 ): Promise<{ records: PostgresRunRecords; pool: pg.Pool }> {
-  const pool = new pg.Pool({ connectionString: postgres().url, max: 2 });
+  const { records, pool } = await migratedRunRecords(postgres().url, schema);
   pools.push(pool);
-  const client = await pool.connect();
-  try {
-    await migrate(client, schema, POSTGRES_MIGRATIONS);
-  } finally {
-    client.release();
-  }
-  return { records: new PostgresRunRecords(async () => pool, quoteIdentifier(schema), schema), pool };
+  return { records, pool };
 }
 
 function sqliteRecords(): SqliteRunRecords {

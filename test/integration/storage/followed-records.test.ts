@@ -7,10 +7,9 @@ import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { newStepRecord, type StepRecord } from "../../../src/records/step-record.js";
 import { FollowedRecords } from "../../../src/storage/followed-records.js";
-import { migrate, quoteIdentifier } from "../../../src/storage/postgres/migrate.js";
-import { POSTGRES_MIGRATIONS } from "../../../src/storage/postgres/migrations.js";
-import { PostgresRunRecords } from "../../../src/storage/postgres/postgres-run-records.js";
-import { freshSchema, usePostgresServer } from "../../support/postgres-server.js";
+import { quoteIdentifier } from "../../../src/storage/postgres/migrate.js";
+import type { PostgresRunRecords } from "../../../src/storage/postgres/postgres-run-records.js";
+import { migratedRunRecords, usePostgresServer } from "../../support/postgres-server.js";
 
 const postgres = usePostgresServer();
 const pools: pg.Pool[] = [];
@@ -20,17 +19,10 @@ afterEach(async () => {
 });
 
 async function store(): Promise<{ records: PostgresRunRecords; age: () => Promise<void> }> {
-  const schema = freshSchema();
-  const pool = new pg.Pool({ connectionString: postgres().url, max: 2 });
+  const { records, pool, schema } = await migratedRunRecords(postgres().url);
   pools.push(pool);
-  const client = await pool.connect();
-  try {
-    await migrate(client, schema, POSTGRES_MIGRATIONS);
-  } finally {
-    client.release();
-  }
   return {
-    records: new PostgresRunRecords(async () => pool, quoteIdentifier(schema), schema),
+    records,
     // As if every record so far were written an hour ago.
     age: async () => {
       await pool.query(
