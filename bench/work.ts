@@ -1120,22 +1120,24 @@ async function measureStore(input: {
   }
 }
 
-/**
- * 1,000 checkpoints of the turns' 5-file change in one chain of a shadow repository of its own, as a
- * long run takes them: its size on disk (flower packs it every 100 commits, beside the chain), the most it
- * takes just before a pack, its size once the run ended (the step's end packs and prunes), and the CPU
- * per checkpoint with the packs in it.
- */
-async function measureFiveFile(input: {
+/** What the storage measures (1,000 checkpoints in one chain) are given: the repository and how to drive a tracker. */
+interface ChainMeasure {
   config: WorkConfig;
   workspace: string;
   root: string;
   open: (runDir: string, run: string, carrier: Carrier | null) => Promise<Tracker>;
   start: (tracker: Tracker) => Promise<unknown>;
   call: (tracker: Tracker) => Promise<{ changed: boolean; files: string[] }>;
-  firstTurn: number;
   log: (line: string) => void;
-}): Promise<WorkFiveFileGrowth> {
+}
+
+/**
+ * 1,000 checkpoints of the turns' 5-file change in one chain of a shadow repository of its own, as a
+ * long run takes them: its size on disk (flower packs it every 100 commits, beside the chain), the most it
+ * takes just before a pack, its size once the run ended (the step's end packs and prunes), and the CPU
+ * per checkpoint with the packs in it.
+ */
+async function measureFiveFile(input: ChainMeasure & { firstTurn: number }): Promise<WorkFiveFileGrowth> {
   const { config, workspace } = input;
   const started = performance.now();
   const tracker = await input.open(join(input.root, "runs-five"), "five-files", null);
@@ -1193,16 +1195,7 @@ function looseIn(dir: string): number {
 }
 
 /** 1,000 sub-tasks' checkpoints in one chain, with a carrier: what the store and the shadow grow by. */
-async function measureGrowth(input: {
-  config: WorkConfig;
-  workspace: string;
-  root: string;
-  open: (runDir: string, run: string, carrier: Carrier | null) => Promise<Tracker>;
-  start: (tracker: Tracker) => Promise<unknown>;
-  call: (tracker: Tracker) => Promise<{ changed: boolean; files: string[] }>;
-  errors: string[];
-  log: (line: string) => void;
-}): Promise<WorkResult["growth"]> {
+async function measureGrowth(input: ChainMeasure & { errors: string[] }): Promise<WorkResult["growth"]> {
   const { config, workspace } = input;
   const started = performance.now();
   const carrier = new CountingCarrier();
